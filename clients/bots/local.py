@@ -1,0 +1,75 @@
+"""Playing bots against each other in-process, without a server.
+
+:class:`ViewKeeper` keeps each player's view of a table up to date from the engine's dirty keys,
+the same way the server's rooms do, so in-process bots see exactly what a networked bot sees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from server.rules import Table
+from server.rules.config import GameConfig
+from server.rules.view import project, snapshot, view_key
+
+from .strategies import Strategy
+
+
+class ViewKeeper:
+    """Per-player views of the table's current top game, updated incrementally."""
+
+    def __init__(self, table: Table, viewers: Sequence[int]) -> None:
+        self.table = table
+        self.viewers = list(viewers)
+        self.game_number = -1
+        self.views: dict[int, dict[Any, Any]] = {}
+
+    def refresh(self) -> None:
+        game = self.table.top
+        if game.number != self.game_number:
+            self.game_number = game.number
+            game.dirty.clear()
+            self.views = {v: snapshot(game, v) for v in self.viewers}
+            return
+        dirty = game.dirty
+        if not dirty:
+            return
+        keys = {view_key(k) for k in dirty}
+        dirty.clear()
+        for key in keys:
+            public, private = project(game, key)
+            for v, view in self.views.items():
+                value = private.get(v, public) if private is not None else public
+                if value is None:
+                    view.pop(key, None)
+                else:
+                    view[key] = value
+
+
+def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
+               bot_seed: int = 0, max_actions: int | None = None,
+               needs_view: bool = True,
+               on_action: Callable[[Table], None] | None = None) -> tuple[Table, int]:
+    """Play one table to its end (or ``max_actions``) with one strategy per player; returns the
+    table and the number of actions applied."""
+    table = Table(config, seed)
+    rngs = [random.Random(bot_seed * 1000 + i) for i in range(len(config.players))]
+    keeper = ViewKeeper(table, range(len(config.players))) if needs_view else None
+    applied = 0
+    empty: dict[Any, Any] = {}
+    while not table.finished and (max_actions is None or applied < max_actions):
+        decision = table.pending
+        assert decision is not None
+        if keeper is not None:
+            keeper.refresh()
+            view = keeper.views[decision.player]
+        else:
+            view = empty
+        choice = strategies[decision.player](view, decision.to_wire(), rngs[decision.player])
+        table.act(decision.player, decision.serial, choice)
+        applied += 1
+        if on_action is not None:
+            on_action(table)
+    return table, applied

@@ -1,0 +1,212 @@
+"""Bot strategies: pure functions of what a player can see and the decision in front of them.
+
+Both take ``view`` (the player's view: the snapshot map described in docs/protocol.md, with
+object ids as integer keys), ``decision`` (the wire form of a decision: ``kind``, ``player`` and
+``actions``, each with ``id``, ``kind``, ``label`` and optional ``obj`` / ``ref``) and a
+``random.Random``; they return the id of the chosen action. They never look at anything a
+player could not see, so they play the same in-process and over the network.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from server.rules.cards.pool import POOL, TOKEN_DEFS, lookup
+from server.rules.cards.vocab import CardDef
+
+View = Mapping[Any, Any]
+Decision = Mapping[str, Any]
+Strategy = Callable[[View, Decision, random.Random], int]
+
+PASS_BIAS = 0.6  # how often the random bot passes when it may, so games finish
+
+
+def random_strategy(view: View, decision: Decision, rng: random.Random) -> int:
+    """Uniform over the legal actions, but passing (or finishing a declaration) with
+    probability ``PASS_BIAS`` when that is one of them."""
+    actions = decision["actions"]
+    settle = [a for a in actions if a["kind"] in ("pass", "done")]
+    if settle and rng.random() < PASS_BIAS:
+        return int(settle[0]["id"])
+    return int(rng.choice(actions)["id"])
+
+
+# --------------------------------------------------------------------------- heuristic
+
+
+def _card(name: str) -> CardDef | None:
+    return POOL.get(name) or TOKEN_DEFS.get(name) or lookup(name, allow_test=True)
+
+
+def _objects(view: View) -> dict[int, dict[str, Any]]:
+    return {k: v for k, v in view.items() if isinstance(k, int)}
+
+
+def _controller(o: Mapping[str, Any]) -> int:
+    return int(o.get("c", o["o"]))
+
+
+def _pt(o: Mapping[str, Any]) -> tuple[int, int]:
+    pt = o.get("pt")
+    if pt:
+        return int(pt[0]), int(pt[1])
+    d = _card(o["n"])
+    return (d.power or 0, d.toughness or 0) if d else (0, 0)
+
+
+def _flying(o: Mapping[str, Any]) -> bool:
+    d = _card(o["n"])
+    return bool(d and "flying" in d.keywords) or "flying" in o.get("kw", ())
+
+
+def _value(o: Mapping[str, Any]) -> int:
+    d = _card(o["n"])
+    if d is None:
+        return 0
+    p, t = _pt(o)
+    return (d.cost.mana_value if d.cost else 0) * 2 + p + t
+
+
+def _life(view: View, pid: int) -> int:
+    p = view.get(f"p{pid}")
+    return int(p["l"]) if p else 0
+
+
+def heuristic_strategy(view: View, decision: Decision, rng: random.Random) -> int:
+    """Plays lands, casts what it can afford (the priciest first), attacks when it does not
+    lose the exchange, blocks to survive, and aims removal at the best opposing creature."""
+    me = int(decision["player"])
+    kind = decision["kind"]
+    actions = decision["actions"]
+    objs = _objects(view)
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        by_kind.setdefault(a["kind"], []).append(a)
+
+    if kind == "mulligan":
+        hand = [o for o in objs.values() if o["z"] == "h" and o["o"] == me]
+        lands = sum(1 for o in hand if (d := _card(o["n"])) is not None and d.is_("Land"))
+        keep = 2 <= lands <= 5 or len(hand) <= 5
+        return int(by_kind["keep" if keep else "mulligan"][0]["id"])
+
+    if kind == "priority":
+        if "play_land" in by_kind:
+            return int(by_kind["play_land"][0]["id"])
+        casts = by_kind.get("cast", [])
+        if casts:
+            def cost(a: Mapping[str, Any]) -> int:
+                o = objs.get(a.get("obj", -1))
+                d = _card(o["n"]) if o else None
+                if d is None or d.cost is None:
+                    return 0
+                # Keep restart and subgame cards for when they help: rarely, for a bot.
+                if d.name in ("Shahrazad",):
+                    return -1
+                return d.cost.mana_value
+            best = max(casts, key=cost)
+            if cost(best) >= 0:
+                return int(best["id"])
+        for a in by_kind.get("activate", []):
+            label = str(a["label"])
+            if "+4" in label or "deploy" in label or "\u22123" in label:
+                return int(a["id"])
+        return int(by_kind["pass"][0]["id"])
+
+    if kind == "attackers":
+        return _choose_attack(view, me, objs, by_kind)
+
+    if kind == "blockers":
+        return _choose_block(view, me, objs, by_kind)
+
+    if kind == "target":
+        return _choose_target(view, me, objs, actions)
+
+    if kind in ("discard", "bottom"):
+        def keepability(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            d = _card(o["n"]) if o else None
+            return d.cost.mana_value if d and d.cost else 0
+        return int(max(actions, key=keepability)["id"])
+
+    if kind in ("search", "wish"):
+        pick = [a for a in actions if a["kind"] != "choose_none"]
+        return int((pick or actions)[0]["id"])
+
+    if kind == "commander_zone" or kind == "pay":
+        return int(actions[0]["id"]) if kind == "commander_zone" else int(
+            by_kind.get("no", actions)[0]["id"])
+
+    return int(actions[0]["id"])
+
+
+def _choose_attack(view: View, me: int, objs: dict[int, dict[str, Any]],
+                   by_kind: dict[str, list[dict[str, Any]]]) -> int:
+    for a in by_kind.get("attack", []):
+        attacker = objs.get(a["obj"])
+        if attacker is None:
+            continue
+        ref = a.get("ref")
+        defender = int(ref[1]) if ref and ref[0] == "p" else None
+        ap, at = _pt(attacker)
+        blockers = [o for o in objs.values()
+                    if o["z"] == "b" and not o.get("t") and _controller(o) == defender
+                    and (d := _card(o["n"])) is not None and d.is_("Creature")
+                    and (not _flying(attacker) or _flying(o))]
+        safe = all(_pt(b)[0] < at or ap >= _pt(b)[1] for b in blockers)
+        if ap > 0 and safe:
+            return int(a["id"])
+    return int(by_kind["done"][0]["id"])
+
+
+def _choose_block(view: View, me: int, objs: dict[int, dict[str, Any]],
+                  by_kind: dict[str, list[dict[str, Any]]]) -> int:
+    incoming = sum(_pt(o)[0] for o in objs.values() if o.get("at") == ["p", me])
+    planned = {o.get("bl") for o in objs.values() if _controller(o) == me and o.get("bl")}
+    danger = incoming >= _life(view, me)
+    best: tuple[int, int] | None = None
+    for a in by_kind.get("block", []):
+        blocker, attacker = objs.get(a["obj"]), objs.get(a["ref"][1])
+        if blocker is None or attacker is None or int(a["ref"][1]) in planned:
+            continue
+        bp, bt = _pt(blocker)
+        ap, at = _pt(attacker)
+        survives = ap < bt
+        kills = bp >= at
+        score = (2 if kills else 0) + (2 if survives else 0) + (3 if danger else 0)
+        worth_it = survives or (kills and _value(attacker) >= _value(blocker)) or danger
+        if worth_it and (best is None or score > best[0]):
+            best = (score, int(a["id"]))
+    return best[1] if best is not None else int(by_kind["done"][0]["id"])
+
+
+_HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
+            "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness")
+
+
+def _choose_target(view: View, me: int, objs: dict[int, dict[str, Any]],
+                   actions: list[dict[str, Any]]) -> int:
+    source = objs.get(actions[0].get("obj", -1)) if actions else None
+    source_name = source["n"] if source else ""
+    friendly = source_name not in _HARMFUL and source_name != ""
+
+    def score(a: Mapping[str, Any]) -> float:
+        ref = a.get("ref") or ["p", me]
+        if ref[0] == "p":
+            mine = int(ref[1]) == me
+            base = 5.0 - _life(view, int(ref[1])) / 10
+        else:
+            o = objs.get(int(ref[1]))
+            if o is None:
+                return -100.0
+            mine = _controller(o) == me
+            base = float(_value(o))
+            if source_name == "Lightning Bolt":
+                base += 10 if _pt(o)[1] - o.get("d", 0) <= 3 else -10
+        return base if mine == friendly else -base - 50
+
+    return int(max(actions, key=score)["id"])
+
+
+STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "heuristic": heuristic_strategy}

@@ -1,0 +1,368 @@
+"""The card pool, as data.
+
+Each entry is one :class:`~server.rules.cards.vocab.CardDef`. ``text`` is the card's Oracle text
+(card data, shown to players). Cards marked ``test_only`` exist so that tests can build the
+situations the rules describe (the Genesis Chamber example under CR 800.4a, a mandatory loop for
+CR 104.4b); they are refused in deck lists and ready-made decks.
+"""
+
+from __future__ import annotations
+
+from ..mana import ManaCost
+from .vocab import (
+    ANY_TARGET,
+    CREATURE_CARD,
+    CREATURE_OR_LAND_CARD,
+    EACH_PLAYER,
+    EVENT_OBJECT,
+    EVENT_OBJECT_CONTROLLER,
+    EVENT_PLAYER,
+    FLYING,
+    HASTE,
+    INFECT,
+    LIFELINK,
+    PHASING,
+    PLAYER_OR_PLANESWALKER,
+    SELF,
+    TARGET_CREATURE,
+    TARGET_OPPONENT,
+    TARGET_PERMANENT,
+    TARGET_PLAYER,
+    TRAMPLE,
+    UNTIL_END_OF_TURN,
+    UNTIL_YOUR_NEXT_TURN,
+    VIGILANCE,
+    YOU,
+    Activated,
+    AllOf,
+    AtUpkeep,
+    BecomesTapped,
+    BecomesUntapped,
+    CantLose,
+    CantWin,
+    CardDef,
+    CardLeavesYourZone,
+    CastAnotherNamedThisGame,
+    CastFromHand,
+    ControlEnchanted,
+    Cost,
+    CreateToken,
+    CreatureEnters,
+    Damage,
+    DealsCombatDamage,
+    Destroy,
+    Draw,
+    DrawGame,
+    EmptyLibraryDrawWins,
+    EntersTapped,
+    EntersWithCounters,
+    Exile,
+    ExileFromHand,
+    GainControl,
+    GainLife,
+    GrantKeyword,
+    HalfLibrary,
+    HighestLifeWins,
+    If,
+    LastCounterRemoved,
+    LifeAtLeast,
+    LoseGame,
+    LoseLife,
+    ManaAbility,
+    MayPay,
+    Mill,
+    NoCounters,
+    OpponentChoosesCreatureToSacrifice,
+    Paid,
+    PlayerLoses,
+    PlaySubgame,
+    PreventAllCombatDamage,
+    PreventDamage,
+    PutCounters,
+    PutSelfIntoLibrary,
+    RedirectDamage,
+    Remembered,
+    RemoveCounters,
+    RestartGame,
+    SearchLibrary,
+    SelfEnters,
+    SourceUntapped,
+    Tap,
+    Target,
+    Triggered,
+    Untap,
+    WinGame,
+    WishFromOutside,
+)
+
+_C = ManaCost.parse
+LAND = frozenset({"Land"})
+CREATURE = frozenset({"Creature"})
+INSTANT = frozenset({"Instant"})
+SORCERY = frozenset({"Sorcery"})
+ENCHANTMENT = frozenset({"Enchantment"})
+ARTIFACT = frozenset({"Artifact"})
+BASIC = frozenset({"Basic"})
+LEGENDARY = frozenset({"Legendary"})
+
+
+def _basic(name: str, color: str, subtype: str | None) -> CardDef:
+    return CardDef(
+        name=name, types=LAND, supertypes=BASIC, subtypes=(subtype,) if subtype else (),
+        text=f"({{T}}: Add {{{color}}}.)", abilities=(ManaAbility(color),),
+    )
+
+
+def _creature(name: str, cost: str, subtypes: str, power: int, toughness: int,
+              keywords: tuple[str, ...] = (), text: str = "", **extra: object) -> CardDef:
+    return CardDef(
+        name=name, types=CREATURE, cost=_C(cost), subtypes=tuple(subtypes.split()),
+        power=power, toughness=toughness, keywords=frozenset(keywords), text=text,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+BASICS = [
+    _basic("Plains", "W", "Plains"),
+    _basic("Island", "U", "Island"),
+    _basic("Swamp", "B", "Swamp"),
+    _basic("Mountain", "R", "Mountain"),
+    _basic("Forest", "G", "Forest"),
+    _basic("Wastes", "C", None),
+]
+
+CREATURES = [
+    _creature("Runeclaw Bear", "{1}{G}", "Bear", 2, 2),
+    _creature("Grizzly Bears", "{1}{G}", "Bear", 2, 2),
+    _creature("Hill Giant", "{3}{R}", "Giant", 3, 3),
+    _creature("Assault Griffin", "{3}{W}", "Griffin", 3, 2, (FLYING,), "Flying"),
+    _creature("Serra Angel", "{3}{W}{W}", "Angel", 4, 4, (FLYING, VIGILANCE),
+              "Flying, vigilance"),
+    _creature("Llanowar Elves", "{G}", "Elf Druid", 1, 1, (), "{T}: Add {G}.",
+              abilities=(ManaAbility("G"),)),
+    _creature("Glistener Elf", "{G}", "Phyrexian Elf Warrior", 1, 1, (INFECT,), "Infect"),
+    _creature("Plague Stinger", "{1}{B}", "Phyrexian Insect Horror", 1, 1, (FLYING, INFECT),
+              "Flying, infect"),
+    _creature("Breezekeeper", "{3}{U}", "Elemental", 4, 4, (FLYING, PHASING),
+              "Flying\nPhasing"),
+    CardDef(name="Isamaru, Hound of Konda", types=CREATURE, cost=_C("{W}"),
+            supertypes=LEGENDARY, subtypes=("Dog",), power=2, toughness=2),
+]
+
+SPELLS = [
+    CardDef(name="Lightning Bolt", types=INSTANT, cost=_C("{R}"),
+            text="Lightning Bolt deals 3 damage to any target.",
+            targets=(ANY_TARGET,), spell=(Damage(3, Target(0)),)),
+    CardDef(name="Lava Axe", types=SORCERY, cost=_C("{4}{R}"),
+            text="Lava Axe deals 5 damage to target player or planeswalker.",
+            targets=(PLAYER_OR_PLANESWALKER,), spell=(Damage(5, Target(0)),)),
+    CardDef(name="Angel's Mercy", types=INSTANT, cost=_C("{2}{W}{W}"),
+            text="You gain 7 life.", spell=(GainLife(7, YOU),)),
+    CardDef(name="Divination", types=SORCERY, cost=_C("{2}{U}"),
+            text="Draw two cards.", spell=(Draw(2, YOU),)),
+    CardDef(name="Traumatize", types=SORCERY, cost=_C("{3}{U}{U}"),
+            text="Target player mills half their library, rounded down.",
+            targets=(TARGET_PLAYER,), spell=(Mill(HalfLibrary(Target(0)), Target(0)),)),
+    CardDef(name="Glimpse the Unthinkable", types=SORCERY, cost=_C("{U}{B}"),
+            text="Target player mills ten cards.",
+            targets=(TARGET_PLAYER,), spell=(Mill(10, Target(0)),)),
+    CardDef(name="Act of Treason", types=SORCERY, cost=_C("{2}{R}"),
+            text="Gain control of target creature until end of turn. Untap that creature. "
+                 "It gains haste until end of turn.",
+            targets=(TARGET_CREATURE,),
+            spell=(GainControl(Target(0), UNTIL_END_OF_TURN), Untap(Target(0)),
+                   GrantKeyword(Target(0), HASTE, UNTIL_END_OF_TURN))),
+    CardDef(name="Mind Control", types=ENCHANTMENT, subtypes=("Aura",), cost=_C("{3}{U}{U}"),
+            text="Enchant creature\nYou control enchanted creature.",
+            enchant=TARGET_CREATURE, abilities=(ControlEnchanted(),)),
+    CardDef(name="Bribery", types=SORCERY, cost=_C("{3}{U}{U}"),
+            text="Search target opponent's library for a creature card and put that card onto "
+                 "the battlefield under your control. Then that player shuffles.",
+            targets=(TARGET_OPPONENT,),
+            spell=(SearchLibrary(Target(0), CREATURE_CARD),)),
+]
+
+WINNING = [
+    _creature("Laboratory Maniac", "{2}{U}", "Human Wizard", 2, 2, (),
+              "If you would draw a card while your library has no cards in it, "
+              "you win the game instead.",
+              abilities=(EmptyLibraryDrawWins(),)),
+    CardDef(name="Approach of the Second Sun", types=SORCERY, cost=_C("{6}{W}"),
+            text="If this spell was cast from your hand and you've cast another spell named "
+                 "Approach of the Second Sun this game, you win the game. Otherwise, put "
+                 "Approach of the Second Sun into its owner's library seventh from the top "
+                 "and you gain 7 life.",
+            spell=(If(AllOf((CastFromHand(), CastAnotherNamedThisGame())),
+                      then=(WinGame(YOU),),
+                      otherwise=(PutSelfIntoLibrary(7), GainLife(7, YOU))),)),
+    _creature("Felidar Sovereign", "{4}{W}{W}", "Cat Beast", 4, 6, (VIGILANCE, LIFELINK),
+              "Vigilance, lifelink\nAt the beginning of your upkeep, if you have 40 or more "
+              "life, you win the game.",
+              abilities=(Triggered(AtUpkeep(), (WinGame(YOU),),
+                                   condition=LifeAtLeast(YOU, 40)),)),
+    CardDef(name="Test of Endurance", types=ENCHANTMENT, cost=_C("{2}{W}{W}"),
+            text="At the beginning of your upkeep, if you have 50 or more life, "
+                 "you win the game.",
+            abilities=(Triggered(AtUpkeep(), (WinGame(YOU),), condition=LifeAtLeast(YOU, 50)),)),
+    CardDef(name="Celestial Convergence", types=ENCHANTMENT, cost=_C("{2}{W}{W}"),
+            text="Celestial Convergence enters with seven omen counters on it.\nAt the "
+                 "beginning of your upkeep, remove an omen counter from Celestial Convergence. "
+                 "If there are no omen counters on Celestial Convergence, the player with the "
+                 "highest life total wins the game. If two or more players are tied for "
+                 "highest life total, the game is a draw.",
+            abilities=(EntersWithCounters("omen", 7),
+                       Triggered(AtUpkeep(), (RemoveCounters(SELF, "omen", 1),
+                                              If(NoCounters(SELF, "omen"),
+                                                 then=(HighestLifeWins(),))))),),
+]
+
+LOSING = [
+    CardDef(name="Door to Nothingness", types=ARTIFACT, cost=_C("{5}"),
+            text="Door to Nothingness enters tapped.\n{W}{W}{U}{U}{B}{B}{R}{R}{G}{G}, {T}, "
+                 "Sacrifice Door to Nothingness: Target player loses the game.",
+            abilities=(EntersTapped(),
+                       Activated(Cost(mana=_C("{W}{W}{U}{U}{B}{B}{R}{R}{G}{G}"), tap=True,
+                                      sacrifice_self=True),
+                                 (LoseGame(Target(0)),), targets=(TARGET_PLAYER,),
+                                 text="Target player loses the game."))),
+    CardDef(name="Phage the Untouchable", types=CREATURE, cost=_C("{3}{B}{B}{B}{B}"),
+            supertypes=LEGENDARY, subtypes=("Avatar", "Minion"), power=4, toughness=4,
+            text="When Phage the Untouchable enters, if you didn't cast it from your hand, "
+                 "you lose the game.\nWhenever Phage the Untouchable deals combat damage to a "
+                 "creature, destroy that creature. It can't be regenerated.\nWhenever Phage "
+                 "the Untouchable deals combat damage to a player, that player loses the game.",
+            abilities=(Triggered(SelfEnters(), (LoseGame(YOU),),
+                                 condition=CastFromHand(negate=True)),
+                       Triggered(DealsCombatDamage("creature"), (Destroy(EVENT_OBJECT),)),
+                       Triggered(DealsCombatDamage("player"), (LoseGame(EVENT_PLAYER),)))),
+]
+
+DRAWN = [
+    CardDef(name="Divine Intervention", types=ENCHANTMENT, cost=_C("{6}{W}{W}"),
+            text="Divine Intervention enters with two intervention counters on it.\nAt the "
+                 "beginning of your upkeep, remove an intervention counter from Divine "
+                 "Intervention.\nWhen you remove the last intervention counter from Divine "
+                 "Intervention, the game is a draw.",
+            abilities=(EntersWithCounters("intervention", 2),
+                       Triggered(AtUpkeep(), (RemoveCounters(SELF, "intervention", 1),)),
+                       Triggered(LastCounterRemoved("intervention"), (DrawGame(),)))),
+]
+
+PREVENTING = [
+    CardDef(name="Platinum Angel", types=frozenset({"Artifact", "Creature"}), cost=_C("{7}"),
+            subtypes=("Angel",), power=4, toughness=4, keywords=frozenset({FLYING}),
+            text="Flying\nYou can't lose the game and your opponents can't win the game.",
+            abilities=(CantLose("you"), CantWin("opponents"))),
+    _creature("Abyssal Persecutor", "{2}{B}{B}", "Demon", 6, 6, (FLYING, TRAMPLE),
+              "Flying, trample\nYou can't win the game and your opponents can't lose the game.",
+              abilities=(CantWin("you"), CantLose("opponents"))),
+]
+
+REACTING = [
+    _creature("Blood Tyrant", "{4}{U}{B}{R}", "Vampire", 5, 5, (FLYING, TRAMPLE),
+              "Flying, trample\nAt the beginning of your upkeep, each player loses 1 life. Put "
+              "a +1/+1 counter on Blood Tyrant for each 1 life lost this way.\nWhenever a "
+              "player loses the game, put five +1/+1 counters on Blood Tyrant.",
+              abilities=(Triggered(AtUpkeep(), (LoseLife(1, EACH_PLAYER, remember="lost"),
+                                                PutCounters(SELF, "+1/+1", Remembered("lost")))),
+                         Triggered(PlayerLoses(), (PutCounters(SELF, "+1/+1", 5),)))),
+]
+
+RESTARTING = [
+    CardDef(name="Karn Liberated", types=frozenset({"Planeswalker"}), cost=_C("{7}"),
+            supertypes=LEGENDARY, subtypes=("Karn",), loyalty=6,
+            text="+4: Target player exiles a card from their hand.\n\u22123: Exile target "
+                 "permanent.\n\u221214: Restart the game, leaving in exile all non-Aura "
+                 "permanent cards exiled with Karn Liberated. Then put those cards onto the "
+                 "battlefield under your control.",
+            abilities=(Activated(Cost(loyalty=4), (ExileFromHand(Target(0)),),
+                                 targets=(TARGET_PLAYER,), sorcery_speed=True,
+                                 text="Target player exiles a card from their hand."),
+                       Activated(Cost(loyalty=-3), (Exile(Target(0), link=True),),
+                                 targets=(TARGET_PERMANENT,), sorcery_speed=True,
+                                 text="Exile target permanent."),
+                       Activated(Cost(loyalty=-14), (RestartGame(),), sorcery_speed=True,
+                                 text="Restart the game."))),
+    CardDef(name="Shahrazad", types=SORCERY, cost=_C("{W}{W}"),
+            text="Players play a Magic subgame, using their libraries as their decks. Each "
+                 "player who doesn't win the subgame loses half their life, rounded up.",
+            spell=(PlaySubgame(),)),
+    CardDef(name="Living Wish", types=SORCERY, cost=_C("{1}{G}"),
+            text="You may reveal a creature or land card you own from outside the game and "
+                 "put it into your hand. Exile Living Wish.",
+            spell=(WishFromOutside(CREATURE_OR_LAND_CARD),), exile_on_resolve=True),
+]
+
+TOKENS = [
+    CardDef(name="Myr", types=frozenset({"Artifact", "Creature"}), subtypes=("Myr",),
+            power=1, toughness=1, token=True, text="(A 1/1 colorless Myr artifact creature.)"),
+]
+
+# Test-only cards: the shapes the rules' examples need that the pool itself lacks.
+TEST_CARDS = [
+    CardDef(name="Genesis Chamber", types=ARTIFACT, cost=_C("{2}"), test_only=True,
+            text="Whenever a nontoken creature enters, if Genesis Chamber is untapped, that "
+                 "creature's controller creates a 1/1 colorless Myr artifact creature token.",
+            abilities=(Triggered(CreatureEnters(nontoken=True),
+                                 (CreateToken("Myr", EVENT_OBJECT_CONTROLLER),),
+                                 condition=SourceUntapped()),)),
+    # A mandatory loop (CR 104.4b): tapping the Pendulum triggers its untap, whose untap
+    # triggers the Counterweight's tap, forever, with no player able to choose otherwise.
+    CardDef(name="Perpetual Pendulum", types=ARTIFACT, cost=_C("{1}"), test_only=True,
+            text="{T}: You gain 1 life.\nWhenever Perpetual Pendulum becomes tapped, untap it.",
+            abilities=(Activated(Cost(tap=True), (GainLife(1, YOU),), text="You gain 1 life."),
+                       Triggered(BecomesTapped(), (Untap(SELF),)))),
+    CardDef(name="Perpetual Counterweight", types=ARTIFACT, cost=_C("{1}"), test_only=True,
+            text="Whenever a permanent named Perpetual Pendulum becomes untapped, tap it.",
+            abilities=(Triggered(BecomesUntapped("Perpetual Pendulum"), (Tap(EVENT_OBJECT),)),)),
+    _creature("Toll Keeper", "{1}{B}", "Human", 1, 1, (),
+              "When Toll Keeper enters, target opponent may pay 2 life. If that player "
+              "doesn't, you draw a card.", test_only=True,
+              abilities=(Triggered(SelfEnters(), (MayPay(Target(0), 2),
+                                                  If(Paid(negate=True), then=(Draw(1, YOU),))),
+                                   targets=(TARGET_OPPONENT,)),)),
+    CardDef(name="Tribute Demand", types=SORCERY, cost=_C("{1}{B}"), test_only=True,
+            text="An opponent of your choice chooses a creature you control. Sacrifice it.",
+            spell=(OpponentChoosesCreatureToSacrifice(),)),
+    CardDef(name="Updraft", types=INSTANT, cost=_C("{U}"), test_only=True,
+            text="Target creature gains flying until your next turn.",
+            targets=(TARGET_CREATURE,),
+            spell=(GrantKeyword(Target(0), FLYING, UNTIL_YOUR_NEXT_TURN),)),
+    CardDef(name="Mending Hands", types=INSTANT, cost=_C("{W}"), test_only=True,
+            text="Prevent the next 4 damage that would be dealt to any target this turn.",
+            targets=(ANY_TARGET,), spell=(PreventDamage(Target(0), 4),)),
+    CardDef(name="Fog", types=INSTANT, cost=_C("{G}"), test_only=True,
+            text="Prevent all combat damage that would be dealt this turn.",
+            spell=(PreventAllCombatDamage(),)),
+    CardDef(name="Captain's Maneuver", types=INSTANT, cost=_C("{R}{W}"), test_only=True,
+            text="The next 3 damage that would be dealt to target creature, planeswalker, or "
+                 "player this turn is dealt to another target creature, planeswalker, or "
+                 "player instead.",
+            targets=(ANY_TARGET, ANY_TARGET), spell=(RedirectDamage(3),)),
+    CardDef(name="Grave Sentinel", types=ENCHANTMENT, cost=_C("{1}{W}"), test_only=True,
+            text="Whenever a creature card leaves your graveyard, you gain 2 life.",
+            abilities=(Triggered(CardLeavesYourZone("graveyard", CREATURE_CARD),
+                                 (GainLife(2, YOU),)),)),
+]
+
+POOL: dict[str, CardDef] = {
+    c.name: c for c in (*BASICS, *CREATURES, *SPELLS, *WINNING, *LOSING, *DRAWN, *PREVENTING,
+                        *REACTING, *RESTARTING)
+}
+TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in TOKENS}
+TEST_POOL: dict[str, CardDef] = {c.name: c for c in TEST_CARDS}
+
+SECTIONS: dict[str, list[CardDef]] = {
+    "Basics": BASICS, "Creatures and combat": CREATURES, "Spells": SPELLS,
+    "Winning the game": WINNING, "Losing the game": LOSING, "Drawn games": DRAWN,
+    "Preventing the end": PREVENTING, "Reacting to the end": REACTING,
+    "Restarting the game, subgames, and cards from outside the game": RESTARTING,
+}
+
+
+def lookup(name: str, *, allow_test: bool = False) -> CardDef | None:
+    """The definition named ``name`` (exact, case-sensitive), or None."""
+    card = POOL.get(name)
+    if card is None and allow_test:
+        card = TEST_POOL.get(name)
+    return card

@@ -1,0 +1,662 @@
+"""The vocabulary cards are written in.
+
+A card is a :class:`CardDef`: its characteristics plus abilities built from the small, closed set
+of values below. The engine interprets these values; no card name appears in engine code. Each
+effect, trigger and static ability is a frozen dataclass, so definitions are plain data that can
+be compared, hashed and listed.
+
+References (who or what an effect means) are :class:`Ref` values: ``YOU`` is the controller of
+the spell or ability, ``Target(0)`` its first target, ``SELF`` its source, ``EVENT_*`` the
+player or object named by the event that triggered it, ``CHOSEN`` the object most recently
+chosen or found while the ability resolves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..mana import COLORS, ManaCost
+
+# --------------------------------------------------------------------------- keywords
+
+FLYING = "flying"
+VIGILANCE = "vigilance"
+HASTE = "haste"
+TRAMPLE = "trample"
+LIFELINK = "lifelink"
+INFECT = "infect"
+PHASING = "phasing"
+KEYWORDS = frozenset({FLYING, VIGILANCE, HASTE, TRAMPLE, LIFELINK, INFECT, PHASING})
+
+# --------------------------------------------------------------------------- references
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """Who or what an effect refers to; see the module docstring."""
+
+    kind: str
+    index: int = 0
+
+    def __repr__(self) -> str:
+        return f"{self.kind}[{self.index}]" if self.kind == "target" else self.kind
+
+
+YOU = Ref("you")
+SELF = Ref("self")
+EACH_PLAYER = Ref("each_player")
+EACH_OPPONENT = Ref("each_opponent")
+EVENT_PLAYER = Ref("event_player")
+EVENT_OBJECT = Ref("event_object")
+EVENT_OBJECT_CONTROLLER = Ref("event_object_controller")
+ENCHANTED = Ref("enchanted")
+CHOSEN = Ref("chosen")
+CHOSEN_PLAYER = Ref("chosen_player")
+
+
+def Target(index: int = 0) -> Ref:
+    return Ref("target", index)
+
+
+# --------------------------------------------------------------------------- targets
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSpec:
+    """What a target may be (CR 115).
+
+    ``kind``: ``any`` (creature, player or planeswalker), ``player_or_planeswalker``,
+    ``player``, ``opponent``, ``teammate``, ``creature``, ``permanent``.
+    """
+
+    kind: str
+
+    def describe(self) -> str:
+        return {
+            "any": "any target",
+            "player_or_planeswalker": "target player or planeswalker",
+            "player": "target player",
+            "opponent": "target opponent",
+            "teammate": "target teammate",
+            "creature": "target creature",
+            "permanent": "target permanent",
+        }[self.kind]
+
+
+ANY_TARGET = TargetSpec("any")
+PLAYER_OR_PLANESWALKER = TargetSpec("player_or_planeswalker")
+TARGET_PLAYER = TargetSpec("player")
+TARGET_OPPONENT = TargetSpec("opponent")
+TARGET_TEAMMATE = TargetSpec("teammate")
+TARGET_CREATURE = TargetSpec("creature")
+TARGET_PERMANENT = TargetSpec("permanent")
+
+# --------------------------------------------------------------------------- amounts
+
+
+@dataclass(frozen=True, slots=True)
+class HalfLibrary:
+    """Half the number of cards in a player's library, rounded down."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class HalfLife:
+    """Half a player's life total, rounded up (CR 107.1a)."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """A number recorded earlier in the same resolution (e.g. life lost this way)."""
+
+    key: str
+
+
+Amount = int | HalfLibrary | HalfLife | Remembered
+
+# --------------------------------------------------------------------------- card filters
+
+
+@dataclass(frozen=True, slots=True)
+class CardFilter:
+    """Which cards qualify, by card type; an empty ``types`` means any card."""
+
+    types: frozenset[str] = frozenset()
+    nontoken: bool = False
+
+    def describe(self) -> str:
+        if not self.types:
+            return "card"
+        return " or ".join(sorted(t.lower() for t in self.types)) + " card"
+
+
+CREATURE_CARD = CardFilter(frozenset({"Creature"}))
+CREATURE_OR_LAND_CARD = CardFilter(frozenset({"Creature", "Land"}))
+
+# --------------------------------------------------------------------------- durations
+
+UNTIL_END_OF_TURN = "until_end_of_turn"
+INDEFINITELY = "indefinitely"
+UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # CR 800.4m cares about this one
+
+# --------------------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True, slots=True)
+class CastFromHand:
+    """The spell (or, for an enters trigger, the permanent) was cast from its owner's hand."""
+
+    negate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CastAnotherNamedThisGame:
+    """Its controller has cast another spell with this object's name earlier this game."""
+
+
+@dataclass(frozen=True, slots=True)
+class LifeAtLeast:
+    who: Ref
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoCounters:
+    """The object has no counters of ``kind`` on it."""
+
+    what: Ref
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceUntapped:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    conditions: tuple[Condition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Paid:
+    """The most recent optional cost offered during this resolution was paid."""
+
+    negate: bool = False
+
+
+Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters |
+    SourceUntapped | AllOf | Paid)
+
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    amount: Amount
+    to: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class GainLife:
+    amount: Amount
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class LoseLife:
+    """``who`` loses life; the total actually lost is remembered under ``remember``."""
+
+    amount: Amount
+    who: Ref
+    remember: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LoseHalfLife:
+    """Each player in ``who`` loses half their life, rounded up."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    amount: Amount
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Mill:
+    amount: Amount
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class GainControl:
+    what: Ref
+    duration: str
+
+
+@dataclass(frozen=True, slots=True)
+class GiveControl:
+    """A chosen player (the target) gains control of ``what`` (CR 804.2 deploy creatures)."""
+
+    what: Ref
+    to: Ref
+    duration: str = INDEFINITELY
+
+
+@dataclass(frozen=True, slots=True)
+class Untap:
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class GrantKeyword:
+    what: Ref
+    keyword: str
+    duration: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLibrary:
+    """``searcher`` searches ``whose`` library for a card matching ``filter`` and puts it onto
+    the battlefield under ``under``'s control; then that library's owner shuffles. A search of
+    a hidden zone may fail to find (CR 701.19b), so the choice always includes "nothing"."""
+
+    whose: Ref
+    filter: CardFilter
+    under: Ref = YOU
+    searcher: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class WinGame:
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class LoseGame:
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class DrawGame:
+    """The game is a draw (CR 104.4c; under limited range of influence, CR 104.4e / 801.15)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HighestLifeWins:
+    """The player with the highest life total wins; a tie for highest makes the game a draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class PutCounters:
+    what: Ref
+    kind: str
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveCounters:
+    what: Ref
+    kind: str
+    amount: Amount
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    condition: Condition
+    then: tuple[Effect, ...]
+    otherwise: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PutSelfIntoLibrary:
+    """Put this spell card into its owner's library ``position``-th from the top."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class WishFromOutside:
+    """You may reveal a card you own from outside the game matching ``filter`` and put it into
+    your hand (CR 400.11; inside a subgame the main game is outside it, CR 726.4)."""
+
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class ExileFromHand:
+    """``who`` chooses a card in their hand and exiles it; it is linked to the source."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Exile:
+    """Exile ``what``; with ``link`` the card is remembered as exiled with the source (CR 607)."""
+
+    what: Ref
+    link: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy:
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnToHand:
+    """Return ``what`` to its owner's hand (a commander may go to the command zone instead,
+    CR 903.9b)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Simultaneously:
+    """Wins and losses that happen as one event (CR 104.3f decides a player in both)."""
+
+    effects: tuple[WinGame | LoseGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CreateToken:
+    token: str  # name of a token definition in the pool
+    under: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class RestartGame:
+    """Restart the game (CR 724), leaving in exile every non-Aura permanent card linked to the
+    source, then put those cards onto the battlefield under your control (CR 724.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySubgame:
+    """Players play a subgame using their libraries as decks (CR 726); afterwards each player
+    who did not win it loses half their life, rounded up."""
+
+
+@dataclass(frozen=True, slots=True)
+class MayPay:
+    """``who`` may pay ``life`` life; :class:`Paid` then tells whether they did (CR 800.4f)."""
+
+    who: Ref
+    life: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentChoosesCreatureToSacrifice:
+    """An opponent of your choice chooses a creature you control; you sacrifice it.
+
+    A non-targeted choice made by another player, the shape CR 800.4g and 801.5 talk about.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class PreventDamage:
+    """Prevent the next ``amount`` damage that would be dealt to ``to`` this turn (CR 615)."""
+
+    to: Ref
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PreventAllCombatDamage:
+    """Prevent all combat damage that would be dealt this turn (CR 615, 801.13b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectDamage:
+    """The next ``amount`` damage that would be dealt to the first target this turn is dealt to
+    the second target instead (a redirection replacement, CR 614.9 / 801.13a)."""
+
+    amount: int
+
+
+Effect = (Damage | GainLife | LoseLife | LoseHalfLife | Draw | Mill | GainControl | GiveControl |
+    Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
+    HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
+    ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | CreateToken | RestartGame |
+    PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
+    PreventAllCombatDamage | RedirectDamage)
+
+# --------------------------------------------------------------------------- trigger events
+
+
+@dataclass(frozen=True, slots=True)
+class AtUpkeep:
+    """At the beginning of your upkeep (``whose='you'``) or each upkeep (``'each'``)."""
+
+    whose: str = "you"
+
+
+@dataclass(frozen=True, slots=True)
+class SelfEnters:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureEnters:
+    """Whenever a (nontoken) creature enters."""
+
+    nontoken: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class DealsCombatDamage:
+    """Whenever this deals combat damage to a ``creature`` or a ``player``."""
+
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLoses:
+    """Whenever a player loses the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class LastCounterRemoved:
+    """When you remove the last ``kind`` counter from this permanent."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class BecomesTapped:
+    """Whenever a permanent named ``name`` (this one if empty) becomes tapped."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BecomesUntapped:
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardLeavesYourZone:
+    """Whenever a card matching ``filter`` leaves your ``zone`` (e.g. your graveyard)."""
+
+    zone: str
+    filter: CardFilter = CardFilter()
+
+
+TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | PlayerLoses |
+    LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone)
+
+# --------------------------------------------------------------------------- abilities
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N)."""
+
+    mana: ManaCost | None = None
+    tap: bool = False
+    sacrifice_self: bool = False
+    loyalty: int | None = None
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.loyalty is not None:
+            parts.append(f"+{self.loyalty}" if self.loyalty > 0 else f"\u2212{-self.loyalty}")
+        if self.mana is not None:
+            parts.append(str(self.mana))
+        if self.tap:
+            parts.append("{T}")
+        if self.sacrifice_self:
+            parts.append("Sacrifice this")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ManaAbility:
+    """``{T}: Add {X}`` (CR 605)."""
+
+    produces: str
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    cost: Cost
+    effects: tuple[Effect, ...]
+    targets: tuple[TargetSpec, ...] = ()
+    sorcery_speed: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Triggered:
+    event: TriggerEvent
+    effects: tuple[Effect, ...]
+    condition: Condition | None = None  # intervening "if" clause (CR 603.4)
+    targets: tuple[TargetSpec, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ControlEnchanted:
+    """You control enchanted creature (layer 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantLose:
+    """``who`` ('you' or 'opponents') can't lose the game (CR 104.3 is then blocked)."""
+
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class CantWin:
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyLibraryDrawWins:
+    """If you would draw a card while your library has no cards in it, you win instead
+    (a draw replacement, CR 614.11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntersTapped:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class EntersWithCounters:
+    kind: str
+    amount: int
+
+
+Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
+    EntersWithCounters)
+Ability = ManaAbility | Activated | Triggered | Static
+
+# --------------------------------------------------------------------------- the card
+
+
+_MANA_IN_TEXT = re.compile(r"\{([WUBRG])\}")
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """One card's definition. ``text`` is its Oracle text (card data, shown to players)."""
+
+    name: str
+    types: frozenset[str]
+    cost: ManaCost | None = None
+    subtypes: tuple[str, ...] = ()
+    supertypes: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    keywords: frozenset[str] = frozenset()
+    text: str = ""
+    spell: tuple[Effect, ...] = ()
+    targets: tuple[TargetSpec, ...] = ()
+    exile_on_resolve: bool = False
+    enchant: TargetSpec | None = None
+    abilities: tuple[Ability, ...] = ()
+    token: bool = False
+    test_only: bool = False
+    color_identity: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def __post_init__(self) -> None:
+        # CR 903.4: colour identity is every mana symbol in the cost and the rules text.
+        identity = set(self.cost.colors if self.cost else ())
+        identity.update(c for c in _MANA_IN_TEXT.findall(self.text) if c in COLORS)
+        object.__setattr__(self, "color_identity", frozenset(identity))
+
+    def is_(self, card_type: str) -> bool:
+        return card_type in self.types
+
+    @property
+    def is_permanent_card(self) -> bool:
+        return bool(self.types & {"Land", "Creature", "Artifact", "Enchantment", "Planeswalker"})
+
+    @property
+    def is_aura(self) -> bool:
+        return "Aura" in self.subtypes
+
+    @property
+    def legendary(self) -> bool:
+        return "Legendary" in self.supertypes
+
+    @cached_property
+    def mana_abilities(self) -> tuple[ManaAbility, ...]:
+        return tuple(a for a in self.abilities if isinstance(a, ManaAbility))
+
+    @cached_property
+    def activated(self) -> tuple[Activated, ...]:
+        return tuple(a for a in self.abilities if isinstance(a, Activated))
+
+    @cached_property
+    def triggered(self) -> tuple[Triggered, ...]:
+        return tuple(a for a in self.abilities if isinstance(a, Triggered))
+
+    @cached_property
+    def statics(self) -> tuple[Static, ...]:
+        return tuple(
+            a for a in self.abilities
+            if not isinstance(a, (ManaAbility, Activated, Triggered))
+        )
+
+    def type_line(self) -> str:
+        head = " ".join([*sorted(self.supertypes), *sorted(self.types, key=_TYPE_ORDER.index)])
+        return f"{head} \u2014 {' '.join(self.subtypes)}" if self.subtypes else head
+
+
+_TYPE_ORDER = ["Artifact", "Enchantment", "Land", "Planeswalker", "Creature", "Instant", "Sorcery"]

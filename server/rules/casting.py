@@ -1,0 +1,392 @@
+"""What a player with priority may do, and doing it: lands, spells, abilities, mana.
+
+Casting follows CR 601.2: the card moves to the stack, targets are chosen (one decision per
+target), the total cost is determined (including commander tax, CR 903.8) and paid by
+activating mana abilities (CR 601.2g-h). A spell is offered only when it can be completed, so a
+cast never has to be unwound except when a concession removes every legal target mid-cast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards.vocab import Activated, Cost, ManaAbility, TargetSpec
+from .config import COMMANDER
+from .mana import ManaCost, Payment, plan_payment
+from .state import (
+    BATTLEFIELD,
+    COMMAND,
+    HAND,
+    MAIN_PHASES,
+    REFRESH,
+    STACK,
+    Action,
+    Decision,
+    Obj,
+    Ref,
+)
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+# CR 804.2: with the deploy creatures option every creature has "{T}: Target teammate gains
+# control of this creature. Activate only as a sorcery." It is ability index -2.
+_DEPLOY_COST = Cost(tap=True)
+# --------------------------------------------------------------------------- helpers
+
+
+def is_sick(game: Game, obj: Obj) -> bool:
+    """CR 302.6: a creature can't attack or use {T} abilities unless its controller has
+    controlled it continuously since their most recent turn began (haste ignores this)."""
+    from .characteristics import has_keyword
+
+    if not obj.defn.is_("Creature") or has_keyword(game, obj, "haste"):
+        return False
+    ps = game.players.get(obj.controller)
+    return ps is None or obj.since > ps.turn_started
+
+
+def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
+    """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
+    out: list[tuple[int, str]] = []
+    for o in game.battlefield:
+        if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
+            continue
+        for ab in o.defn.abilities:
+            if isinstance(ab, ManaAbility) and not is_sick(game, o):
+                out.append((o.oid, ab.produces))
+                break
+    # Prefer lands over creatures, so creatures stay free to attack and block.
+    out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
+    return out
+
+
+def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
+    if cost.mana_value == 0:
+        return True
+    pool = game.players[pid].mana
+    sources = mana_sources(game, pid, exclude)
+    if cost.mana_value > sum(pool.values()) + len(sources):
+        return False
+    return plan_payment(cost, pool, sources) is not None
+
+
+def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
+    """Activate mana abilities and spend pool mana to pay ``cost`` (CR 601.2g-h)."""
+    if cost.mana_value == 0:
+        return True
+    pool = game.players[pid].mana
+    plan: Payment | None = plan_payment(cost, pool, mana_sources(game, pid, exclude))
+    if plan is None:
+        return False
+    for oid, _ in plan.sources:
+        activate_mana(game, pid, game.objects[oid], quiet=True)
+    for color, n in plan.from_pool:
+        pool[color] -= n
+        if not pool[color]:
+            del pool[color]
+    # Whatever the plan activated beyond the pips is spent for generic mana.
+    spent_from_sources: dict[str, int] = {}
+    for _, color in plan.sources:
+        spent_from_sources[color] = spent_from_sources.get(color, 0) + 1
+    for color, n in spent_from_sources.items():
+        pool[color] -= n
+        if not pool[color]:
+            del pool[color]
+    game.touch_player(pid)
+    return True
+
+
+def activate_mana(game: Game, pid: int, obj: Obj, *, quiet: bool = False) -> None:
+    """CR 605: a mana ability resolves at once, without the stack."""
+    ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
+    game.set_tapped(obj, True)
+    game.add_mana(pid, ab.produces)
+    if not quiet:
+        game.say(f"{game.name(pid)} taps {obj.name} for {{{ab.produces}}}.")
+
+
+def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
+    cost = obj.defn.cost or ManaCost()
+    if obj.zone == COMMAND and obj.card is not None:
+        # CR 903.8: {2} more for each previous cast from the command zone this game.
+        cost = cost.plus_generic(2 * game.players[pid].commander_casts.get(obj.card.cid, 0))
+    return cost
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
+                  exclude: tuple[Ref, ...] = (), source: Obj | None = None) -> list[Ref]:
+    """Every legal choice for one target (CR 115), within range of influence (CR 801.4)."""
+    kind = spec.kind
+    out: list[Ref] = []
+    if kind in ("any", "player_or_planeswalker", "player", "opponent", "teammate"):
+        for p in game.players_in_game():
+            if kind == "opponent" and not game.are_opponents(controller, p):
+                continue
+            if kind == "teammate" and (p == controller or game.are_opponents(controller, p)):
+                continue
+            out.append(("p", p))
+    if kind in ("any", "player_or_planeswalker", "creature", "permanent"):
+        for o in game.battlefield:
+            if o.phased_out:
+                continue
+            if kind == "creature" and not o.defn.is_("Creature"):
+                continue
+            if kind == "player_or_planeswalker" and not o.defn.is_("Planeswalker"):
+                continue
+            if kind == "any" and not (o.defn.is_("Creature") or o.defn.is_("Planeswalker")):
+                continue
+            if source is not None and o.oid == source.oid and kind == "creature":
+                continue
+            out.append(("o", o.oid))
+    if game.ranges is not None:
+        out = [r for r in out if game.ref_in_range(controller, r)]
+    return [r for r in out if r not in exclude]
+
+
+def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref) -> bool:
+    """CR 608.2b: on resolution each target is checked again."""
+    if ref[0] == "p":
+        return ref in legal_targets(game, controller, spec)
+    obj = game.objects.get(ref[1])
+    if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
+        return False
+    return ref in legal_targets(game, controller, spec)
+
+
+def describe_ref(game: Game, ref: Ref) -> str:
+    if ref[0] == "p":
+        return game.name(ref[1])
+    obj = game.objects.get(ref[1])
+    return obj.name if obj is not None else "(gone)"
+
+
+def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
+    """One decision per target (CR 601.2c). Returns False if some target has no legal choice
+    left (possible only after a concession changed the game mid-cast)."""
+    chosen: list[Ref] = []
+    for i, spec in enumerate(specs):
+        while True:
+            options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen))
+            if not game.in_game(obj.controller) or not options:
+                return False
+            actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
+                       for k, r in enumerate(options)]
+            label = "first" if len(specs) > 1 and i == 0 else "another" if i else "a"
+            answer = yield Decision("target", obj.controller,
+                                    f"Choose {label} {spec.describe()} for {obj.name}", actions)
+            if answer is REFRESH:
+                continue
+            chosen.append(answer.ref)
+            break
+    obj.targets = chosen
+    game.touch(obj)
+    return True
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def _sorcery_timing(game: Game, pid: int) -> bool:
+    return game.active == pid and game.step in MAIN_PHASES and not game.stack
+
+
+def castable_cards(game: Game, pid: int) -> list[Obj]:
+    cards = list(game.hand(pid))
+    if game.config.variant == COMMANDER:
+        cards.extend(o for o in game.command if o.owner == pid and o.is_commander)
+    return cards
+
+
+def can_cast(game: Game, pid: int, obj: Obj) -> bool:
+    d = obj.defn
+    if d.is_("Land") or d.cost is None:
+        return False
+    if not d.is_("Instant") and not _sorcery_timing(game, pid):
+        return False
+    if not can_afford(game, pid, spell_cost(game, pid, obj)):
+        return False
+    specs = (d.enchant,) if d.enchant is not None else d.targets
+    chosen: tuple[Ref, ...] = ()
+    for spec in specs:
+        if spec is None:
+            continue
+        options = legal_targets(game, pid, spec, exclude=chosen)
+        if not options:
+            return False
+        chosen = (*chosen, options[0])
+    return True
+
+
+def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
+    cost = ab.cost
+    if (ab.sorcery_speed or cost.loyalty is not None) and not _sorcery_timing(game, pid):
+        return False
+    if cost.loyalty is not None:
+        if obj.loyalty_turn == game.turn:
+            return False  # CR 606.3: one loyalty ability per permanent per turn
+        if cost.loyalty < 0 and obj.counter("loyalty") < -cost.loyalty:
+            return False
+    if cost.tap and (obj.tapped or is_sick(game, obj)):
+        return False
+    if cost.mana is not None and not can_afford(game, pid, cost.mana,
+                                                 exclude=obj.oid if cost.tap else None):
+        return False
+    chosen: tuple[Ref, ...] = ()
+    for spec in ab.targets:
+        options = legal_targets(game, pid, spec, exclude=chosen, source=obj)
+        if not options:
+            return False
+        chosen = (*chosen, options[0])
+    return True
+
+
+def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
+    """CR 804.2: "{T}: Target teammate gains control of this creature. Activate only as a
+    sorcery." Every creature has it when the deploy creatures option is used."""
+    if not (game.config.uses_deploy and obj.defn.is_("Creature")):
+        return False
+    if obj.tapped or is_sick(game, obj) or not _sorcery_timing(game, pid):
+        return False
+    return bool(legal_targets(game, pid, TargetSpec("teammate")))
+
+
+def priority_actions(game: Game, pid: int) -> list[Action]:
+    """Every legal action for the player with priority (CR 117.1)."""
+    actions: list[Action] = [Action(0, "pass", "Pass priority")]
+
+    def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:
+        actions.append(Action(len(actions), kind, label, obj=obj, index=index))
+
+    hand = game.hand(pid)
+    if (game.active == pid and game.step in MAIN_PHASES and not game.stack
+            and game.lands_played.get(pid, 0) < 1):
+        seen: set[str] = set()
+        for o in hand:
+            if o.defn.is_("Land") and o.name not in seen:
+                seen.add(o.name)  # identical lands are one choice
+                add("play_land", f"Play {o.name}", o.oid)
+    seen_cast: set[str] = set()
+    for o in castable_cards(game, pid):
+        key = f"{o.zone}:{o.name}"
+        if key in seen_cast or o.defn.is_("Land"):
+            continue
+        if can_cast(game, pid, o):
+            seen_cast.add(key)
+            where = " from the command zone" if o.zone == COMMAND else ""
+            add("cast", f"Cast {o.name}{where}", o.oid)
+    for o in game.battlefield:
+        if o.controller != pid or o.phased_out:
+            continue
+        for idx, ab in enumerate(o.defn.abilities):
+            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+                cost = ab.cost.describe()
+                add("activate", f"{o.name}: {cost}: {ab.text}".rstrip(": "), o.oid, idx)
+        if can_deploy(game, pid, o):
+            add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
+                o.oid, -2)
+    seen_mana: set[tuple[str, str]] = set()
+    for oid, color in mana_sources(game, pid):
+        name = game.objects[oid].name
+        if (name, color) in seen_mana:
+            continue
+        seen_mana.add((name, color))
+        actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid))
+    return actions
+
+
+# --------------------------------------------------------------------------- doing it
+
+
+def play_land(game: Game, pid: int, obj: Obj) -> None:
+    """CR 305.1: playing a land is a special action; it doesn't use the stack."""
+    game.lands_played[pid] = game.lands_played.get(pid, 0) + 1
+    new = game.put_onto_battlefield(obj, pid, cause="play")
+    game.say(f"{game.name(pid)} plays {obj.name}.", "play_land",
+             player=pid, obj=new.oid if new else None)
+
+
+def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
+    from_zone = card.zone
+    position = game.zone(card.zone, card.zone_owner).index(card)
+    cost = spell_cost(game, pid, card)
+    spell = game.move(card, STACK, controller=pid, cause="cast")  # CR 601.2a
+    assert spell is not None
+    spell.cast_from_hand = from_zone == HAND
+    specs = (card.defn.enchant,) if card.defn.enchant is not None else card.defn.targets
+    ok = yield from choose_targets(game, spell, tuple(s for s in specs if s is not None))
+    if not ok or not pay_mana(game, pid, cost):
+        # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
+        if spell.oid in game.objects and game.in_game(pid):
+            game.move(spell, from_zone, position=position, cause="rewind")
+        return
+    ps = game.players[pid]
+    if from_zone == COMMAND and card.card is not None:
+        ps.commander_casts[card.card.cid] = ps.commander_casts.get(card.card.cid, 0) + 1
+    ps.spells_cast.append(card.name)
+    game.touch_player(pid)
+    what = f" targeting {', '.join(describe_ref(game, r) for r in spell.targets)}" \
+        if spell.targets else ""
+    game.say(f"{game.name(pid)} casts {spell.name}{what}.", "cast", player=pid, obj=spell.oid)
+
+
+def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
+    if index == -2:
+        ab = Activated(cost=_DEPLOY_COST, effects=(), targets=(TargetSpec("teammate"),),
+                       sorcery_speed=True, text="Target teammate gains control of this creature.")
+    else:
+        found = obj.defn.abilities[index]
+        assert isinstance(found, Activated)
+        ab = found
+    from .triggers import _snapshot
+
+    ability = game.new_object(obj.defn, pid, pid, STACK)
+    ability.ability, ability.ability_index = ab, index
+    ability.source = _snapshot(obj)
+    ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
+    ok = yield from choose_targets(game, ability, ab.targets)
+    if not ok:
+        if ability.oid in game.objects:
+            game.remove_object(ability)
+        return
+    cost = ab.cost
+    if cost.loyalty is not None:  # CR 606.4: loyalty costs add or remove loyalty counters
+        obj.loyalty_turn = game.turn
+        if cost.loyalty > 0:
+            game.add_counters(obj, "loyalty", cost.loyalty)
+        else:
+            game.remove_counters(obj, "loyalty", -cost.loyalty)
+    if cost.mana is not None and not pay_mana(game, pid, cost.mana,
+                                              exclude=obj.oid if cost.tap else None):
+        game.remove_object(ability)
+        return
+    if cost.tap:
+        game.set_tapped(obj, True)
+    if cost.sacrifice_self:
+        game.move(obj, "graveyard", cause="sacrifice")
+    what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \
+        if ability.targets else ""
+    game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",
+             player=pid, obj=ability.oid)
+
+
+def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
+    obj = game.objects.get(action.obj) if action.obj is not None else None
+    if action.kind == "play_land" and obj is not None:
+        play_land(game, pid, obj)
+    elif action.kind == "cast" and obj is not None:
+        yield from cast_spell(game, pid, obj)
+    elif action.kind == "activate" and obj is not None:
+        yield from activate_ability(game, pid, obj, action.index)
+    elif action.kind == "mana" and obj is not None:
+        activate_mana(game, pid, obj)
+
+
+def stack_label(obj: Obj) -> str:
+    if obj.is_ability:
+        return f"ability of {obj.name}"
+    return obj.name
+

@@ -1,0 +1,219 @@
+"""Combat (CR 506-511): who may attack whom, declaring attackers and blockers one choice at a
+time, and combat damage.
+
+Attack targets follow the game's options: any opponent (two-player, CR 802 attack multiple
+players), only the opponent immediately to the left or right (CR 803), only opponents within
+range of influence (CR 801.3), only adjacent opponents (Emperor, CR 809.3c).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .casting import describe_ref, is_sick
+from .characteristics import has_keyword, power, toughness
+from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
+from .damage import deal_damage
+from .state import REFRESH, Action, Decision, Obj, Ref
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+
+def attackable_players(game: Game, pid: int) -> list[int]:
+    live = game.players_in_game()
+    if pid not in live:
+        return []
+    i = live.index(pid)
+    n = len(live)
+    left = live[(i + 1) % n] if n > 1 else pid
+    right = live[(i - 1) % n] if n > 1 else pid
+    option = game.config.attack_option
+    if game.config.variant == EMPEROR:
+        # CR 809.3c: only an opponent seated immediately next to you.
+        out = [q for q in {left, right} if game.are_opponents(pid, q)]
+    elif option == ATTACK_LEFT:
+        out = [left] if game.are_opponents(pid, left) else []  # CR 803.1a
+    elif option == ATTACK_RIGHT:
+        out = [right] if game.are_opponents(pid, right) else []  # CR 803.1b
+    else:
+        out = game.opponents(pid)
+    # CR 801.3: only opponents within the attacker's range of influence.
+    return [q for q in live if q in out and game.in_range(pid, q)]
+
+
+def attack_targets(game: Game, pid: int) -> list[Ref]:
+    players = attackable_players(game, pid)
+    refs: list[Ref] = [("p", q) for q in players]
+    for o in game.battlefield:
+        if (not o.phased_out and o.defn.is_("Planeswalker") and o.controller in players):
+            refs.append(("o", o.oid))
+    return refs
+
+
+def can_attack(game: Game, obj: Obj) -> bool:
+    return (obj.defn.is_("Creature") and not obj.phased_out and not obj.tapped
+            and not is_sick(game, obj) and obj.controller == game.active)
+
+
+def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
+    if not blocker.defn.is_("Creature") or blocker.tapped or blocker.phased_out:
+        return False
+    if has_keyword(game, attacker, "flying") and not has_keyword(game, blocker, "flying"):
+        return False  # CR 702.9b
+    return True
+
+
+def _defending_player(game: Game, ref: Ref) -> int | None:
+    if ref[0] == "p":
+        return ref[1]
+    o = game.objects.get(ref[1])
+    return o.controller if o is not None else None
+
+
+def declare_attackers(game: Game) -> Flow:
+    """CR 508.1: the active player chooses attackers one at a time, then declares them."""
+    ap = game.active
+    game.attack_plan = []
+    while game.in_game(ap):
+        planned = {a for a, _ in game.attack_plan}
+        targets = attack_targets(game, ap)
+        actions = [Action(0, "done", "Declare these attackers" if planned else "No attacks")]
+        for o in game.battlefield:
+            if o.oid in planned or not can_attack(game, o) or o.controller != ap:
+                continue
+            for ref in targets:
+                actions.append(Action(len(actions), "attack",
+                                      f"Attack {describe_ref(game, ref)} with {o.name}",
+                                      obj=o.oid, ref=ref))
+        if len(actions) == 1:
+            break
+        game.dirty.add("w")
+        answer = yield Decision("attackers", ap, "Choose attackers", actions)
+        if answer is REFRESH:
+            continue
+        if answer.kind == "done":
+            break
+        game.attack_plan.append((answer.obj, answer.ref))
+        for oid in (answer.obj,):
+            game.dirty.add(oid)
+    plan, game.attack_plan = game.attack_plan, []
+    if not game.in_game(ap):
+        return
+    for oid, ref in plan:
+        creature = game.objects.get(oid)
+        if creature is None or not can_attack(game, creature):
+            continue
+        creature.attacking = ref
+        game.touch(creature)
+        if not has_keyword(game, creature, "vigilance"):
+            game.set_tapped(creature, True)  # CR 508.1f
+        game.say(f"{creature.name} attacks {describe_ref(game, ref)}.", "attack", obj=oid)
+
+
+def attackers(game: Game) -> list[Obj]:
+    return [o for o in game.battlefield if o.attacking is not None]
+
+
+def declare_blockers(game: Game) -> Flow:
+    """CR 509.1 / 802.4: each defending player, in APNAP order, declares blockers."""
+    defenders = []
+    for o in attackers(game):
+        d = _defending_player(game, o.attacking) if o.attacking else None
+        if d is not None and d not in defenders:
+            defenders.append(d)
+    for dp in [p for p in game.apnap() if p in defenders]:
+        game.block_plan = []
+        while game.in_game(dp):
+            planned = {b for b, _ in game.block_plan}
+            mine = [a for a in attackers(game)
+                    if a.attacking is not None and _defending_player(game, a.attacking) == dp]
+            actions = [Action(0, "done", "Declare these blockers" if planned else "No blocks")]
+            for b in game.battlefield:
+                if b.controller != dp or b.oid in planned:
+                    continue
+                for a in mine:
+                    if can_block(game, b, a):
+                        actions.append(Action(len(actions), "block",
+                                              f"Block {a.name} with {b.name}", obj=b.oid,
+                                              ref=("o", a.oid)))
+            if len(actions) == 1:
+                break
+            answer = yield Decision("blockers", dp, "Choose blockers", actions)
+            if answer is REFRESH:
+                continue
+            if answer.kind == "done":
+                break
+            game.block_plan.append((answer.obj, answer.ref[1]))
+        plan, game.block_plan = game.block_plan, []
+        if not game.in_game(dp):
+            continue
+        for boid, aoid in plan:
+            blocker, attacker = game.objects.get(boid), game.objects.get(aoid)
+            if blocker is None or attacker is None or attacker.attacking is None:
+                continue
+            blocker.blocking = aoid
+            attacker.blocked = True
+            game.touch(blocker)
+            game.touch(attacker)
+            game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
+
+
+def combat_damage(game: Game) -> None:
+    """CR 510: assign and deal all combat damage at once.
+
+    A blocked creature assigns lethal damage to its blockers in the order they were declared
+    and the rest to the last one, or to the player it attacks if it has trample (CR 702.19b);
+    see docs/rulings.md for why this order is fixed rather than chosen.
+    """
+    assignments: list[tuple[Obj, Ref, int]] = []
+    for a in sorted(attackers(game), key=lambda o: game.apnap().index(o.controller)
+                    if o.controller in game.apnap() else 99):
+        p = power(game, a)
+        if p <= 0 or a.attacking is None:
+            continue
+        blockers = [b for b in game.battlefield if b.blocking == a.oid]
+        if not a.blocked:
+            d = _defending_player(game, a.attacking)
+            if a.attacking[0] == "p" and not game.in_game(a.attacking[1]):
+                continue  # CR 800.4e
+            if a.attacking[0] == "o" and a.attacking[1] not in game.objects:
+                continue  # CR 510.1b: the planeswalker it attacked is gone
+            if d is not None:
+                assignments.append((a, a.attacking, p))
+            continue
+        if not blockers:
+            if has_keyword(game, a, "trample") and a.attacking[0] == "p" \
+                    and game.in_game(a.attacking[1]):
+                assignments.append((a, a.attacking, p))  # CR 702.19e
+            continue
+        left = p
+        for i, b in enumerate(blockers):
+            lethal = max(toughness(game, b) - b.damage, 0)
+            last = i == len(blockers) - 1
+            give = left if last and not has_keyword(game, a, "trample") else min(left, lethal)
+            if give > 0:
+                assignments.append((a, ("o", b.oid), give))
+                left -= give
+        if left > 0 and has_keyword(game, a, "trample") and a.attacking[0] == "p" \
+                and game.in_game(a.attacking[1]):
+            assignments.append((a, a.attacking, left))
+    for b in game.battlefield:
+        if b.blocking is not None and b.blocking in game.objects:
+            p = power(game, b)
+            if p > 0:
+                assignments.append((b, ("o", b.blocking), p))
+    for src, ref, amount in assignments:
+        dealt = deal_damage(game, src, ref, amount, src.controller, combat=True)
+        if dealt:
+            game.say(f"{src.name} deals {dealt} combat damage to {describe_ref(game, ref)}.")
+
+
+def end_combat(game: Game) -> None:
+    """CR 511.3: creatures stop attacking and blocking as the combat phase ends."""
+    for o in game.battlefield:
+        if o.attacking is not None or o.blocking is not None or o.blocked:
+            o.attacking = None
+            o.blocking = None
+            o.blocked = False
+            game.touch(o)

@@ -1,0 +1,296 @@
+"""Game configuration: variant, options, players, decks (CR 800-809, 903).
+
+:func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
+message says why. Player ids are positions in ``GameConfig.players``; seating order (which
+drives turn order, "left" and ranges of influence) is ``seating`` or, when absent, the listed
+order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cards.pool import lookup
+from .cards.vocab import CardDef
+from .errors import ErrorCode, RulesError
+
+TWO_PLAYER = "two_player"
+FREE_FOR_ALL = "free_for_all"
+TEAM_VS_TEAM = "team_vs_team"
+EMPEROR = "emperor"
+COMMANDER = "commander"
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER)
+
+UNSUPPORTED_VARIANTS = {
+    "planechase": "CR 901",
+    "vanguard": "CR 902",
+    "archenemy": "CR 904",
+    "two_headed_giant": "CR 810",
+    "grand_melee": "CR 807",
+    "brawl": "CR 903.12",
+    "conspiracy": "CR 905",
+}
+
+ATTACK_MULTIPLE = "multiple"  # CR 802
+ATTACK_LEFT = "left"  # CR 803.1a
+ATTACK_RIGHT = "right"  # CR 803.1b
+ATTACK_OPTIONS = (ATTACK_MULTIPLE, ATTACK_LEFT, ATTACK_RIGHT)
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    name: str
+    deck: tuple[str, ...]
+    sideboard: tuple[str, ...] = ()
+    commander: str | None = None
+    team: int | None = None
+    emperor: bool = False
+    range: int | None = None  # a per-player range of influence (CR 801.2a)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    players: tuple[PlayerConfig, ...]
+    variant: str = TWO_PLAYER
+    attack: str | None = None
+    range_of_influence: int | None = None  # the same limited range for everyone (CR 801)
+    deploy_creatures: bool = False  # CR 804
+    seating: tuple[int, ...] | None = None  # player ids clockwise; None: as listed
+    starting_player: int | None = None
+    chooser: int | None = None  # CR 103.1: this player chooses who plays first
+    hand_size: int = 7
+    casual_deck_sizes: bool = False  # skip the Commander 100-card rule (quick games)
+    allow_test_cards: bool = False
+    options: dict[str, object] = field(default_factory=dict, compare=False)
+
+    @property
+    def multiplayer(self) -> bool:
+        """CR 800.1: a multiplayer game is one that begins with more than two players."""
+        return len(self.players) > 2
+
+    @property
+    def team_game(self) -> bool:
+        return self.variant in (TEAM_VS_TEAM, EMPEROR)
+
+    @property
+    def seat_order(self) -> tuple[int, ...]:
+        return self.seating if self.seating is not None else tuple(range(len(self.players)))
+
+    @property
+    def attack_option(self) -> str | None:
+        """The attack option in force; multiplayer games default to attack multiple players."""
+        if not self.multiplayer:
+            return None
+        return self.attack or ATTACK_MULTIPLE
+
+    @property
+    def uses_deploy(self) -> bool:
+        return self.deploy_creatures or self.variant == EMPEROR  # CR 809.3b
+
+    def starting_life(self) -> int:
+        return 40 if self.variant == COMMANDER else 20  # CR 103.4, 103.4c
+
+    def ranges(self) -> dict[int, int | None]:
+        """Each player's range of influence, None meaning unlimited (CR 801.2, 809.3a)."""
+        if self.variant == EMPEROR:
+            return emperor_ranges(self)
+        out: dict[int, int | None] = {}
+        for pid, p in enumerate(self.players):
+            out[pid] = p.range if p.range is not None else self.range_of_influence
+        return out
+
+
+def _bad(message: str) -> RulesError:
+    return RulesError(ErrorCode.BAD_CONFIG, message)
+
+
+def emperor_ranges(config: GameConfig) -> dict[int, int | None]:
+    """CR 809.3a for teams of three; CR 809.6a's minimal ranges for larger equal teams."""
+    seats = list(config.seat_order)
+    n = len(seats)
+    team_of = {pid: config.players[pid].team for pid in range(len(config.players))}
+    size = len(seats) // len({t for t in team_of.values()})
+    if size == 3:
+        return {pid: (2 if p.emperor else 1) for pid, p in enumerate(config.players)}
+
+    def distance(a: int, b: int) -> int:
+        d = abs(seats.index(a) - seats.index(b))
+        return min(d, n - d)
+
+    out: dict[int, int | None] = {}
+    for pid, p in enumerate(config.players):
+        enemy_generals = sorted(
+            distance(pid, q) for q, o in enumerate(config.players)
+            if o.team != p.team and not o.emperor
+        )
+        need = 2 if p.emperor else 1
+        out[pid] = enemy_generals[need - 1]
+    return out
+
+
+def validate(config: GameConfig) -> None:
+    """Raise :class:`RulesError` (code ``bad_config``) when ``config`` makes no sense."""
+    variant = config.variant
+    if variant in UNSUPPORTED_VARIANTS:
+        raise _bad(f"the {variant.replace('_', ' ')} variant ({UNSUPPORTED_VARIANTS[variant]}) "
+                   "is not supported yet")
+    if variant not in VARIANTS:
+        raise _bad(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    n = len(config.players)
+    if n < 2:
+        raise _bad("a game needs at least two players")
+    if variant == TWO_PLAYER and n != 2:
+        raise _bad(f"a two-player game has exactly two players, not {n}")
+    if variant in (FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR) and n < 3:
+        raise _bad(f"{variant.replace('_', ' ')} is a multiplayer variant (CR 800.1): "
+                   "it needs at least three players")
+    names = [p.name for p in config.players]
+    if len(set(names)) != n:
+        raise _bad("player names must be different")
+    if config.seating is not None and sorted(config.seating) != list(range(n)):
+        raise _bad("seating must list every player id exactly once")
+    for pid in (config.starting_player, config.chooser):
+        if pid is not None and not 0 <= pid < n:
+            raise _bad(f"player {pid} is not in this game")
+    if config.starting_player is not None and config.chooser is not None:
+        raise _bad("give either a starting player or a chooser (CR 103.1), not both")
+    if config.hand_size < 0:
+        raise _bad("the starting hand size cannot be negative")
+
+    # Attack options (CR 802, 803, 806.2b).
+    if config.attack is not None:
+        if config.attack not in ATTACK_OPTIONS:
+            raise _bad(f"unknown attack option {config.attack!r}; choose one of "
+                       f"{', '.join(ATTACK_OPTIONS)}")
+        if not config.multiplayer:
+            raise _bad("attack options (CR 802, 803) apply only to multiplayer games")
+        if variant == EMPEROR:
+            raise _bad("the Emperor variant has its own attack restriction (CR 809.3c)")
+
+    # Range of influence (CR 801).
+    per_player = [p.range for p in config.players if p.range is not None]
+    if config.range_of_influence is not None or per_player:
+        if not config.multiplayer:
+            raise _bad("limited range of influence (CR 801) is a multiplayer option")
+        if variant == EMPEROR:
+            raise _bad("the Emperor variant sets ranges itself (CR 809.3a)")
+        for r in [config.range_of_influence, *per_player]:
+            if r is not None and r < 1:
+                raise _bad("a range of influence must be at least 1 seat")
+        if variant == FREE_FOR_ALL and per_player and (
+            len(set(per_player)) > 1 or len(per_player) != n
+            or (config.range_of_influence is not None
+                and per_player[0] != config.range_of_influence)
+        ):
+            raise _bad("in Free-for-All every player has the same range of influence "
+                       "(CR 806.2a)")
+
+    # Deploy creatures (CR 804).
+    if config.deploy_creatures and variant not in (TEAM_VS_TEAM, EMPEROR):
+        raise _bad("the deploy creatures option (CR 804) needs a variant with teams")
+
+    # Teams (CR 808, 809).
+    teams = [p.team for p in config.players]
+    if config.team_game:
+        if any(t is None for t in teams):
+            raise _bad(f"every player in a {variant.replace('_', ' ')} game needs a team")
+        counts = Counter(teams)
+        if len(counts) < 2:
+            raise _bad("a team game needs at least two teams (CR 808.1)")
+        seats = config.seat_order
+        for team in counts:
+            positions = [i for i, pid in enumerate(seats) if teams[pid] == team]
+            if not _contiguous(positions, len(seats)):
+                raise _bad(f"team {team} must sit together (CR 808.2, 809.2)")
+        if variant == EMPEROR:
+            if len(set(counts.values())) != 1 or next(iter(counts.values())) < 3:
+                raise _bad("Emperor teams must all be the same size, three or more players "
+                           "each (CR 809.1, 809.6)")
+            for team in counts:
+                members = [pid for pid in seats if teams[pid] == team]
+                emperors = [pid for pid in members if config.players[pid].emperor]
+                if len(emperors) != 1:
+                    raise _bad(f"team {team} needs exactly one emperor (CR 809.2)")
+                if not _in_middle(emperors[0], members, seats):
+                    raise _bad(f"team {team}'s emperor must sit in the middle of the team "
+                               "(CR 809.2)")
+            ranges = emperor_ranges(config)
+            emperors_all = [pid for pid in range(n) if config.players[pid].emperor]
+            for a in emperors_all:
+                for b in emperors_all:
+                    r = ranges[a]
+                    if a != b and r is not None and _seat_distance(seats, a, b) <= r:
+                        raise _bad("no emperor may start within another emperor's range "
+                                   "(CR 809.6a)")
+        elif any(p.emperor for p in config.players):
+            raise _bad("only the Emperor variant has emperors")
+    else:
+        if any(t is not None for t in teams):
+            raise _bad(f"the {variant.replace('_', ' ')} variant has no teams")
+        if any(p.emperor for p in config.players):
+            raise _bad("only the Emperor variant has emperors")
+
+    _validate_decks(config)
+
+
+def _contiguous(positions: list[int], n: int) -> bool:
+    if len(positions) in (0, n):
+        return True
+    s = set(positions)
+    starts = [p for p in positions if (p - 1) % n not in s]
+    return len(starts) == 1
+
+
+def _in_middle(pid: int, members: list[int], seats: tuple[int, ...]) -> bool:
+    n = len(seats)
+    s = {seats.index(m) for m in members}
+    start = next(p for p in s if (p - 1) % n not in s)
+    ordered = [seats[(start + i) % n] for i in range(len(members))]
+    idx, k = ordered.index(pid), len(ordered)
+    return idx == k // 2 if k % 2 else idx in (k // 2 - 1, k // 2)
+
+
+def _seat_distance(seats: tuple[int, ...], a: int, b: int) -> int:
+    d = abs(seats.index(a) - seats.index(b))
+    return min(d, len(seats) - d)
+
+
+def card_def(name: str, config: GameConfig) -> CardDef:
+    card = lookup(name, allow_test=config.allow_test_cards)
+    if card is None:
+        raise RulesError(ErrorCode.BAD_DECK, f"unknown card {name!r}")
+    return card
+
+
+def _validate_decks(config: GameConfig) -> None:
+    for pid, p in enumerate(config.players):
+        who = f"player {pid} ({p.name})"
+        for name in (*p.deck, *p.sideboard, *([p.commander] if p.commander else [])):
+            card_def(name, config)
+        if config.variant == COMMANDER:
+            if p.commander is None:
+                raise _bad(f"{who} needs a commander (CR 903.3)")
+            commander = card_def(p.commander, config)
+            if not (commander.legendary and commander.is_("Creature")):
+                raise _bad(f"{who}'s commander {p.commander} must be a legendary creature "
+                           "(CR 903.3)")
+            if p.commander not in p.deck:
+                raise _bad(f"{who}'s deck must contain its commander {p.commander}")
+            if not config.casual_deck_sizes and len(p.deck) != 100:
+                raise _bad(f"{who}'s Commander deck has {len(p.deck)} cards; it must have "
+                           "exactly 100 (CR 903.5a)")
+            identity = commander.color_identity
+            seen: set[str] = set()
+            for name in p.deck:
+                card = card_def(name, config)
+                if "Basic" not in card.supertypes:
+                    if name in seen:
+                        raise _bad(f"{who}'s Commander deck has more than one {name} "
+                                   "(CR 903.5b)")
+                    seen.add(name)
+                if not card.color_identity <= identity:
+                    raise _bad(f"{name} is outside {p.commander}'s colour identity "
+                               "(CR 903.5c)")
+        elif p.commander is not None:
+            raise _bad("only Commander games have commanders")

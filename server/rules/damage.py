@@ -1,0 +1,92 @@
+"""Dealing damage (CR 120), with redirection and prevention (CR 614.9, 615) as limited by range
+of influence (CR 801.13a-b), infect (702.90), lifelink (702.15) and commander damage (903.10a)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .characteristics import has_keyword
+from .state import BATTLEFIELD, Obj, Ref
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _apply_redirection(game: Game, source: Obj, target: Ref, amount: int, controller: int,
+                       combat: bool) -> int:
+    for eff in game.effects:
+        if eff.kind != "redirect" or eff.target != target or eff.amount <= 0 or amount <= 0:
+            continue
+        moved = min(eff.amount, amount)
+        eff.amount -= moved
+        amount -= moved
+        dest = eff.redirect_to
+        # CR 801.13a: the part of the new event that would reach outside the damage's
+        # controller's range does nothing.
+        if dest is not None and game.ref_in_range(controller, dest):
+            deal_damage(game, source, dest, moved, controller, combat=combat, redirected=True)
+    return amount
+
+
+def _apply_prevention(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> int:
+    for eff in game.effects:
+        if amount <= 0:
+            break
+        if eff.kind == "prevent" and eff.target == target and eff.amount > 0:
+            # CR 801.13b: a shield protects only recipients in its controller's range.
+            if game.ref_in_range(eff.controller, target):
+                stop = min(eff.amount, amount)
+                eff.amount -= stop
+                amount -= stop
+        elif eff.kind == "prevent_combat" and combat:
+            # CR 801.13b: neither source nor recipient named, so both must be in range.
+            if (game.in_range(eff.controller, source.controller)
+                    and game.ref_in_range(eff.controller, target)):
+                amount = 0
+    return amount
+
+
+def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: int, *,
+                combat: bool = False, redirected: bool = False) -> int:
+    """Deal ``amount`` damage from ``source`` to a player or permanent; returns damage dealt."""
+    if amount <= 0:
+        return 0
+    if not game.ref_in_range(controller, target):
+        return 0  # CR 801.10
+    if not redirected:
+        amount = _apply_redirection(game, source, target, amount, controller, combat)
+    amount = _apply_prevention(game, source, target, amount, combat)
+    if amount <= 0:
+        return 0
+    infect = has_keyword(game, source, "infect") if source.zone == BATTLEFIELD else \
+        "infect" in source.defn.keywords
+    if target[0] == "p":
+        pid = target[1]
+        if not game.in_game(pid):
+            return 0
+        if infect:
+            game.add_poison(pid, amount)  # CR 702.90b
+        else:
+            game.lose_life(pid, amount)
+        if combat and source.is_commander and source.card is not None:
+            cd = game.players[pid].commander_damage
+            cd[source.card.cid] = cd.get(source.card.cid, 0) + amount  # CR 903.10a
+            game.touch_player(pid)
+    else:
+        victim = game.objects.get(target[1])
+        if victim is None or victim.zone != BATTLEFIELD or victim.phased_out:
+            return 0
+        if victim.defn.is_("Planeswalker") and not victim.defn.is_("Creature"):
+            game.remove_counters(victim, "loyalty", amount)  # CR 120.3c
+        elif infect:
+            game.add_counters(victim, "-1/-1", amount)  # CR 702.90c
+        else:
+            game.mark_damage(victim, amount)
+    if has_keyword(game, source, "lifelink") or "lifelink" in source.defn.keywords:
+        game.gain_life(source.controller, amount)  # CR 702.15b
+    if combat:
+        data = {"source": source, "target": target, "amount": amount}
+        if target[0] == "o":
+            data["obj"] = game.objects.get(target[1])
+        game.emit("combat_damage", **data)
+    return amount

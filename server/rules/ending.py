@@ -1,0 +1,233 @@
+"""Ending the game (CR 104) and leaving it (CR 800.4), with teams (808), Emperor (809) and the
+limited range of influence option (801.14-801.16).
+
+Everything that takes a player out of a game goes through :func:`lose`, :func:`win`,
+:func:`draw` or :func:`drawn_for`, which decide who leaves, apply CR 800.4a to each departing
+player, and then check whether the game is over (CR 104.2a / 104.2c). When it is, :func:`finish`
+records a :class:`GameResult` and raises :class:`GameEnded` to unwind the game's flow.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .config import EMPEROR
+from .results import DREW, LOST, REASON_RULES, WON, GameResult, PlayerOutcome
+from .state import EXILE, GameEnded
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# Reasons that "can't lose" effects do not stop: conceding (CR 104.3a) and penalties.
+FORCED_REASONS = frozenset({"concession", "judge", "clock"})
+
+
+def _record(game: Game, pid: int, outcome: str, reason: str) -> None:
+    o = PlayerOutcome(pid, outcome, reason, REASON_RULES.get(reason, "104"), game.turn)
+    game.outcomes[pid] = o
+    game.say(o.text(game.name(pid)) + ".", "player_left", player=pid, outcome=outcome,
+             reason=reason, rule=o.rule)
+
+
+def _emperor_of(game: Game, pid: int) -> int | None:
+    if game.config.variant != EMPEROR:
+        return None
+    team = game.team(pid)
+    return next(q for q in game.seats
+                if game.config.players[q].team == team and game.config.players[q].emperor)
+
+
+def _with_teams(game: Game, pids: dict[int, str], team_reason: str) -> dict[int, str]:
+    """CR 809.5b/c, 104.3i, 104.4h: what happens to an emperor happens to the whole team."""
+    if game.config.variant != EMPEROR:
+        return pids
+    out = dict(pids)
+    for pid in pids:
+        if _emperor_of(game, pid) == pid:
+            for mate in game.teammates(pid):
+                if game.in_game(mate) and mate not in out:
+                    out[mate] = team_reason
+    return out
+
+
+def lose(game: Game, losers: dict[int, str]) -> bool:
+    """Players lose simultaneously, each for a reason (CR 104.3); returns whether anyone did.
+
+    Players an effect says can't lose are skipped unless they conceded or were penalised. If
+    that would take every remaining player out at once the game is a draw (CR 104.4a, 104.4d).
+    """
+    real = {p: r for p, r in losers.items()
+            if game.in_game(p) and (r in FORCED_REASONS or not game.cant_lose(p))}
+    for p, r in losers.items():
+        if game.in_game(p) and p not in real:
+            game.say(f"{game.name(p)} can't lose the game ({r.replace('_', ' ')}).")
+    if not real:
+        return False
+    real = _with_teams(game, real, "emperor_lost")
+    remaining = game.players_in_game()
+    if set(remaining) <= set(real) and len(remaining) > 0:
+        reason = "teams_all_lost" if game.config.team_game else "all_lost"
+        finish(game, winners=(), draw=True, reason=reason)
+    for p, r in real.items():
+        _record(game, p, LOST, r)
+    for p in real:
+        game.emit("player_lost", player=p)
+    remove_players(game, list(real))
+    check_last_standing(game)
+    return True
+
+
+def win(game: Game, winners: list[int], reason: str = "effect_win",
+        losers: dict[int, str] | None = None) -> None:
+    """An effect says ``winners`` win (CR 104.2b), possibly while others lose in the same event.
+
+    CR 104.3f: a player who would win and lose at once loses. Under limited range of influence
+    a win instead makes the winner's opponents in range lose (CR 104.3h, 801.14).
+    """
+    losers = dict(losers or {})
+    for p in winners:
+        if p in losers:
+            losers[p] = "win_and_lose"
+    winners = [p for p in winners if p not in losers and game.in_game(p)]
+    allowed = []
+    for p in winners:
+        if game.cant_win(p):
+            game.say(f"{game.name(p)} can't win the game.")
+        else:
+            allowed.append(p)
+    if game.limited_range:
+        for p in allowed:
+            for q in game.players_in_range(p):
+                if game.are_opponents(p, q):
+                    losers.setdefault(q, "range_of_influence")
+        if losers:
+            lose(game, losers)
+        return
+    if losers:
+        lose(game, losers)
+    allowed = [p for p in allowed if game.in_game(p)]
+    if allowed:
+        team_members = set(allowed)
+        for p in allowed:
+            team_members.update(game.teammates(p))
+        finish(game, winners=tuple(sorted(team_members, key=game.seats.index)), draw=False,
+               reason=reason)
+
+
+def draw(game: Game, controller: int | None, reason: str = "effect_draw",
+         involved: set[int] | None = None) -> None:
+    """The game is a draw (CR 104.4c, 104.4b), or under limited range of influence a draw for
+    the controller (or the loop's players) and everyone in their range (CR 104.4e-f, 801.15-16)."""
+    if not game.limited_range or reason == "agreement":
+        finish(game, winners=(), draw=True, reason=reason)
+    centre = set(involved or ()) | ({controller} if controller is not None else set())
+    out: set[int] = set()
+    for p in centre:
+        if game.in_game(p):
+            out.update(game.players_in_range(p))
+    range_reason = "range_loop" if reason == "loop" else "range_draw"
+    drawn_for(game, {p: range_reason for p in out})
+
+
+def drawn_for(game: Game, players: dict[int, str]) -> None:
+    players = {p: r for p, r in players.items() if game.in_game(p)}
+    players = _with_teams(game, players, "emperor_draw")
+    if not players:
+        return
+    if set(game.players_in_game()) <= set(players):
+        finish(game, winners=(), draw=True, reason=next(iter(players.values())))
+    for p, r in players.items():
+        _record(game, p, DREW, r)
+    remove_players(game, list(players))
+    check_last_standing(game)
+
+
+def check_last_standing(game: Game) -> None:
+    """CR 104.2a / 104.2c: when every opponent (every other team) has left, the game is won;
+    this overrides "can't win" effects."""
+    live = game.players_in_game()
+    if not live:
+        finish(game, winners=(), draw=True, reason="all_lost")
+    if game.config.team_game:
+        teams = {game.team(p) for p in live}
+        if len(teams) == 1:
+            team = teams.pop()
+            members = tuple(q for q in game.seats if game.config.players[q].team == team)
+            finish(game, winners=members, draw=False, reason="team")
+        return
+    if len(live) == 1:
+        finish(game, winners=(live[0],), draw=False, reason="opponents_left")
+
+
+def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> None:
+    """Record the result and end the game (CR 104.1)."""
+    if game.result is not None:
+        raise GameEnded
+    for p in game.seats:
+        if p in winners:
+            prior = game.outcomes.get(p)
+            # CR 104.2c: every player on the winning team wins, even one who had lost.
+            r = reason if reason in ("team", "opponents_left") or prior is None else "team"
+            if game.config.variant == EMPEROR and reason != "opponents_left":
+                r = "emperor" if reason == "effect_win" else r
+            game.outcomes[p] = PlayerOutcome(p, WON, r, REASON_RULES[r], game.turn)
+        elif game.in_game(p):
+            if draw:
+                game.outcomes[p] = PlayerOutcome(p, DREW, reason, REASON_RULES[reason],
+                                                 game.turn)
+            else:
+                game.outcomes[p] = PlayerOutcome(p, LOST, "opponent_won",
+                                                 REASON_RULES["opponent_won"], game.turn)
+    for p in game.seats:
+        game.players[p].in_game = False
+        game.touch_player(p)
+    game.result = GameResult(game.number, tuple(winners), draw and not winners, False,
+                             tuple(game.outcomes[p] for p in game.seats if p in game.outcomes))
+    game.dirty.add("x")
+    game.say(game.result.text(game.names), "game_over", result=game.result)
+    raise GameEnded
+
+
+def remove_players(game: Game, pids: list[int]) -> None:
+    """CR 800.4a for players leaving at the same time."""
+    gone = set(pids)
+    for pid in pids:
+        ps = game.players[pid]
+        ps.in_game = False
+        ps.mana.clear()
+        game.touch_player(pid)
+    # Every object a departed player owns leaves the game (phased-out ones too, 702.26k).
+    for obj in [o for o in game.objects.values() if o.owner in gone]:
+        game.remove_object(obj)
+        if obj.card is not None:
+            game.departed_cards.setdefault(obj.owner, []).append(obj.card)
+    # Effects that give a departed player control of something end.
+    game.effects = [e for e in game.effects
+                    if not (e.kind == "control" and e.player in gone)]
+    game.control_changed()
+    # Abilities they control on the stack cease to exist; what else they control is exiled.
+    for obj in [o for o in game.stack if o.controller in gone]:
+        if obj.card is None:
+            game.remove_object(obj)
+    exile_orphans(game)
+    # CR 800.4d: their waiting triggers never reach the stack.
+    game.pending_triggers = [t for t in game.pending_triggers if t.controller not in gone]
+    game.attack_plan = [(a, d) for a, d in game.attack_plan
+                        if a in game.objects and not (d[0] == "p" and d[1] in gone)]
+    game.block_plan = [(b, a) for b, a in game.block_plan
+                       if b in game.objects and a in game.objects]
+    game.passed -= gone
+    if game.draw_offer is not None:
+        game.draw_offer = None
+        game.dirty.add("d")
+    game.bump_version()
+
+
+def exile_orphans(game: Game) -> None:
+    """CR 800.4a's last step and CR 800.4c: a permanent or spell whose controller has left the
+    game, with no effect giving it to someone still in the game, is exiled."""
+    for obj in [o for o in game.battlefield + game.stack if not game.in_game(o.controller)]:
+        if obj.card is None:
+            game.remove_object(obj)
+        else:
+            game.move(obj, EXILE, cause="controller_left")

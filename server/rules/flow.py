@@ -1,0 +1,445 @@
+"""The flow of a game: starting it (CR 103), turns and steps (CR 500-514), priority (CR 117).
+
+The flow is a generator. It yields a :class:`Decision` whenever someone must choose and receives
+the chosen :class:`Action`; it receives ``REFRESH`` instead when something changed out of turn
+(a concession), and then rebuilds the decision from the new state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from . import ending, sba
+from .casting import perform_priority_action, priority_actions
+from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
+from .resolve import draw_cards, resolve_top
+from .state import (
+    ATTACKERS,
+    BATTLEFIELD,
+    BEGIN_COMBAT,
+    BLOCKERS,
+    CLEANUP,
+    DAMAGE,
+    DRAW,
+    END,
+    END_COMBAT,
+    LIBRARY,
+    MAIN1,
+    MAIN2,
+    REFRESH,
+    UNTAP,
+    UPKEEP,
+    Action,
+    Decision,
+)
+from .triggers import put_triggers_on_stack
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+
+# --------------------------------------------------------------------------- starting (103)
+
+
+def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
+    """CR 103: choose the starting player, shuffle, draw, mulligan."""
+    cfg = game.config
+    live = game.players_in_game()
+    if starting_player is not None and starting_player in live:
+        sp = starting_player  # CR 724.1a for a restart
+    elif game.depth == 0 and cfg.starting_player is not None:
+        sp = cfg.starting_player
+    elif game.depth == 0 and cfg.chooser is not None and game.restart_followup is None:
+        sp = yield from _choose_starting_player(game, cfg.chooser)
+    else:
+        sp = game.rng.choice(live)  # CR 103.1 / 726.2: determined at random
+    game.starting_player = sp
+    game.active = sp
+    game.dirty.add("t")
+    game.say(f"{game.name(sp)} will play first.", "starting_player", player=sp)
+    for p in live:  # CR 103.3
+        game.shuffle(p)
+        game.touch_player(p)
+    yield from mulligans(game)
+
+
+def _choose_starting_player(game: Game, chooser: int) -> Flow:
+    """CR 103.1: the chooser picks who plays first. CR 800.4h: if the chooser leaves, the next
+    player in turn order makes the choice."""
+    while True:
+        who = game.first_in_game_from(chooser)
+        if who is None:
+            return game.players_in_game()[0]
+        chooser = who
+        live = game.players_in_game()
+        actions = [Action(i, "choose_player", f"{game.name(p)} plays first", ref=("p", p))
+                   for i, p in enumerate(live)]
+        answer = yield Decision("starting_player", who, "Choose who takes the first turn",
+                                actions)
+        if answer is REFRESH:
+            continue
+        if game.in_game(answer.ref[1]):
+            return answer.ref[1]
+
+
+def _mulligan_counts(game: Game, pid: int) -> int:
+    """Mulligans that count (CR 103.5c / 800.6: the first one is free in multiplayer)."""
+    taken = game.players[pid].mulligans
+    return max(taken - 1, 0) if game.multiplayer else taken
+
+
+def mulligans(game: Game) -> Flow:
+    """CR 103.5: draw opening hands, then rounds of mulligan declarations in turn order from the
+    starting player; those who mulligan shuffle, draw anew and put cards on the bottom."""
+    size = game.config.hand_size
+    order = game.apnap()
+    for p in order:
+        draw_cards(game, p, size)
+    undecided = list(order)
+    while undecided:
+        takers: list[int] = []
+        for p in undecided:
+            while game.in_game(p):
+                if _mulligan_counts(game, p) >= size:
+                    break  # CR 103.5: the opening hand is already down to zero cards
+                n = len(game.hand(p))
+                actions = [Action(0, "keep", f"Keep these {n} cards"),
+                           Action(1, "mulligan", "Take a mulligan")]
+                answer = yield Decision("mulligan", p, f"Keep your {n}-card hand?", actions)
+                if answer is REFRESH:
+                    continue
+                if answer.kind == "mulligan":
+                    takers.append(p)
+                break
+        for p in takers:  # all at the same time
+            if not game.in_game(p):
+                continue
+            for o in list(game.hand(p)):
+                game.move(o, LIBRARY, cause="mulligan")
+            game.shuffle(p)
+            game.players[p].mulligans += 1
+            draw_cards(game, p, size)
+            game.say(f"{game.name(p)} takes a mulligan.", "mulligan", player=p)
+        for p in takers:
+            for _ in range(min(_mulligan_counts(game, p), len(game.hand(p)))):
+                while game.in_game(p):
+                    actions = []
+                    seen: set[str] = set()
+                    for o in game.hand(p):
+                        if o.name not in seen:
+                            seen.add(o.name)
+                            actions.append(Action(len(actions), "bottom",
+                                                  f"Put {o.name} on the bottom", obj=o.oid))
+                    answer = yield Decision("bottom", p, "Put a card on the bottom of your "
+                                            "library", actions)
+                    if answer is REFRESH:
+                        continue
+                    game.move(game.objects[answer.obj], LIBRARY, position=0, cause="mulligan")
+                    break
+        undecided = [p for p in takers if game.in_game(p)]
+    for p in game.players_in_game():
+        game.players[p].kept = True
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def play(game: Game, *, starting_player: int | None = None) -> Flow:
+    """The whole game: CR 103, then turns until it ends (a :class:`GameEnded` unwinds us)."""
+    yield from start_game(game, starting_player=starting_player)
+    ending.check_last_standing(game)
+    active = game.starting_player
+    first = True
+    while True:
+        if not game.in_game(active):
+            active = next_turn_player(game, active)
+        yield from take_turn(game, active, first_turn=first)
+        first = False
+        active = next_turn_player(game, active)
+
+
+def next_turn_player(game: Game, current: int) -> int:
+    """The next player in turn order whose turn begins. CR 800.4k: a departed player's turn
+    doesn't begin; CR 800.4m: effects lasting until that turn end when it would have begun."""
+    seats = game.seats
+    i = seats.index(current)
+    for k in range(1, len(seats) + 1):
+        q = seats[(i + k) % len(seats)]
+        if game.in_game(q):
+            return q
+        _expire_until_next_turn(game, q)
+    ending.check_last_standing(game)
+    return current
+
+
+def _expire_until_next_turn(game: Game, pid: int) -> None:
+    before = len(game.effects)
+    game.effects = [e for e in game.effects if e.expires_turn_of != pid]
+    if len(game.effects) != before:
+        game.control_changed()
+        ending.exile_orphans(game)
+        for o in game.battlefield:
+            game.touch(o)
+
+
+def begin_turn(game: Game, pid: int) -> None:
+    game.turn += 1
+    game.active = pid
+    game.table.timestamp += 1
+    ps = game.players[pid]
+    ps.turn_started = game.table.timestamp
+    for p in game.players.values():
+        p.life_lost_this_turn = 0
+    game.lands_played = {}
+    game.compute_ranges()  # CR 801.2c
+    _expire_until_next_turn(game, pid)
+    game.dirty.add("t")
+    game.say(f"Turn {game.turn}: {game.name(pid)}.", "turn", player=pid, turn=game.turn)
+
+
+def take_turn(game: Game, pid: int, *, first_turn: bool) -> Flow:
+    begin_turn(game, pid)
+    untap_step(game)
+    yield from step_with_priority(game, UPKEEP, upkeep=True)
+    if first_turn and not game.multiplayer:
+        # CR 103.8a: in a two-player game the starting player skips their first draw
+        # (CR 103.8c / 800.7: nobody skips it in a multiplayer game).
+        game.set_step(DRAW)
+        game.say(f"{game.name(pid)} skips the first draw step.")
+    else:
+        yield from draw_step(game)
+    yield from step_with_priority(game, MAIN1)
+    yield from combat_phase(game)
+    yield from step_with_priority(game, MAIN2)
+    yield from step_with_priority(game, END)
+    yield from cleanup(game)
+
+
+def untap_step(game: Game) -> None:
+    """CR 502: phasing, then the active player untaps; no player gets priority. Before the
+    first turn's untap step of a restarted game, the restart effect finishes (CR 724.4)."""
+    game.set_step(UNTAP)
+    if game.restart_followup is not None:
+        from .table import finish_restart
+
+        finish_restart(game)
+    ap = game.active
+    _phasing(game, ap)
+    for o in game.battlefield:
+        if o.controller == ap and o.tapped and not o.phased_out:
+            game.set_tapped(o, False)
+    game.empty_mana_pools()
+
+
+def _phasing(game: Game, ap: int) -> None:
+    """CR 702.26a: permanents with phasing the active player controls phase out, and those
+    that phased out under that player's control phase in, at the same time."""
+    going_out = [o for o in game.battlefield if o.controller == ap and not o.phased_out
+                 and "phasing" in o.defn.keywords]
+    coming_in = [o for o in game.battlefield if o.phased_out and not o.phased_indirectly
+                 and o.controller == ap]
+    for o in coming_in:
+        o.phased_out = False
+        game.touch(o)
+        for aura in game.battlefield:
+            if aura.phased_indirectly and aura.attached_to == o.oid:
+                aura.phased_out = aura.phased_indirectly = False
+                game.touch(aura)
+        game.say(f"{o.name} phases in.")
+    for o in going_out:
+        o.phased_out = True
+        game.touch(o)
+        for aura in game.battlefield:  # CR 702.26g: attached Auras phase out indirectly
+            if aura.attached_to == o.oid and not aura.phased_out:
+                aura.phased_out = aura.phased_indirectly = True
+                game.touch(aura)
+        game.say(f"{o.name} phases out.")
+    if going_out or coming_in:
+        game.control_changed()
+
+
+def draw_step(game: Game) -> Flow:
+    game.set_step(DRAW)
+    if game.in_game(game.active):
+        draw_cards(game, game.active, 1)  # CR 504.1
+    yield from priority(game)
+    game.empty_mana_pools()
+
+
+def step_with_priority(game: Game, step: str, *, upkeep: bool = False) -> Flow:
+    game.set_step(step)
+    if upkeep and game.in_game(game.active):
+        game.emit("upkeep", player=game.active)  # "at the beginning of your upkeep"
+    yield from priority(game)
+    game.empty_mana_pools()
+
+
+def combat_phase(game: Game) -> Flow:
+    yield from step_with_priority(game, BEGIN_COMBAT)
+    game.set_step(ATTACKERS)
+    yield from declare_attackers(game)
+    if attackers(game):
+        yield from priority(game)
+        game.empty_mana_pools()
+        game.set_step(BLOCKERS)
+        yield from declare_blockers(game)
+        yield from priority(game)
+        game.empty_mana_pools()
+        game.set_step(DAMAGE)
+        combat_damage(game)
+        yield from priority(game)
+        game.empty_mana_pools()
+    # CR 508.8: with no attackers the declare blockers and combat damage steps are skipped.
+    yield from step_with_priority(game, END_COMBAT)
+    end_combat(game)
+
+
+def cleanup(game: Game) -> Flow:
+    """CR 514: discard to hand size, then damage wears off and "this turn" effects end. If
+    that leaves state-based actions or triggers to handle, players get priority and another
+    cleanup step follows (CR 514.3a)."""
+    while True:
+        game.set_step(CLEANUP)
+        ap = game.active
+        while game.in_game(ap) and len(game.hand(ap)) > game.config.hand_size:
+            seen: set[str] = set()
+            actions: list[Action] = []
+            for o in game.hand(ap):
+                if o.name not in seen:
+                    seen.add(o.name)
+                    actions.append(Action(len(actions), "discard", f"Discard {o.name}",
+                                          obj=o.oid))
+            answer = yield Decision("discard", ap, "Discard down to your maximum hand size",
+                                    actions)
+            if answer is REFRESH:
+                continue
+            card = game.objects[answer.obj]
+            game.move(card, "graveyard", cause="discard")
+            game.say(f"{game.name(ap)} discards {card.name}.")
+        for o in game.battlefield:
+            if o.damage:
+                o.damage = 0
+                game.touch(o)
+        before = len(game.effects)
+        game.effects = [e for e in game.effects if e.duration != "until_end_of_turn"]
+        if len(game.effects) != before:
+            game.control_changed()
+            ending.exile_orphans(game)
+            for o in game.battlefield:
+                game.touch(o)
+        performed = yield from sba.check(game)
+        if not performed and not game.pending_triggers:
+            game.empty_mana_pools()
+            return
+        yield from priority(game)
+
+
+# --------------------------------------------------------------------------- priority (117)
+
+
+def settle(game: Game) -> Flow:
+    """CR 117.5 / 704.3: state-based actions until none apply, then waiting triggers go on
+    the stack, repeated until neither happens."""
+    while True:
+        performed = yield from sba.check(game)
+        if performed:
+            continue
+        if game.pending_triggers:
+            yield from put_triggers_on_stack(game)
+            game.passed.clear()
+            continue
+        return
+
+
+def priority(game: Game) -> Flow:
+    """Priority in the current step until all players pass in succession on an empty stack."""
+    game.passed = set()
+    holder: int | None = game.active
+    reset_loop_watch(game)
+    while True:
+        yield from settle(game)
+        # CR 800.4j: with no active player, the next player in turn order gets priority.
+        holder = game.first_in_game_from(holder if holder is not None else game.active)
+        if holder is None:
+            ending.check_last_standing(game)
+            return
+        game.priority = holder
+        game.dirty.add("w")
+        actions = priority_actions(game, holder)
+        decision = Decision("priority", holder, "You have priority", actions)
+        answer = yield decision
+        if answer is REFRESH:
+            continue
+        if answer.kind == "pass":
+            game.passed.add(holder)
+            if set(game.players_in_game()) <= game.passed:
+                if not game.stack:
+                    game.priority = None
+                    game.dirty.add("w")
+                    return
+                _watch_for_loop(game)
+                yield from resolve_top(game)
+                game.passed.clear()
+                holder = game.active
+                continue
+            holder = game.next_player(holder)
+            continue
+        game.bump_version()
+        yield from perform_priority_action(game, holder, answer)
+        if answer.kind != "mana":
+            game.passed.clear()
+        # CR 117.3c: the player who acted receives priority again.
+
+
+def reset_loop_watch(game: Game) -> None:
+    """A player made a real choice: whatever repeats after it is not a mandatory loop."""
+    game.loop_seen.clear()
+    game.loop_objects.clear()
+
+
+def _watch_for_loop(game: Game) -> None:
+    """CR 104.4b / 104.4f / 801.16: if automatic processing brings the game back to a state it
+    was in, with no player having had any real choice since, it is a loop of mandatory
+    actions and the game (or, under limited range, the game for those involved) is a draw."""
+    top = game.stack[-1]
+    game.loop_objects.add(top.controller)
+    if top.source is not None:
+        game.loop_objects.add(top.source.controller)
+    fp = fingerprint(game)
+    if fp in game.loop_seen:
+        game.say("The game is in a loop of mandatory actions.", "loop")
+        involved = set(game.loop_objects)
+        reset_loop_watch(game)
+        ending.draw(game, None, "loop", involved=involved)
+        return
+    game.loop_seen.add(fp)
+
+
+def fingerprint(game: Game) -> str:
+    """The game's state with object ids abstracted away (ids change with every zone move even
+    when nothing else does), for recognising a repeated state."""
+
+    def ident(o: Any) -> Any:
+        if o is None:
+            return None
+        return (o.card.cid if o.card is not None else o.name, o.controller)
+
+    parts: list[Any] = [game.turn, game.step, game.active]
+    for p in game.seats:
+        ps = game.players[p]
+        parts.append((p, ps.in_game, ps.life, ps.poison, sorted(ps.mana.items()),
+                      len(game.library(p)), len(game.hand(p)), len(game.graveyard(p))))
+    for zone in (BATTLEFIELD, "exile", "command"):
+        objs = []
+        for o in game.zone(zone):
+            host = game.objects.get(o.attached_to) if o.attached_to else None
+            objs.append((ident(o), o.tapped, o.damage, sorted(o.counters.items()),
+                         o.phased_out, ident(host)))
+        parts.append(sorted(objs, key=repr))
+    for o in game.stack:
+        tgts = [t if t[0] == "p" else ident(game.objects.get(t[1])) for t in o.targets]
+        parts.append((ident(o), ident(o.source), o.ability_index, tgts))
+    parts.append(len(game.effects))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+

@@ -1,0 +1,527 @@
+"""One game's state and the primitive changes every rule is built from.
+
+A :class:`Game` owns its zones, objects, players and continuous effects. All changes go through
+the methods here (move, tap, counters, life, damage); each records which view keys it touched in
+``dirty`` so that the server's delta for a change costs what changed, not the size of the game.
+The flow of play (turns, priority, casting, combat) lives in the modules that drive a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards.vocab import (
+    CantLose,
+    CantWin,
+    CardDef,
+    ControlEnchanted,
+    EntersTapped,
+    EntersWithCounters,
+    Triggered,
+)
+from .config import GameConfig
+from .results import GameResult, PlayerOutcome
+from .rng import Rng
+from .state import (
+    BATTLEFIELD,
+    COMMAND,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    PRIVATE_ZONES,
+    SETUP,
+    STACK,
+    Card,
+    Continuous,
+    Decision,
+    Obj,
+    PlayerState,
+    Ref,
+    RestartRequest,
+    SubgameRequest,
+)
+
+if TYPE_CHECKING:
+    from .table import Table
+
+Request = Decision | SubgameRequest | RestartRequest
+Flow = Generator[Request, Any, Any]
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened: for the readable log and for the server."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+    game: int = 0
+
+
+class Game:
+    """One Magic game: the main game, a subgame or a restarted game (CR 724, 726)."""
+
+    def __init__(self, table: Table, number: int, config: GameConfig, players: Iterable[int],
+                 *, rng: Rng, depth: int = 0, parent: Game | None = None) -> None:
+        self.table = table
+        self.number = number
+        self.config = config
+        self.rng = rng
+        self.depth = depth
+        self.parent = parent
+        participants = set(players)
+        self.seats: list[int] = [p for p in config.seat_order if p in participants]
+        life = config.starting_life()
+        self.players: dict[int, PlayerState] = {p: PlayerState(p, life) for p in self.seats}
+        self.zones: dict[tuple[str, int | None], list[Obj]] = {}
+        for p in self.seats:
+            for z in PRIVATE_ZONES:
+                self.zones[(z, p)] = []
+        for z in (BATTLEFIELD, EXILE, STACK, COMMAND):
+            self.zones[(z, None)] = []
+        self.objects: dict[int, Obj] = {}
+        self.turn = 0
+        self.active = -1
+        self.step = SETUP
+        self.priority: int | None = None
+        self.starting_player = -1
+        self.effects: list[Continuous] = []
+        self.pending_triggers: list[Obj] = []
+        self.passed: set[int] = set()
+        self.ranges: dict[int, frozenset[int]] | None = None  # CR 801.2c, fixed each turn
+        self.range_limits = {p: r for p, r in config.ranges().items() if p in participants}
+        self.limited_range = any(r is not None for r in self.range_limits.values())
+        self.result: GameResult | None = None
+        self.outcomes: dict[int, PlayerOutcome] = {}
+        self.departed_cards: dict[int, list[Card]] = {}
+        self.pending: Decision | None = None
+        self.flow: Flow | None = None
+        self.suspended = False
+        self.dirty: set[Any] = set()
+        self.log: list[str] = []
+        self._order = 0
+        self.version = 0  # bumps on every game action; intentional-draw offers lapse with it
+        self.draw_offer: tuple[int, frozenset[int], int] | None = None  # (proposer, accepted, ver)
+        self.attack_plan: list[tuple[int, Ref]] = []  # attacks chosen, not yet declared
+        self.block_plan: list[tuple[int, int]] = []
+        self.loop_seen: set[Any] = set()
+        self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
+        self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
+        self.lands_played: dict[int, int] = {}
+        self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
+        self.subgame_of: Obj | None = None
+        self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
+
+    # ------------------------------------------------------------------ players
+
+    @property
+    def multiplayer(self) -> bool:
+        """CR 800.1: this game began with more than two players."""
+        return len(self.seats) > 2
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {p: self.config.players[p].name for p in self.config.seat_order}
+
+    def name(self, pid: int) -> str:
+        return self.config.players[pid].name
+
+    def in_game(self, pid: int) -> bool:
+        ps = self.players.get(pid)
+        return ps is not None and ps.in_game
+
+    def players_in_game(self) -> list[int]:
+        """Players still in the game, in seating (turn) order."""
+        return [p for p in self.seats if self.players[p].in_game]
+
+    def next_player(self, pid: int) -> int | None:
+        """The next player in turn order (to ``pid``'s left) who is still in the game."""
+        n = len(self.seats)
+        i = self.seats.index(pid)
+        for k in range(1, n + 1):
+            q = self.seats[(i + k) % n]
+            if self.players[q].in_game:
+                return q
+        return None
+
+    def first_in_game_from(self, pid: int) -> int | None:
+        """``pid`` if still in the game, else the next player in turn order who is."""
+        return pid if self.in_game(pid) else self.next_player(pid)
+
+    def apnap(self) -> list[int]:
+        """Players in game in APNAP order (CR 101.4): the active player first, then turn order."""
+        order = self.players_in_game()
+        if self.active in self.seats:
+            i = self.seats.index(self.active)
+            rotated = self.seats[i:] + self.seats[:i]
+            order = [p for p in rotated if self.players[p].in_game]
+        return order
+
+    def team(self, pid: int) -> int | None:
+        return self.config.players[pid].team if self.config.team_game else None
+
+    def teammates(self, pid: int) -> list[int]:
+        t = self.team(pid)
+        if t is None:
+            return []
+        return [q for q in self.seats if q != pid and self.config.players[q].team == t]
+
+    def are_opponents(self, a: int, b: int) -> bool:
+        if a == b:
+            return False
+        t = self.team(a)
+        return t is None or t != self.team(b)
+
+    def opponents(self, pid: int) -> list[int]:
+        return [q for q in self.players_in_game() if self.are_opponents(pid, q)]
+
+    # ------------------------------------------------------------------ range of influence
+
+    def compute_ranges(self) -> None:
+        """CR 801.2c: who is within each player's range is fixed as each turn begins. Distance
+        counts seats of players still in the game (801.2c's example)."""
+        if not self.limited_range:
+            self.ranges = None
+            return
+        live = self.players_in_game()
+        n = len(live)
+        ranges: dict[int, frozenset[int]] = {}
+        for p in live:
+            limit = self.range_limits.get(p)
+            if limit is None:
+                ranges[p] = frozenset(live)
+                continue
+            i = live.index(p)
+            members = {p}
+            for k in range(1, limit + 1):
+                members.add(live[(i + k) % n])
+                members.add(live[(i - k) % n])
+            ranges[p] = frozenset(members)
+        self.ranges = ranges
+        self.dirty.add("r")
+
+    def in_range(self, a: int, b: int) -> bool:
+        """Is player ``b`` within player ``a``'s range of influence (CR 801.2)?"""
+        if self.ranges is None or a == b:
+            return True
+        r = self.ranges.get(a)
+        if r is None:  # a joined the range map late (cannot happen) or left: no reach
+            return False
+        return b in r
+
+    def obj_in_range(self, pid: int, obj: Obj) -> bool:
+        """CR 801.2d: an object is in range when its controller is."""
+        return self.ranges is None or self.in_range(pid, obj.controller)
+
+    def ref_in_range(self, pid: int, ref: Ref) -> bool:
+        if self.ranges is None:
+            return True
+        if ref[0] == "p":
+            return self.in_range(pid, ref[1])
+        obj = self.objects.get(ref[1])
+        return obj is not None and self.obj_in_range(pid, obj)
+
+    def players_in_range(self, pid: int) -> list[int]:
+        return [q for q in self.players_in_game() if self.in_range(pid, q)]
+
+    # ------------------------------------------------------------------ zones and objects
+
+    def zone(self, zone: str, pid: int | None = None) -> list[Obj]:
+        return self.zones[(zone, pid if zone in PRIVATE_ZONES else None)]
+
+    def library(self, pid: int) -> list[Obj]:
+        return self.zones[(LIBRARY, pid)]
+
+    def hand(self, pid: int) -> list[Obj]:
+        return self.zones[(HAND, pid)]
+
+    def graveyard(self, pid: int) -> list[Obj]:
+        return self.zones[(GRAVEYARD, pid)]
+
+    @property
+    def battlefield(self) -> list[Obj]:
+        return self.zones[(BATTLEFIELD, None)]
+
+    @property
+    def stack(self) -> list[Obj]:
+        return self.zones[(STACK, None)]
+
+    @property
+    def exile(self) -> list[Obj]:
+        return self.zones[(EXILE, None)]
+
+    @property
+    def command(self) -> list[Obj]:
+        return self.zones[(COMMAND, None)]
+
+    def permanents(self) -> Iterator[Obj]:
+        """Phased-in permanents (phased-out ones are treated as if absent, CR 702.26b)."""
+        return (o for o in self.battlefield if not o.phased_out)
+
+    def creatures(self) -> list[Obj]:
+        return [o for o in self.battlefield if not o.phased_out and o.defn.is_("Creature")]
+
+    def all_objects_owned_by(self, pid: int) -> list[Obj]:
+        return [o for o in self.objects.values() if o.owner == pid]
+
+    def cards_in_game(self) -> list[Card]:
+        return [o.card for o in self.objects.values() if o.card is not None]
+
+    def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
+        if zone_owner is not None:
+            self.dirty.add(("p", zone_owner))
+
+    def new_object(self, defn: CardDef, owner: int, controller: int, zone: str,
+                   *, card: Card | None = None, position: int | None = None,
+                   zone_owner: int | None = None) -> Obj:
+        """Create an object in ``zone``; ``position`` is an index (None: on top / at the end)."""
+        oid = self.table.new_oid()
+        self.table.timestamp += 1
+        self._order += 1
+        zo = (zone_owner if zone_owner is not None else owner) if zone in PRIVATE_ZONES else None
+        obj = Obj(oid=oid, defn=defn, owner=owner, controller=controller, zone=zone,
+                  zone_owner=zo, card=card, order=self._order, base_controller=controller,
+                  timestamp=self.table.timestamp, since=self.table.timestamp)
+        lst = self.zones[(zone, zo)]
+        if position is None:
+            lst.append(obj)
+        else:
+            lst.insert(position, obj)
+        self.objects[oid] = obj
+        self.dirty.add(oid)
+        self._mark_zone(zone, zo)
+        return obj
+
+    def remove_object(self, obj: Obj) -> None:
+        lst = self.zones[(obj.zone, obj.zone_owner)]
+        lst.remove(obj)
+        del self.objects[obj.oid]
+        self.dirty.add(obj.oid)
+        self._mark_zone(obj.zone, obj.zone_owner)
+        if obj in self.triggered_watchers:
+            self.triggered_watchers.remove(obj)
+
+    def move(self, obj: Obj, zone: str, *, position: int | None = None,
+             controller: int | None = None, tapped: bool = False,
+             cause: str = "") -> Obj | None:
+        """Move ``obj`` to ``zone``: it becomes a new object with a new id (CR 400.7).
+
+        Returns the new object, or None when it ceased to exist (a token leaving the
+        battlefield is removed at once: CR 704.5d would remove it at the next check anyway, and
+        nothing in the pool looks at a token in a graveyard). Cards go to their owner's
+        library, hand and graveyard (CR 400.3).
+        """
+        old_zone = obj.zone
+        self.remove_object(obj)
+        if old_zone == BATTLEFIELD:
+            self._left_battlefield(obj)
+        if obj.card is None:
+            self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
+            return None
+        ctrl = controller if controller is not None else obj.owner
+        new = self.new_object(obj.defn, obj.owner, ctrl, zone, card=obj.card, position=position)
+        if zone == BATTLEFIELD:
+            new.tapped = tapped
+            self._entered_battlefield(new)
+        elif new.is_commander and zone in (GRAVEYARD, EXILE):
+            self.commander_moved.add(new.oid)
+        self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
+        return new
+
+    def _left_battlefield(self, obj: Obj) -> None:
+        if obj.defn.statics or obj.attached_to is not None:
+            self.control_changed()
+        # Remove it from combat.
+        for o in self.battlefield:
+            if o.blocking == obj.oid:
+                o.blocking = None
+                self.dirty.add(o.oid)
+
+    def _entered_battlefield(self, obj: Obj) -> None:
+        for st in obj.defn.statics:
+            if isinstance(st, EntersTapped):  # CR 614.1c-d replacement on entering
+                obj.tapped = True
+            elif isinstance(st, EntersWithCounters):
+                obj.counters[st.kind] = obj.counters.get(st.kind, 0) + st.amount
+        if obj.defn.loyalty is not None:
+            obj.counters["loyalty"] = obj.defn.loyalty  # CR 306.5b
+        if any(isinstance(a, Triggered) for a in obj.defn.abilities):
+            self.triggered_watchers.append(obj)
+        if obj.defn.statics:
+            self.control_changed()
+
+    def put_onto_battlefield(self, obj: Obj, controller: int, *, cause: str = "",
+                             cast_from_hand: bool = False) -> Obj | None:
+        """Put a card onto the battlefield under ``controller``'s control; CR 800.4b: if that
+        player has left the game it stays where it is."""
+        if not self.in_game(controller):
+            return None
+        new = self.move(obj, BATTLEFIELD, controller=controller, cause=cause)
+        if new is not None:
+            new.cast_from_hand = cast_from_hand
+            self.emit("enters", obj=new, cast_from_hand=cast_from_hand)
+        return new
+
+    def create_token(self, defn: CardDef, controller: int) -> Obj | None:
+        """CR 111; CR 800.4b: no token is created for a player who has left the game."""
+        if not self.in_game(controller):
+            return None
+        tok = self.new_object(defn, controller, controller, BATTLEFIELD)
+        self._entered_battlefield(tok)
+        self.emit("enters", obj=tok, cast_from_hand=False)
+        return tok
+
+    def shuffle(self, pid: int) -> None:
+        self.rng.shuffle(self.library(pid))
+
+    # ------------------------------------------------------------------ object status
+
+    def set_tapped(self, obj: Obj, tapped: bool) -> None:
+        if obj.tapped == tapped:
+            return
+        obj.tapped = tapped
+        self.dirty.add(obj.oid)
+        self.emit("tapped" if tapped else "untapped", obj=obj)
+
+    def add_counters(self, obj: Obj, kind: str, n: int) -> None:
+        if n <= 0:
+            return
+        obj.counters[kind] = obj.counters.get(kind, 0) + n
+        self.dirty.add(obj.oid)
+
+    def remove_counters(self, obj: Obj, kind: str, n: int) -> int:
+        have = obj.counters.get(kind, 0)
+        take = min(have, max(n, 0))
+        if not take:
+            return 0
+        if have - take:
+            obj.counters[kind] = have - take
+        else:
+            del obj.counters[kind]
+        self.dirty.add(obj.oid)
+        self.emit("counters_removed", obj=obj, kind=kind, amount=take, left=have - take)
+        return take
+
+    def mark_damage(self, obj: Obj, n: int) -> None:
+        obj.damage += n
+        self.dirty.add(obj.oid)
+
+    def touch(self, obj: Obj) -> None:
+        self.dirty.add(obj.oid)
+
+    # ------------------------------------------------------------------ players' numbers
+
+    def gain_life(self, pid: int, n: int) -> None:
+        if n <= 0 or not self.in_game(pid):
+            return
+        self.players[pid].life += n
+        self.dirty.add(("p", pid))
+
+    def lose_life(self, pid: int, n: int) -> int:
+        if n <= 0 or not self.in_game(pid):
+            return 0
+        ps = self.players[pid]
+        ps.life -= n
+        ps.life_lost_this_turn += n
+        self.dirty.add(("p", pid))
+        return n
+
+    def add_poison(self, pid: int, n: int) -> None:
+        if n <= 0 or not self.in_game(pid):
+            return
+        self.players[pid].poison += n
+        self.dirty.add(("p", pid))
+
+    def touch_player(self, pid: int) -> None:
+        self.dirty.add(("p", pid))
+
+    def add_mana(self, pid: int, color: str, n: int = 1) -> None:
+        pool = self.players[pid].mana
+        pool[color] = pool.get(color, 0) + n
+        self.dirty.add(("p", pid))
+
+    def empty_mana_pools(self) -> None:
+        """CR 500.4: unused mana empties at the end of each step and phase."""
+        for pid, ps in self.players.items():
+            if ps.mana:
+                ps.mana.clear()
+                self.dirty.add(("p", pid))
+
+    # ------------------------------------------------------------------ static abilities
+
+    def control_changed(self) -> None:
+        """Recompute every permanent's controller from base control plus control effects in
+        timestamp order (CR 613.2: layer 2)."""
+        bf = self.battlefield
+        by_oid = {o.oid: o for o in bf}
+        wanted = {o.oid: o.base_controller for o in bf}
+        layer2: list[tuple[int, int, int]] = []  # (timestamp, object, new controller)
+        for eff in self.effects:
+            if eff.kind == "control" and eff.affected in by_oid and eff.player is not None:
+                layer2.append((eff.timestamp, eff.affected, eff.player))
+        for aura in bf:
+            if aura.phased_out or aura.attached_to not in by_oid:
+                continue
+            if any(isinstance(s, ControlEnchanted) for s in aura.defn.statics):
+                layer2.append((aura.timestamp, aura.attached_to, aura.controller))
+        for _, oid, ctrl in sorted(layer2):
+            wanted[oid] = ctrl
+        for oid, ctrl in wanted.items():
+            obj = by_oid[oid]
+            if obj.controller != ctrl:
+                obj.controller = ctrl
+                self.table.timestamp += 1
+                obj.since = self.table.timestamp  # CR 302.6: a new controller's creature is new
+                self.dirty.add(oid)
+
+    def cant_lose(self, pid: int) -> bool:
+        """Does an effect say ``pid`` can't lose the game (Platinum Angel, Abyssal
+        Persecutor)? CR 801.10: an effect reaches only players in its controller's range."""
+        for o in self.permanents():
+            for st in o.defn.statics:
+                if isinstance(st, CantLose):
+                    if st.who == "you" and o.controller == pid:
+                        return True
+                    if (st.who == "opponents" and self.are_opponents(o.controller, pid)
+                            and self.in_range(o.controller, pid)):
+                        return True
+        return False
+
+    def cant_win(self, pid: int) -> bool:
+        for o in self.permanents():
+            for st in o.defn.statics:
+                if isinstance(st, CantWin):
+                    if st.who == "you" and o.controller == pid:
+                        return True
+                    if (st.who == "opponents" and self.are_opponents(o.controller, pid)
+                            and self.in_range(o.controller, pid)):
+                        return True
+        return False
+
+    # ------------------------------------------------------------------ events and log
+
+    def say(self, text: str, kind: str = "log", **data: Any) -> None:
+        self.log.append(text)
+        self.table.events.append(Event(kind, text, data, self.number))
+
+    def emit(self, event: str, **data: Any) -> None:
+        """A game event: triggered abilities look at it (CR 603.2)."""
+        if self.triggered_watchers:
+            from .triggers import check_triggers
+
+            check_triggers(self, event, data)
+
+    # ------------------------------------------------------------------ view bookkeeping
+
+    def set_step(self, step: str) -> None:
+        self.step = step
+        self.dirty.add("t")
+
+    def bump_version(self) -> None:
+        self.version += 1
+        if self.draw_offer is not None:
+            self.draw_offer = None  # CR 104.4i: an offer lapses when the game state changes
+            self.dirty.add("d")

@@ -1,0 +1,65 @@
+"""A canonical, order-stable description of a table's whole state, for its state hash.
+
+Everything that can influence what happens next is included (down to the random generators'
+states and the pending decision); plain Python values only, so ``repr`` is stable.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .state import Continuous, Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .table import Table
+
+
+def _obj(o: Obj) -> tuple[Any, ...]:
+    return (o.oid, o.card.cid if o.card else o.name, o.owner, o.controller, o.base_controller,
+            o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()),
+            o.attached_to, o.phased_out, o.phased_indirectly, o.cast_from_hand,
+            tuple(o.linked), o.loyalty_turn, o.ability_index, tuple(o.targets), o.attacking,
+            o.blocking, o.blocked, o.since, o.timestamp, o.order)
+
+
+def _effect(e: Continuous) -> tuple[Any, ...]:
+    return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, e.keyword,
+            e.amount, e.target, e.redirect_to, e.expires_turn_of)
+
+
+def game_state(g: Game) -> tuple[Any, ...]:
+    players = tuple(
+        (p, ps.life, ps.in_game, ps.poison, sorted(ps.mana.items()), ps.drew_from_empty,
+         ps.mulligans, ps.kept, sorted(ps.commander_damage.items()),
+         sorted(ps.commander_casts.items()), tuple(ps.spells_cast), ps.turn_started,
+         ps.life_lost_this_turn)
+        for p, ps in sorted(g.players.items()))
+    zones = tuple((k, tuple(_obj(o) for o in lst))
+                  for k, lst in sorted(g.zones.items(), key=lambda kv: repr(kv[0])))
+    pending = None
+    if g.pending is not None:
+        d = g.pending
+        pending = (d.kind, d.player, d.serial, tuple((a.kind, a.obj, a.ref, a.index)
+                                                      for a in d.actions))
+    return (
+        g.number, g.depth, tuple(g.seats), g.turn, g.active, g.step, g.priority,
+        g.starting_player, g.rng.state, players, zones, tuple(_effect(e) for e in g.effects),
+        tuple((t.ability_index, t.source.oid if t.source else None, t.controller)
+              for t in g.pending_triggers),
+        tuple(sorted(g.passed)), pending, tuple(sorted((p, o.outcome, o.reason)
+                                                       for p, o in g.outcomes.items())),
+        tuple(sorted((p, tuple(c.cid for c in cs)) for p, cs in g.departed_cards.items())),
+        g.draw_offer and (g.draw_offer[0], tuple(sorted(g.draw_offer[1])), g.draw_offer[2]),
+        g.version, tuple(g.attack_plan), tuple(g.block_plan), tuple(sorted(g.lands_played.items())),
+        g.suspended, g.result is not None,
+    )
+
+
+def table_state(t: Table) -> tuple[Any, ...]:
+    return (
+        t.seed, t.rng.state, t.serial, t._oid, t.timestamp,
+        tuple(sorted((p, tuple(c.cid for c in cs)) for p, cs in t.outside.items())),
+        tuple(game_state(g) for g in t.games),
+        tuple((r.game, r.winners, r.draw, r.restarted, r.abandoned) for r in t.history),
+    )

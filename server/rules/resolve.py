@@ -1,0 +1,825 @@
+"""Resolving spells and abilities (CR 608) and what each effect in the vocabulary does.
+
+Each effect type has one handler. A handler may be a plain function or a generator that yields
+decisions (a search, a choice by another player) and, for Shahrazad and Karn Liberated, the
+table-level requests that start a subgame or restart the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import ending
+from .cards.pool import TOKEN_DEFS
+from .cards.vocab import (
+    CHOSEN,
+    CHOSEN_PLAYER,
+    EACH_OPPONENT,
+    EACH_PLAYER,
+    ENCHANTED,
+    EVENT_OBJECT,
+    EVENT_OBJECT_CONTROLLER,
+    EVENT_PLAYER,
+    SELF,
+    UNTIL_YOUR_NEXT_TURN,
+    YOU,
+    AllOf,
+    CastAnotherNamedThisGame,
+    CastFromHand,
+    Condition,
+    CreateToken,
+    Damage,
+    Destroy,
+    Draw,
+    DrawGame,
+    EmptyLibraryDrawWins,
+    Exile,
+    ExileFromHand,
+    GainControl,
+    GainLife,
+    GiveControl,
+    GrantKeyword,
+    HalfLibrary,
+    HalfLife,
+    HighestLifeWins,
+    If,
+    LifeAtLeast,
+    LoseGame,
+    LoseHalfLife,
+    LoseLife,
+    MayPay,
+    Mill,
+    NoCounters,
+    OpponentChoosesCreatureToSacrifice,
+    Paid,
+    PlaySubgame,
+    PreventAllCombatDamage,
+    PreventDamage,
+    PutCounters,
+    PutSelfIntoLibrary,
+    RedirectDamage,
+    Ref,
+    Remembered,
+    RemoveCounters,
+    RestartGame,
+    ReturnToHand,
+    SearchLibrary,
+    Simultaneously,
+    SourceUntapped,
+    Tap,
+    TargetSpec,
+    Untap,
+    WinGame,
+    WishFromOutside,
+)
+from .casting import describe_ref, target_still_legal
+from .damage import deal_damage
+from .state import (
+    BATTLEFIELD,
+    COMMAND,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    REFRESH,
+    STACK,
+    Action,
+    Continuous,
+    Decision,
+    Obj,
+    RestartRequest,
+    SubgameRequest,
+)
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+
+@dataclass
+class Ctx:
+    """What a resolving spell or ability knows about itself."""
+
+    game: Game
+    obj: Obj  # the spell or ability on the stack
+    controller: int
+    source: Obj  # the spell itself, or the ability's source as last known
+    targets: list[tuple[str, int] | None]  # None where a target became illegal
+    event: dict[str, Any]
+    memory: dict[str, Any] = field(default_factory=dict)
+
+
+class Aborted(Exception):
+    """The resolving object's controller left the game mid-resolution (see docs/rulings.md)."""
+
+
+# --------------------------------------------------------------------------- references
+
+
+def _current(game: Game, obj: Obj | None) -> Obj | None:
+    """The object if it still exists as the same object (same id, CR 400.7)."""
+    if obj is None:
+        return None
+    cur = game.objects.get(obj.oid)
+    return cur if cur is not None and cur.zone == obj.zone else None
+
+
+def players_of(ctx: Ctx, ref: Ref) -> list[int]:
+    g = ctx.game
+    if ref == YOU:
+        out = [ctx.controller]
+    elif ref.kind == "target":
+        t = ctx.targets[ref.index] if ref.index < len(ctx.targets) else None
+        out = [t[1]] if t is not None and t[0] == "p" else []
+    elif ref == EACH_PLAYER:
+        out = g.players_in_game()
+    elif ref == EACH_OPPONENT:
+        out = g.opponents(ctx.controller)
+    elif ref == EVENT_PLAYER:
+        ev = ctx.event
+        if "player" in ev:
+            out = [ev["player"]]
+        elif "target" in ev and ev["target"][0] == "p":
+            out = [ev["target"][1]]
+        else:
+            out = []
+    elif ref == EVENT_OBJECT_CONTROLLER:
+        o = ctx.event.get("obj")
+        out = [o.controller] if isinstance(o, Obj) else []  # last known information (800.4i)
+    elif ref == CHOSEN_PLAYER:
+        out = [ctx.memory["chosen_player"]] if "chosen_player" in ctx.memory else []
+    else:
+        out = []
+    # CR 801.10: a spell or ability can't affect players outside its controller's range.
+    return [p for p in out if g.in_game(p) and g.in_range(ctx.controller, p)]
+
+
+def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
+    g = ctx.game
+    found: Obj | None = None
+    if ref == SELF:
+        found = ctx.obj if not ctx.obj.is_ability else _current(g, ctx.source)
+    elif ref.kind == "target":
+        t = ctx.targets[ref.index] if ref.index < len(ctx.targets) else None
+        found = g.objects.get(t[1]) if t is not None and t[0] == "o" else None
+    elif ref == EVENT_OBJECT:
+        o = ctx.event.get("obj")
+        found = _current(g, o) if isinstance(o, Obj) else None
+    elif ref == ENCHANTED:
+        src = _current(g, ctx.source)
+        found = g.objects.get(src.attached_to) if src and src.attached_to else None
+    elif ref == CHOSEN:
+        found = ctx.memory.get("chosen")
+    if found is None or found.oid not in g.objects:
+        return []
+    if found.zone == BATTLEFIELD and not g.obj_in_range(ctx.controller, found):
+        return []  # CR 801.10
+    return [found]
+
+
+def refs_of(ctx: Ctx, ref: Ref) -> list[tuple[str, int]]:
+    if ref.kind == "target":
+        t = ctx.targets[ref.index] if ref.index < len(ctx.targets) else None
+        if t is None:
+            return []
+        if t[0] == "p":
+            return [t] if players_of(ctx, ref) else []
+        return [("o", o.oid) for o in objects_of(ctx, ref)]
+    return [("p", p) for p in players_of(ctx, ref)] + [("o", o.oid) for o in objects_of(ctx, ref)]
+
+
+def amount_of(ctx: Ctx, amount: object) -> int:
+    if isinstance(amount, int):
+        return amount
+    if isinstance(amount, HalfLibrary):
+        ps = players_of(ctx, amount.who)
+        return len(ctx.game.library(ps[0])) // 2 if ps else 0
+    if isinstance(amount, HalfLife):
+        ps = players_of(ctx, amount.who)
+        return -(-ctx.game.players[ps[0]].life // 2) if ps else 0
+    if isinstance(amount, Remembered):
+        return int(ctx.memory.get(amount.key, 0))
+    raise TypeError(f"unknown amount {amount!r}")
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+def condition_holds(game: Game, source: Obj, cond: Condition, controller: int,
+                    memory: dict[str, Any], event: dict[str, Any] | None = None) -> bool:
+    if isinstance(cond, CastFromHand):
+        subject = source
+        ev_obj = (event or {}).get("obj")
+        if isinstance(ev_obj, Obj) and ev_obj.oid == source.oid:
+            subject = ev_obj
+        return subject.cast_from_hand != cond.negate
+    if isinstance(cond, CastAnotherNamedThisGame):
+        return game.players[controller].spells_cast.count(source.name) >= 2
+    if isinstance(cond, LifeAtLeast):
+        return game.in_game(controller) and game.players[controller].life >= cond.amount
+    if isinstance(cond, NoCounters):
+        return (_current(game, source) or source).counter(cond.kind) == 0
+    if isinstance(cond, SourceUntapped):
+        now = _current(game, source)
+        return now is not None and not now.tapped
+    if isinstance(cond, AllOf):
+        return all(condition_holds(game, source, c, controller, memory, event)
+                   for c in cond.conditions)
+    if isinstance(cond, Paid):
+        return bool(memory.get("paid")) != cond.negate
+    raise TypeError(f"unknown condition {cond!r}")
+
+
+# --------------------------------------------------------------------------- card movement
+
+
+def draw_cards(game: Game, pid: int, n: int) -> None:
+    """CR 121. A draw from an empty library is replaced by a "win instead" effect when one
+    applies (CR 614.11); otherwise the player will lose at the next check (CR 704.5b)."""
+    for _ in range(n):
+        if not game.in_game(pid):
+            return
+        lib = game.library(pid)
+        if not lib:
+            if any(isinstance(st, EmptyLibraryDrawWins) and o.controller == pid
+                   for o in game.permanents() for st in o.defn.statics):
+                game.say(f"{game.name(pid)} would draw from an empty library and wins instead.")
+                ending.win(game, [pid], "effect_win")
+                continue
+            game.players[pid].drew_from_empty = True
+            game.touch_player(pid)
+            continue
+        game.move(lib[-1], HAND, cause="draw")
+
+
+def mill(game: Game, pid: int, n: int) -> int:
+    lib = game.library(pid)
+    count = 0
+    for _ in range(min(n, len(lib))):
+        game.move(lib[-1], GRAVEYARD, cause="mill")
+        count += 1
+    return count
+
+
+def choose(game: Game, player: int, kind: str, prompt: str,
+           build: Callable[[], list[Action]], *, decider: Callable[[], int | None] | None = None
+           ) -> Flow:
+    """Ask ``player`` (or whoever ``decider`` names now) to pick one action; returns it, or None
+    when nobody can choose or nothing is left to choose."""
+    while True:
+        who = decider() if decider is not None else (player if game.in_game(player) else None)
+        if who is None:
+            return None
+        actions = build()
+        if not actions:
+            return None
+        answer = yield Decision(kind, who, prompt, actions)
+        if answer is REFRESH:
+            continue
+        return answer
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+def _damage(ctx: Ctx, e: Damage) -> None:
+    src = ctx.source if ctx.obj.is_ability else ctx.obj
+    for ref in refs_of(ctx, e.to):
+        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount), ctx.controller)
+        if dealt:
+            ctx.game.say(f"{src.name} deals {dealt} damage to {describe_ref(ctx.game, ref)}.")
+
+
+def _gain_life(ctx: Ctx, e: GainLife) -> None:
+    n = amount_of(ctx, e.amount)
+    for p in players_of(ctx, e.who):
+        ctx.game.gain_life(p, n)
+        ctx.game.say(f"{ctx.game.name(p)} gains {n} life.")
+
+
+def _lose_life(ctx: Ctx, e: LoseLife) -> None:
+    n = amount_of(ctx, e.amount)
+    total = 0
+    for p in players_of(ctx, e.who):
+        total += ctx.game.lose_life(p, n)
+        ctx.game.say(f"{ctx.game.name(p)} loses {n} life.")
+    if e.remember:
+        ctx.memory[e.remember] = total
+
+
+def _lose_half_life(ctx: Ctx, e: LoseHalfLife) -> None:
+    for p in players_of(ctx, e.who):
+        n = -(-ctx.game.players[p].life // 2) if ctx.game.players[p].life > 0 else 0
+        ctx.game.lose_life(p, n)
+        ctx.game.say(f"{ctx.game.name(p)} loses half their life ({n}).")
+
+
+def _draw(ctx: Ctx, e: Draw) -> None:
+    for p in players_of(ctx, e.who):
+        draw_cards(ctx.game, p, amount_of(ctx, e.amount))
+
+
+def _mill(ctx: Ctx, e: Mill) -> None:
+    for p in players_of(ctx, e.who):
+        n = mill(ctx.game, p, amount_of(ctx, e.amount))
+        ctx.game.say(f"{ctx.game.name(p)} mills {n} card{'s' if n != 1 else ''}.")
+
+
+def _add_effect(ctx: Ctx, eff: Continuous) -> None:
+    ctx.game.effects.append(eff)
+
+
+def _duration_owner(ctx: Ctx, duration: str) -> int | None:
+    return ctx.controller if duration == UNTIL_YOUR_NEXT_TURN else None
+
+
+def _gain_control(ctx: Ctx, e: GainControl) -> None:
+    g = ctx.game
+    if not g.in_game(ctx.controller):
+        return  # CR 800.4b
+    for o in objects_of(ctx, e.what):
+        if o.zone != BATTLEFIELD:
+            continue
+        g.table.timestamp += 1
+        _add_effect(ctx, Continuous("control", ctx.controller, g.table.timestamp, e.duration,
+                                    affected=o.oid, player=ctx.controller,
+                                    expires_turn_of=_duration_owner(ctx, e.duration)))
+        g.control_changed()
+        g.say(f"{g.name(ctx.controller)} gains control of {o.name}.")
+
+
+def _give_control(ctx: Ctx, e: GiveControl) -> None:
+    g = ctx.game
+    receivers = players_of(ctx, e.to)
+    for o in objects_of(ctx, e.what):
+        for p in receivers:
+            g.table.timestamp += 1
+            _add_effect(ctx, Continuous("control", ctx.controller, g.table.timestamp,
+                                        e.duration, affected=o.oid, player=p))
+            g.control_changed()
+            g.say(f"{g.name(p)} gains control of {o.name}.")
+
+
+def _untap(ctx: Ctx, e: Untap) -> None:
+    for o in objects_of(ctx, e.what):
+        if o.zone == BATTLEFIELD:
+            ctx.game.set_tapped(o, False)
+
+
+def _tap(ctx: Ctx, e: Tap) -> None:
+    for o in objects_of(ctx, e.what):
+        if o.zone == BATTLEFIELD:
+            ctx.game.set_tapped(o, True)
+
+
+def _grant(ctx: Ctx, e: GrantKeyword) -> None:
+    g = ctx.game
+    for o in objects_of(ctx, e.what):
+        g.table.timestamp += 1
+        _add_effect(ctx, Continuous("keyword", ctx.controller, g.table.timestamp, e.duration,
+                                    affected=o.oid, keyword=e.keyword,
+                                    expires_turn_of=_duration_owner(ctx, e.duration)))
+        g.touch(o)
+
+
+def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
+    g = ctx.game
+    owners = players_of(ctx, e.whose)
+    if not owners:
+        return
+    owner = owners[0]
+    searcher = ctx.controller
+
+    def build() -> list[Action]:
+        lib = g.library(owner)
+        seen: dict[str, Obj] = {}
+        for o in lib:
+            if (not e.filter.types or o.defn.types & e.filter.types) and o.name not in seen:
+                seen[o.name] = o
+        acts = [Action(0, "choose_none", "Find nothing")]
+        acts += [Action(i + 1, "choose_card", f"Put {name} onto the battlefield", obj=o.oid)
+                 for i, (name, o) in enumerate(sorted(seen.items()))]
+        return acts
+
+    answer = yield from choose(g, searcher, "search",
+                               f"Search {g.name(owner)}'s library for a "
+                               f"{e.filter.describe()}", build)
+    if answer is not None and answer.kind == "choose_card" and answer.obj in g.objects:
+        under = players_of(ctx, e.under)
+        card = g.objects[answer.obj]
+        if under:
+            new = g.put_onto_battlefield(card, under[0], cause="search")
+            if new is not None:
+                g.say(f"{g.name(searcher)} puts {new.name} onto the battlefield from "
+                      f"{g.name(owner)}'s library.")
+    if g.in_game(owner):
+        g.shuffle(owner)
+        g.touch_player(owner)
+
+
+def _win(ctx: Ctx, e: WinGame) -> None:
+    ending.win(ctx.game, players_of(ctx, e.who), "effect_win")
+
+
+def _lose(ctx: Ctx, e: LoseGame) -> None:
+    ending.lose(ctx.game, {p: "effect_loss" for p in players_of(ctx, e.who)})
+
+
+def _draw_game(ctx: Ctx, e: DrawGame) -> None:
+    ending.draw(ctx.game, ctx.controller, "effect_draw")
+
+
+def _highest_life(ctx: Ctx, e: HighestLifeWins) -> None:
+    g = ctx.game
+    seen = g.players_in_range(ctx.controller)  # CR 801.11: it sees only what is in range
+    if not seen:
+        return
+    top = max(g.players[p].life for p in seen)
+    leaders = [p for p in seen if g.players[p].life == top]
+    if len(leaders) == 1:
+        ending.win(g, leaders, "effect_win")
+    else:
+        ending.draw(g, ctx.controller, "effect_draw")
+
+
+def _put_counters(ctx: Ctx, e: PutCounters) -> None:
+    n = amount_of(ctx, e.amount)
+    for o in objects_of(ctx, e.what):
+        ctx.game.add_counters(o, e.kind, n)
+
+
+def _remove_counters(ctx: Ctx, e: RemoveCounters) -> None:
+    n = amount_of(ctx, e.amount)
+    for o in objects_of(ctx, e.what):
+        ctx.game.remove_counters(o, e.kind, n)
+
+
+def _if(ctx: Ctx, e: If) -> Flow:
+    holds = condition_holds(ctx.game, ctx.obj if not ctx.obj.is_ability else ctx.source,
+                            e.condition, ctx.controller, ctx.memory, ctx.event)
+    yield from run_effects(ctx, e.then if holds else e.otherwise)
+
+
+def _put_self_into_library(ctx: Ctx, e: PutSelfIntoLibrary) -> None:
+    g = ctx.game
+    spell = ctx.obj
+    if spell.oid not in g.objects or spell.card is None:
+        return
+    lib = g.library(spell.owner)
+    position = max(len(lib) - (e.position - 1), 0)  # the top of a library is its end
+    g.move(spell, LIBRARY, position=position, cause="effect")
+    g.say(f"{spell.name} is put into {g.name(spell.owner)}'s library "
+          f"{_ordinal(e.position)} from the top.")
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 7: "seventh"}.get(n, f"{n}th")
+
+
+def _wish(ctx: Ctx, e: WishFromOutside) -> Flow:
+    g = ctx.game
+    pid = ctx.controller
+    candidates = g.table.outside_candidates(g, pid, e.filter)
+
+    def build() -> list[Action]:
+        cands = g.table.outside_candidates(g, pid, e.filter)
+        acts = [Action(0, "choose_none", "Take nothing")]
+        for i, (label, _key) in enumerate(cands):
+            acts.append(Action(i + 1, "choose_outside", f"Put {label} into your hand",
+                               index=i))
+        return acts
+
+    if not candidates:
+        return
+    answer = yield from choose(g, pid, "wish", f"Choose a {e.filter.describe()} you own from "
+                                                "outside the game", build)
+    if answer is None or answer.kind != "choose_outside":
+        return
+    cands = g.table.outside_candidates(g, pid, e.filter)
+    if answer.index < len(cands):
+        label, key = cands[answer.index]
+        obj = g.table.bring_in(g, pid, key)
+        g.say(f"{g.name(pid)} reveals {label} from outside the game and puts it into their "
+              "hand.", "reveal", player=pid, card=label, obj=obj.oid if obj else None)
+
+
+def _exile_from_hand(ctx: Ctx, e: ExileFromHand) -> Flow:
+    g = ctx.game
+    players = players_of(ctx, e.who)
+    if not players:
+        return
+    pid = players[0]
+
+    def build() -> list[Action]:
+        seen: dict[str, Obj] = {}
+        for o in g.hand(pid):
+            seen.setdefault(o.name, o)
+        return [Action(i, "choose_card", f"Exile {name}", obj=o.oid)
+                for i, (name, o) in enumerate(sorted(seen.items()))]
+
+    answer = yield from choose(g, pid, "exile_from_hand", "Choose a card in your hand to exile",
+                               build)
+    if answer is None or answer.obj not in g.objects:
+        return
+    new = g.move(g.objects[answer.obj], EXILE, cause="effect")
+    if new is not None:
+        _link(ctx, new)
+        g.say(f"{g.name(pid)} exiles {new.name} from their hand.")
+
+
+def _link(ctx: Ctx, exiled: Obj) -> None:
+    """CR 607.2a: remember the card as exiled with the source (Karn Liberated)."""
+    src = _current(ctx.game, ctx.source) if ctx.obj.is_ability else None
+    record = src.linked if src is not None else ctx.source.linked
+    if exiled.card is not None:
+        record.append(exiled.card.cid)
+
+
+def _exile(ctx: Ctx, e: Exile) -> None:
+    g = ctx.game
+    for o in objects_of(ctx, e.what):
+        new = g.move(o, EXILE, cause="effect")
+        g.say(f"{o.name} is exiled.")
+        if new is not None and e.link:
+            _link(ctx, new)
+
+
+def _destroy(ctx: Ctx, e: Destroy) -> None:
+    g = ctx.game
+    for o in objects_of(ctx, e.what):
+        if o.zone == BATTLEFIELD:
+            g.move(o, GRAVEYARD, cause="destroy")
+            g.say(f"{o.name} is destroyed.")
+
+
+def _return_to_hand(ctx: Ctx, e: ReturnToHand) -> Flow:
+    g = ctx.game
+    for o in objects_of(ctx, e.what):
+        if o.zone != BATTLEFIELD:
+            continue
+        if o.is_commander and g.config.variant == "commander":
+            owner = o.owner
+            yes = yield from commander_replacement(g, owner, o, "its owner's hand")
+            if yes:
+                g.move(o, COMMAND, cause="commander")
+                continue
+        g.move(o, HAND, cause="bounce")
+        g.say(f"{o.name} returns to its owner's hand.")
+
+
+def commander_replacement(game: Game, owner: int, obj: Obj, where: str) -> Flow:
+    """CR 903.9b: a commander that would go to a hand or library may go to the command zone."""
+    answer = yield from choose(
+        game, owner, "commander_zone", f"{obj.name} would go to {where}: put it into the "
+        "command zone instead?",
+        lambda: [Action(0, "yes", "Put it into the command zone"),
+                 Action(1, "no", f"Let it go to {where}")])
+    return answer is not None and answer.kind == "yes"
+
+
+def _create_token(ctx: Ctx, e: CreateToken) -> None:
+    g = ctx.game
+    defn = TOKEN_DEFS[e.token]
+    for p in players_of(ctx, e.under):  # CR 800.4b: none for a player who has left
+        tok = g.create_token(defn, p)
+        if tok is not None:
+            g.say(f"{g.name(p)} creates a {defn.name} token.")
+
+
+def _restart(ctx: Ctx, e: RestartGame) -> Flow:
+    g = ctx.game
+    src = _current(g, ctx.source)
+    linked = src.linked if src is not None else ctx.source.linked
+    exempt: list[int] = []
+    for o in g.exile:
+        if (o.card is not None and o.card.cid in linked and o.defn.is_permanent_card
+                and not o.defn.is_aura):
+            exempt.append(o.card.cid)
+    yield RestartRequest(ctx.controller, tuple(exempt))
+
+
+def _subgame(ctx: Ctx, e: PlaySubgame) -> Flow:
+    g = ctx.game
+    players = tuple(p for p in g.players_in_game() if g.in_range(ctx.controller, p))
+    outcome = yield SubgameRequest(ctx.controller, players)
+    winners = set(outcome.winners) if outcome is not None else set()
+    for p in players:
+        if g.in_game(p) and p not in winners and g.in_range(ctx.controller, p):
+            life = g.players[p].life
+            n = -(-life // 2) if life > 0 else 0
+            g.lose_life(p, n)
+            g.say(f"{g.name(p)} did not win the subgame and loses {n} life.")
+
+
+def _may_pay(ctx: Ctx, e: MayPay) -> Flow:
+    g = ctx.game
+    players = players_of(ctx, e.who)
+    ctx.memory["paid"] = False
+    if not players:
+        return
+    pid = players[0]
+    answer = yield from choose(
+        g, pid, "pay", f"Pay {e.life} life?",
+        lambda: [Action(0, "yes", f"Pay {e.life} life"), Action(1, "no", "Don't pay")])
+    # CR 800.4f: a player who left the game doesn't pay.
+    if answer is not None and answer.kind == "yes" and g.in_game(pid):
+        g.lose_life(pid, e.life)
+        ctx.memory["paid"] = True
+        g.say(f"{g.name(pid)} pays {e.life} life.")
+    else:
+        g.say(f"{g.name(pid)} doesn't pay.")
+
+
+def _opponent_chooses_sacrifice(ctx: Ctx, e: OpponentChoosesCreatureToSacrifice) -> Flow:
+    g = ctx.game
+    me = ctx.controller
+    if not any(o.controller == me for o in g.creatures()):
+        return
+
+    def opponents_in_range() -> list[int]:
+        return [p for p in g.opponents(me) if g.in_range(me, p)]
+
+    def pick_chooser() -> Flow:
+        options = opponents_in_range()
+        if not options:
+            # CR 801.5c: the closest appropriate player to the controller's left chooses.
+            nxt = g.next_player(me)
+            while nxt is not None and nxt != me and not g.are_opponents(me, nxt):
+                nxt = g.next_player(nxt)
+            return nxt if nxt != me else None
+        answer = yield from choose(
+            g, me, "choose_player", "Choose an opponent to make the choice",
+            lambda: [Action(i, "choose_player", f"Choose {g.name(p)}", ref=("p", p))
+                     for i, p in enumerate(opponents_in_range())])
+        return answer.ref[1] if answer is not None else None
+
+    chooser = yield from pick_chooser()
+    while chooser is not None:
+        ctx.memory["chosen_player"] = chooser
+
+        def build(c: int = chooser) -> list[Action]:
+            # CR 801.5a: the chooser picks within their range (and this effect's range).
+            creatures = [o for o in g.creatures() if o.controller == me
+                         and g.obj_in_range(c, o) and g.obj_in_range(me, o)]
+            return [Action(i, "choose_card", f"Choose {o.name}", obj=o.oid)
+                    for i, o in enumerate(creatures)]
+
+        answer = yield from choose(g, chooser, "choose_creature",
+                                   f"Choose a creature {g.name(me)} controls to sacrifice",
+                                   build)
+        if answer is None and not g.in_game(chooser):
+            # CR 800.4g: the chooser left; the controller picks another player, an opponent
+            # if possible.
+            chooser = yield from pick_chooser()
+            continue
+        if answer is not None and answer.obj in g.objects:
+            victim = g.objects[answer.obj]
+            g.move(victim, GRAVEYARD, cause="sacrifice")
+            g.say(f"{g.name(me)} sacrifices {victim.name}.")
+        return
+
+
+def _prevent(ctx: Ctx, e: PreventDamage) -> None:
+    g = ctx.game
+    for ref in refs_of(ctx, e.to):
+        g.table.timestamp += 1
+        _add_effect(ctx, Continuous("prevent", ctx.controller, g.table.timestamp,
+                                    "until_end_of_turn", amount=e.amount, target=ref))
+
+
+def _prevent_combat(ctx: Ctx, e: PreventAllCombatDamage) -> None:
+    g = ctx.game
+    g.table.timestamp += 1
+    _add_effect(ctx, Continuous("prevent_combat", ctx.controller, g.table.timestamp,
+                                "until_end_of_turn"))
+
+
+def _redirect(ctx: Ctx, e: RedirectDamage) -> None:
+    g = ctx.game
+    first = ctx.targets[0] if ctx.targets else None
+    second = ctx.targets[1] if len(ctx.targets) > 1 else None
+    if first is None or second is None:
+        return
+    g.table.timestamp += 1
+    _add_effect(ctx, Continuous("redirect", ctx.controller, g.table.timestamp,
+                                "until_end_of_turn", amount=e.amount, target=first,
+                                redirect_to=second))
+
+
+def _simultaneously(ctx: Ctx, e: Simultaneously) -> None:
+    """Game wins and losses in one event (CR 104.3f: winning and losing at once is a loss)."""
+    winners: list[int] = []
+    losers: dict[int, str] = {}
+    for eff in e.effects:
+        if isinstance(eff, WinGame):
+            winners.extend(players_of(ctx, eff.who))
+        elif isinstance(eff, LoseGame):
+            losers.update({p: "effect_loss" for p in players_of(ctx, eff.who)})
+    ending.win(ctx.game, winners, "effect_win", losers)
+
+
+HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
+    Damage: _damage, GainLife: _gain_life, LoseLife: _lose_life, LoseHalfLife: _lose_half_life,
+    Draw: _draw, Mill: _mill, GainControl: _gain_control, GiveControl: _give_control,
+    Untap: _untap, Tap: _tap, GrantKeyword: _grant, SearchLibrary: _search, WinGame: _win,
+    LoseGame: _lose, DrawGame: _draw_game, HighestLifeWins: _highest_life,
+    PutCounters: _put_counters, RemoveCounters: _remove_counters, If: _if,
+    PutSelfIntoLibrary: _put_self_into_library, WishFromOutside: _wish,
+    ExileFromHand: _exile_from_hand, Exile: _exile, Destroy: _destroy,
+    ReturnToHand: _return_to_hand, CreateToken: _create_token, RestartGame: _restart,
+    PlaySubgame: _subgame, MayPay: _may_pay,
+    OpponentChoosesCreatureToSacrifice: _opponent_chooses_sacrifice,
+    PreventDamage: _prevent, PreventAllCombatDamage: _prevent_combat,
+    RedirectDamage: _redirect, Simultaneously: _simultaneously,
+}
+
+
+def run_effects(ctx: Ctx, effects: tuple[Any, ...]) -> Flow:
+    for eff in effects:
+        if not ctx.game.in_game(ctx.controller):
+            raise Aborted
+        result = HANDLERS[type(eff)](ctx, eff)
+        if isinstance(result, Iterator):
+            yield from result
+
+
+# --------------------------------------------------------------------------- the stack
+
+
+def _check_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]
+                   ) -> list[tuple[str, int] | None]:
+    checked: list[tuple[str, int] | None] = []
+    for spec, ref in zip(specs, obj.targets, strict=False):
+        checked.append(ref if target_still_legal(game, obj.controller, spec, ref) else None)
+    return checked
+
+
+def resolve_top(game: Game) -> Flow:
+    """Resolve the top object of the stack (CR 608)."""
+    obj = game.stack[-1]
+    game.bump_version()
+    try:
+        if obj.is_ability:
+            yield from _resolve_ability(game, obj)
+        else:
+            yield from _resolve_spell(game, obj)
+    except Aborted:
+        game.say(f"{obj.name} stops resolving: its controller has left the game.")
+        if obj.oid in game.objects and obj.zone == STACK:
+            if obj.card is None:
+                game.remove_object(obj)
+            else:
+                game.move(obj, GRAVEYARD)
+
+
+def _resolve_ability(game: Game, obj: Obj) -> Flow:
+    ab = obj.ability
+    assert ab is not None
+    specs = ab.targets
+    checked = _check_targets(game, obj, specs)
+    if specs and all(t is None for t in checked):
+        game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")
+        game.remove_object(obj)
+        return
+    assert obj.source is not None
+    # CR 603.4: an intervening "if" is checked again on resolution.
+    cond = getattr(ab, "condition", None)
+    if cond is not None and not condition_holds(game, obj.source, cond, obj.controller, {},
+                                                obj.event):
+        game.remove_object(obj)
+        return
+    ctx = Ctx(game, obj, obj.controller, obj.source, checked, obj.event)
+    yield from run_effects(ctx, ab.effects)
+    if obj.oid in game.objects:
+        game.remove_object(obj)
+
+
+def _resolve_spell(game: Game, obj: Obj) -> Flow:
+    d = obj.defn
+    specs = (d.enchant,) if d.enchant is not None else d.targets
+    specs = tuple(s for s in specs if s is not None)
+    checked = _check_targets(game, obj, specs)
+    if specs and all(t is None for t in checked):
+        # CR 608.2b: every target is illegal, so the spell doesn't resolve.
+        game.say(f"{obj.name} has no legal targets left and does not resolve.")
+        game.move(obj, GRAVEYARD, cause="fizzle")
+        return
+    if d.is_permanent_card:
+        new = game.put_onto_battlefield(obj, obj.controller, cause="resolve",
+                                        cast_from_hand=obj.cast_from_hand)
+        if new is None:
+            return
+        if d.enchant is not None and checked and checked[0] is not None:
+            new.attached_to = checked[0][1]  # CR 303.4f
+            game.control_changed()
+        game.say(f"{new.name} enters the battlefield under {game.name(new.controller)}'s "
+                 "control.", "resolve", obj=new.oid)
+        return
+    ctx = Ctx(game, obj, obj.controller, obj, checked, {})
+    game.say(f"{obj.name} resolves.", "resolve", obj=obj.oid)
+    yield from run_effects(ctx, d.spell)
+    if obj.oid in game.objects and obj.zone == STACK:
+        game.move(obj, EXILE if d.exile_on_resolve else GRAVEYARD, cause="resolved")
+
+

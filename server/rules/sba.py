@@ -1,0 +1,129 @@
+"""State-based actions (CR 704): checked whenever a player would receive priority, all applicable
+ones performed at once, repeated until none apply (CR 704.3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ending
+from .characteristics import toughness
+from .config import COMMANDER
+from .resolve import choose
+from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+
+def check(game: Game) -> Flow:
+    """Perform one round of state-based actions; returns True when any were performed."""
+    losers: dict[int, str] = {}
+    for pid in game.players_in_game():
+        ps = game.players[pid]
+        if ps.life <= 0:
+            losers[pid] = "life"  # CR 704.5a
+        elif ps.drew_from_empty:
+            losers[pid] = "decking"  # CR 704.5b
+        elif ps.poison >= 10:
+            losers[pid] = "poison"  # CR 704.5c
+        elif game.config.variant == COMMANDER and any(
+                d >= 21 for d in ps.commander_damage.values()):
+            losers[pid] = "commander_damage"  # CR 704.6c / 903.10a
+        if ps.drew_from_empty:
+            ps.drew_from_empty = False
+    performed = False
+    to_graveyard: list[Obj] = []
+    plus_minus: list[Obj] = []
+    for o in list(game.battlefield):
+        if o.phased_out:
+            continue
+        if o.defn.is_("Creature"):
+            t = toughness(game, o)
+            if t <= 0:
+                to_graveyard.append(o)  # CR 704.5f
+            elif o.damage >= t:
+                to_graveyard.append(o)  # CR 704.5g
+        if o.defn.is_("Planeswalker") and o.counter("loyalty") <= 0:
+            to_graveyard.append(o)  # CR 704.5i
+        if o.defn.is_aura and not _aura_legal(game, o):
+            to_graveyard.append(o)  # CR 704.5m, 801.8
+        if o.counter("+1/+1") and o.counter("-1/-1"):
+            plus_minus.append(o)  # CR 704.5q
+    # CR 704.5d: a token outside the battlefield ceases to exist.
+    for o in [o for o in game.objects.values() if o.is_token and o.zone != BATTLEFIELD]:
+        game.remove_object(o)
+        performed = True
+    if losers and ending.lose(game, losers):  # may end the game (raises GameEnded)
+        performed = True
+    for o in plus_minus:
+        if o.oid in game.objects:
+            n = min(o.counter("+1/+1"), o.counter("-1/-1"))
+            game.remove_counters(o, "+1/+1", n)
+            game.remove_counters(o, "-1/-1", n)
+            performed = True
+    seen: set[int] = set()
+    for o in to_graveyard:
+        if o.oid in seen or o.oid not in game.objects:
+            continue
+        seen.add(o.oid)
+        game.move(o, GRAVEYARD, cause="sba")
+        game.say(f"{o.name} is put into its owner's graveyard.")
+        performed = True
+    legend = yield from _legend_rule(game)
+    commander = yield from _commanders_home(game)
+    game.commander_moved.clear()
+    return performed or legend or commander
+
+
+def _aura_legal(game: Game, aura: Obj) -> bool:
+    host = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
+    if host is None or host.zone != BATTLEFIELD or not host.defn.is_("Creature"):
+        return False
+    return game.obj_in_range(aura.controller, host)  # CR 801.8
+
+
+def _legend_rule(game: Game) -> Flow:
+    """CR 704.5j: a player with two or more legendary permanents of one name keeps one."""
+    performed = False
+    groups: dict[tuple[int, str], list[Obj]] = {}
+    for o in game.permanents():
+        if o.defn.legendary:
+            groups.setdefault((o.controller, o.name), []).append(o)
+    for (pid, name), objs in groups.items():
+        if len(objs) < 2:
+            continue
+        def keep_options(objs: list[Obj] = objs) -> list[Action]:
+            return [Action(i, "choose_card", f"Keep {o.name} (#{o.oid})", obj=o.oid)
+                    for i, o in enumerate(objs) if o.oid in game.objects]
+
+        answer = yield from choose(game, pid, "legend_rule",
+                                   f"Legend rule: choose the {name} to keep", keep_options)
+        keep = answer.obj if answer is not None else objs[0].oid
+        for o in objs:
+            if o.oid != keep and o.oid in game.objects:
+                game.move(o, GRAVEYARD, cause="legend_rule")
+                game.say(f"{o.name} is put into its owner's graveyard (legend rule).")
+                performed = True
+    return performed
+
+
+def _commanders_home(game: Game) -> Flow:
+    """CR 704.6d / 903.9a: a commander put into a graveyard or exile since the last check may
+    go to the command zone; its owner chooses."""
+    performed = False
+    if game.config.variant != COMMANDER:
+        return False
+    for oid in list(game.commander_moved):
+        o = game.objects.get(oid)
+        if o is None or o.zone not in (GRAVEYARD, EXILE) or not game.in_game(o.owner):
+            continue
+        answer = yield from choose(
+            game, o.owner, "commander_zone",
+            f"Your commander {o.name} is in your {o.zone}: put it into the command zone?",
+            lambda: [Action(0, "yes", "Put it into the command zone"),
+                     Action(1, "no", "Leave it there")])
+        if answer is not None and answer.kind == "yes" and oid in game.objects:
+            game.move(game.objects[oid], COMMAND, cause="commander")
+            game.say(f"{o.name} returns to the command zone.")
+            performed = True
+    return performed

@@ -1,0 +1,225 @@
+"""The pieces a game is made of: physical cards, game objects, players, effects, decisions.
+
+A :class:`Card` is the physical card: it belongs to the table, keeps its owner for life and
+moves between games (subgames, restarts). A :class:`Obj` is a game object: a card in some zone
+of one game, a token, or an ability on the stack. When a card changes zones it becomes a new
+object with a new id (CR 400.7), so object ids never let anyone follow a hidden card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards.vocab import Activated, CardDef, Triggered
+
+# Zones (CR 400.1). "outside" is a player's cards outside the game (the sideboard, CR 400.11).
+LIBRARY = "library"
+HAND = "hand"
+BATTLEFIELD = "battlefield"
+GRAVEYARD = "graveyard"
+EXILE = "exile"
+STACK = "stack"
+COMMAND = "command"
+PRIVATE_ZONES = (LIBRARY, HAND, GRAVEYARD)  # one per player
+SHARED_ZONES = (BATTLEFIELD, EXILE, STACK, COMMAND)
+HIDDEN_ZONES = (LIBRARY, HAND)
+
+# Steps (CR 500-514), in order.
+UNTAP, UPKEEP, DRAW = "untap", "upkeep", "draw"
+MAIN1, BEGIN_COMBAT, ATTACKERS, BLOCKERS, DAMAGE, END_COMBAT = (
+    "main1", "begin_combat", "declare_attackers", "declare_blockers", "combat_damage",
+    "end_combat",
+)
+MAIN2, END, CLEANUP = "main2", "end", "cleanup"
+STEPS = (UNTAP, UPKEEP, DRAW, MAIN1, BEGIN_COMBAT, ATTACKERS, BLOCKERS, DAMAGE, END_COMBAT,
+         MAIN2, END, CLEANUP)
+MAIN_PHASES = (MAIN1, MAIN2)
+SETUP = "setup"  # before the first turn: starting player, mulligans (CR 103)
+
+# A target or affected thing: ("p", player id) or ("o", object id).
+Ref = tuple[str, int]
+
+
+@dataclass(eq=False, slots=True)
+class Card:
+    """A physical card. ``cid`` is secret: it never leaves the server."""
+
+    cid: int
+    owner: int
+    defn: CardDef
+    commander: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.defn.name
+
+
+@dataclass(eq=False, slots=True)
+class Obj:
+    """A game object (CR 109): a card in a zone, a token, or a spell or ability on the stack."""
+
+    oid: int
+    defn: CardDef
+    owner: int
+    controller: int
+    zone: str
+    zone_owner: int | None  # whose library/hand/graveyard; None for shared zones
+    card: Card | None = None  # None for tokens and abilities
+    order: int = 0  # arrival order in its zone; clients sort by it (graveyard, stack)
+    base_controller: int = -1  # controller before control-changing effects (CR 613.2)
+    timestamp: int = 0
+    since: int = 0  # timestamp at which its controller last changed (CR 302.6)
+    tapped: bool = False
+    damage: int = 0
+    counters: dict[str, int] = field(default_factory=dict)
+    attached_to: int | None = None
+    phased_out: bool = False
+    phased_indirectly: bool = False
+    cast_from_hand: bool = False  # as a spell, or for the permanent it became (CR 400.7 exception)
+    linked: list[int] = field(default_factory=list)  # card ids exiled with this (CR 607)
+    loyalty_turn: int = -1  # turn a loyalty ability of this was last activated (CR 606.3)
+    # Stack objects that are abilities:
+    ability: Activated | Triggered | None = None
+    ability_index: int = -1
+    source: Obj | None = None  # the source as it last existed (last known information)
+    targets: list[Ref] = field(default_factory=list)
+    event: dict[str, Any] = field(default_factory=dict)  # what triggered it
+    # Combat
+    attacking: Ref | None = None
+    blocking: int | None = None  # attacker object id
+    blocked: bool = False
+    damaged_by_commander: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.defn.name
+
+    @property
+    def is_token(self) -> bool:
+        return self.defn.token
+
+    @property
+    def is_ability(self) -> bool:
+        return self.ability is not None
+
+    @property
+    def is_commander(self) -> bool:
+        return self.card is not None and self.card.commander
+
+    def counter(self, kind: str) -> int:
+        return self.counters.get(kind, 0)
+
+
+@dataclass(eq=False, slots=True)
+class PlayerState:
+    """A player as a participant in one game; each game (and subgame) has its own."""
+
+    pid: int
+    life: int
+    in_game: bool = True
+    poison: int = 0
+    mana: dict[str, int] = field(default_factory=dict)
+    land_plays: int = 0
+    drew_from_empty: bool = False  # CR 704.5b
+    mulligans: int = 0
+    kept: bool = False
+    commander_damage: dict[int, int] = field(default_factory=dict)  # commander cid -> damage
+    commander_casts: dict[int, int] = field(default_factory=dict)  # CR 903.8 tax
+    spells_cast: list[str] = field(default_factory=list)  # names, for Approach of the Second Sun
+    turn_started: int = -1  # timestamp at which this player's most recent turn began
+    life_lost_this_turn: int = 0
+
+
+@dataclass(eq=False, slots=True)
+class Continuous:
+    """A continuous effect from a resolved spell or ability (CR 611.2)."""
+
+    kind: str  # "control", "keyword", "prevent", "prevent_combat", "redirect"
+    controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
+    timestamp: int
+    duration: str
+    affected: int | None = None  # object id
+    player: int | None = None  # player gaining control / protected player
+    keyword: str = ""
+    amount: int = 0
+    target: Ref | None = None  # prevention shield or redirection source recipient
+    redirect_to: Ref | None = None
+    expires_turn_of: int | None = None  # for "until your next turn" (CR 800.4m)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal action in a decision. Clients answer with its ``id``."""
+
+    id: int
+    kind: str
+    label: str
+    obj: int | None = None  # the object the action concerns
+    ref: Ref | None = None  # a target, defender or chosen player/object
+    index: int = -1  # ability index, or another small detail
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "label": self.label}
+        if self.obj is not None:
+            out["obj"] = self.obj
+        if self.ref is not None:
+            out["ref"] = list(self.ref)
+        return out
+
+
+@dataclass(eq=False, slots=True)
+class Decision:
+    """Someone must choose one of ``actions`` now."""
+
+    kind: str
+    player: int
+    prompt: str
+    actions: list[Action]
+    serial: int = 0
+    game: int = 0
+
+    @property
+    def forced(self) -> bool:
+        """No real choice: at most one option besides mana abilities (which cannot break a
+        loop). Used to recognise loops of mandatory actions (CR 104.4b)."""
+        return sum(1 for a in self.actions if a.kind != "mana") <= 1
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "serial": self.serial, "game": self.game, "kind": self.kind, "player": self.player,
+            "prompt": self.prompt, "actions": [a.to_wire() for a in self.actions],
+        }
+
+
+class Refresh:
+    """Sent into a game's flow after something changed out of turn (a concession): the pending
+    decision is rebuilt from the current state."""
+
+    _instance: Refresh | None = None
+
+    def __repr__(self) -> str:
+        return "REFRESH"
+
+
+REFRESH = Refresh()
+
+
+@dataclass(frozen=True, slots=True)
+class SubgameRequest:
+    """Yielded by a resolving Shahrazad: the table starts a subgame (CR 726.2)."""
+
+    controller: int
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RestartRequest:
+    """Yielded by a resolving restart effect (CR 724)."""
+
+    controller: int
+    exempt: tuple[int, ...]  # card ids left out of the new game (CR 724.5)
+
+
+class GameEnded(Exception):
+    """Raised inside a game's flow when the game has just ended; unwinds it."""

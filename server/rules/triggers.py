@@ -1,0 +1,140 @@
+"""Triggered abilities (CR 603): noticing trigger events and putting the abilities on the stack.
+
+A trigger is noticed the moment its event happens (:func:`check_triggers`) and waits in
+``game.pending_triggers`` until the next time a player would receive priority, when
+:func:`put_triggers_on_stack` puts them on the stack in APNAP order (CR 603.3b).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards.vocab import (
+    AtUpkeep,
+    BecomesTapped,
+    BecomesUntapped,
+    CardLeavesYourZone,
+    CreatureEnters,
+    DealsCombatDamage,
+    LastCounterRemoved,
+    PlayerLoses,
+    SelfEnters,
+    Triggered,
+)
+from .state import BATTLEFIELD, STACK, Obj
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+
+def _snapshot(obj: Obj) -> Obj:
+    """Last known information about a source (CR 608.2h): a frozen copy of the object."""
+    from copy import copy
+
+    snap = copy(obj)
+    snap.counters = dict(obj.counters)
+    return snap
+
+
+def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, Any]) -> bool:
+    ev = trig.event
+    if isinstance(ev, AtUpkeep):
+        return kind == "upkeep" and (ev.whose == "each" or data["player"] == src.controller)
+    if isinstance(ev, SelfEnters):
+        return kind == "enters" and data["obj"] is src
+    if isinstance(ev, CreatureEnters):
+        o: Obj = data["obj"] if kind == "enters" else None  # type: ignore[assignment]
+        return (kind == "enters" and o.defn.is_("Creature")
+                and not (ev.nontoken and o.is_token))
+    if isinstance(ev, DealsCombatDamage):
+        return (kind == "combat_damage" and data["source"] is src
+                and (data["target"][0] == "p") == (ev.to == "player"))
+    if isinstance(ev, PlayerLoses):
+        return kind == "player_lost"
+    if isinstance(ev, LastCounterRemoved):
+        return (kind == "counters_removed" and data["obj"] is src and data["kind"] == ev.kind
+                and data["left"] == 0)
+    if isinstance(ev, BecomesTapped | BecomesUntapped):
+        wanted = "tapped" if isinstance(ev, BecomesTapped) else "untapped"
+        if kind != wanted:
+            return False
+        o = data["obj"]
+        return o is src if not ev.name else o.name == ev.name
+    if isinstance(ev, CardLeavesYourZone):
+        if kind != "zone_change":
+            return False
+        o = data["obj"]
+        return (data["from_zone"] == ev.zone and o.card is not None
+                and o.zone_owner == src.controller
+                and (not ev.filter.types or bool(o.defn.types & ev.filter.types)))
+    return False
+
+
+def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
+    """Players whose objects (or selves) the event involves (CR 801.7, 801.7a)."""
+    if kind == "upkeep" or kind == "player_lost":
+        return [data["player"]]
+    if kind == "combat_damage":
+        tgt = data["target"]
+        victim = data.get("obj")
+        other = tgt[1] if tgt[0] == "p" else (victim.controller if victim else tgt[1])
+        return [data["source"].controller, other]
+    o = data.get("obj")
+    if isinstance(o, Obj):
+        new = data.get("new")
+        # CR 801.7a: a zone change is judged by the game state on the side of the event in
+        # which the object is on the battlefield.
+        if kind == "zone_change" and new is not None and new.zone == BATTLEFIELD:
+            return [new.controller]
+        return [o.controller]
+    return []
+
+
+def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
+    involved: list[int] | None = None
+    for src in list(game.triggered_watchers):
+        if src.phased_out or src.zone != BATTLEFIELD:
+            continue
+        for idx, ab in enumerate(src.defn.abilities):
+            if not isinstance(ab, Triggered) or not _matches(game, src, ab, kind, data):
+                continue
+            if game.ranges is not None:
+                if involved is None:
+                    involved = _event_players(game, kind, data)
+                if not all(game.in_range(src.controller, p) for p in involved):
+                    continue  # CR 801.7
+            if ab.condition is not None:
+                from .resolve import condition_holds
+
+                if not condition_holds(game, src, ab.condition, src.controller, {}):
+                    continue  # CR 603.4 intervening "if"
+            trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
+                       zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
+                       source=_snapshot(src), event=dict(data))
+            game.pending_triggers.append(trig)
+
+
+def put_triggers_on_stack(game: Game) -> Flow:
+    """CR 603.3b: the active player puts their waiting triggers on the stack, then each other
+    player in turn order; targets are chosen then (CR 603.3d)."""
+    from .casting import choose_targets
+
+    waiting, game.pending_triggers = game.pending_triggers, []
+    for pid in game.apnap():
+        mine = [t for t in waiting if t.controller == pid]
+        for trig in mine:
+            if not game.in_game(pid):
+                break  # CR 800.4d: a departed player's triggers never reach the stack
+            assert isinstance(trig.ability, Triggered)
+            obj = game.new_object(trig.defn, pid, pid, STACK)
+            obj.ability, obj.ability_index = trig.ability, trig.ability_index
+            obj.source, obj.event = trig.source, trig.event
+            if trig.ability.targets:
+                ok = yield from choose_targets(game, obj, trig.ability.targets)
+                if not ok:
+                    game.remove_object(obj)  # CR 603.3d: no legal targets, removed
+                    continue
+            src_name = trig.source.name if trig.source else trig.defn.name
+            game.say(f"{src_name}'s ability triggers.", "trigger", obj=obj.oid)
+        waiting = [t for t in waiting if t.controller != pid]
+    # Triggers of players who are no longer in the game are dropped (CR 800.4d).

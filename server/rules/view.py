@@ -1,0 +1,166 @@
+"""What each viewer may see of a game, as a flat map of view keys to plain values.
+
+A viewer is a player id, :data:`SPECTATOR` (public information only) or :data:`OMNISCIENT`
+(a spectator allowed to see everything). The view is keyed by stable keys (object ids, ``p0``,
+``t``...), never by positions in a list, so a delta names exactly what changed. Cards in a
+library are never part of any view (only the count is); a card in a hand is visible to its owner
+and, in team games, to the owner's teammates (CR 808.5, 809.7). See docs/protocol.md.
+
+:func:`project` returns one key's value for everyone at once: a public value plus, for keys
+whose value depends on the viewer, a map of viewer-specific values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .characteristics import power, toughness
+from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+
+SPECTATOR = -1
+OMNISCIENT = -2
+
+ZONE_CODES = {HAND: "h", BATTLEFIELD: "b", GRAVEYARD: "g", EXILE: "e", STACK: "s", COMMAND: "c"}
+
+
+def player_key(pid: int) -> str:
+    return f"p{pid}"
+
+
+def view_key(dirty: Any) -> Any:
+    """Map an internal dirty marker to its view key."""
+    if isinstance(dirty, tuple):
+        return player_key(dirty[1])
+    return dirty
+
+
+def _status(game: Game, pid: int) -> str:
+    if game.in_game(pid):
+        return "in"
+    outcome = game.outcomes.get(pid)
+    return outcome.outcome if outcome else "out"
+
+
+def _player(game: Game, pid: int) -> dict[str, Any]:
+    ps = game.players[pid]
+    out: dict[str, Any] = {"l": ps.life, "h": len(game.hand(pid)), "y": len(game.library(pid)),
+                           "s": _status(game, pid)}
+    if ps.poison:
+        out["v"] = ps.poison
+    if ps.mana:
+        out["m"] = "".join(c * n for c, n in sorted(ps.mana.items()))
+    if ps.commander_damage:
+        out["cd"] = {game.table.cards[cid].name: n
+                     for cid, n in sorted(ps.commander_damage.items())}
+    if ps.commander_casts:
+        out["ct"] = sum(ps.commander_casts.values())
+    return out
+
+
+def _object(game: Game, o: Obj) -> dict[str, Any]:
+    out: dict[str, Any] = {"n": o.name, "z": ZONE_CODES[o.zone], "o": o.owner, "i": o.order}
+    if o.controller != o.owner:
+        out["c"] = o.controller
+    if o.zone_owner is not None and o.zone_owner != o.owner:
+        out["zo"] = o.zone_owner
+    if o.is_ability:
+        out["ab"] = o.ability.text if o.ability is not None and o.ability.text else "ability"
+        out["c"] = o.controller
+    if o.zone == BATTLEFIELD:
+        if o.tapped:
+            out["t"] = 1
+        if o.damage:
+            out["d"] = o.damage
+        if o.counters:
+            out["k"] = dict(sorted(o.counters.items()))
+        if o.attached_to is not None:
+            out["a"] = o.attached_to
+        if o.phased_out:
+            out["x"] = 1
+        if o.defn.is_("Creature"):
+            out["pt"] = [power(game, o), toughness(game, o)]
+            granted = sorted(e.keyword for e in game.effects
+                             if e.kind == "keyword" and e.affected == o.oid)
+            if granted:
+                out["kw"] = granted
+        if o.attacking is not None:
+            out["at"] = list(o.attacking)
+        if o.blocking is not None:
+            out["bl"] = o.blocking
+    if o.is_token:
+        out["tk"] = 1
+    if o.is_commander:
+        out["cm"] = 1
+    if o.targets and o.zone == STACK:
+        out["tg"] = [list(t) for t in o.targets]
+    return out
+
+
+def _hand_viewers(game: Game, owner: int) -> list[int]:
+    return [owner, *game.teammates(owner)]
+
+
+def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
+    """The value of ``key`` for the public and, where it differs, for particular viewers.
+
+    ``None`` as a value means the key is absent from that view.
+    """
+    if isinstance(key, int):
+        o = game.objects.get(key)
+        if o is None or o.zone == LIBRARY:
+            return None, None
+        if o.zone == HAND:
+            entry = _object(game, o)
+            return None, {v: entry for v in (*_hand_viewers(game, o.owner), OMNISCIENT)}
+        return _object(game, o), None
+    if key == "t":
+        return [game.turn, game.active, game.step, game.starting_player], None
+    if key == "w":
+        d = game.pending
+        if d is not None:
+            return [d.player, d.kind], None
+        if game.suspended:
+            return ["subgame"], None
+        return None, None
+    if key == "g":
+        parent = game.parent.number if game.parent is not None else None
+        return {"n": game.number, "depth": game.depth, "parent": parent,
+                "variant": game.config.variant, "seats": list(game.seats)}, None
+    if key == "r":
+        if game.ranges is None:
+            return None, None
+        return {str(p): sorted(r) for p, r in sorted(game.ranges.items())}, None
+    if key == "d":
+        if game.draw_offer is None:
+            return None, None
+        return [game.draw_offer[0], sorted(game.draw_offer[1])], None
+    if key == "x":
+        return (game.result.to_wire() if game.result is not None else None), None
+    if isinstance(key, str) and key.startswith("p") and key[1:].isdigit():
+        pid = int(key[1:])
+        if pid not in game.players:
+            return None, None
+        return _player(game, pid), None
+    return None, None
+
+
+def all_keys(game: Game) -> list[Any]:
+    keys: list[Any] = ["g", "t", "w", "r", "d", "x"]
+    keys.extend(player_key(p) for p in game.seats)
+    keys.extend(oid for oid, o in game.objects.items() if o.zone != LIBRARY)
+    return keys
+
+
+def snapshot(game: Game, viewer: int) -> dict[Any, Any]:
+    """The complete view of ``game`` for one viewer."""
+    out: dict[Any, Any] = {}
+    for key in all_keys(game):
+        public, private = project(game, key)
+        value = private.get(viewer, public) if private is not None else public
+        if value is not None:
+            out[key] = value
+    return out
+
