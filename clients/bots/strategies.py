@@ -134,11 +134,10 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random) -> in
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
 
-    if kind == "commander_zone" or kind == "pay":
-        return int(actions[0]["id"]) if kind == "commander_zone" else int(
-            by_kind.get("no", actions)[0]["id"])
+    if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
+        return int((by_kind.get("no") or actions)[0]["id"])
 
-    return int(actions[0]["id"])
+    return int(actions[0]["id"])  # e.g. commander to the command zone: yes
 
 
 def _choose_attack(view: View, me: int, objs: dict[int, dict[str, Any]],

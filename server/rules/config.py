@@ -9,7 +9,7 @@ order.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .cards.pool import lookup
 from .cards.vocab import CardDef
@@ -50,6 +50,39 @@ class PlayerConfig:
 
 
 @dataclass(frozen=True)
+class PlayerSetup:
+    """Where one player's cards start in a scenario. Libraries list the top card first.
+
+    ``counters`` maps a battlefield index to counters on that permanent (e.g. loyalty).
+    """
+
+    library: tuple[str, ...] = ()
+    hand: tuple[str, ...] = ()
+    battlefield: tuple[str, ...] = ()
+    graveyard: tuple[str, ...] = ()
+    exile: tuple[str, ...] = ()
+    command: tuple[str, ...] = ()
+    life: int | None = None
+    poison: int = 0
+    tapped: tuple[int, ...] = ()  # battlefield indexes that start tapped
+    counters: tuple[tuple[int, str, int], ...] = ()  # (battlefield index, kind, amount)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A game that begins from a described position rather than from shuffled decks: turn
+    ``turn`` of ``active``, at ``step``, with priority (used by tests and by rooms created with
+    scenarios enabled). Permanents start under their owner's control and, unless ``sick``,
+    able to attack and tap."""
+
+    players: tuple[PlayerSetup, ...]
+    active: int = 0
+    step: str = "main1"
+    turn: int = 1
+    sick: bool = False
+
+
+@dataclass(frozen=True)
 class GameConfig:
     players: tuple[PlayerConfig, ...]
     variant: str = TWO_PLAYER
@@ -62,7 +95,7 @@ class GameConfig:
     hand_size: int = 7
     casual_deck_sizes: bool = False  # skip the Commander 100-card rule (quick games)
     allow_test_cards: bool = False
-    options: dict[str, object] = field(default_factory=dict, compare=False)
+    scenario: Scenario | None = None
 
     @property
     def multiplayer(self) -> bool:
@@ -232,6 +265,28 @@ def validate(config: GameConfig) -> None:
             raise _bad("only the Emperor variant has emperors")
 
     _validate_decks(config)
+    if config.scenario is not None:
+        _validate_scenario(config, config.scenario)
+
+
+SCENARIO_STEPS = ("upkeep", "draw", "main1", "begin_combat", "main2", "end")
+
+
+def _validate_scenario(config: GameConfig, sc: Scenario) -> None:
+    if len(sc.players) != len(config.players):
+        raise _bad("a scenario describes every player, no more and no fewer")
+    if not 0 <= sc.active < len(config.players):
+        raise _bad(f"scenario active player {sc.active} is not in this game")
+    if sc.step not in SCENARIO_STEPS:
+        raise _bad(f"a scenario starts at the beginning of one of {', '.join(SCENARIO_STEPS)}, "
+                   f"not {sc.step!r}")
+    for setup in sc.players:
+        for name in (*setup.library, *setup.hand, *setup.battlefield, *setup.graveyard,
+                     *setup.exile, *setup.command):
+            card_def(name, config)
+        for index, _kind, _n in setup.counters:
+            if not 0 <= index < len(setup.battlefield):
+                raise _bad(f"scenario counters name battlefield index {index}, which is empty")
 
 
 def _contiguous(positions: list[int], n: int) -> bool:
@@ -275,6 +330,8 @@ def _validate_decks(config: GameConfig) -> None:
             if not (commander.legendary and commander.is_("Creature")):
                 raise _bad(f"{who}'s commander {p.commander} must be a legendary creature "
                            "(CR 903.3)")
+            if config.scenario is not None:
+                continue  # a scenario places its cards itself
             if p.commander not in p.deck:
                 raise _bad(f"{who}'s deck must contain its commander {p.commander}")
             if not config.casual_deck_sizes and len(p.deck) != 100:

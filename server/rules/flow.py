@@ -8,6 +8,7 @@ the chosen :class:`Action`; it receives ``REFRESH`` instead when something chang
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ending, sba
@@ -145,17 +146,29 @@ def mulligans(game: Game) -> Flow:
 # --------------------------------------------------------------------------- turns
 
 
-def play(game: Game, *, starting_player: int | None = None) -> Flow:
-    """The whole game: CR 103, then turns until it ends (a :class:`GameEnded` unwinds us)."""
-    yield from start_game(game, starting_player=starting_player)
-    ending.check_last_standing(game)
-    active = game.starting_player
-    first = True
+def play(game: Game, *, starting_player: int | None = None,
+         resume: tuple[int, int, str] | None = None) -> Flow:
+    """The whole game: CR 103, then turns until it ends (a :class:`GameEnded` unwinds us).
+
+    ``resume`` = (active player, turn number, step) starts a scenario at the beginning of that
+    step instead of starting the game from shuffled decks.
+    """
+    start_step: str | None = None
+    if resume is None:
+        yield from start_game(game, starting_player=starting_player)
+        ending.check_last_standing(game)
+        active = game.starting_player
+        first = True
+    else:
+        active, turn, start_step = resume
+        game.turn = turn - 1
+        first = False
     while True:
         if not game.in_game(active):
             active = next_turn_player(game, active)
-        yield from take_turn(game, active, first_turn=first)
+        yield from take_turn(game, active, first_turn=first, start_step=start_step)
         first = False
+        start_step = None
         active = next_turn_player(game, active)
 
 
@@ -198,21 +211,25 @@ def begin_turn(game: Game, pid: int) -> None:
     game.say(f"Turn {game.turn}: {game.name(pid)}.", "turn", player=pid, turn=game.turn)
 
 
-def take_turn(game: Game, pid: int, *, first_turn: bool) -> Flow:
+def take_turn(game: Game, pid: int, *, first_turn: bool, start_step: str | None = None
+              ) -> Flow:
+    """One turn (CR 500). A scenario may begin it at the start of ``start_step``."""
     begin_turn(game, pid)
-    untap_step(game)
-    yield from step_with_priority(game, UPKEEP, upkeep=True)
-    if first_turn and not game.multiplayer:
-        # CR 103.8a: in a two-player game the starting player skips their first draw
-        # (CR 103.8c / 800.7: nobody skips it in a multiplayer game).
-        game.set_step(DRAW)
-        game.say(f"{game.name(pid)} skips the first draw step.")
-    else:
-        yield from draw_step(game)
-    yield from step_with_priority(game, MAIN1)
-    yield from combat_phase(game)
-    yield from step_with_priority(game, MAIN2)
-    yield from step_with_priority(game, END)
+    if start_step is None:
+        untap_step(game)
+    steps: list[tuple[str, Callable[[], Flow]]] = [
+        (UPKEEP, lambda: step_with_priority(game, UPKEEP, upkeep=True)),
+        (DRAW, lambda: draw_step(game, skip=first_turn and not game.multiplayer)),
+        (MAIN1, lambda: step_with_priority(game, MAIN1)),
+        (BEGIN_COMBAT, lambda: combat_phase(game)),
+        (MAIN2, lambda: step_with_priority(game, MAIN2)),
+        (END, lambda: step_with_priority(game, END)),
+    ]
+    started = start_step is None
+    for step, run in steps:
+        started = started or step == start_step
+        if started:
+            yield from run()
     yield from cleanup(game)
 
 
@@ -259,8 +276,13 @@ def _phasing(game: Game, ap: int) -> None:
         game.control_changed()
 
 
-def draw_step(game: Game) -> Flow:
+def draw_step(game: Game, *, skip: bool = False) -> Flow:
     game.set_step(DRAW)
+    if skip:
+        # CR 103.8a: in a two-player game the starting player skips their first draw step
+        # (CR 103.8c / 800.7: nobody does in a multiplayer game).
+        game.say(f"{game.name(game.active)} skips the first draw step.")
+        return
     if game.in_game(game.active):
         draw_cards(game, game.active, 1)  # CR 504.1
     yield from priority(game)

@@ -353,6 +353,14 @@ class Game:
         if obj.defn.statics:
             self.control_changed()
 
+    def enter_silently(self, obj: Obj) -> None:
+        """Set up a permanent placed by a scenario: its static abilities apply and its
+        triggered abilities watch, but nothing treats it as having just entered."""
+        counters = dict(obj.counters)
+        self._entered_battlefield(obj)
+        if counters:
+            obj.counters.update(counters)
+
     def put_onto_battlefield(self, obj: Obj, controller: int, *, cause: str = "",
                              cast_from_hand: bool = False) -> Obj | None:
         """Put a card onto the battlefield under ``controller``'s control; CR 800.4b: if that

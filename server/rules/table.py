@@ -15,7 +15,7 @@ from typing import Any
 from . import ending
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
-from .config import COMMANDER, GameConfig, card_def, validate
+from .config import COMMANDER, GameConfig, PlayerConfig, Scenario, card_def, validate
 from .errors import ErrorCode, RulesError
 from .flow import play, reset_loop_watch
 from .game import Event, Game
@@ -68,9 +68,14 @@ class Table:
             self.starting_decks[pid] = list(pc.deck)
             self.outside[pid] = [self._new_card(pid, name) for name in pc.sideboard]
         main = self._new_game(list(range(len(config.players))), depth=0, parent=None)
-        self._deal(main, decks, exempt=[])
         self.games.append(main)
-        main.flow = play(main)
+        if config.scenario is None:
+            self._deal(main, decks, exempt=[])
+            main.flow = play(main)
+        else:
+            self._set_up_scenario(main, config.scenario)
+            sc = config.scenario
+            main.flow = play(main, resume=(sc.active, sc.turn, sc.step))
         self._run(main, None)
 
     # ------------------------------------------------------------------ ids
@@ -101,6 +106,38 @@ class Table:
                     game.new_object(card.defn, pid, pid, LIBRARY, card=card)
         for card in exempt:
             game.new_object(card.defn, card.owner, card.owner, EXILE, card=card)
+
+    def _set_up_scenario(self, game: Game, sc: Scenario) -> None:
+        for pid, setup in enumerate(sc.players):
+            pc = self.config.players[pid]
+
+            def place(names: tuple[str, ...], zone: str, pid: int = pid,
+                      pc: PlayerConfig = pc) -> list[Obj]:
+                placed = []
+                for name in names:
+                    card = self._new_card(pid, name)
+                    card.commander = name == pc.commander
+                    placed.append(game.new_object(card.defn, pid, pid, zone, card=card))
+                return placed
+
+            place(tuple(reversed(setup.library)), LIBRARY)
+            place(setup.hand, HAND)
+            place(setup.graveyard, "graveyard")
+            place(setup.exile, EXILE)
+            place(setup.command, COMMAND)
+            for i, obj in enumerate(place(setup.battlefield, BATTLEFIELD)):
+                game.enter_silently(obj)
+                obj.tapped = i in setup.tapped
+                obj.since = self.timestamp + 1 if sc.sick else 0
+                for index, kind, amount in setup.counters:
+                    if index == i:
+                        obj.counters[kind] = amount
+            ps = game.players[pid]
+            ps.life = setup.life if setup.life is not None else ps.life
+            ps.poison = setup.poison
+            ps.kept = True
+        game.control_changed()
+        game.starting_player = sc.active
 
     # ------------------------------------------------------------------ the public surface
 
