@@ -301,9 +301,9 @@ def combat_phase(game: Game) -> Flow:
     yield from step_with_priority(game, BEGIN_COMBAT)
     game.set_step(ATTACKERS)
     yield from declare_attackers(game)
+    yield from priority(game)
+    game.empty_mana_pools()
     if attackers(game):
-        yield from priority(game)
-        game.empty_mana_pools()
         game.set_step(BLOCKERS)
         yield from declare_blockers(game)
         yield from priority(game)
@@ -312,7 +312,7 @@ def combat_phase(game: Game) -> Flow:
         combat_damage(game)
         yield from priority(game)
         game.empty_mana_pools()
-    # CR 508.8: with no attackers the declare blockers and combat damage steps are skipped.
+    # CR 508.8: with no attackers, the declare blockers and combat damage steps are skipped.
     yield from step_with_priority(game, END_COMBAT)
     end_combat(game)
 

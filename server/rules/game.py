@@ -309,16 +309,15 @@ class Game:
              cause: str = "") -> Obj | None:
         """Move ``obj`` to ``zone``: it becomes a new object with a new id (CR 400.7).
 
-        Returns the new object, or None when it ceased to exist (a token leaving the
-        battlefield is removed at once: CR 704.5d would remove it at the next check anyway, and
-        nothing in the pool looks at a token in a graveyard). Cards go to their owner's
-        library, hand and graveyard (CR 400.3).
+        Returns the new object, or None when it ceased to exist (an ability, or a token moving
+        anywhere but the battlefield or exile, which CR 704.5d would remove at the next check
+        in any case). Cards go to their owner's library, hand and graveyard (CR 400.3).
         """
         old_zone = obj.zone
         self.remove_object(obj)
         if old_zone == BATTLEFIELD:
             self._left_battlefield(obj)
-        if obj.card is None:
+        if obj.card is None and (obj.is_ability or not obj.is_token):
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
             return None
         ctrl = controller if controller is not None else obj.owner

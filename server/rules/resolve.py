@@ -147,6 +147,8 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == EVENT_OBJECT_CONTROLLER:
         o = ctx.event.get("obj")
         out = [o.controller] if isinstance(o, Obj) else []  # last known information (800.4i)
+    elif ref.kind == "each_player_at_or_below":
+        out = [p for p in g.players_in_game() if g.players[p].life <= ref.index]
     elif ref == CHOSEN_PLAYER:
         out = [ctx.memory["chosen_player"]] if "chosen_player" in ctx.memory else []
     else:

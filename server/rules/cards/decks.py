@@ -145,8 +145,8 @@ READY_MADE: dict[str, DeckList] = {
         1 Celestial Convergence"""
     ),
     "dimir-control": _deck(
-        """13 Island
-        11 Swamp
+        """14 Island
+        12 Swamp
         2 Wastes
         4 Plague Stinger
         4 Breezekeeper

@@ -60,6 +60,11 @@ def Target(index: int = 0) -> Ref:
     return Ref("target", index)
 
 
+def PlayersWithLifeAtMost(n: int) -> Ref:
+    """Each player (in range) whose life total is ``n`` or less."""
+    return Ref("each_player_at_or_below", n)
+
+
 # --------------------------------------------------------------------------- targets
 
 

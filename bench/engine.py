@@ -1,0 +1,77 @@
+"""Engine throughput: play N complete bot games in-process and print games/s and actions/s.
+
+    .venv/bin/python bench/engine.py --games 200 --players 2 --strategy random
+    .venv/bin/python bench/engine.py --games 50 --players 4 --strategy heuristic
+
+"Applied actions" are commands the engine accepted (every decision answered). With the random
+strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
+included); with the heuristic strategy each bot also keeps its player's view up to date from
+the engine's dirty keys, as a networked bot's replica would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from clients.bots.local import play_local  # noqa: E402
+from clients.bots.strategies import STRATEGIES  # noqa: E402
+from server.rules import GameConfig, PlayerConfig  # noqa: E402
+from server.rules.cards.decks import READY_MADE, ready_made  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
+    parser.add_argument("--decks", nargs="*", default=None,
+                        help="ready-made decks to draw from (default: every constructed deck)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-actions", type=int, default=20000)
+    args = parser.parse_args()
+
+    decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
+    rng = random.Random(args.seed)
+    strategy = STRATEGIES[args.strategy]
+    configs = []
+    for _ in range(args.games):
+        chosen = [ready_made(rng.choice(decks)) for _ in range(args.players)]
+        configs.append(GameConfig(
+            players=tuple(PlayerConfig(f"P{i}", d.main, d.sideboard)
+                          for i, d in enumerate(chosen)),
+            variant="two_player" if args.players == 2 else "free_for_all"))
+
+    actions = finished = 0
+    per_game: list[float] = []
+    counts: list[int] = []
+    start = time.perf_counter()
+    for i, config in enumerate(configs):
+        t0 = time.perf_counter()
+        table, applied = play_local(config, args.seed + i, [strategy] * args.players,
+                                    bot_seed=args.seed + i, max_actions=args.max_actions,
+                                    needs_view=args.strategy != "random")
+        per_game.append(time.perf_counter() - t0)
+        actions += applied
+        counts.append(applied)
+        finished += table.finished
+    elapsed = time.perf_counter() - start
+
+    print(f"games: {args.games} ({finished} finished), players: {args.players}, "
+          f"strategy: {args.strategy}")
+    print(f"elapsed: {elapsed:.2f} s")
+    print(f"games per second: {args.games / elapsed:.1f}")
+    print(f"applied actions per second: {actions / elapsed:,.0f}")
+    print(f"actions per game: median {statistics.median(counts):.0f}; "
+          f"time per game: median {statistics.median(per_game) * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

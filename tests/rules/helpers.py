@@ -1,0 +1,375 @@
+"""A small fluent helper for building game situations and playing through them.
+
+    g = (Scene(2).battlefield(0, "Mountain").hand(0, "Lightning Bolt").life(1, 3)
+         .start())
+    g.cast(0, "Lightning Bolt", target=1)
+    g.resolve()
+    assert g.outcome(1) == ("lost", "life")
+
+Scenes become :class:`~server.rules.config.Scenario` configurations, so every test game is an
+ordinary, replayable engine game. Players get a default library of 20 Wastes so nobody decks
+by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from server.rules import GameConfig, PlayerConfig, Table
+from server.rules.config import PlayerSetup, Scenario
+from server.rules.state import Action, Decision, Obj
+from server.rules.view import snapshot
+
+DEFAULT_LIBRARY = ("Wastes",) * 20
+
+
+@dataclass
+class _Setup:
+    library: list[str] | None = None
+    hand: list[str] = field(default_factory=list)
+    battlefield: list[str] = field(default_factory=list)
+    graveyard: list[str] = field(default_factory=list)
+    exile: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    life: int | None = None
+    poison: int = 0
+    tapped: list[int] = field(default_factory=list)
+    counters: list[tuple[int, str, int]] = field(default_factory=list)
+    sideboard: list[str] = field(default_factory=list)
+    team: int | None = None
+    emperor: bool = False
+    range: int | None = None
+    commander: str | None = None
+
+
+class Scene:
+    """Builder for a game position; every method returns the scene for chaining."""
+
+    def __init__(self, players: int = 2, variant: str | None = None, **config: Any) -> None:
+        self.n = players
+        self.variant = variant or ("two_player" if players == 2 else "free_for_all")
+        self.config = dict(config)
+        self.config.setdefault("allow_test_cards", True)
+        self.setups = [_Setup() for _ in range(players)]
+        self.step = "main1"
+        self.active = 0
+        self.turn = 1
+        self.sick = False
+
+    def library(self, pid: int, *names: str) -> Scene:
+        """Cards in ``pid``'s library, top card first (replaces the default library)."""
+        self.setups[pid].library = list(names)
+        return self
+
+    def hand(self, pid: int, *names: str) -> Scene:
+        self.setups[pid].hand.extend(names)
+        return self
+
+    def battlefield(self, pid: int, *names: str, tapped: bool = False,
+                    counters: dict[str, int] | None = None) -> Scene:
+        s = self.setups[pid]
+        for name in names:
+            index = len(s.battlefield)
+            s.battlefield.append(name)
+            if tapped:
+                s.tapped.append(index)
+            for kind, n in (counters or {}).items():
+                s.counters.append((index, kind, n))
+        return self
+
+    def graveyard(self, pid: int, *names: str) -> Scene:
+        self.setups[pid].graveyard.extend(names)
+        return self
+
+    def exile(self, pid: int, *names: str) -> Scene:
+        self.setups[pid].exile.extend(names)
+        return self
+
+    def command(self, pid: int, *names: str) -> Scene:
+        self.setups[pid].command.extend(names)
+        return self
+
+    def sideboard(self, pid: int, *names: str) -> Scene:
+        self.setups[pid].sideboard.extend(names)
+        return self
+
+    def life(self, pid: int, life: int) -> Scene:
+        self.setups[pid].life = life
+        return self
+
+    def poison(self, pid: int, poison: int) -> Scene:
+        self.setups[pid].poison = poison
+        return self
+
+    def team(self, pid: int, team: int, *, emperor: bool = False) -> Scene:
+        self.setups[pid].team = team
+        self.setups[pid].emperor = emperor
+        return self
+
+    def range(self, pid: int, r: int) -> Scene:
+        self.setups[pid].range = r
+        return self
+
+    def commander(self, pid: int, name: str) -> Scene:
+        self.setups[pid].commander = name
+        self.setups[pid].command.append(name)
+        return self
+
+    def at(self, step: str, active: int = 0, turn: int = 1) -> Scene:
+        self.step, self.active, self.turn = step, active, turn
+        return self
+
+    def summoning_sick(self) -> Scene:
+        self.sick = True
+        return self
+
+    def build_config(self) -> GameConfig:
+        players = []
+        setups = []
+        for i, s in enumerate(self.setups):
+            players.append(PlayerConfig(
+                name="ABCDEFGHIJ"[i], deck=(), sideboard=tuple(s.sideboard), team=s.team,
+                emperor=s.emperor, range=s.range, commander=s.commander))
+            setups.append(PlayerSetup(
+                library=tuple(s.library if s.library is not None else DEFAULT_LIBRARY),
+                hand=tuple(s.hand), battlefield=tuple(s.battlefield),
+                graveyard=tuple(s.graveyard), exile=tuple(s.exile), command=tuple(s.command),
+                life=s.life, poison=s.poison, tapped=tuple(s.tapped),
+                counters=tuple(s.counters)))
+        scenario = Scenario(players=tuple(setups), active=self.active, step=self.step,
+                            turn=self.turn, sick=self.sick)
+        return GameConfig(players=tuple(players), variant=self.variant, scenario=scenario,
+                          **self.config)
+
+    def start(self, seed: int = 0) -> G:
+        return G(Table(self.build_config(), seed))
+
+
+class G:
+    """A table under test, with helpers that find and take actions by what they say."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.log: list[str] = []
+        self.events: list[Any] = []
+        self._collect()
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def game(self) -> Any:
+        return self.table.top
+
+    @property
+    def main(self) -> Any:
+        return self.table.main
+
+    @property
+    def decision(self) -> Decision:
+        d = self.table.pending
+        assert d is not None, "nobody is deciding anything (the game is over?)"
+        return d
+
+    def _collect(self) -> None:
+        for e in self.table.drain_events():
+            self.events.append(e)
+            self.log.append(e.text)
+
+    def kinds(self) -> list[str]:
+        return [e.kind for e in self.events]
+
+    def life(self, pid: int, game: Any = None) -> int:
+        return int((game or self.game).players[pid].life)
+
+    def poison(self, pid: int) -> int:
+        return int(self.game.players[pid].poison)
+
+    def in_game(self, pid: int, game: Any = None) -> bool:
+        return bool((game or self.game).in_game(pid))
+
+    def outcome(self, pid: int, game: Any = None) -> tuple[str, str] | None:
+        g = game or self.main
+        o = g.outcomes.get(pid)
+        return (o.outcome, o.reason) if o else None
+
+    def rule_of(self, pid: int, game: Any = None) -> str | None:
+        o = (game or self.main).outcomes.get(pid)
+        return o.rule if o else None
+
+    def objs(self, name: str, zone: str | None = None, controller: int | None = None,
+             game: Any = None) -> list[Obj]:
+        g = game or self.game
+        return [o for o in g.objects.values() if o.name == name
+                and (zone is None or o.zone == zone)
+                and (controller is None or o.controller == controller)]
+
+    def obj(self, name: str, zone: str | None = "battlefield", controller: int | None = None,
+            game: Any = None) -> Obj:
+        found = self.objs(name, zone, controller, game)
+        assert len(found) >= 1, f"no {name} in {zone}; log tail: {self.log[-8:]}"
+        return found[0]
+
+    def zone_names(self, zone: str, pid: int | None = None, game: Any = None) -> list[str]:
+        g = game or self.game
+        return [o.name for o in g.zone(zone, pid)]
+
+    def view(self, viewer: int) -> dict[Any, Any]:
+        return snapshot(self.game, viewer)
+
+    # ------------------------------------------------------------------ acting
+
+    def options(self, player: int | None = None) -> list[Action]:
+        d = self.decision
+        if player is not None:
+            assert d.player == player, f"{d.player} decides {d.kind}, not {player}"
+        return d.actions
+
+    def labels(self) -> list[str]:
+        return [a.label for a in self.decision.actions]
+
+    def find(self, kind: str | None = None, label: str | None = None, *, player: int | None = None,
+             ref: tuple[str, int] | None = None, obj: int | None = None) -> Action | None:
+        for a in self.options(player):
+            if kind is not None and a.kind != kind:
+                continue
+            if label is not None and label not in a.label:
+                continue
+            if ref is not None and a.ref != ref:
+                continue
+            if obj is not None and a.obj != obj:
+                continue
+            return a
+        return None
+
+    def choose(self, kind: str | None = None, label: str | None = None, *,
+               player: int | None = None, ref: tuple[str, int] | None = None,
+               obj: int | None = None) -> G:
+        a = self.find(kind, label, player=player, ref=ref, obj=obj)
+        d = self.decision
+        assert a is not None, (f"no action kind={kind} label={label!r} ref={ref} for "
+                               f"{d.player} in {d.kind}: {[x.label for x in d.actions]}")
+        self.table.act(d.player, d.serial, a.id)
+        self._collect()
+        return self
+
+    def pass_(self, times: int = 1) -> G:
+        for _ in range(times):
+            self.choose("pass")
+        return self
+
+    def resolve(self) -> G:
+        """Everyone passes until the top of the stack resolves (or the game ends)."""
+        game = self.game
+        assert game.stack, "the stack is empty"
+        top = game.stack[-1]
+        while (not self.table.finished and self.table.top is game and top in game.stack
+               and self.decision.kind == "priority"):
+            self.pass_()
+        return self
+
+    def resolve_all(self) -> G:
+        game = self.game
+        while (not self.table.finished and self.table.top is game and game.stack
+               and self.decision.kind == "priority"):
+            self.pass_()
+        return self
+
+    def step_on(self) -> G:
+        """Take the do-nothing choice of the pending decision: pass, finish a declaration,
+        keep a hand, or discard the first card offered."""
+        d = self.decision
+        if d.kind in ("discard", "bottom"):
+            pick = d.actions[0]
+        else:
+            pick = self.find("done") or self.find("pass") or self.find("keep")
+            assert pick is not None, f"can't move on from {d.kind}: {self.labels()}"
+        self.table.act(d.player, d.serial, pick.id)
+        self._collect()
+        return self
+
+    def until(self, step: str, active: int | None = None, *, max_actions: int = 500) -> G:
+        """Pass priority (and decline attacks and blocks) until ``step`` of ``active``'s turn.
+
+        For ``declare_attackers`` it stops at the attack declaration itself (if the active
+        player has a creature that can attack), otherwise at the first priority in the step.
+        """
+        want = "attackers" if step == "declare_attackers" else "priority"
+        for _ in range(max_actions):
+            g = self.game
+            if self.table.finished or (g.step == step and (active is None or g.active == active)
+                                       and self.decision.kind in (want, "priority")):
+                return self
+            self.step_on()
+        raise AssertionError(f"never reached {step}")
+
+    def next_turn(self, pid: int, step: str = "main1") -> G:
+        """Move on to ``step`` of ``pid``'s next turn (never stopping in the current turn)."""
+        start = self.game.turn
+        while self.game.turn == start and not self.table.finished:
+            self.step_on()
+        return self.until(step, pid)
+
+    def cast(self, pid: int, name: str, target: Any = None, *targets: Any) -> G:
+        self.choose("cast", f"Cast {name}", player=pid)
+        for t in (target, *targets):
+            if t is None:
+                continue
+            self.target(t)
+        return self
+
+    def target(self, t: Any) -> G:
+        ref = self.ref(t)
+        return self.choose("target", ref=ref)
+
+    def ref(self, t: Any) -> tuple[str, int]:
+        if isinstance(t, int):
+            return ("p", t)
+        if isinstance(t, Obj):
+            return ("o", t.oid)
+        if isinstance(t, tuple):
+            return t
+        return ("o", self.obj(t).oid)
+
+    def activate(self, pid: int, name: str, text: str = "", target: Any = None) -> G:
+        self.choose("activate", f"{name}: {text}" if text else name, player=pid)
+        if target is not None:
+            self.target(target)
+        return self
+
+    def attack(self, *pairs: tuple[Any, Any]) -> G:
+        """Declare attackers: (creature name or object, player id or planeswalker)."""
+        for creature, defender in pairs:
+            c = creature if isinstance(creature, Obj) else self.obj(creature,
+                                                                    controller=self.game.active)
+            self.choose("attack", obj=c.oid, ref=self.ref(defender))
+        return self._finish("attackers")
+
+    def block(self, pid: int, *pairs: tuple[Any, Any]) -> G:
+        for blocker, attacker in pairs:
+            b = blocker if isinstance(blocker, Obj) else self.obj(blocker, controller=pid)
+            a = attacker if isinstance(attacker, Obj) else self.obj(attacker)
+            self.choose("block", obj=b.oid, ref=("o", a.oid), player=pid)
+        return self._finish("blockers")
+
+    def no_blocks(self, pid: int | None = None) -> G:
+        return self.choose("done", player=pid)
+
+    def _finish(self, kind: str) -> G:
+        """Say "done" if the declaration is still open (it closes by itself once nothing is
+        left to assign)."""
+        if not self.table.finished and self.decision.kind == kind:
+            self.choose("done")
+        return self
+
+    def concede(self, pid: int, game: int | None = None) -> G:
+        self.table.concede(pid, game)
+        self._collect()
+        return self
+
+    def hash(self) -> str:
+        return self.table.state_hash()
+
+
+def with_config(scene: Scene, **changes: Any) -> GameConfig:
+    return replace(scene.build_config(), **changes)
