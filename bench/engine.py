@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from clients.bots.local import play_local  # noqa: E402
-from clients.bots.strategies import STRATEGIES  # noqa: E402
-from server.rules import GameConfig, PlayerConfig  # noqa: E402
-from server.rules.cards.decks import READY_MADE, ready_made  # noqa: E402
+from clients.bots.local import play_local
+from clients.bots.strategies import STRATEGIES
+from server.rules import GameConfig, PlayerConfig
+from server.rules.cards.decks import READY_MADE, ready_made
 
 
 def main() -> int:

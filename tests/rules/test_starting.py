@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from server.rules import GameConfig, PlayerConfig, Table
 from server.rules.cards.decks import ready_made
-from server.rules.state import COMMAND, HAND, LIBRARY
 
 QUICK = ready_made("quick-green")
 
