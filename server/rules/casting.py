@@ -279,7 +279,14 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
     for o in game.battlefield:
-        if o.controller != pid or o.phased_out:
+        if o.phased_out:
+            continue
+        if o.controller != pid:
+            # CR 801.6: an ability any player may activate, only on objects within range.
+            for idx, ab in enumerate(o.defn.abilities):
+                if (isinstance(ab, Activated) and ab.anyone and game.obj_in_range(pid, o)
+                        and can_activate(game, pid, o, ab)):
+                    add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
             continue
         for idx, ab in enumerate(o.defn.abilities):
             if isinstance(ab, Activated) and can_activate(game, pid, o, ab):

@@ -165,11 +165,11 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
         raise GameEnded
     for p in game.seats:
         if p in winners:
-            prior = game.outcomes.get(p)
-            # CR 104.2c: every player on the winning team wins, even one who had lost.
-            r = reason if reason in ("team", "opponents_left") or prior is None else "team"
-            if game.config.variant == EMPEROR and reason != "opponents_left":
-                r = "emperor" if reason == "effect_win" else r
+            r = reason
+            if game.config.team_game and not game.in_game(p):
+                r = "team"  # CR 104.2c: a teammate who had left wins too
+            if game.config.variant == EMPEROR and _emperor_of(game, p) != p:
+                r = "emperor"  # CR 104.2d / 809.5a: a team wins when its emperor wins
             game.outcomes[p] = PlayerOutcome(p, WON, r, REASON_RULES[r], game.turn)
         elif game.in_game(p):
             if draw:

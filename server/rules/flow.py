@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import ending, sba
 from .casting import perform_priority_action, priority_actions
 from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
+from .config import EMPEROR, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
 from .state import (
     ATTACKERS,
@@ -54,7 +55,7 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
     elif game.depth == 0 and cfg.chooser is not None and game.restart_followup is None:
         sp = yield from _choose_starting_player(game, cfg.chooser)
     else:
-        sp = game.rng.choice(live)  # CR 103.1 / 726.2: determined at random
+        sp = _random_starting_player(game, live)
     game.starting_player = sp
     game.active = sp
     game.dirty.add("t")
@@ -63,6 +64,25 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
         game.shuffle(p)
         game.touch_player(p)
     yield from mulligans(game)
+
+
+def _random_starting_player(game: Game, live: list[int]) -> int:
+    """CR 103.1 / 726.2: chosen at random; in Emperor a random emperor (CR 809.4); in Team vs.
+    Team a random team's centre player, or for an even team the player left of its midpoint
+    (CR 808.4)."""
+    cfg = game.config
+    if cfg.variant == EMPEROR:
+        emperors = [p for p in live if cfg.players[p].emperor]
+        if emperors:
+            return game.rng.choice(emperors)
+    if cfg.variant == TEAM_VS_TEAM:
+        teams = sorted({cfg.players[p].team for p in live}, key=lambda t: (t is None, t))
+        team = game.rng.choice(teams)
+        members = [p for p in game.seats if cfg.players[p].team == team and p in live]
+        # Seats run clockwise and turns pass to the left, so "left of the midpoint" is the
+        # later of the two middle seats.
+        return members[len(members) // 2]
+    return game.rng.choice(live)
 
 
 def _choose_starting_player(game: Game, chooser: int) -> Flow:

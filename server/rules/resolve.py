@@ -28,6 +28,7 @@ from .cards.vocab import (
     AllOf,
     CastAnotherNamedThisGame,
     CastFromHand,
+    ChooseOpponent,
     Condition,
     CreateToken,
     Damage,
@@ -46,6 +47,7 @@ from .cards.vocab import (
     HighestLifeWins,
     If,
     LifeAtLeast,
+    LifeTotalOf,
     LoseGame,
     LoseHalfLife,
     LoseLife,
@@ -53,6 +55,7 @@ from .cards.vocab import (
     Mill,
     NoCounters,
     OpponentChoosesCreatureToSacrifice,
+    OpponentChoosesMode,
     Paid,
     PlaySubgame,
     PreventAllCombatDamage,
@@ -150,11 +153,20 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref.kind == "each_player_at_or_below":
         out = [p for p in g.players_in_game() if g.players[p].life <= ref.index]
     elif ref == CHOSEN_PLAYER:
-        out = [ctx.memory["chosen_player"]] if "chosen_player" in ctx.memory else []
+        chosen = _chosen_player(ctx)
+        out = [chosen] if chosen is not None else []
     else:
         out = []
     # CR 801.10: a spell or ability can't affect players outside its controller's range.
     return [p for p in out if g.in_game(p) and g.in_range(ctx.controller, p)]
+
+
+def _chosen_player(ctx: Ctx) -> int | None:
+    """The player chosen earlier in this resolution, or remembered by the source permanent."""
+    if "chosen_player" in ctx.memory:
+        return int(ctx.memory["chosen_player"])
+    src = _current(ctx.game, ctx.source) or ctx.source
+    return src.chosen_player
 
 
 def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
@@ -200,6 +212,11 @@ def amount_of(ctx: Ctx, amount: object) -> int:
     if isinstance(amount, HalfLife):
         ps = players_of(ctx, amount.who)
         return -(-ctx.game.players[ps[0]].life // 2) if ps else 0
+    if isinstance(amount, LifeTotalOf):
+        # CR 800.4i: a player who has left is described by the last information about them.
+        who = _chosen_player(ctx) if amount.who == CHOSEN_PLAYER else (
+            ctx.controller if amount.who == YOU else None)
+        return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
     raise TypeError(f"unknown amount {amount!r}")
@@ -633,30 +650,33 @@ def _may_pay(ctx: Ctx, e: MayPay) -> Flow:
         g.say(f"{g.name(pid)} doesn't pay.")
 
 
+def _pick_opponent_chooser(ctx: Ctx) -> Flow:
+    """The controller picks an opponent to make a choice (CR 801.5a: one in range). With no
+    opponent in range, the closest opponent to the controller's left makes it (CR 801.5c)."""
+    g = ctx.game
+    me = ctx.controller
+
+    def opponents_in_range() -> list[int]:
+        return [p for p in g.opponents(me) if g.in_range(me, p)]
+
+    if not opponents_in_range():
+        nxt = g.next_player(me)
+        while nxt is not None and nxt != me and not g.are_opponents(me, nxt):
+            nxt = g.next_player(nxt)
+        return nxt if nxt != me else None
+    answer = yield from choose(
+        g, me, "choose_player", "Choose an opponent to make the choice",
+        lambda: [Action(i, "choose_player", f"Choose {g.name(p)}", ref=("p", p))
+                 for i, p in enumerate(opponents_in_range())])
+    return answer.ref[1] if answer is not None else None
+
+
 def _opponent_chooses_sacrifice(ctx: Ctx, e: OpponentChoosesCreatureToSacrifice) -> Flow:
     g = ctx.game
     me = ctx.controller
     if not any(o.controller == me for o in g.creatures()):
         return
-
-    def opponents_in_range() -> list[int]:
-        return [p for p in g.opponents(me) if g.in_range(me, p)]
-
-    def pick_chooser() -> Flow:
-        options = opponents_in_range()
-        if not options:
-            # CR 801.5c: the closest appropriate player to the controller's left chooses.
-            nxt = g.next_player(me)
-            while nxt is not None and nxt != me and not g.are_opponents(me, nxt):
-                nxt = g.next_player(nxt)
-            return nxt if nxt != me else None
-        answer = yield from choose(
-            g, me, "choose_player", "Choose an opponent to make the choice",
-            lambda: [Action(i, "choose_player", f"Choose {g.name(p)}", ref=("p", p))
-                     for i, p in enumerate(opponents_in_range())])
-        return answer.ref[1] if answer is not None else None
-
-    chooser = yield from pick_chooser()
+    chooser = yield from _pick_opponent_chooser(ctx)
     while chooser is not None:
         ctx.memory["chosen_player"] = chooser
 
@@ -673,13 +693,47 @@ def _opponent_chooses_sacrifice(ctx: Ctx, e: OpponentChoosesCreatureToSacrifice)
         if answer is None and not g.in_game(chooser):
             # CR 800.4g: the chooser left; the controller picks another player, an opponent
             # if possible.
-            chooser = yield from pick_chooser()
+            chooser = yield from _pick_opponent_chooser(ctx)
             continue
         if answer is not None and answer.obj in g.objects:
             victim = g.objects[answer.obj]
             g.move(victim, GRAVEYARD, cause="sacrifice")
             g.say(f"{g.name(me)} sacrifices {victim.name}.")
         return
+
+
+def _opponent_chooses_mode(ctx: Ctx, e: OpponentChoosesMode) -> Flow:
+    g = ctx.game
+    chooser = yield from _pick_opponent_chooser(ctx)
+    while chooser is not None:
+        ctx.memory["chosen_player"] = chooser
+        # CR 801.5b: choosing between options is not limited by the chooser's range.
+        answer = yield from choose(
+            g, chooser, "choose_mode", f"Choose one for {ctx.obj.name}",
+            lambda: [Action(i, "choose_mode", m.label, index=i) for i, m in enumerate(e.modes)])
+        if answer is None and not g.in_game(chooser):
+            chooser = yield from _pick_opponent_chooser(ctx)  # CR 800.4g
+            continue
+        if answer is not None:
+            mode = e.modes[answer.index]
+            g.say(f"{g.name(chooser)} chooses: {mode.label}.")
+            ctx.memory.pop("chosen_player", None)
+            yield from run_effects(ctx, mode.effects)
+        return
+
+
+def _choose_opponent(ctx: Ctx, e: ChooseOpponent) -> Flow:
+    g = ctx.game
+    me = ctx.controller
+    src = _current(g, ctx.source)
+    answer = yield from choose(
+        g, me, "choose_player", "Choose an opponent",
+        lambda: [Action(i, "choose_player", f"Choose {g.name(p)}", ref=("p", p))
+                 for i, p in enumerate(p for p in g.opponents(me) if g.in_range(me, p))])
+    if answer is not None and src is not None:
+        src.chosen_player = answer.ref[1]
+        g.touch(src)
+        g.say(f"{g.name(me)} chooses {g.name(answer.ref[1])} for {src.name}.")
 
 
 def _prevent(ctx: Ctx, e: PreventDamage) -> None:
@@ -734,6 +788,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     OpponentChoosesCreatureToSacrifice: _opponent_chooses_sacrifice,
     PreventDamage: _prevent, PreventAllCombatDamage: _prevent_combat,
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
+    OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
 }
 
 

@@ -15,6 +15,7 @@ from .cards.vocab import (
     BecomesUntapped,
     CardLeavesYourZone,
     CreatureEnters,
+    CreatureLeavesBattlefield,
     DealsCombatDamage,
     LastCounterRemoved,
     PlayerLoses,
@@ -38,35 +39,35 @@ def _snapshot(obj: Obj) -> Obj:
 
 def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, Any]) -> bool:
     ev = trig.event
+    o = data.get("obj")
+    obj = o if isinstance(o, Obj) else None
     if isinstance(ev, AtUpkeep):
         return kind == "upkeep" and (ev.whose == "each" or data["player"] == src.controller)
     if isinstance(ev, SelfEnters):
-        return kind == "enters" and data["obj"] is src
+        return kind == "enters" and obj is src
     if isinstance(ev, CreatureEnters):
-        o: Obj = data["obj"] if kind == "enters" else None  # type: ignore[assignment]
-        return (kind == "enters" and o.defn.is_("Creature")
-                and not (ev.nontoken and o.is_token))
+        return (kind == "enters" and obj is not None and obj.defn.is_("Creature")
+                and not (ev.nontoken and obj.is_token))
     if isinstance(ev, DealsCombatDamage):
         return (kind == "combat_damage" and data["source"] is src
                 and (data["target"][0] == "p") == (ev.to == "player"))
     if isinstance(ev, PlayerLoses):
         return kind == "player_lost"
     if isinstance(ev, LastCounterRemoved):
-        return (kind == "counters_removed" and data["obj"] is src and data["kind"] == ev.kind
+        return (kind == "counters_removed" and obj is src and data["kind"] == ev.kind
                 and data["left"] == 0)
     if isinstance(ev, BecomesTapped | BecomesUntapped):
         wanted = "tapped" if isinstance(ev, BecomesTapped) else "untapped"
-        if kind != wanted:
+        if kind != wanted or obj is None:
             return False
-        o = data["obj"]
-        return o is src if not ev.name else o.name == ev.name
+        return obj is src if not ev.name else obj.name == ev.name
+    if isinstance(ev, CreatureLeavesBattlefield):
+        return (kind == "zone_change" and data["from_zone"] == BATTLEFIELD and obj is not None
+                and obj is not src and obj.defn.is_("Creature"))
     if isinstance(ev, CardLeavesYourZone):
-        if kind != "zone_change":
-            return False
-        o = data["obj"]
-        return (data["from_zone"] == ev.zone and o.card is not None
-                and o.zone_owner == src.controller
-                and (not ev.filter.types or bool(o.defn.types & ev.filter.types)))
+        return (kind == "zone_change" and obj is not None and data["from_zone"] == ev.zone
+                and obj.card is not None and obj.zone_owner == src.controller
+                and (not ev.filter.types or bool(obj.defn.types & ev.filter.types)))
     return False
 
 

@@ -116,13 +116,20 @@ class HalfLife:
 
 
 @dataclass(frozen=True, slots=True)
+class LifeTotalOf:
+    """A player's life total; for a player who has left, the last one they had (CR 800.4i)."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
 class Remembered:
     """A number recorded earlier in the same resolution (e.g. life lost this way)."""
 
     key: str
 
 
-Amount = int | HalfLibrary | HalfLife | Remembered
+Amount = int | HalfLibrary | HalfLife | LifeTotalOf | Remembered
 
 # --------------------------------------------------------------------------- card filters
 
@@ -411,6 +418,26 @@ class OpponentChoosesCreatureToSacrifice:
 
 
 @dataclass(frozen=True, slots=True)
+class Mode:
+    label: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentChoosesMode:
+    """An opponent of your choice chooses one of ``modes`` (CR 700.2; under limited range the
+    opponent may pick any mode, CR 801.5b, and the closest opponent to the left chooses when
+    none is in range, CR 801.5c)."""
+
+    modes: tuple[Mode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOpponent:
+    """Choose an opponent; the choice is remembered on this permanent (CHOSEN_PLAYER)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PreventDamage:
     """Prevent the next ``amount`` damage that would be dealt to ``to`` this turn (CR 615)."""
 
@@ -434,7 +461,8 @@ class RedirectDamage:
 Effect = (Damage | GainLife | LoseLife | LoseHalfLife | Draw | Mill | GainControl | GiveControl |
     Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
-    ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | CreateToken | RestartGame |
+    ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
+    ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
     PreventAllCombatDamage | RedirectDamage)
 
@@ -492,6 +520,11 @@ class BecomesUntapped:
 
 
 @dataclass(frozen=True, slots=True)
+class CreatureLeavesBattlefield:
+    """Whenever another creature leaves the battlefield."""
+
+
+@dataclass(frozen=True, slots=True)
 class CardLeavesYourZone:
     """Whenever a card matching ``filter`` leaves your ``zone`` (e.g. your graveyard)."""
 
@@ -500,7 +533,8 @@ class CardLeavesYourZone:
 
 
 TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | PlayerLoses |
-    LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone)
+    LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
+    CreatureLeavesBattlefield)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -541,6 +575,7 @@ class Activated:
     targets: tuple[TargetSpec, ...] = ()
     sorcery_speed: bool = False
     text: str = ""
+    anyone: bool = False  # any player may activate it, not only its controller
 
 
 @dataclass(frozen=True, slots=True)
