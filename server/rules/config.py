@@ -66,6 +66,7 @@ class PlayerSetup:
     poison: int = 0
     tapped: tuple[int, ...] = ()  # battlefield indexes that start tapped
     counters: tuple[tuple[int, str, int], ...] = ()  # (battlefield index, kind, amount)
+    commander_damage: tuple[tuple[int, int], ...] = ()  # (commander's owner, damage dealt)
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def _with_teams(game: Game, pids: dict[int, str], team_reason: str) -> dict[int,
     return out
 
 
-def lose(game: Game, losers: dict[int, str]) -> bool:
+def lose(game: Game, losers: dict[int, str], *, then_check: bool = True) -> bool:
     """Players lose simultaneously, each for a reason (CR 104.3); returns whether anyone did.
 
     Players an effect says can't lose are skipped unless they conceded or were penalised. If
@@ -73,7 +73,8 @@ def lose(game: Game, losers: dict[int, str]) -> bool:
     for p in real:
         game.emit("player_lost", player=p)
     remove_players(game, list(real))
-    check_last_standing(game)
+    if then_check:
+        check_last_standing(game)
     return True
 
 
@@ -104,7 +105,8 @@ def win(game: Game, winners: list[int], reason: str = "effect_win",
             lose(game, losers)
         return
     if losers:
-        lose(game, losers)
+        # The losses happen in the same event as the win, so they don't end the game first.
+        lose(game, losers, then_check=not allowed)
     allowed = [p for p in allowed if game.in_game(p)]
     if allowed:
         team_members = set(allowed)

@@ -420,8 +420,8 @@ def priority(game: Game) -> Flow:
                     game.priority = None
                     game.dirty.add("w")
                     return
-                _watch_for_loop(game)
-                yield from resolve_top(game)
+                if not _watch_for_loop(game):
+                    yield from resolve_top(game)
                 game.passed.clear()
                 holder = game.active
                 continue
@@ -440,10 +440,11 @@ def reset_loop_watch(game: Game) -> None:
     game.loop_objects.clear()
 
 
-def _watch_for_loop(game: Game) -> None:
+def _watch_for_loop(game: Game) -> bool:
     """CR 104.4b / 104.4f / 801.16: if automatic processing brings the game back to a state it
     was in, with no player having had any real choice since, it is a loop of mandatory
-    actions and the game (or, under limited range, the game for those involved) is a draw."""
+    actions and the game (or, under limited range, the game for those involved) is a draw.
+    Returns True when it declared one (the players involved have then left)."""
     top = game.stack[-1]
     game.loop_objects.add(top.controller)
     if top.source is not None:
@@ -454,8 +455,9 @@ def _watch_for_loop(game: Game) -> None:
         involved = set(game.loop_objects)
         reset_loop_watch(game)
         ending.draw(game, None, "loop", involved=involved)
-        return
+        return True
     game.loop_seen.add(fp)
+    return False
 
 
 def fingerprint(game: Game) -> str:

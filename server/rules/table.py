@@ -136,6 +136,11 @@ class Table:
             ps.life = setup.life if setup.life is not None else ps.life
             ps.poison = setup.poison
             ps.kept = True
+        for pid, setup in enumerate(sc.players):
+            for owner, amount in setup.commander_damage:
+                commander = next(c for c in self.cards.values()
+                                 if c.owner == owner and c.commander)
+                game.players[pid].commander_damage[commander.cid] = amount
         game.control_changed()
         game.starting_player = sc.active
 

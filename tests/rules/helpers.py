@@ -41,6 +41,7 @@ class _Setup:
     emperor: bool = False
     range: int | None = None
     commander: str | None = None
+    commander_damage: list[tuple[int, int]] = field(default_factory=list)
 
 
 class Scene:
@@ -111,9 +112,15 @@ class Scene:
         self.setups[pid].range = r
         return self
 
-    def commander(self, pid: int, name: str) -> Scene:
+    def commander(self, pid: int, name: str, *, zone: str = "command") -> Scene:
+        """Make ``name`` ``pid``'s commander, starting in the command zone or elsewhere."""
         self.setups[pid].commander = name
-        self.setups[pid].command.append(name)
+        getattr(self.setups[pid], zone).append(name)
+        return self
+
+    def commander_damage(self, pid: int, from_owner: int, amount: int) -> Scene:
+        """Combat damage ``pid`` has already taken from ``from_owner``'s commander."""
+        self.setups[pid].commander_damage.append((from_owner, amount))
         return self
 
     def at(self, step: str, active: int = 0, turn: int = 1) -> Scene:
@@ -136,7 +143,7 @@ class Scene:
                 hand=tuple(s.hand), battlefield=tuple(s.battlefield),
                 graveyard=tuple(s.graveyard), exile=tuple(s.exile), command=tuple(s.command),
                 life=s.life, poison=s.poison, tapped=tuple(s.tapped),
-                counters=tuple(s.counters)))
+                counters=tuple(s.counters), commander_damage=tuple(s.commander_damage)))
         scenario = Scenario(players=tuple(setups), active=self.active, step=self.step,
                             turn=self.turn, sick=self.sick)
         return GameConfig(players=tuple(players), variant=self.variant, scenario=scenario,

@@ -315,15 +315,17 @@ TEST_CARDS = [
             abilities=(Triggered(CreatureEnters(nontoken=True),
                                  (CreateToken("Myr", EVENT_OBJECT_CONTROLLER),),
                                  condition=SourceUntapped()),)),
-    # A mandatory loop (CR 104.4b): tapping the Pendulum triggers its untap, whose untap
-    # triggers the Counterweight's tap, forever, with no player able to choose otherwise.
+    # A mandatory loop (CR 104.4b): the Counterweight taps the Pendulum as it enters; the
+    # Pendulum untaps itself, which makes the Counterweight tap it again, forever, and nothing
+    # in the loop is optional.
     CardDef(name="Perpetual Pendulum", types=ARTIFACT, cost=_C("{1}"), test_only=True,
-            text="{T}: You gain 1 life.\nWhenever Perpetual Pendulum becomes tapped, untap it.",
-            abilities=(Activated(Cost(tap=True), (GainLife(1, YOU),), text="You gain 1 life."),
-                       Triggered(BecomesTapped(), (Untap(SELF),)))),
+            text="Whenever Perpetual Pendulum becomes tapped, untap it.",
+            abilities=(Triggered(BecomesTapped(), (Untap(SELF),)),)),
     CardDef(name="Perpetual Counterweight", types=ARTIFACT, cost=_C("{1}"), test_only=True,
-            text="Whenever a permanent named Perpetual Pendulum becomes untapped, tap it.",
-            abilities=(Triggered(BecomesUntapped("Perpetual Pendulum"), (Tap(EVENT_OBJECT),)),)),
+            text="When Perpetual Counterweight enters, tap target permanent.\nWhenever a "
+                 "permanent named Perpetual Pendulum becomes untapped, tap it.",
+            abilities=(Triggered(SelfEnters(), (Tap(Target(0)),), targets=(TARGET_PERMANENT,)),
+                       Triggered(BecomesUntapped("Perpetual Pendulum"), (Tap(EVENT_OBJECT),)))),
     _creature("Toll Keeper", "{1}{B}", "Human", 1, 1, (),
               "When Toll Keeper enters, target opponent may pay 2 life. If that player "
               "doesn't, you draw a card.", test_only=True,
