@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards.vocab import Activated, Cost, ManaAbility, TargetSpec
+from .cards.vocab import SELF, Activated, Cost, GiveControl, ManaAbility, Target, TargetSpec
 from .config import COMMANDER
 from .mana import ManaCost, Payment, plan_payment
 from .state import (
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 # CR 804.2: with the deploy creatures option every creature has "{T}: Target teammate gains
 # control of this creature. Activate only as a sorcery." It is ability index -2.
-_DEPLOY_COST = Cost(tap=True)
+DEPLOY = Activated(cost=Cost(tap=True), effects=(GiveControl(SELF, Target(0)),),
+                   targets=(TargetSpec("teammate"),), sorcery_speed=True,
+                   text="Target teammate gains control of this creature.")
 # --------------------------------------------------------------------------- helpers
 
 
@@ -342,8 +344,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
 
 def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
     if index == -2:
-        ab = Activated(cost=_DEPLOY_COST, effects=(), targets=(TargetSpec("teammate"),),
-                       sorcery_speed=True, text="Target teammate gains control of this creature.")
+        ab = DEPLOY
     else:
         found = obj.defn.abilities[index]
         assert isinstance(found, Activated)
