@@ -1,0 +1,93 @@
+"""Frames: every WebSocket message is a binary frame holding exactly one msgpack map.
+
+Client frames are decoded strictly (map keys must be strings, nothing may follow the map); server
+frames may use integer map keys (object ids in views), so clients decode them with
+:func:`unpack_server`. :func:`canonical` is the canonical encoding the view checksum is defined
+on (docs/protocol.md, "Checksums").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from .errors import Code, ProtocolError
+
+DEFAULT_MAX_FRAME = 64 * 1024  # bytes; the server announces its own limit in ``welcome``
+
+
+def pack(message: Any) -> bytes:
+    """Encode one message (ordinary, not canonical, msgpack: str as str, bytes as bin)."""
+    data: bytes = msgpack.packb(message, use_bin_type=True)
+    return data
+
+
+def unpack_client(frame: bytes, *, max_size: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
+    """Decode a client frame into its map, or raise :class:`ProtocolError`.
+
+    Only the shape is checked here (one msgpack map with string keys, within ``max_size``);
+    :func:`protocol.messages.parse_request` checks the fields.
+    """
+    if len(frame) > max_size:
+        raise ProtocolError(Code.TOO_LARGE, f"frame of {len(frame)} bytes exceeds the limit of "
+                                            f"{max_size} bytes")
+    try:
+        value = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True)
+    except Exception as exc:  # msgpack raises many types for malformed input
+        raise ProtocolError(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
+    return value
+
+
+def unpack_server(frame: bytes) -> dict[Any, Any]:
+    """Decode a server frame (maps may have integer keys)."""
+    try:
+        value = msgpack.unpackb(frame, raw=False, strict_map_key=False, use_list=True)
+    except Exception as exc:
+        raise ProtocolError(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
+    return value
+
+
+_KEY_BYTES: dict[Any, bytes] = {}
+
+
+def _key_bytes(key: Any) -> bytes:
+    cached = _KEY_BYTES.get(key)
+    if cached is None:
+        cached = canonical(key)
+        if len(_KEY_BYTES) < 4096:
+            _KEY_BYTES[key] = cached
+    return cached
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value, key=_key_bytes)}
+    if isinstance(value, (list, tuple)):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def _plain(value: Any) -> bool:
+    """No maps inside: ordinary packing is already canonical."""
+    if isinstance(value, dict):
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    return True
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical msgpack encoding of ``value``.
+
+    Integers, strings, binaries, arrays and maps in their shortest msgpack form (what msgpack
+    libraries produce by default); every map's entries ordered by the canonical encoding of their
+    keys, compared bytewise. Floats never occur in views.
+    """
+    if _plain(value):
+        return pack(value)
+    return pack(_sorted(value))

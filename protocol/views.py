@@ -1,0 +1,108 @@
+"""A viewer's view of one room's game, kept up to date by deltas and checked by a checksum.
+
+A view is a flat map from view keys (integer object ids, or short strings such as ``"t"``,
+``"w"``, ``"p0"``) to values. Deltas change it with ops keyed by those stable keys, never by
+positions in a list:
+
+* ``["s", key, value]`` sets ``key`` to ``value`` (adding it if absent);
+* ``["d", key]`` deletes ``key``.
+
+The checksum of a view is ``sum(crc32(canonical([key, value])) for each entry) mod 2**32``. It is
+a sum so that an op updates it in constant time: subtract the old entry's hash, add the new
+one's. The server and every client compute it the same way (docs/protocol.md, "Checksums");
+:class:`ViewState` is the reference implementation both use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+from zlib import crc32
+
+from .codec import canonical
+from .errors import Code, ProtocolError
+
+MASK = 0xFFFFFFFF
+
+Op = list[Any]
+
+
+def entry_hash(key: Any, value: Any) -> int:
+    """CRC-32 of the canonical encoding of the two-element array ``[key, value]``."""
+    return crc32(canonical([key, value]))
+
+
+def checksum(view: Mapping[Any, Any]) -> int:
+    """The checksum of a whole view, computed from scratch."""
+    return sum(entry_hash(k, v) for k, v in view.items()) & MASK
+
+
+def _valid_key(key: Any) -> bool:
+    return (isinstance(key, int) and not isinstance(key, bool)) or isinstance(key, str)
+
+
+class ViewState:
+    """A view, its per-entry hashes and its checksum, maintained incrementally."""
+
+    __slots__ = ("checksum", "hashes", "view")
+
+    def __init__(self, view: Mapping[Any, Any] | None = None) -> None:
+        self.view: dict[Any, Any] = {}
+        self.hashes: dict[Any, int] = {}
+        self.checksum = 0
+        if view:
+            for key, value in view.items():
+                self.set(key, value)
+
+    def set(self, key: Any, value: Any, value_hash: int | None = None) -> Op | None:
+        """Set ``key`` (``value`` None deletes it); return the op, or None if nothing changed.
+
+        ``value_hash`` may carry a precomputed :func:`entry_hash` of ``(key, value)``.
+        """
+        if value is None:
+            return self.delete(key)
+        view = self.view
+        if key in view and view[key] == value:
+            return None
+        h = entry_hash(key, value) if value_hash is None else value_hash
+        old = self.hashes.get(key)
+        self.checksum = (self.checksum - (old or 0) + h) & MASK
+        view[key] = value
+        self.hashes[key] = h
+        return ["s", key, value]
+
+    def delete(self, key: Any) -> Op | None:
+        if key not in self.view:
+            return None
+        del self.view[key]
+        self.checksum = (self.checksum - self.hashes.pop(key)) & MASK
+        return ["d", key]
+
+    def apply(self, ops: Iterable[Any]) -> None:
+        """Apply a delta's ops, as a client does; raise :class:`ProtocolError` on a malformed op
+        (the view may then be partly updated: ask for a snapshot)."""
+        if not isinstance(ops, list):
+            raise ProtocolError(Code.BAD_FIELD, "delta ops must be an array")
+        for op in ops:
+            if not isinstance(op, list) or not op or not _valid_key(op[1] if len(op) > 1 else None):
+                raise ProtocolError(Code.BAD_FIELD, f"malformed delta op {op!r}")
+            if op[0] == "s" and len(op) == 3:
+                self.set(op[1], op[2])
+            elif op[0] == "d" and len(op) == 2:
+                self.delete(op[1])
+            else:
+                raise ProtocolError(Code.BAD_FIELD, f"malformed delta op {op!r}")
+
+    def copy(self) -> ViewState:
+        other = ViewState()
+        other.view = dict(self.view)
+        other.hashes = dict(self.hashes)
+        other.checksum = self.checksum
+        return other
+
+
+def diff(old: Mapping[Any, Any], new: Mapping[Any, Any]) -> list[Op]:
+    """The ops that turn ``old`` into ``new`` (sets in ``new``'s order, then deletes)."""
+    ops: list[Op] = [["s", k, v] for k, v in new.items() if k not in old or old[k] != v]
+    ops.extend(["d", k] for k in old if k not in new)
+    return ops

@@ -1,0 +1,52 @@
+"""The client-side tracker notices gaps and wrong checksums and asks for a resync."""
+
+from __future__ import annotations
+
+from protocol import Tracker, ViewState, checksum
+
+
+def snapshot(view: dict, seq: int = 0) -> dict:
+    return {"t": "s", "r": "1", "e": 9, "q": seq, "c": checksum(view), "v": view, "g": 1}
+
+
+def delta(state: ViewState, seq: int, *changes: tuple) -> dict:
+    ops = [op for k, v in changes if (op := state.set(k, v)) is not None]
+    return {"t": "d", "r": "1", "q": seq, "c": state.checksum, "o": ops}
+
+
+def test_snapshot_then_deltas_then_actions() -> None:
+    server = ViewState({"t": [1, 0, "main1", 0]})
+    tr = Tracker()
+    assert tr.feed(snapshot(dict(server.view))) is None
+    assert tr.feed(delta(server, 1, ("w", [0, "priority"]), (7, {"n": "Forest"}))) is None
+    assert tr.feed({"t": "a", "r": "1", "d": {"serial": 3, "actions": []}}) is None
+    assert tr.rooms["1"].view == server.view
+    assert tr.rooms["1"].actions == {"serial": 3, "actions": []}
+    assert tr.feed(delta(server, 2, (7, None))) is None
+    assert tr.rooms["1"].view == server.view
+    assert tr.positions() == {"1": (9, 2)}
+
+
+def test_a_gap_or_a_bad_checksum_asks_for_a_resync() -> None:
+    server = ViewState({"t": 1})
+    tr = Tracker()
+    tr.feed(snapshot(dict(server.view)))
+    skipped = delta(server, 1, ("t", 2))
+    assert tr.feed(delta(server, 2, ("t", 3))) == "1"  # delta 1 never arrived
+    assert tr.rooms["1"].stale and tr.mismatches == 1
+    assert tr.feed(skipped) is None  # ignored until the snapshot
+    tr.feed(snapshot(dict(server.view), seq=2))
+    bad = delta(server, 3, ("t", 4))
+    bad["c"] ^= 1
+    assert tr.feed(bad) == "1"
+    assert tr.positions() == {}
+
+
+def test_duplicates_are_ignored() -> None:
+    server = ViewState({"t": 1})
+    tr = Tracker()
+    tr.feed(snapshot(dict(server.view)))
+    d1 = delta(server, 1, ("t", 2))
+    assert tr.feed(d1) is None
+    assert tr.feed(d1) is None
+    assert tr.rooms["1"].seq == 1 and tr.mismatches == 0
