@@ -799,6 +799,8 @@ def run_effects(ctx: Ctx, effects: tuple[Any, ...]) -> Flow:
         result = HANDLERS[type(eff)](ctx, eff)
         if isinstance(result, Iterator):
             yield from result
+            if not ctx.game.in_game(ctx.controller):
+                raise Aborted  # they left while a choice was pending
 
 
 # --------------------------------------------------------------------------- the stack
