@@ -1,0 +1,1 @@
+"""The durable log: rooms, seats, sessions and every accepted command, in SQLite (WAL)."""

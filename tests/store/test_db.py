@@ -1,0 +1,63 @@
+"""The log: writes are batched, a batch is one transaction, and nothing unflushed survives."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from server.store.db import DB_NAME, Store
+
+
+def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:
+    store = Store.open_dir(tmp_path)
+    store.create_session("tok", "Ann")
+    store.create_room(1, "Room 1", {"seats": 2}, "tok")
+    store.put_seat(1, 0, "seat-tok", "tok", "Ann", {"main": ["Forest"], "side": []})
+    store.start_game(1, 1, 1, 42, {"players": []}, None)
+    store.append_command(1, 1, {"kind": "act", "player": 0, "serial": 1, "action": 0},
+                         "h1", [1000, 2000])
+    store.append_command(1, 2, {"kind": "concede", "player": 1, "game": None}, None, None)
+    store.flush()
+    assert store.commits == 1 and store.rows_written == 6
+    assert store.sessions() == {"tok": "Ann"}
+    [room] = store.rooms()
+    assert (room.id, room.config, room.creator, room.state) == (1, {"seats": 2}, "tok",
+                                                                "waiting")
+    [seat] = store.seats(1)
+    assert seat.deck == {"main": ["Forest"], "side": []} and seat.token == "seat-tok"
+    [game] = store.games(1)
+    assert game.seed == 42 and game.result is None
+    cmds = list(store.commands(1))
+    assert [c.n for c in cmds] == [1, 2]
+    assert cmds[0].hash == "h1" and cmds[0].clocks == [1000, 2000]
+    store.finish_game(1, {"winners": [0]}, "final")
+    store.set_room_state(1, "finished")
+    store.flush()
+    assert store.rooms() == []
+    assert store.game(1) is not None and store.game(1).final_hash == "final"  # type: ignore
+    assert store.next_id("rooms") == 2 and store.next_id("games") == 2
+
+
+def test_the_log_is_in_wal_mode_and_queued_writes_are_invisible_until_flushed(
+        tmp_path: Path) -> None:
+    store = Store.open_dir(tmp_path)
+    other = sqlite3.connect(tmp_path / DB_NAME)
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.create_session("tok", "Ann")
+    assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 0
+    store.flush()
+    assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1
+
+
+def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
+    store = Store.open_dir(tmp_path)
+    store.create_room(1, "Room 1", {}, None)
+    store.create_room(1, "Room 1 again", {}, None)  # the same id: the batch must fail whole
+    try:
+        store.flush()
+    except sqlite3.IntegrityError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("a duplicate room id was accepted")
+    assert store.rooms() == []
+    assert Store(Path(store.path)).rooms() == []

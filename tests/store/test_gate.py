@@ -1,0 +1,74 @@
+"""The commit gate: effects reach clients only after the commands causing them are durable
+(Durability invariant), in the order they were produced, and commits are grouped."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from server.store.db import DB_NAME, Store
+from server.store.gate import CommitGate
+
+
+class Sink:
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path)
+        self.seen: list[tuple[bytes, int]] = []
+
+    def deliver(self, frame: bytes) -> None:
+        # How many commands another process would find in the log at this moment.
+        durable = self.db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
+        self.seen.append((frame, durable))
+
+
+async def test_frames_wait_for_their_commands_to_be_committed(tmp_path: Path,
+                                                              autojump_clock: object) -> None:
+    store = Store.open_dir(tmp_path)
+    gate = CommitGate(store)
+    sink = Sink(tmp_path / DB_NAME)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        for n in range(1, 4):  # three commands from three rooms in one scheduling round
+            store.append_command(n, 1, {"kind": "act"}, None, None)
+            gate.send([sink], b"effect %d" % n)
+        gate.send([sink], b"a reply that follows them")
+        assert sink.seen == []  # nothing leaves before the commit
+        await trio.testing.wait_all_tasks_blocked()
+        assert sink.seen == [(b"effect 1", 3), (b"effect 2", 3), (b"effect 3", 3),
+                             (b"a reply that follows them", 3)]
+        assert store.commits == 1  # one transaction for the whole group
+        gate.send([sink], b"nothing to write")
+        await trio.testing.wait_all_tasks_blocked()
+        assert sink.seen[-1] == (b"nothing to write", 3) and store.commits == 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_threaded_gate_groups_what_arrives_during_a_write(
+        tmp_path: Path, autojump_clock: object) -> None:
+    store = Store.open_dir(tmp_path, synchronous="FULL")
+    gate = CommitGate(store, threaded=True)
+    sink = Sink(tmp_path / DB_NAME)
+    done = trio.Event()
+    deliver = sink.deliver
+
+    def counting(frame: bytes) -> None:
+        deliver(frame)
+        if len(sink.seen) == 50:
+            done.set()
+
+    sink.deliver = counting  # type: ignore[method-assign]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        for n in range(1, 51):
+            store.append_command(1, n, {"kind": "act"}, None, None)
+            gate.send([sink], b"%d" % n)
+            if n % 10 == 0:
+                await trio.sleep(0)
+        await done.wait()
+        nursery.cancel_scope.cancel()
+    assert [f for f, _ in sink.seen] == [b"%d" % n for n in range(1, 51)]
+    assert all(durable >= int(f) for f, durable in sink.seen)
+    assert store.commits < 50
