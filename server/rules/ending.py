@@ -109,10 +109,8 @@ def win(game: Game, winners: list[int], reason: str = "effect_win",
         lose(game, losers, then_check=not allowed)
     allowed = [p for p in allowed if game.in_game(p)]
     if allowed:
-        team_members = set(allowed)
-        for p in allowed:
-            team_members.update(game.teammates(p))
-        finish(game, winners=tuple(sorted(team_members, key=game.seats.index)), draw=False,
+        members = {q for p in allowed for q in game.team_members(p)}
+        finish(game, winners=tuple(p for p in game.everyone if p in members), draw=False,
                reason=reason)
 
 
@@ -153,9 +151,7 @@ def check_last_standing(game: Game) -> None:
     if game.config.team_game:
         teams = {game.team(p) for p in live}
         if len(teams) == 1:
-            team = teams.pop()
-            members = tuple(q for q in game.seats if game.config.players[q].team == team)
-            finish(game, winners=members, draw=False, reason="team")
+            finish(game, winners=tuple(game.team_members(live[0])), draw=False, reason="team")
         return
     if len(live) == 1:
         finish(game, winners=(live[0],), draw=False, reason="opponents_left")
@@ -165,7 +161,7 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
     """Record the result and end the game (CR 104.1)."""
     if game.result is not None:
         raise GameEnded
-    for p in game.seats:
+    for p in game.everyone:
         if p in winners:
             r = reason
             if game.config.team_game and not game.in_game(p):
@@ -184,7 +180,8 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
         game.players[p].in_game = False
         game.touch_player(p)
     game.result = GameResult(game.number, tuple(winners), draw and not winners, False,
-                             tuple(game.outcomes[p] for p in game.seats if p in game.outcomes))
+                             tuple(game.outcomes[p] for p in game.everyone
+                                   if p in game.outcomes))
     game.dirty.add("x")
     game.say(game.result.text(game.names), "game_over", result=game.result)
     raise GameEnded

@@ -169,6 +169,19 @@ class Game:
             return []
         return [q for q in self.seats if q != pid and self.config.players[q].team == t]
 
+    @property
+    def everyone(self) -> list[int]:
+        """Every player this game's result speaks for: for a main game (restarted or not) all
+        the table's players, for a subgame its participants."""
+        return list(self.config.seat_order) if self.depth == 0 else list(self.seats)
+
+    def team_members(self, pid: int) -> list[int]:
+        """``pid`` and their teammates among :attr:`everyone`."""
+        t = self.team(pid)
+        if t is None:
+            return [pid]
+        return [q for q in self.everyone if self.config.players[q].team == t]
+
     def are_opponents(self, a: int, b: int) -> bool:
         if a == b:
             return False
