@@ -6,7 +6,6 @@ from server.rules.cards.pool import SECTIONS
 
 from .helpers import Scene
 
-
 # --------------------------------------------------------------------------- winning
 
 
