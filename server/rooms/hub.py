@@ -1,0 +1,277 @@
+"""The hub: sessions, the room list, and routing each request to its room.
+
+A session is a player's identity on this server, held by a random token that survives
+reconnects and server restarts; seats are held by seat tokens of their own. The hub handles a
+request synchronously, start to end: it never awaits, so one room's work cannot interleave with
+another's and no request can leave a room half-changed while another runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from protocol import messages as m
+from protocol.codec import pack
+from protocol.errors import Code, ProtocolError
+from server.rules import Table
+from server.rules.commands import from_record
+from server.store.db import Store
+from server.store.gate import CommitGate
+
+from .match import FINISHED, MatchRoom, Peer, RecoveryError, Refusal
+from .setup import config_from_wire, deck_from_wire, parse_settings
+from .timers import Timers
+
+if TYPE_CHECKING:
+    from server.net.metrics import Metrics
+
+log = logging.getLogger("arbiter.rooms")
+
+
+@dataclass(frozen=True)
+class HubSettings:
+    grace: float = 60.0  # seconds an empty seat stays held before its player concedes
+    history: int = 256  # deltas kept per viewer class for reconnecting clients
+    hash_every: int = 32  # record the state hash in the log every this many commands
+    allow_scenarios: bool = False
+    max_rooms: int = 1000
+
+
+@dataclass(eq=False)
+class Session:
+    token: str
+    name: str
+    seats: dict[str, int] = field(default_factory=dict)  # match room id -> seat index
+    spectating: set[str] = field(default_factory=set)
+    peers: set[Peer] = field(default_factory=set)
+
+
+class Hub:
+    def __init__(self, settings: HubSettings, store: Store, gate: CommitGate, timers: Timers,
+                 metrics: Metrics) -> None:
+        self.settings = settings
+        self.store = store
+        self.gate = gate
+        self.timers = timers
+        self.metrics = metrics
+        self.sessions: dict[str, Session] = {}
+        self.matches: dict[str, MatchRoom] = {}
+        self.index: dict[str, MatchRoom] = {}  # every open room id -> its match
+        self._next_room = store.next_id("rooms")
+        self._next_game = store.next_id("games")
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def next_game_id(self) -> int:
+        n = self._next_game
+        self._next_game += 1
+        return n
+
+    def register(self, room_id: str, match: MatchRoom) -> None:
+        self.index[room_id] = match
+
+    def unregister(self, room_id: str) -> None:
+        self.index.pop(room_id, None)
+
+    def drop(self, match: MatchRoom) -> None:
+        """Forget a finished (or abandoned) match; its log stays in the store."""
+        self.matches.pop(match.id, None)
+        for rid in [r for r, mr in self.index.items() if mr is match]:
+            del self.index[rid]
+        for session in self.sessions.values():
+            session.seats.pop(match.id, None)
+            session.spectating.discard(match.id)
+        self.timers.schedule(match, None)
+
+    def rooms_by_state(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for match in self.matches.values():
+            out[match.state] = out.get(match.state, 0) + 1
+        return out
+
+    def error(self, peer: Peer, code: str, message: str, request_id: int | None,
+              room: str | None = None) -> None:
+        self.metrics.count_error(code)
+        self.gate.send([peer], pack(m.error(code, message, request_id, room)))
+
+    # ------------------------------------------------------------------ requests
+
+    def hello(self, peer: Peer, req: m.Hello, limits: dict[str, Any]) -> int:
+        """Start (or resume) a session; return the protocol version agreed."""
+        if peer.session is not None:
+            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello",
+                                req.i)
+        common = set(req.v) & set(m.VERSIONS)
+        if not common:
+            raise ProtocolError(Code.UNSUPPORTED_VERSION,
+                                f"this server speaks protocol versions "
+                                f"{', '.join(map(str, m.VERSIONS))}", req.i)
+        version = max(common)
+        if req.session is not None:
+            session = self.sessions.get(req.session)
+            if session is None:
+                raise ProtocolError(Code.UNKNOWN_SESSION, "no session has that token; say "
+                                                          "hello with a name instead", req.i)
+        else:
+            if req.name is None:
+                raise ProtocolError(Code.MISSING_FIELD, "hello needs a name or a session",
+                                    req.i)
+            session = Session(secrets.token_urlsafe(18), req.name.strip())
+            self.sessions[session.token] = session
+            self.store.create_session(session.token, session.name)
+        peer.session = session
+        session.peers.add(peer)
+        seats = []
+        for rid, index in sorted(session.seats.items()):
+            match = self.matches.get(rid)
+            if match is not None:
+                seats.append([rid, index, match.seats[index].token])
+        self.gate.send([peer], pack({"t": "welcome", "i": req.i, "v": version,
+                                     "session": session.token, "name": session.name,
+                                     "seats": seats, "limits": limits}))
+        for rid in sorted(set(session.seats) | session.spectating):
+            match = self.matches.get(rid)
+            if match is not None:
+                match.attach(peer, req.resume)
+        return version
+
+    def handle(self, peer: Peer, req: m.Request) -> None:
+        """Route one request (after hello); refusals become errors for ``peer`` alone."""
+        room = getattr(req, "r", None)
+        try:
+            self._dispatch(peer, req)
+        except Refusal as exc:
+            self.error(peer, exc.code, exc.message, req.i, room)
+        except ProtocolError as exc:
+            self.error(peer, exc.code, exc.message, req.i, room)
+
+    def _match(self, room_id: str) -> MatchRoom:
+        match = self.index.get(room_id) or self.matches.get(room_id)
+        if match is None:
+            raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
+        return match
+
+    def _dispatch(self, peer: Peer, req: m.Request) -> None:
+        if isinstance(req, m.ListRooms):
+            rooms = [mr.summary() for mr in self.matches.values() if mr.state != FINISHED]
+            self.gate.send([peer], pack({"t": "rooms", "i": req.i, "rooms": rooms[:200]}))
+        elif isinstance(req, m.CreateRoom):
+            self._create(peer, req)
+        elif isinstance(req, m.Join):
+            self._match(req.r).join(peer, req)
+        elif isinstance(req, m.Spectate):
+            self._match(req.r).spectate(peer, req)
+        elif isinstance(req, m.SubmitDeck):
+            self._match(req.r).submit_deck(peer, req)
+        elif isinstance(req, m.Act):
+            self._match(req.r).act(peer, req)
+        elif isinstance(req, m.Concede):
+            self._match(req.r).concede(peer, req)
+        elif isinstance(req, m.Draw):
+            self._match(req.r).draw(peer, req)
+        elif isinstance(req, m.Judge):
+            self._match(req.r).judge(peer, req)
+        elif isinstance(req, m.Chat):
+            self._match(req.r).chat(peer, req)
+        elif isinstance(req, m.Resync):
+            self._match(req.r).resync(peer, req)
+        elif isinstance(req, m.Leave):
+            self._match(req.r).leave(peer, req)
+        elif isinstance(req, m.Hello):
+            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello")
+        else:  # pragma: no cover - parse_request only builds the types above
+            raise ProtocolError(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
+
+    def _create(self, peer: Peer, req: m.CreateRoom) -> None:
+        if len(self.matches) >= self.settings.max_rooms:
+            raise Refusal(Code.LIMIT, f"this server holds at most {self.settings.max_rooms} "
+                                      "rooms")
+        number = self._next_room
+        settings = parse_settings(req.config, default_name=f"Room {number}",
+                                  allow_scenarios=self.settings.allow_scenarios)
+        self._next_room += 1
+        creator = peer.session.token if peer.session is not None else None
+        match = MatchRoom(self, number, settings, creator)
+        self.matches[match.id] = match
+        self.index[match.id] = match
+        self.store.create_room(number, settings.name, req.config, creator)
+        self.gate.send([peer], pack({"t": "created", "i": req.i, "r": match.id}))
+        match._reschedule()
+
+    def disconnected(self, peer: Peer) -> None:
+        for rid in list(peer.rooms):
+            match = self.matches.get(rid)
+            if match is not None:
+                match.detach(peer)
+        peer.rooms.clear()
+        if peer.session is not None:
+            peer.session.peers.discard(peer)
+
+    # ------------------------------------------------------------------ recovery
+
+    def recover(self) -> list[str]:
+        """Rebuild every unfinished room from the log; return a line per room for the log."""
+        report = []
+        for token, name in self.store.sessions().items():
+            self.sessions[token] = Session(token, name)
+        for row in self.store.rooms(unfinished=True):
+            try:
+                match = self._restore(row.id, row.name, row.config, row.creator)
+            except (RecoveryError, ProtocolError) as exc:
+                log.error("room %s cannot be resumed: %s", row.id, exc)
+                report.append(f"room {row.id} NOT resumed: {exc}")
+                continue
+            self.matches[match.id] = match
+            self.index[match.id] = match
+            table = match.table
+            if table is None:
+                report.append(f"room {match.id} resumed (waiting for players)")
+            else:
+                report.append(f"room {match.id} resumed: game {match.game_id} "
+                              f"(match game {match.match_game}), {match.commands} commands, "
+                              f"state hash {table.state_hash()}")
+        return report
+
+    def _restore(self, number: int, name: str, raw: dict[str, Any], creator: str | None
+                 ) -> MatchRoom:
+        settings = parse_settings(raw, default_name=name, allow_scenarios=True)
+        match = MatchRoom(self, number, settings, creator)
+        for s in self.store.seats(number):
+            if s.seat >= len(match.seats):
+                continue
+            seat = match.seats[s.seat]
+            seat.token, seat.name = s.token, s.name
+            seat.deck = deck_from_wire(s.deck) if s.deck is not None else seat.deck
+            session = self.sessions.get(s.session) if s.session is not None else None
+            if session is not None and s.token is not None:
+                seat.session = session
+                session.seats[match.id] = seat.index
+        games = self.store.games(number)
+        current = games[-1] if games and games[-1].result is None else None
+        for g in games:
+            if g.result is None:
+                continue
+            match.results.append(g.result)
+            match.match_game = g.number
+            for w in g.result["winners"]:
+                match.wins[w] += 1
+        if current is not None:
+            rows = list(self.store.commands(current.id))
+            table = Table(config_from_wire(current.config), current.seed)
+            commands = [(from_record(r.command), r.hash) for r in rows]
+            clocks = rows[-1].clocks if rows else None
+            match.restore_game(table, current.id, current.number, current.chooser, commands,
+                               clocks)
+        else:
+            now = trio.current_time()
+            for seat in match.seats:
+                if seat.taken:
+                    match.idle_deadline = None
+                    seat.away_deadline = now + self.settings.grace
+        match._reschedule()
+        return match

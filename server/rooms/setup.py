@@ -1,0 +1,298 @@
+"""Room settings: what "create room" may ask for, checked before any room exists, and the
+engine configuration each game of a match is built from.
+
+A room's settings are a msgpack map (docs/protocol.md, "create"). Scenarios, fixed seeds and
+test-only cards are for tests: the server accepts them only when started with
+``--allow-scenarios``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from protocol.errors import Code, ProtocolError
+from server.rules.cards.decks import DeckList, parse_deck_list, ready_made
+from server.rules.config import (
+    COMMANDER,
+    VARIANTS,
+    GameConfig,
+    PlayerConfig,
+    PlayerSetup,
+    Scenario,
+    validate,
+)
+from server.rules.errors import RulesError
+
+MAX_SEATS = 8
+SPECTATOR_MODES = ("none", "public", "all")
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError(Code.BAD_CONFIG, message)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    team: int | None = None
+    emperor: bool = False
+    range: int | None = None
+    deck: DeckList | None = None  # a deck fixed by the room's creator
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    name: str
+    variant: str
+    seats: tuple[SeatSpec, ...]
+    best_of: int = 1
+    clock: tuple[float, float] | None = None  # (total seconds, increment seconds)
+    spectators: str = "public"
+    attack: str | None = None
+    range_of_influence: int | None = None
+    deploy_creatures: bool = False
+    hand_size: int = 7
+    casual_deck_sizes: bool = False
+    seating: tuple[int, ...] | None = None
+    scenario: Scenario | None = None
+    seed: int | None = None
+    allow_test_cards: bool = False
+
+    def game_config(self, names: list[str], decks: list[DeckList], *,
+                    chooser: int | None = None, first_game: bool = True) -> GameConfig:
+        players = tuple(
+            PlayerConfig(name, deck.main, deck.sideboard, commander=deck.commander,
+                         team=spec.team, emperor=spec.emperor, range=spec.range)
+            for name, deck, spec in zip(names, decks, self.seats, strict=True))
+        return GameConfig(
+            players=players, variant=self.variant, attack=self.attack,
+            range_of_influence=self.range_of_influence, deploy_creatures=self.deploy_creatures,
+            seating=self.seating, chooser=chooser, hand_size=self.hand_size,
+            casual_deck_sizes=self.casual_deck_sizes, allow_test_cards=self.allow_test_cards,
+            scenario=self.scenario if first_game else None)
+
+    def check_deck(self, seat: int, deck: DeckList, others: list[DeckList | None]) -> None:
+        """Raise :class:`ProtocolError` (bad_deck / bad_config) if ``deck`` cannot be used in
+        ``seat``, the other seats' decks being ``others`` (None: not known yet)."""
+        decks = [deck if i == seat else (d if d is not None else deck)
+                 for i, d in enumerate(others)]
+        names = [f"Seat {i + 1}" for i in range(len(self.seats))]
+        try:
+            validate(self.game_config(names, decks))
+        except RulesError as exc:
+            code = Code.BAD_DECK if exc.code.value == "bad_deck" else Code.BAD_CONFIG
+            raise ProtocolError(code, exc.message) from None
+
+
+def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
+    """A deck given as ``{"ready": name}`` or ``{"text": deck list}``."""
+    try:
+        if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
+            return ready_made(spec["ready"])
+        if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
+            return parse_deck_list(spec["text"], allow_test=allow_test)
+    except RulesError as exc:
+        raise ProtocolError(Code.BAD_DECK, exc.message) from None
+    raise ProtocolError(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')
+
+
+def deck_to_wire(deck: DeckList) -> dict[str, Any]:
+    return {"main": list(deck.main), "side": list(deck.sideboard), "commander": deck.commander}
+
+
+def deck_from_wire(data: dict[str, Any]) -> DeckList:
+    return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"))
+
+
+def _opt_int(raw: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise _bad(f"{key} must be an integer from {lo} to {hi}")
+    return value
+
+
+def _bool(raw: dict[str, Any], key: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise _bad(f"{key} must be true or false")
+    return value
+
+
+def _seconds(value: Any, key: str, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
+        raise _bad(f"clock {key} must be a number of seconds from 0 to {hi:g}")
+    return float(value)
+
+
+_KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
+          "range_of_influence", "deploy_creatures", "hand_size", "casual_deck_sizes", "seating",
+          "scenario", "seed", "allow_test_cards"}
+_TESTING = ("scenario", "seed", "allow_test_cards")
+
+
+def parse_settings(raw: dict[str, Any], *, default_name: str,
+                   allow_scenarios: bool = False) -> RoomSettings:
+    """Check a "create room" configuration; raise :class:`ProtocolError` saying what is wrong."""
+    unknown = sorted(str(k) for k in raw if k not in _KNOWN)
+    if unknown:
+        raise _bad(f"unknown setting {unknown[0][:40]!r}")
+    testing = [k for k in _TESTING if raw.get(k) not in (None, False)]
+    if testing and not allow_scenarios:
+        raise ProtocolError(Code.SCENARIOS_DISABLED,
+                            f"{testing[0]} is accepted only by a server started with "
+                            "--allow-scenarios")
+    allow_test = _bool(raw, "allow_test_cards")
+    name = raw.get("name", default_name)
+    if not isinstance(name, str) or not 0 < len(name.strip()) <= 40:
+        raise _bad("name must be a string of 1 to 40 characters")
+    variant = raw.get("variant", "two_player")
+    if not isinstance(variant, str):
+        raise _bad("variant must be a string")
+    if variant not in VARIANTS:
+        # Let the engine say why (unsupported variants name their rule).
+        try:
+            validate(GameConfig(players=(), variant=variant))
+        except RulesError as exc:
+            raise _bad(exc.message) from None
+    seats = _parse_seats(raw.get("seats", 2), allow_test)
+    best_of = raw.get("best_of", 1)
+    if best_of not in (1, 3, 5, 7) or isinstance(best_of, bool):
+        raise _bad("best_of must be 1, 3, 5 or 7")
+    clock = raw.get("clock")
+    parsed_clock: tuple[float, float] | None = None
+    if clock is not None:
+        if not isinstance(clock, dict) or not set(clock) <= {"total", "inc"} or \
+                "total" not in clock:
+            raise _bad('clock must be {"total": seconds, "inc": seconds}')
+        parsed_clock = (_seconds(clock["total"], "total", 86400.0),
+                        _seconds(clock.get("inc", 0), "inc", 3600.0))
+        if parsed_clock[0] <= 0:
+            raise _bad("clock total must be more than 0 seconds")
+    spectators = raw.get("spectators", "public")
+    if spectators not in SPECTATOR_MODES:
+        raise _bad("spectators must be none, public or all")
+    attack = raw.get("attack")
+    if attack is not None and not isinstance(attack, str):
+        raise _bad("attack must be a string")
+    seating = raw.get("seating")
+    if seating is not None:
+        if not isinstance(seating, list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in seating):
+            raise _bad("seating must be an array of seat numbers")
+        seating = tuple(seating)
+    seed = _opt_int(raw, "seed", 0, 2**62)
+    hand_size = _opt_int(raw, "hand_size", 0, 20)
+    settings = RoomSettings(
+        name=name.strip(), variant=variant, seats=seats, best_of=best_of, clock=parsed_clock,
+        spectators=spectators, attack=attack,
+        range_of_influence=_opt_int(raw, "range_of_influence", 1, MAX_SEATS),
+        deploy_creatures=_bool(raw, "deploy_creatures"),
+        hand_size=7 if hand_size is None else hand_size,
+        casual_deck_sizes=_bool(raw, "casual_deck_sizes"), seating=seating,
+        scenario=_parse_scenario(raw["scenario"]) if raw.get("scenario") is not None else None,
+        seed=seed, allow_test_cards=allow_test)
+    # Let the engine check the combination, with stand-in decks where none is fixed yet.
+    stand_in = ready_made("isamaru-commander" if variant == COMMANDER else "quick-red")
+    decks = [s.deck or stand_in for s in seats]
+    try:
+        validate(settings.game_config([f"Seat {i + 1}" for i in range(len(seats))], decks))
+    except RulesError as exc:
+        raise _bad(exc.message) from None
+    return settings
+
+
+def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if not 2 <= raw <= MAX_SEATS:
+            raise _bad(f"a room has 2 to {MAX_SEATS} seats")
+        return tuple(SeatSpec() for _ in range(raw))
+    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_SEATS:
+        raise _bad(f"seats must be a number or an array of 2 to {MAX_SEATS} seat descriptions")
+    out = []
+    for i, seat in enumerate(raw):
+        if not isinstance(seat, dict) or not set(seat) <= {"team", "emperor", "range", "deck"}:
+            raise _bad(f"seat {i} must be a map with team, emperor, range and deck only")
+        deck = parse_deck(seat["deck"], allow_test=allow_test) if seat.get("deck") else None
+        out.append(SeatSpec(team=_opt_int(seat, "team", 0, MAX_SEATS),
+                            emperor=_bool(seat, "emperor"),
+                            range=_opt_int(seat, "range", 1, MAX_SEATS), deck=deck))
+    return tuple(out)
+
+
+_SETUP_LISTS = ("library", "hand", "battlefield", "graveyard", "exile", "command")
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > 250 or not all(
+            isinstance(v, str) for v in value):
+        raise _bad(f"scenario {what} must be an array of card names")
+    return tuple(value)
+
+
+def _parse_scenario(raw: Any) -> Scenario:
+    if not isinstance(raw, dict) or not isinstance(raw.get("players"), list):
+        raise _bad('scenario must be a map with "players"')
+    players = []
+    for p in raw["players"]:
+        if not isinstance(p, dict):
+            raise _bad("each scenario player must be a map")
+        kwargs: dict[str, Any] = {k: _names(p[k], k) for k in _SETUP_LISTS if k in p}
+        if p.get("life") is not None:
+            kwargs["life"] = _opt_int(p, "life", -1000, 1000)
+        if p.get("poison"):
+            kwargs["poison"] = _opt_int(p, "poison", 0, 100)
+        if p.get("tapped"):
+            kwargs["tapped"] = tuple(int(t) for t in p["tapped"])
+        if p.get("counters"):
+            try:
+                kwargs["counters"] = tuple((int(i), str(k), int(n)) for i, k, n in p["counters"])
+            except (TypeError, ValueError):
+                raise _bad("scenario counters are [battlefield index, kind, amount]") from None
+        extra = set(p) - {*_SETUP_LISTS, "life", "poison", "tapped", "counters"}
+        if extra:
+            raise _bad(f"unknown scenario player field {sorted(extra)[0]!r}")
+        players.append(PlayerSetup(**kwargs))
+    step = raw.get("step", "main1")
+    active = _opt_int(raw, "active", 0, MAX_SEATS) or 0
+    turn = _opt_int(raw, "turn", 1, 1000) or 1
+    if not isinstance(step, str):
+        raise _bad("scenario step must be a string")
+    return Scenario(players=tuple(players), active=active, step=step, turn=turn,
+                    sick=_bool(raw, "sick"))
+
+
+# --------------------------------------------------------------------------- the log's form
+
+
+def config_to_wire(config: GameConfig) -> dict[str, Any]:
+    """A GameConfig as plain data, for the game log (replay needs nothing else)."""
+    def plain(value: Any) -> Any:
+        if hasattr(value, "__dataclass_fields__"):
+            return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+    out: dict[str, Any] = plain(config)
+    return out
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def config_from_wire(data: dict[str, Any]) -> GameConfig:
+    data = dict(data)
+    players = tuple(PlayerConfig(**{k: _tuples(v) for k, v in p.items()})
+                    for p in data.pop("players"))
+    scenario = data.pop("scenario", None)
+    sc = None
+    if scenario is not None:
+        setups = tuple(PlayerSetup(**{k: _tuples(v) for k, v in p.items()})
+                       for p in scenario.pop("players"))
+        sc = Scenario(players=setups, **scenario)
+    return GameConfig(players=players, scenario=sc,
+                      **{k: _tuples(v) for k, v in data.items()})

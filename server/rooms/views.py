@@ -1,0 +1,167 @@
+"""One room's views: for one game on a table's stack, what each viewer class sees.
+
+A viewer class is a seat (a player id of that game) or the spectators (public information only,
+or everything when the room allows it). For each class the room keeps a
+:class:`~protocol.views.ViewState`, a sequence number and a bounded history of the deltas it sent.
+After each command, :meth:`GameRoom.project` reads the game's dirty keys once, projects each key
+once for everybody (CR 400.7 makes object ids stable keys) and returns one op list per class; the
+caller encodes each list once and hands the same bytes to every connection of the class.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from protocol.codec import pack
+from protocol.views import Op, ViewState, diff, entry_hash
+from server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+
+if TYPE_CHECKING:
+    from server.rules.game import Game
+
+log = logging.getLogger("arbiter.rooms")
+
+
+def _key_order(key: Any) -> tuple[int, Any]:
+    return (1, key) if isinstance(key, str) else (0, key)
+
+
+class ViewerClass:
+    __slots__ = ("history", "key", "seq", "state")
+
+    def __init__(self, key: int, view: dict[Any, Any], history: int) -> None:
+        self.key = key
+        self.state = ViewState(view)
+        self.seq = 0
+        self.history: deque[tuple[int, bytes]] = deque(maxlen=history)
+
+
+class GameRoom:
+    """The views of one game; ``id`` stays the same when the game restarts (CR 724)."""
+
+    def __init__(self, room_id: str, game: Game, *, spectator_key: int, history: int) -> None:
+        self.id = room_id
+        self.spectator_key = spectator_key
+        self.history = history
+        self.repairs = 0
+        self.game = game
+        self.epoch = 0
+        self.classes: dict[int, ViewerClass] = {}
+        self.actions_serial = -1  # serial of the decision whose legal actions were last sent
+        self.reset(game)
+
+    def reset(self, game: Game) -> None:
+        """Start afresh on ``game`` (a new room, or a restart): a new epoch, fresh snapshots."""
+        self.game = game
+        self.epoch = secrets.randbits(31)
+        game.dirty.clear()
+        keys = [*game.seats, self.spectator_key]
+        self.classes = {k: ViewerClass(k, snapshot(game, k), self.history) for k in keys}
+        self.actions_serial = -1
+
+    @property
+    def number(self) -> int:
+        return self.game.number
+
+    def class_for(self, player: int | None) -> ViewerClass:
+        """The class a viewer belongs to: their seat if they have one in this game, else the
+        spectators'."""
+        if player is not None and player in self.classes:
+            return self.classes[player]
+        return self.classes[self.spectator_key]
+
+    # ------------------------------------------------------------------ deltas
+
+    def project(self) -> dict[int, list[Op]]:
+        """Fold the game's dirty keys into every class's view; return the ops per class."""
+        game = self.game
+        dirty = game.dirty
+        if not dirty:
+            return {}
+        keys = sorted({view_key(m) for m in dirty}, key=_key_order)
+        dirty.clear()
+        out: dict[int, list[Op]] = {}
+        classes = self.classes.values()
+        for key in keys:
+            public, private = project(game, key)
+            if private is None:
+                public_hash: int | None = None
+                for cls in classes:
+                    view = cls.state.view
+                    if public is None:
+                        if key not in view:
+                            continue
+                        op = cls.state.delete(key)
+                    else:
+                        if key in view and view[key] == public:
+                            continue
+                        if public_hash is None:
+                            public_hash = entry_hash(key, public)
+                        op = cls.state.set(key, public, public_hash)
+                    if op is not None:
+                        out.setdefault(cls.key, []).append(op)
+            else:
+                for cls in classes:
+                    op = cls.state.set(key, private.get(cls.key, public))
+                    if op is not None:
+                        out.setdefault(cls.key, []).append(op)
+        return out
+
+    def encode_delta(self, cls: ViewerClass, ops: list[Op]) -> dict[str, Any]:
+        """Encode the class's next delta once; the history keeps the bytes for reconnects."""
+        cls.seq += 1
+        msg: dict[str, Any] = {"t": "d", "r": self.id, "q": cls.seq, "c": cls.state.checksum,
+                               "o": ops}
+        cls.history.append((cls.seq, pack(msg)))
+        return msg
+
+    @staticmethod
+    def last_frame(cls: ViewerClass) -> bytes:
+        return cls.history[-1][1]
+
+    # ------------------------------------------------------------------ snapshots
+
+    def verify(self, cls: ViewerClass) -> list[Op]:
+        """Compare a class's maintained view with a fresh snapshot from the engine; return the
+        ops that repair it (none unless the engine missed a dirty key). Run before any snapshot
+        is sent, so snapshots always equal what the engine says."""
+        fresh = snapshot(self.game, cls.key)
+        if fresh == cls.state.view:
+            return []
+        ops = diff(cls.state.view, fresh)
+        log.error("room %s: view of class %s drifted from the engine; repairing %d keys",
+                  self.id, cls.key, len(ops))
+        self.repairs += 1
+        for op in ops:
+            if op[0] == "s":
+                cls.state.set(op[1], op[2])
+            else:
+                cls.state.delete(op[1])
+        return ops
+
+    def snapshot_message(self, cls: ViewerClass, request_id: int | None = None
+                         ) -> dict[str, Any]:
+        msg: dict[str, Any] = {"t": "s", "r": self.id, "e": self.epoch, "q": cls.seq,
+                               "c": cls.state.checksum, "v": cls.state.view,
+                               "g": self.game.number}
+        if request_id is not None:
+            msg["i"] = request_id
+        return msg
+
+    def missed(self, cls: ViewerClass, epoch: int, seq: int) -> list[bytes] | None:
+        """The deltas a client at (``epoch``, ``seq``) missed, or None if the history cannot
+        serve them (another epoch, or too far behind)."""
+        if epoch != self.epoch or seq > cls.seq:
+            return None
+        if seq == cls.seq:
+            return []
+        frames = [f for q, f in cls.history if q > seq]
+        if len(frames) != cls.seq - seq:
+            return None
+        return frames
+
+
+SPECTATOR_KEYS = {"public": SPECTATOR, "none": SPECTATOR, "all": OMNISCIENT}
