@@ -1,0 +1,1 @@
+"""The websockets (trio) endpoint: connections, limits, heartbeats, backpressure, HTTP probes."""

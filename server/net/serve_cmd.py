@@ -1,0 +1,94 @@
+"""``arbiter serve``: run the game server with its embedded defaults (an SQLite log under a data
+directory; nothing else to install)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import trio
+
+from server.rooms.hub import HubSettings
+
+from .connection import Limits
+from .server import ArbiterServer, ServerConfig
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="interface to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    parser.add_argument("--port", type=int, default=8765, help="TCP port (0: any free port)")
+    parser.add_argument("--data-dir", type=Path, default=Path("data"),
+                        help="where the game log lives (default ./data)")
+    parser.add_argument("--grace", type=float, default=60.0,
+                        help="seconds an empty seat is held before its player concedes")
+    parser.add_argument("--history", type=int, default=256,
+                        help="deltas kept per viewer for clients that reconnect")
+    parser.add_argument("--max-rooms", type=int, default=1000)
+    parser.add_argument("--max-connections", type=int, default=10_000)
+    parser.add_argument("--max-frame", type=int, default=64 * 1024,
+                        help="largest client message in bytes (larger: a too_large error)")
+    parser.add_argument("--queue", type=int, default=256,
+                        help="frames queued per client before a slow client is disconnected")
+    parser.add_argument("--rate", type=float, default=50.0,
+                        help="messages per second a client may send on average")
+    parser.add_argument("--burst", type=int, default=200,
+                        help="messages a client may send in a burst")
+    parser.add_argument("--origin", action="append", default=None, metavar="ORIGIN",
+                        help="allowed Origin header (repeatable); default: any")
+    parser.add_argument("--ping-interval", type=float, default=20.0,
+                        help="seconds between heartbeats (0: none)")
+    parser.add_argument("--ping-timeout", type=float, default=20.0,
+                        help="seconds to wait for a heartbeat's answer")
+    parser.add_argument("--compression", action="store_true",
+                        help="offer permessage-deflate (off by default: see "
+                             "docs/architecture.md)")
+    parser.add_argument("--sync", choices=("normal", "full"), default="normal",
+                        help="SQLite synchronous mode: normal survives a server crash, full "
+                             "also a power cut")
+    parser.add_argument("--allow-scenarios", action="store_true",
+                        help="accept scenarios, fixed seeds and test cards in new rooms "
+                             "(for tests; never on a public server)")
+    parser.add_argument("--log-level", default="INFO")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host, port=args.port, data_dir=args.data_dir,
+        hub=HubSettings(grace=args.grace, history=args.history,
+                        allow_scenarios=args.allow_scenarios, max_rooms=args.max_rooms),
+        limits=Limits(queue=args.queue, rate=args.rate, burst=args.burst,
+                      max_frame=args.max_frame),
+        max_connections=args.max_connections,
+        origins=tuple(args.origin) if args.origin else None,
+        ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
+        compression=args.compression, synchronous=args.sync.upper())
+
+
+async def _main(config: ServerConfig) -> None:
+    server = ArbiterServer(config)
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.run)
+            print(f"arbiter: listening on ws://{config.host}:{server.port} "
+                  f"(data in {config.data_dir})", flush=True)
+            for line in server.recovered:
+                print(f"arbiter: {line}", flush=True)
+            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for _ in signals:
+                    print("arbiter: shutting down", flush=True)
+                    nursery.cancel_scope.cancel()
+                    break
+    finally:
+        server.store.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    trio.run(_main, config_from_args(args))
+    return 0
