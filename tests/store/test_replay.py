@@ -1,0 +1,67 @@
+"""``arbiter replay``: a stored game replays from its seed and commands to its readable log,
+and a log that does not match (a tampered state hash) is reported."""
+
+from __future__ import annotations
+
+import io
+import random
+import sqlite3
+from pathlib import Path
+
+from clients.bots.strategies import random_strategy
+from server.rooms.setup import config_to_wire
+from server.rules import GameConfig, PlayerConfig, Table
+from server.rules.cards.decks import ready_made
+from server.rules.commands import Act, Concede, to_record
+from server.store.db import DB_NAME, Store
+from server.store.replay_cmd import replay
+
+
+def _stored_game(path: Path) -> tuple[Store, Table, list[str]]:
+    config = GameConfig(players=(PlayerConfig("Ann", ready_made("quick-red").main),
+                                 PlayerConfig("Bob", ready_made("quick-green").main)))
+    store = Store.open_dir(path)
+    store.start_game(1, 1, 1, 7, config_to_wire(config), None)
+    table = Table(config, 7)
+    texts = [e.text for e in table.drain_events()]
+    rng = random.Random(1)
+    n = 0
+    while not table.finished and n < 60:
+        d = table.pending
+        assert d is not None
+        cmd = Act(d.player, d.serial, random_strategy({}, d.to_wire(), rng))
+        texts += [e.text for e in table.apply(cmd)]
+        n += 1
+        store.append_command(1, n, to_record(cmd), table.state_hash() if n % 10 == 0 else None,
+                             None)
+    cmd2 = Concede(1)
+    texts += [e.text for e in table.apply(cmd2)]
+    store.append_command(1, n + 1, to_record(cmd2), None, None)
+    assert table.result is not None
+    store.finish_game(1, table.result.to_wire(), table.state_hash())
+    store.flush()
+    return store, table, texts
+
+
+def test_replay_prints_the_games_log_and_checks_its_hashes(tmp_path: Path) -> None:
+    store, table, texts = _stored_game(tmp_path)
+    out = io.StringIO()
+    assert replay(store, 1, out) == 0
+    printed = out.getvalue()
+    pos = 0
+    for text in texts:  # every event's text, in order
+        pos = printed.index(text, pos)
+    assert "Bob concedes" in printed
+    assert "Winner: Ann." in printed
+    assert f"State hash: {table.state_hash()} (matches the log)" in printed
+
+
+def test_replay_reports_a_log_that_does_not_match(tmp_path: Path) -> None:
+    store, _, _ = _stored_game(tmp_path)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("UPDATE commands SET hash = 'tampered' WHERE n = 20")
+    db.commit()
+    out = io.StringIO()
+    assert replay(store, 1, out) == 3
+    assert "state hash differs from the one recorded after command 20" in out.getvalue()
+    assert replay(store, 99, io.StringIO()) == 1
