@@ -1,0 +1,200 @@
+"""Real servers on 127.0.0.1 (port 0) and real websocket clients, for the server tests.
+
+Everything runs in one trio run under ``MockClock(autojump_threshold=0)``. Nothing here waits
+on time: :func:`settle` waits until every task (server and clients) is blocked, which on
+loopback means every frame sent has been received and handled. Server-side deadlines (grace
+periods, clocks, heartbeats) fire when the test lets the run go idle, exactly as the mock clock
+jumps to them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import trio
+import trio.testing
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.client import ClientConnection, connect
+
+from clients.bots.strategies import Strategy, random_strategy
+from protocol import Tracker, check_server_message, pack, unpack_server
+from server.net.connection import Limits
+from server.net.server import ArbiterServer, ServerConfig
+from server.rooms.hub import HubSettings
+
+
+def server_config(data_dir: Path, **overrides: Any) -> ServerConfig:
+    hub = overrides.pop("hub", HubSettings(allow_scenarios=True))
+    limits = overrides.pop("limits", Limits(rate=1e9, burst=10**9))
+    base = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, hub=hub, limits=limits,
+                        ping_interval=None, ping_timeout=None, open_timeout=None,
+                        close_timeout=2.0)
+    return replace(base, **overrides)
+
+
+async def start_server(nursery: trio.Nursery, data_dir: Path, **overrides: Any
+                       ) -> ArbiterServer:
+    server: ArbiterServer = await nursery.start(
+        ArbiterServer(server_config(data_dir, **overrides)).run)
+    return server
+
+
+async def settle(until: Callable[[], bool] | None = None, tries: int = 200) -> None:
+    """Wait until nothing can run; with ``until``, keep waiting until it holds."""
+    for _ in range(tries):
+        await trio.testing.wait_all_tasks_blocked()
+        if until is None or until():
+            return
+    raise AssertionError("the server made no progress")
+
+
+class Client:
+    """A websocket client that records every frame and keeps its views with the protocol's
+    :class:`~protocol.Tracker` (checking sequence numbers and checksums)."""
+
+    def __init__(self, ws: ClientConnection, nursery: trio.Nursery, label: str) -> None:
+        self.ws = ws
+        self.label = label
+        self.frames: list[bytes] = []
+        self.messages: list[dict[Any, Any]] = []
+        self.replies: dict[int, dict[Any, Any]] = {}
+        self.tracker = Tracker()
+        self.resyncs: list[str] = []
+        self.closed = False
+        self.close_code: int | None = None
+        self.session: str | None = None
+        self.seats: dict[str, tuple[int, str]] = {}  # room -> (seat, token)
+        self._ids = 0
+        nursery.start_soon(self._reader)
+
+    @classmethod
+    async def open(cls, nursery: trio.Nursery, server: ArbiterServer, name: str | None = None,
+                   *, session: str | None = None, resume: dict[str, Any] | None = None,
+                   hello: bool = True, **kwargs: Any) -> Client:
+        options: dict[str, Any] = {"open_timeout": None, "ping_interval": None,
+                                   "close_timeout": 2.0, "compression": None, "proxy": None,
+                                   "max_size": None}
+        options.update(kwargs)
+        ws = await connect(f"ws://127.0.0.1:{server.port}/", **options).connect(nursery)
+        client = cls(ws, nursery, name or session or "?")
+        if hello:
+            msg: dict[str, Any] = {"t": "hello", "v": [1]}
+            if name is not None:
+                msg["name"] = name
+            if session is not None:
+                msg["session"] = session
+            if resume is not None:
+                msg["resume"] = resume
+            welcome = await client.call(msg)
+            assert welcome["t"] == "welcome", welcome
+            client.session = welcome["session"]
+            for room, seat, token in welcome["seats"]:
+                client.seats[room] = (seat, token)
+        return client
+
+    async def _reader(self) -> None:
+        try:
+            async for frame in self.ws:
+                assert isinstance(frame, bytes)
+                self.frames.append(frame)
+                msg = unpack_server(frame)
+                check_server_message(msg)
+                self.messages.append(msg)
+                if msg.get("i") is not None:
+                    self.replies.setdefault(msg["i"], msg)
+                stale = self.tracker.feed(msg)
+                if stale is not None:
+                    self.resyncs.append(stale)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            self.close_code = self.ws.close_code
+
+    async def send(self, msg: dict[str, Any]) -> int:
+        if "i" not in msg:
+            self._ids += 1
+            msg = {**msg, "i": self._ids}
+        await self.ws.send(pack(msg))
+        return int(msg["i"])
+
+    async def call(self, msg: dict[str, Any]) -> dict[Any, Any]:
+        """Send a request and wait for its reply (or error)."""
+        i = await self.send(msg)
+        await settle(lambda: i in self.replies or self.closed)
+        assert i in self.replies, f"{self.label}: no reply to {msg} (closed={self.closed})"
+        return self.replies[i]
+
+    async def ok(self, msg: dict[str, Any]) -> dict[Any, Any]:
+        reply = await self.call(msg)
+        assert reply["t"] != "error", reply
+        return reply
+
+    async def join(self, room: str, seat: int | None = None, deck: str | None = None
+                   ) -> int:
+        msg: dict[str, Any] = {"t": "join", "r": room}
+        if seat is not None:
+            msg["seat"] = seat
+        reply = await self.ok(msg)
+        self.seats[room] = (reply["seat"], reply["token"])
+        if deck is not None:
+            await self.ok({"t": "deck", "r": room, "ready": deck})
+        return int(reply["seat"])
+
+    def of_type(self, kind: str) -> list[dict[Any, Any]]:
+        return [m for m in self.messages if m["t"] == kind]
+
+    def pending(self) -> list[tuple[str, dict[str, Any]]]:
+        return [(room, rv.actions) for room, rv in self.tracker.rooms.items()
+                if rv.actions is not None and not rv.closed]
+
+    async def close(self) -> None:
+        await self.ws.aclose()
+        await settle(lambda: self.closed)
+
+
+async def create_room(client: Client, config: dict[str, Any]) -> str:
+    reply = await client.ok({"t": "create", "config": config})
+    return str(reply["r"])
+
+
+async def play(players: dict[int, Client], *, strategy: Strategy = random_strategy,
+               rng: random.Random | None = None, max_actions: int = 20_000,
+               before: Callable[[int], Any] | None = None,
+               choose: Callable[[int, str, dict[str, Any], dict[Any, Any]], int | None] | None
+               = None, until: Callable[[], bool] | None = None) -> int:
+    """Let bots play until nobody has a decision (or ``max_actions``); returns actions taken.
+
+    ``before(n)`` may be an async callback run before action ``n``; ``choose`` may pick an
+    action instead of the strategy (return None to let the strategy choose); play stops early
+    when ``until()`` holds.
+    """
+    rng = rng or random.Random(0)
+    n = 0
+    while n < max_actions:
+        await settle()
+        if until is not None and until():
+            return n
+        deciding = [(c, room, d) for c in players.values() for room, d in c.pending()]
+        if not deciding:
+            return n
+        assert len(deciding) == 1, [(c.label, r) for c, r, _ in deciding]
+        client, room, decision = deciding[0]
+        if before is not None:
+            await before(n)
+            await settle()
+            if client.tracker.rooms[room].actions is not decision:
+                continue
+        view = client.tracker.rooms[room].view
+        action = choose(n, room, decision, view) if choose is not None else None
+        if action is None:
+            action = strategy(view, decision, rng)
+        reply = await client.call({"t": "act", "r": room, "s": decision["serial"],
+                                   "a": action})
+        assert reply["t"] in ("d", "ok"), (client.label, reply)
+        n += 1
+    return n
