@@ -498,27 +498,25 @@ class Game:
                 self.dirty.add(oid)
 
     def cant_lose(self, pid: int) -> bool:
-        """Does an effect say ``pid`` can't lose the game (Platinum Angel, Abyssal
-        Persecutor)? CR 801.10: an effect reaches only players in its controller's range."""
-        for o in self.permanents():
-            for st in o.defn.statics:
-                if isinstance(st, CantLose):
-                    if st.who == "you" and o.controller == pid:
-                        return True
-                    if (st.who == "opponents" and self.are_opponents(o.controller, pid)
-                            and self.in_range(o.controller, pid)):
-                        return True
-        return False
+        """Does an effect say ``pid`` can't lose the game (Platinum Angel, Abyssal Persecutor)?"""
+        return self._prevented(pid, CantLose)
 
     def cant_win(self, pid: int) -> bool:
+        return self._prevented(pid, CantWin)
+
+    def _prevented(self, pid: int, kind: type[CantLose] | type[CantWin]) -> bool:
+        """A "can't lose" / "can't win" static ability applying to ``pid``: its own ("you")
+        or an opponent's ("your opponents"), which reaches only players in its controller's
+        range (CR 801.10)."""
         for o in self.permanents():
             for st in o.defn.statics:
-                if isinstance(st, CantWin):
-                    if st.who == "you" and o.controller == pid:
-                        return True
-                    if (st.who == "opponents" and self.are_opponents(o.controller, pid)
-                            and self.in_range(o.controller, pid)):
-                        return True
+                if not isinstance(st, kind):
+                    continue
+                if st.who == "you" and o.controller == pid:
+                    return True
+                if (st.who == "opponents" and self.are_opponents(o.controller, pid)
+                        and self.in_range(o.controller, pid)):
+                    return True
         return False
 
     # ------------------------------------------------------------------ events and log

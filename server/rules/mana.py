@@ -81,13 +81,17 @@ def plan_payment(
     used_pool: dict[str, int] = {}
     chosen: list[tuple[int, str]] = []
     remaining = list(sources)
-    for color, count in cost.pips:
-        need = count
+
+    def spend(color: str, need: int) -> int:
+        """Take up to ``need`` of ``color`` from the pool; return what is still needed."""
         take = min(need, left.get(color, 0))
         if take:
             left[color] -= take
             used_pool[color] = used_pool.get(color, 0) + take
-            need -= take
+        return need - take
+
+    for color, count in cost.pips:
+        need = spend(color, count)
         if need:
             matching = [s for s in remaining if s[1] == color]
             if len(matching) < need:
@@ -97,13 +101,7 @@ def plan_payment(
                 remaining.remove(s)
     need = cost.generic
     for color in MANA_TYPES:
-        if not need:
-            break
-        take = min(need, left.get(color, 0))
-        if take:
-            left[color] -= take
-            used_pool[color] = used_pool.get(color, 0) + take
-            need -= take
+        need = spend(color, need)
     if need:
         if len(remaining) < need:
             return None
