@@ -31,8 +31,12 @@ def run(args: argparse.Namespace) -> int:
     config = GameConfig(players=tuple(players))
     table, applied = play_local(config, seed, [STRATEGIES[s] for s in args.strategies],
                                 bot_seed=seed)
+    depth = {table.main.number: 0}
     for event in table.drain_events():
-        indent = "  " * table.main.depth
-        print(f"{indent}{event.text}")
+        if event.kind == "subgame_started":
+            depth[event.data["game"]] = event.data["depth"]
+        elif event.kind == "game_restarted":
+            depth[event.data["game"]] = event.data["depth"]
+        print("    " * depth.get(event.game, 0) + event.text)
     print(f"\n(seed {seed}, {applied} actions)")
     return 0
