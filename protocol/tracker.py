@@ -78,6 +78,13 @@ class Tracker:
             rv2.result = msg["res"]
         return None
 
+    def acted(self, room: str, serial: int) -> None:
+        """The client answered decision ``serial`` in ``room``: its actions are used up (the
+        next decision's arrive in a new "a" message, after the acknowledging delta)."""
+        rv = self.rooms.get(room)
+        if rv is not None and rv.actions is not None and rv.actions.get("serial") == serial:
+            rv.actions = None
+
     def _stale(self, rv: RoomView) -> str:
         rv.stale = True
         rv.actions = None

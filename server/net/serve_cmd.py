@@ -73,10 +73,10 @@ async def _main(config: ServerConfig) -> None:
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
-            print(f"arbiter: listening on ws://{config.host}:{server.port} "
-                  f"(data in {config.data_dir})", flush=True)
             for line in server.recovered:
                 print(f"arbiter: {line}", flush=True)
+            print(f"arbiter: listening on ws://{config.host}:{server.port} "
+                  f"(data in {config.data_dir})", flush=True)
             with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                 async for _ in signals:
                     print("arbiter: shutting down", flush=True)

@@ -22,6 +22,10 @@ def test_snapshot_then_deltas_then_actions() -> None:
     assert tr.feed({"t": "a", "r": "1", "d": {"serial": 3, "actions": []}}) is None
     assert tr.rooms["1"].view == server.view
     assert tr.rooms["1"].actions == {"serial": 3, "actions": []}
+    tr.acted("1", 2)
+    assert tr.rooms["1"].actions is not None  # not the decision that was answered
+    tr.acted("1", 3)
+    assert tr.rooms["1"].actions is None
     assert tr.feed(delta(server, 2, (7, None))) is None
     assert tr.rooms["1"].view == server.view
     assert tr.positions() == {"1": (9, 2)}

@@ -52,13 +52,38 @@ async def settle(until: Callable[[], bool] | None = None, tries: int = 200) -> N
     raise AssertionError("the server made no progress")
 
 
+class Activity:
+    """Wakes waiters whenever any client receives something. For a server in another process,
+    where "every task here is blocked" says nothing about the server's progress."""
+
+    def __init__(self) -> None:
+        self._event = trio.Event()
+
+    def poke(self) -> None:
+        self._event.set()
+        self._event = trio.Event()
+
+    async def until(self, predicate: Callable[[], bool]) -> None:
+        while True:
+            event = self._event
+            if predicate():
+                return
+            await event.wait()
+
+
 class Client:
     """A websocket client that records every frame and keeps its views with the protocol's
-    :class:`~protocol.Tracker` (checking sequence numbers and checksums)."""
+    :class:`~protocol.Tracker` (checking sequence numbers and checksums).
 
-    def __init__(self, ws: ClientConnection, nursery: trio.Nursery, label: str) -> None:
+    With ``activity`` (a server in another process) replies are awaited as they arrive;
+    without, by letting the run settle.
+    """
+
+    def __init__(self, ws: ClientConnection, nursery: trio.Nursery, label: str,
+                 activity: Activity | None = None) -> None:
         self.ws = ws
         self.label = label
+        self.activity = activity
         self.frames: list[bytes] = []
         self.messages: list[dict[Any, Any]] = []
         self.replies: dict[int, dict[Any, Any]] = {}
@@ -72,15 +97,17 @@ class Client:
         nursery.start_soon(self._reader)
 
     @classmethod
-    async def open(cls, nursery: trio.Nursery, server: ArbiterServer, name: str | None = None,
-                   *, session: str | None = None, resume: dict[str, Any] | None = None,
-                   hello: bool = True, **kwargs: Any) -> Client:
+    async def open(cls, nursery: trio.Nursery, server: ArbiterServer | int,
+                   name: str | None = None, *, session: str | None = None,
+                   resume: dict[str, Any] | None = None, hello: bool = True,
+                   activity: Activity | None = None, **kwargs: Any) -> Client:
         options: dict[str, Any] = {"open_timeout": None, "ping_interval": None,
                                    "close_timeout": 2.0, "compression": None, "proxy": None,
                                    "max_size": None}
         options.update(kwargs)
-        ws = await connect(f"ws://127.0.0.1:{server.port}/", **options).connect(nursery)
-        client = cls(ws, nursery, name or session or "?")
+        port = server if isinstance(server, int) else server.port
+        ws = await connect(f"ws://127.0.0.1:{port}/", **options).connect(nursery)
+        client = cls(ws, nursery, name or session or "?", activity)
         if hello:
             msg: dict[str, Any] = {"t": "hello", "v": [1]}
             if name is not None:
@@ -109,23 +136,32 @@ class Client:
                 stale = self.tracker.feed(msg)
                 if stale is not None:
                     self.resyncs.append(stale)
+                if self.activity is not None:
+                    self.activity.poke()
         except ConnectionClosed:
             pass
         finally:
             self.closed = True
             self.close_code = self.ws.close_code
+            if self.activity is not None:
+                self.activity.poke()
 
     async def send(self, msg: dict[str, Any]) -> int:
         if "i" not in msg:
             self._ids += 1
             msg = {**msg, "i": self._ids}
         await self.ws.send(pack(msg))
+        if msg.get("t") == "act":
+            self.tracker.acted(msg["r"], msg["s"])
         return int(msg["i"])
 
     async def call(self, msg: dict[str, Any]) -> dict[Any, Any]:
         """Send a request and wait for its reply (or error)."""
         i = await self.send(msg)
-        await settle(lambda: i in self.replies or self.closed)
+        if self.activity is not None:
+            await self.activity.until(lambda: i in self.replies or self.closed)
+        else:
+            await settle(lambda: i in self.replies or self.closed)
         assert i in self.replies, f"{self.label}: no reply to {msg} (closed={self.closed})"
         return self.replies[i]
 
