@@ -374,6 +374,21 @@ class G:
         self._collect()
         return self
 
+    def keep_hands(self) -> G:
+        """Keep every opening hand offered (CR 103.5), e.g. as a subgame or restarted game
+        begins."""
+        while not self.table.finished and self.decision.kind == "mulligan":
+            self.choose("keep")
+        return self
+
+    def play_land(self, pid: int, name: str) -> G:
+        return self.choose("play_land", f"Play {name}", player=pid)
+
+    def owned(self, pid: int, game: Any = None) -> list[str]:
+        """Sorted names of the cards ``pid`` owns anywhere in a game (tokens excluded)."""
+        g = game or self.game
+        return sorted(o.name for o in g.objects.values() if o.owner == pid and o.card)
+
     def hash(self) -> str:
         return self.table.state_hash()
 

@@ -381,6 +381,20 @@ TEST_CARDS = [
             text="Whenever a creature card leaves your graveyard, you gain 2 life.",
             abilities=(Triggered(CardLeavesYourZone("graveyard", CREATURE_CARD),
                                  (GainLife(2, YOU),)),)),
+    # Free restarts and subgames (CR 724, 726) that a test harness can force at any moment
+    # where an instant can be cast, and cheap shapes for what a subgame must clean up.
+    CardDef(name="Second Beginning", types=INSTANT, cost=_C("{0}"), test_only=True,
+            text="Restart the game.", spell=(RestartGame(),)),
+    CardDef(name="Tale Within a Tale", types=INSTANT, cost=_C("{0}"), test_only=True,
+            text="Players play a Magic subgame, using their libraries as their decks. Each "
+                 "player who doesn't win the subgame loses half their life, rounded up.",
+            spell=(PlaySubgame(),)),
+    CardDef(name="Flickering Drone", types=frozenset({"Artifact", "Creature"}), cost=_C("{0}"),
+            subtypes=("Drone",), power=1, toughness=1, keywords=frozenset({PHASING}),
+            text="Phasing", test_only=True),
+    CardDef(name="Myr Spawning", types=INSTANT, cost=_C("{0}"), test_only=True,
+            text="Create a 1/1 colorless Myr artifact creature token.",
+            spell=(CreateToken("Myr", YOU),)),
 ]
 
 POOL: dict[str, CardDef] = {
