@@ -49,7 +49,7 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
     cfg = game.config
     live = game.players_in_game()
     if starting_player is not None and starting_player in live:
-        sp = starting_player  # CR 724.1a for a restart
+        sp = starting_player  # a restart (CR 724.1a) or a subgame's random pick (726.2)
     elif game.depth == 0 and cfg.starting_player is not None:
         sp = cfg.starting_player
     elif game.depth == 0 and cfg.chooser is not None and game.restart_followup is None:
@@ -64,6 +64,11 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
         game.shuffle(p)
         game.touch_player(p)
     yield from mulligans(game)
+
+
+def random_starting_player(game: Game) -> int:
+    """A starting player chosen at random among those in ``game`` (a subgame, CR 726.2)."""
+    return _random_starting_player(game, game.players_in_game())
 
 
 def _random_starting_player(game: Game, live: list[int]) -> int:
