@@ -51,6 +51,8 @@ class Connection:
         self.version: int | None = None
         self._out, self._in = trio.open_memory_channel[bytes](limits.queue)
         self.closed = False
+        self.closing = False  # reading stopped; the queue drains, then the connection closes
+        self.drained = trio.Event()
         self.close_code: int | None = None
         self.close_reason = ""
         self.scope: trio.CancelScope | None = None
@@ -85,12 +87,24 @@ class Connection:
     async def writer(self) -> None:
         try:
             async for frame in self._in:
+                if not frame:  # the end-of-stream marker queued by finish()
+                    self.drained.set()
+                    return
                 await self.ws.send(frame)
                 self.frames_sent += 1
         except ConnectionClosed:
             pass
         finally:
             self.shut(None, "")
+
+    def finish(self, code: int, reason: str) -> bytes:
+        """Stop reading and close once what is queued has been sent (an error explaining
+        why, typically). Returns the marker to queue after those frames."""
+        if not self.closing and not self.closed:
+            self.closing = True
+            self.close_code, self.close_reason = code, reason
+            self.metrics.policy_closes += code == POLICY
+        return b""
 
     def shut(self, code: int | None, reason: str) -> None:
         """Stop serving this connection (from any task); ``code`` is the close code to send."""

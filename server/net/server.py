@@ -178,6 +178,9 @@ class ArbiterServer:
                 conn.scope = nursery.cancel_scope
                 nursery.start_soon(conn.writer)
                 await self._read(conn)
+                if conn.closing:  # let the explanation reach the client first
+                    with trio.move_on_after(self.config.close_timeout or 5.0):
+                        await conn.drained.wait()
                 nursery.cancel_scope.cancel()
         except Exception:  # never let a connection's failure escape into the server
             log.exception("%r failed", conn)
@@ -191,15 +194,17 @@ class ArbiterServer:
                 await ws.aclose(conn.close_code, conn.close_reason)
 
     async def _read(self, conn: Connection) -> None:
-        while not conn.closed:
+        while not conn.closed and not conn.closing:
             try:
                 frame = await conn.ws.recv()
             except ConnectionClosed:
                 return
             now = trio.current_time()
             if not conn.allow(now):
-                self.metrics.count_error(Code.RATE_LIMITED)
-                conn.shut(POLICY, "rate limit exceeded")
+                self.hub.error(conn, Code.RATE_LIMITED,
+                               f"more than {self.config.limits.rate:g} messages per second",
+                               None)
+                self._finish(conn, POLICY, "rate limit exceeded")
                 return
             self.on_frame(conn, frame, now)
 
@@ -224,15 +229,19 @@ class ArbiterServer:
             except ProtocolError as exc:
                 self.hub.error(conn, exc.code, exc.message, exc.request_id)
                 if exc.code == Code.UNSUPPORTED_VERSION:
-                    conn.shut(CloseCode.PROTOCOL_ERROR, "no common protocol version")
+                    self._finish(conn, CloseCode.PROTOCOL_ERROR, "no common protocol version")
                 elif exc.code not in (Code.UNKNOWN_SESSION, Code.ALREADY_HELLO) and \
                         conn.strike(now):
-                    conn.shut(POLICY, "too many malformed messages")
+                    self._finish(conn, POLICY, "too many malformed messages")
         except Exception:
             log.exception("%r: request failed", conn)
             self.metrics.internal_errors += 1
             self.hub.error(conn, Code.INTERNAL, "the server failed to handle this request; "
                                                 "nothing changed", request_id)
+
+
+    def _finish(self, conn: Connection, code: int, reason: str) -> None:
+        self.gate.send([conn], conn.finish(code, reason))
 
 
 def _plain(status: http.HTTPStatus, body: str) -> Response:

@@ -1,0 +1,135 @@
+"""Bad input, case by case: each gets an error with a stable code for its sender alone, and
+changes nothing; a client that keeps sending garbage, or sends too fast, is closed with the
+policy code 1008."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import trio
+
+from server.net.connection import Limits
+
+from .harness import Client, create_room, play, settle, start_server
+
+
+async def two_player_game(nursery: trio.Nursery, server: Any) -> tuple[Client, Client, str]:
+    ann = await Client.open(nursery, server, "Ann")
+    bob = await Client.open(nursery, server, "Bob")
+    room = await create_room(ann, {"seats": 2, "seed": 9})
+    await ann.join(room, deck="quick-red")
+    await bob.join(room, deck="quick-green")
+    await play({0: ann, 1: bob}, max_actions=6)
+    return ann, bob, room
+
+
+async def test_each_bad_request_gets_its_own_error_and_changes_nothing(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    ann, bob, room = await two_player_game(nursery, server)
+    eve = await Client.open(nursery, server, "Eve")
+    await eve.ok({"t": "spectate", "r": room})
+    table = server.hub.matches[room].table
+    assert table is not None
+    before = table.state_hash()
+    frames_before = {c.label: len(c.frames) for c in (ann, bob, eve)}
+    [(_, decision)] = [p for c in (ann, bob) for p in c.pending()]
+    decider, other = (ann, bob) if decision["player"] == 0 else (bob, ann)
+    serial = decision["serial"]
+    cases: list[tuple[Client, dict[str, Any], str]] = [
+        (decider, {"t": "act", "r": room, "s": serial - 1, "a": 0}, "stale_decision"),
+        (decider, {"t": "act", "r": room, "s": serial, "a": 99}, "unknown_action"),
+        (other, {"t": "act", "r": room, "s": serial, "a": 0}, "not_your_decision"),
+        (eve, {"t": "act", "r": room, "s": serial, "a": 0}, "not_seated"),
+        (eve, {"t": "concede", "r": room}, "not_seated"),
+        (eve, {"t": "draw", "r": room, "op": "propose"}, "not_seated"),
+        (decider, {"t": "draw", "r": room, "op": "accept"}, "draw_offer"),
+        (decider, {"t": "act", "r": "77", "s": serial, "a": 0}, "unknown_room"),
+        (decider, {"t": "act", "r": f"{room}.1.5", "s": serial, "a": 0}, "unknown_room"),
+        (decider, {"t": "concede", "r": room, "g": f"{room}.1.5"}, "room_closed"),
+        (eve, {"t": "join", "r": room}, "room_full"),
+        (eve, {"t": "join", "r": room, "token": "not-a-seat-token"}, "bad_token"),
+        (eve, {"t": "judge", "r": room, "seat": 0}, "not_judge"),
+        (decider, {"t": "deck", "r": room, "ready": "quick-red"}, "wrong_state"),
+        (decider, {"t": "resync", "r": room, "e": 1, "q": 10**9}, None),  # a snapshot
+        (decider, {"t": "hello", "v": 1, "name": "Again"}, "already_hello"),
+        (decider, {"t": "create", "config": {"variant": "planechase"}}, "bad_config"),
+        (decider, {"t": "create", "config": {"seats": 2, "seed": 1}}, None),
+    ]
+    for client, msg, code in cases:
+        reply = await client.call(msg)
+        if code is None:
+            assert reply["t"] != "error", (msg, reply)
+        else:
+            assert reply["t"] == "error" and reply["code"] == code, (msg, reply)
+            assert reply["msg"]
+    assert table.state_hash() == before
+    # Nobody but the sender heard about any of it (Eve got only her replies).
+    assert len(other.frames) - frames_before[other.label] == sum(
+        1 for c, _, _ in cases if c is other)
+    assert server.metrics.internal_errors == 0
+    assert await play({0: ann, 1: bob}, max_actions=4) == 4
+
+
+async def test_frames_that_are_not_requests(nursery: trio.Nursery, tmp_path: object,
+                                            autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    raw = await Client.open(nursery, server, hello=False)
+    await raw.ws.send(msgpack.packb({"t": "rooms", "i": 1}))
+    await raw.ws.send("a text frame")
+    await raw.ws.send(b"\x93\x01")
+    await raw.ws.send(msgpack.packb({"t": "hello", "i": 2, "v": [7, 8]}))
+    await settle(lambda: raw.closed)
+    codes = [m["code"] for m in raw.of_type("error")]
+    assert codes == ["hello_first", "bad_frame", "bad_frame", "unsupported_version"]
+    assert raw.of_type("error")[0]["i"] == 1 and raw.of_type("error")[3]["i"] == 2
+    assert raw.close_code == 1002  # no version in common: a protocol error
+
+
+async def test_too_large_frames(nursery: trio.Nursery, tmp_path: object,
+                                autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path, max_ws_frame=8192,  # type: ignore[arg-type]
+                                limits=Limits(rate=1e9, burst=10**9, max_frame=1024))
+    c = await Client.open(nursery, server, "Ann")
+    await c.send({"t": "chat", "r": "1", "text": "x" * 1000, "pad": "y" * 500})
+    await settle(lambda: bool(c.of_type("error")))
+    [reply] = c.of_type("error")
+    assert reply["code"] == "too_large" and reply["i"] is None  # not decoded at all
+    assert not c.closed
+    await c.ws.send(b"\x00" * 10_000)  # beyond the transport's limit: the connection goes
+    await settle(lambda: c.closed)
+    assert c.close_code == 1009
+
+
+async def test_a_client_that_keeps_sending_garbage_is_closed(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                limits=Limits(rate=1e9, burst=10**9, garbage=5))
+    ann, bob, _ = await two_player_game(nursery, server)
+    mallory = await Client.open(nursery, server, "Mallory")
+    for _ in range(10):
+        if mallory.closed:
+            break
+        await mallory.ws.send(b"\xc1 not msgpack")
+        await settle()
+    assert mallory.closed and mallory.close_code == 1008
+    assert len(mallory.of_type("error")) == 6  # five forgiven, the sixth closes
+    assert server.metrics.policy_closes == 1
+    assert await play({0: ann, 1: bob}, max_actions=3) == 3
+
+
+async def test_a_client_over_its_rate_limit_is_closed(nursery: trio.Nursery, tmp_path: object,
+                                                      autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                limits=Limits(rate=2.0, burst=5))
+    c = await Client.open(nursery, server, "Ann")  # hello is message 1
+    for _ in range(4):
+        assert (await c.call({"t": "rooms"}))["t"] == "rooms"
+    await trio.sleep(1)  # (mock time) two more messages' worth
+    for _ in range(2):
+        assert (await c.call({"t": "rooms"}))["t"] == "rooms"
+    await c.send({"t": "rooms"})
+    await settle(lambda: c.closed)
+    assert c.close_code == 1008
+    assert server.metrics.errors["rate_limited"] == 1
