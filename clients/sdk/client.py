@@ -1,0 +1,601 @@
+"""A trio client for Arbiter: one connection, requests matched to replies by request id, a
+replica of every room the player follows, and reconnection with the session after a drop.
+
+The replica is :class:`protocol.Tracker`'s: each delta's sequence number and checksum are
+checked, and on a gap or a mismatch the client asks the server for a snapshot by itself (both
+are counted in :attr:`Client.stats`). When the connection drops the client reconnects with
+exponential backoff and says hello with its session and where each room's view stands, so the
+server can send only the deltas it missed (or a snapshot when its history no longer has them);
+seats stay held by the session, and by their seat tokens if the session is unknown to the
+server. Subgame rooms (CR 726) are followed as the server opens and closes them:
+:meth:`Client.active_room` is always the innermost open room of a match.
+
+Usage::
+
+    async with open_client("ws://127.0.0.1:8765/", "Ann") as client:
+        room = await client.create({"seats": 2})
+        await client.join(room, deck="quick-red")
+        async for event in client.events():
+            ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import random
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.trio.client import ClientConnection, connect
+
+from protocol import Tracker, check_server_message, pack, unpack_server
+from protocol.errors import ProtocolError
+from protocol.tracker import RoomView
+
+from . import events as ev
+from .events import match_of
+
+
+class RequestError(Exception):
+    """The server refused a request; ``code`` is one of docs/protocol.md's error codes."""
+
+    def __init__(self, code: str, message: str, request_id: int | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+class ConnectionLost(Exception):
+    """The connection dropped before the request was answered: it may or may not have been
+    applied. The client is reconnecting; the replica will tell."""
+
+
+class ConnectError(Exception):
+    """The first connection could not be made (or the server refused our hello)."""
+
+
+_RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooSlowError,
+              TimeoutError, ProtocolError, RequestError)
+
+
+@dataclass
+class Backoff:
+    """Delays between reconnection attempts: exponential, capped, with jitter."""
+
+    initial: float = 0.1
+    maximum: float = 5.0
+    factor: float = 2.0
+    jitter: float = 0.5  # each delay is scaled by a random factor in [1 - jitter, 1]
+
+    def delays(self, rng: random.Random) -> Iterator[float]:
+        delay = self.initial
+        while True:
+            yield delay * (1 - self.jitter * rng.random())
+            delay = min(self.maximum, delay * self.factor)
+
+
+@dataclass
+class Stats:
+    frames: int = 0
+    deltas: int = 0
+    delta_bytes: int = 0
+    snapshots: int = 0
+    snapshot_bytes: int = 0
+    resyncs: int = 0  # snapshots asked for after a gap or a checksum mismatch
+    desyncs: int = 0  # gaps and checksum mismatches found
+    connects: int = 0
+    reconnects: int = 0
+    disconnects: int = 0  # connections lost without our asking
+    errors: int = 0  # error messages received
+
+
+@dataclass(frozen=True)
+class SeatTicket:
+    """A seat held in a match room: its index and the token that reclaims it."""
+
+    room: str
+    seat: int
+    token: str
+
+
+@dataclass
+class _Pending:
+    event: trio.Event
+    reply: dict[Any, Any] | None = None
+
+
+class _Bucket:
+    """Client-side pacing within the server's announced message rate (docs/protocol.md,
+    ``welcome.limits``), with a margin, so a busy client is slowed rather than disconnected."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate * 0.9
+        self.burst = max(1.0, burst * 0.9)
+        self.tokens = self.burst
+        self.at = trio.current_time()
+
+    async def take(self) -> None:
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            wait = (1 - self.tokens) / self.rate
+            await trio.sleep(wait)
+            self.tokens += wait * self.rate
+            self.at = trio.current_time()
+        self.tokens -= 1
+
+
+class Client:
+    def __init__(self, url: str, name: str | None = None, *, session: str | None = None,
+                 reconnect: bool = True, backoff: Backoff | None = None,
+                 ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
+                 open_timeout: float | None = 10.0, strict: bool = False, pace: bool = True,
+                 rng: random.Random | None = None) -> None:
+        if name is None and session is None:
+            raise ValueError("a client needs a name or a session to resume")
+        self.url = url
+        self.name = name
+        self.session = session
+        self.reconnect = reconnect
+        self.backoff = backoff or Backoff()
+        self.strict = strict  # check every server message's shape
+        self.pace = pace
+        self.rng = rng or random.Random()
+        self._options: dict[str, Any] = {
+            "ping_interval": ping_interval, "ping_timeout": ping_timeout,
+            "open_timeout": open_timeout, "close_timeout": 2.0, "compression": None,
+            "proxy": None, "max_size": None}
+        self.tracker = Tracker()
+        self.stats = Stats()
+        self.seats: dict[str, SeatTicket] = {}  # match room id -> the seat we hold there
+        self.spectating: set[str] = set()
+        self.summaries: dict[str, dict[str, Any]] = {}  # match room id -> latest summary
+        self.results: dict[str, list[ev.Result]] = {}  # match room id -> its games' results
+        self.limits: dict[str, Any] = {}
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, _Pending] = {}
+        self._subscribers: list[trio.MemorySendChannel[ev.Event]] = []
+        self._changed = trio.Event()
+        self._connected = trio.Event()
+        self._ws: ClientConnection | None = None
+        self._nursery: trio.Nursery | None = None
+        self._closing = False
+        self._scope: trio.CancelScope | None = None
+        self._bucket: _Bucket | None = None
+        self._ever_connected = False
+        self._delays: Iterator[float] | None = None
+
+    # ------------------------------------------------------------------ the connection
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    @property
+    def connection(self) -> ClientConnection | None:
+        """The current websocket (None while reconnecting)."""
+        return self._ws
+
+    async def run(self, task_status: trio.TaskStatus[Client] = trio.TASK_STATUS_IGNORED
+                  ) -> None:
+        """Connect, and stay connected until :meth:`close`. Reports started after the first
+        welcome; raises :class:`ConnectError` if that first connection fails."""
+        with trio.CancelScope() as scope:
+            self._scope = scope
+            while not self._closing:
+                failure: BaseException | None = None
+                reason = "closed"
+                try:
+                    async with trio.open_nursery() as nursery:
+                        try:
+                            reason = await self._connection(nursery, task_status)
+                        except _RETRYABLE as exc:
+                            failure = exc
+                        nursery.cancel_scope.cancel()
+                except BaseExceptionGroup as group:  # from the websocket's own tasks
+                    rest = group.split(_RETRYABLE)[1]
+                    if rest is not None:
+                        raise
+                    failure = group
+                if failure is not None:
+                    reason = f"{type(failure).__name__}: {failure}"
+                    if not self._ever_connected:
+                        if isinstance(failure, RequestError):
+                            raise ConnectError(f"{self.url} refused our hello: {failure}"
+                                               ) from failure
+                        raise ConnectError(f"cannot connect to {self.url}: {reason}"
+                                           ) from failure
+                self._lost(reason)
+                if self._closing or not self.reconnect:
+                    break
+                if self._delays is None:
+                    self._delays = self.backoff.delays(self.rng)
+                await trio.sleep(next(self._delays))
+                self.stats.reconnects += 1
+        self._scope = None
+
+    async def _connection(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Client]
+                          ) -> str:
+        """One connection: connect, say hello, read until it closes."""
+        ws = await connect(self.url, **self._options).connect(nursery)
+        try:
+            await self._hello(ws, nursery)
+        except BaseException:
+            with trio.CancelScope(shield=True), trio.move_on_after(2):
+                await ws.aclose()
+            raise
+        self._nursery = nursery
+        self._ws = ws
+        self._connected.set()
+        self._delays = None  # connected: the next drop starts the backoff afresh
+        if not self._ever_connected:
+            self._ever_connected = True
+            task_status.started(self)
+        return await self._read(ws)
+
+    async def close(self) -> None:
+        """Close the connection and stop reconnecting (seats stay held by the server for its
+        grace period; :meth:`leave` gives them up)."""
+        self._closing = True
+        ws = self._ws
+        if ws is not None:
+            with trio.move_on_after(3):
+                await ws.aclose()
+        if self._scope is not None:
+            self._scope.cancel()
+
+    async def _hello(self, ws: ClientConnection, nursery: trio.Nursery) -> None:
+        msg: dict[str, Any] = {"t": "hello", "v": [1]}
+        resumed = self.session is not None
+        if self.session is not None:
+            msg["session"] = self.session
+            positions = self.tracker.positions()
+            if positions:
+                msg["resume"] = {r: [e, q] for r, (e, q) in positions.items()}
+        else:
+            msg["name"] = self.name
+        reply = await self._hello_once(ws, msg)
+        reclaim = False
+        if reply["t"] == "error" and reply["code"] == "unknown_session" and self.name:
+            # The server forgot us: start a new session and reclaim seats by their tokens.
+            reply = await self._hello_once(ws, {"t": "hello", "v": [1], "name": self.name})
+            reclaim = resumed = True
+        if reply["t"] == "error":
+            raise RequestError(str(reply["code"]), str(reply["msg"]), reply.get("i"))
+        self.session = str(reply["session"])
+        self.name = str(reply["name"])
+        self.limits = dict(reply.get("limits") or {})
+        rate, burst = self.limits.get("rate"), self.limits.get("burst")
+        self._bucket = _Bucket(float(rate), float(burst)) if self.pace and rate and burst \
+            else None
+        for room, seat, token in reply["seats"]:
+            self.seats[room] = SeatTicket(room, int(seat), str(token))
+        self.stats.connects += 1
+        self._emit(ev.Connected(self.session, self.name, resumed))
+        if reclaim:
+            nursery.start_soon(self._reclaim)
+
+    async def _hello_once(self, ws: ClientConnection, msg: dict[str, Any]) -> dict[Any, Any]:
+        await ws.send(pack({**msg, "i": next(self._ids)}))
+        while True:
+            frame = await ws.recv()
+            if isinstance(frame, bytes):
+                reply = unpack_server(frame)
+                if reply.get("t") in ("welcome", "error"):
+                    return reply
+
+    async def _reclaim(self) -> None:
+        for ticket in list(self.seats.values()):
+            try:
+                await self.join(ticket.room, token=ticket.token)
+            except (RequestError, ConnectionLost):
+                self.seats.pop(ticket.room, None)
+        for room in list(self.spectating):
+            try:
+                await self.spectate(room)
+            except (RequestError, ConnectionLost):
+                self.spectating.discard(room)
+
+    async def _read(self, ws: ClientConnection) -> str:
+        try:
+            async for frame in ws:
+                if isinstance(frame, bytes):
+                    self._on_frame(frame)
+        except ConnectionClosed as exc:
+            return f"connection closed ({exc})"
+        return f"connection closed ({ws.close_code})"
+
+    def _lost(self, reason: str) -> None:
+        was_connected = self._ws is not None
+        self._ws = None
+        self._nursery = None
+        self._connected = trio.Event()
+        for pending in self._waiting.values():
+            pending.event.set()
+        self._waiting.clear()
+        if was_connected and not self._closing:
+            self.stats.disconnects += 1
+            self._emit(ev.Disconnected(reason))
+            self._notify()
+
+    # ------------------------------------------------------------------ incoming
+
+    def _on_frame(self, frame: bytes) -> None:
+        msg = unpack_server(frame)
+        if self.strict:
+            check_server_message(msg)
+        stats = self.stats
+        stats.frames += 1
+        kind = msg.get("t")
+        room = msg.get("r")
+        stale = self.tracker.feed(msg)
+        if kind == "d":
+            rv = self.tracker.rooms.get(str(room))
+            if rv is not None and not rv.stale and rv.seq == msg["q"]:
+                stats.deltas += 1
+                stats.delta_bytes += len(frame)
+                self._emit(ev.Delta(str(room), int(msg["q"]), msg["o"], len(frame)))
+        elif kind == "s":
+            stats.snapshots += 1
+            stats.snapshot_bytes += len(frame)
+            self._emit(ev.Snapshot(str(room), self.tracker.rooms[str(room)].view))
+        elif kind == "a":
+            self._emit(ev.Actions(str(room), msg["d"]))
+        elif kind == "room":
+            summary = {k: v for k, v in msg.items() if k != "t"}
+            self.summaries[str(room)] = summary
+            self._prune(str(room), summary)
+            self._emit(ev.RoomUpdate(str(room), summary))
+        elif kind == "rooms":
+            self._emit(ev.RoomList(list(msg["rooms"])))
+        elif kind == "result":
+            result = ev.Result(str(room), msg["res"], msg.get("m") or {})
+            self.results.setdefault(match_of(str(room)), []).append(result)
+            self._emit(result)
+        elif kind == "opened":
+            self._emit(ev.SubgameOpened(str(room), str(msg["parent"]), int(msg["g"]),
+                                        int(msg["depth"]), list(msg["players"])))
+        elif kind == "closed":
+            self._emit(ev.SubgameClosed(str(room), str(msg["parent"]), msg["res"]))
+        elif kind == "paused":
+            self._emit(ev.Paused(str(room), str(msg["sub"])))
+        elif kind == "resumed":
+            self._emit(ev.Resumed(str(room)))
+        elif kind == "restarted":
+            self._emit(ev.Restarted(str(room), int(msg["g"]), int(msg["old"]),
+                                    int(msg["starting"])))
+        elif kind == "chat":
+            self._emit(ev.ChatMessage(str(room), str(msg["from"]), msg.get("seat"),
+                                      str(msg["text"])))
+        elif kind == "clock":
+            self._emit(ev.Clock(str(room), list(msg["k"]), msg["p"]))
+        elif kind == "error":
+            stats.errors += 1
+            if msg.get("i") is None or msg["i"] not in self._waiting:
+                self._emit(ev.ServerError(str(msg["code"]), str(msg["msg"]), msg.get("i"),
+                                          msg.get("r")))
+        if stale is not None:
+            stats.desyncs += 1
+            self._emit(ev.Resynced(stale))
+            if self._nursery is not None:
+                self._nursery.start_soon(self._resync, stale)
+        rid = msg.get("i")
+        if rid is not None:
+            pending = self._waiting.pop(rid, None)
+            if pending is not None:
+                pending.reply = msg
+                pending.event.set()
+        self._notify()
+
+    def _prune(self, match: str, summary: dict[str, Any]) -> None:
+        """Rooms of ``match`` the summary no longer lists closed while we were away."""
+        current = {match, *summary.get("rooms", ())}
+        for rid, rv in self.tracker.rooms.items():
+            if match_of(rid) == match and rid not in current and not rv.closed:
+                rv.closed = True
+                rv.actions = None
+
+    async def _resync(self, room: str) -> None:
+        self.stats.resyncs += 1
+        # If the room closed, or the connection dropped (we resume on reconnecting), there is
+        # nothing more to do.
+        with contextlib.suppress(RequestError, ConnectionLost):
+            await self.request({"t": "resync", "r": room})
+
+    def _emit(self, event: ev.Event) -> None:
+        for channel in list(self._subscribers):
+            try:
+                channel.send_nowait(event)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._subscribers.remove(channel)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    # ------------------------------------------------------------------ for the application
+
+    def subscribe(self) -> trio.MemoryReceiveChannel[ev.Event]:
+        """A new channel that receives every event from now on (close it when done)."""
+        send, receive = trio.open_memory_channel[ev.Event](math.inf)
+        self._subscribers.append(send)
+        return receive
+
+    async def events(self) -> AsyncIterator[ev.Event]:
+        """Every event from now on, for as long as the caller iterates."""
+        receive = self.subscribe()
+        async with receive:
+            async for event in receive:
+                yield event
+
+    async def wait_changed(self) -> None:
+        """Wait until the next server message has been processed (or the connection
+        changed). Check the state first, then wait, with no await in between."""
+        await self._changed.wait()
+
+    async def wait_connected(self) -> None:
+        await self._connected.wait()
+
+    def room(self, room: str) -> RoomView | None:
+        return self.tracker.rooms.get(room)
+
+    def view(self, room: str) -> dict[Any, Any]:
+        """The replica of ``room``'s view (empty if the room is not followed)."""
+        rv = self.tracker.rooms.get(room)
+        return rv.view if rv is not None else {}
+
+    def rooms_of(self, match: str) -> list[str]:
+        """The open rooms of a match, the main game first and the innermost subgame last."""
+        rooms = [(rv.view.get("g", {}).get("depth", 0), rid)
+                 for rid, rv in self.tracker.rooms.items()
+                 if match_of(rid) == match and not rv.closed]
+        return [rid for _, rid in sorted(rooms)]
+
+    def active_room(self, match: str) -> str | None:
+        """The room whose game is being played: the innermost open subgame, else the main
+        room (CR 726.1a: only the top game runs)."""
+        rooms = self.rooms_of(match)
+        return rooms[-1] if rooms else None
+
+    def depth(self, match: str) -> int:
+        room = self.active_room(match)
+        return int(self.view(room).get("g", {}).get("depth", 0)) if room else 0
+
+    def decisions(self, match: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+        """The decisions waiting for us: (room, decision) with current legal actions."""
+        return [(rid, rv.actions) for rid, rv in self.tracker.rooms.items()
+                if rv.actions is not None and not rv.closed and not rv.stale
+                and (match is None or match_of(rid) == match)]
+
+    def match_over(self, match: str) -> bool:
+        results = self.results.get(match)
+        if results and results[-1].over:
+            return True
+        return self.summaries.get(match, {}).get("state") == "finished"
+
+    # ------------------------------------------------------------------ requests
+
+    async def request(self, msg: dict[str, Any]) -> dict[Any, Any]:
+        """Send a request and return its reply; raise :class:`RequestError` if refused or
+        :class:`ConnectionLost` if the connection drops first."""
+        if self._ws is None:
+            if self._closing:
+                raise ConnectionLost("the client is closed")
+            await self._connected.wait()
+        ws = self._ws
+        assert ws is not None
+        if self._bucket is not None:
+            await self._bucket.take()
+            if self._ws is not ws:
+                raise ConnectionLost("the connection dropped")
+        rid = next(self._ids)
+        pending = _Pending(trio.Event())
+        self._waiting[rid] = pending
+        try:
+            await ws.send(pack({**msg, "i": rid}))
+        except ConnectionClosed:
+            self._waiting.pop(rid, None)
+            raise ConnectionLost("the connection dropped") from None
+        await pending.event.wait()
+        reply = pending.reply
+        if reply is None:
+            raise ConnectionLost("the connection dropped before the reply")
+        if reply.get("t") == "error":
+            raise RequestError(str(reply["code"]), str(reply["msg"]), rid)
+        return reply
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        reply = await self.request({"t": "rooms"})
+        return list(reply["rooms"])
+
+    async def create(self, config: dict[str, Any] | None = None) -> str:
+        """Create a match room (docs/protocol.md, "create", lists the settings)."""
+        reply = await self.request({"t": "create", "config": config or {}})
+        return str(reply["r"])
+
+    async def join(self, room: str, seat: int | None = None, *, deck: str | None = None,
+                   deck_text: str | None = None, token: str | None = None) -> int:
+        """Take a seat (or reclaim one with its token) and optionally submit a deck: a
+        ready-made deck's name (``deck``) or a deck list (``deck_text``)."""
+        msg: dict[str, Any] = {"t": "join", "r": room}
+        if seat is not None:
+            msg["seat"] = seat
+        if token is not None:
+            msg["token"] = token
+        reply = await self.request(msg)
+        ticket = SeatTicket(room, int(reply["seat"]), str(reply["token"]))
+        self.seats[room] = ticket
+        if deck is not None or deck_text is not None:
+            await self.submit_deck(room, ready=deck, text=deck_text)
+        return ticket.seat
+
+    async def spectate(self, room: str) -> None:
+        await self.request({"t": "spectate", "r": room})
+        if room not in self.seats:
+            self.spectating.add(room)
+
+    async def submit_deck(self, room: str, *, ready: str | None = None,
+                          text: str | None = None) -> None:
+        msg: dict[str, Any] = {"t": "deck", "r": room}
+        if ready is not None:
+            msg["ready"] = ready
+        if text is not None:
+            msg["text"] = text
+        await self.request(msg)
+
+    async def act(self, room: str, serial: int, action: int) -> dict[Any, Any]:
+        """Choose ``action`` of the decision ``serial`` in ``room``; returns the reply (your
+        delta, already applied to the replica, or ``ok``)."""
+        return await self.request({"t": "act", "r": room, "s": serial, "a": action})
+
+    async def concede(self, room: str, game_room: str | None = None) -> None:
+        """Concede (CR 104.3a) the game in ``game_room`` (default: the innermost game you are
+        in); ``room`` is any room of the match."""
+        msg: dict[str, Any] = {"t": "concede", "r": room}
+        if game_room is not None:
+            msg["g"] = game_room
+        await self.request(msg)
+
+    async def draw(self, room: str, op: str, game_room: str | None = None) -> None:
+        """Propose, accept, decline or withdraw an intentional draw (CR 104.4i)."""
+        msg: dict[str, Any] = {"t": "draw", "r": room, "op": op}
+        if game_room is not None:
+            msg["g"] = game_room
+        await self.request(msg)
+
+    async def chat(self, room: str, text: str) -> None:
+        await self.request({"t": "chat", "r": room, "text": text})
+
+    async def leave(self, room: str) -> None:
+        await self.request({"t": "leave", "r": room})
+        self.seats.pop(room, None)
+        self.spectating.discard(room)
+        for rid, rv in self.tracker.rooms.items():
+            if match_of(rid) == room:
+                rv.closed = True
+                rv.actions = None
+
+    async def resync(self, room: str) -> None:
+        """Ask for a fresh snapshot of ``room``."""
+        await self._resync(room)
+
+
+@asynccontextmanager
+async def open_client(url: str, name: str | None = None, **options: Any
+                      ) -> AsyncIterator[Client]:
+    """Connect (raising :class:`ConnectError` if that fails) and close on exit."""
+    client = Client(url, name, **options)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(client.run)
+        try:
+            yield client
+        finally:
+            await client.close()

@@ -1,0 +1,182 @@
+"""The SDK against a real server on 127.0.0.1: its replica equals the engine's view after every
+delta of a whole game; it finds a corrupted or gapped replica and resyncs by itself; it
+reconnects with its session and resumes from the server's history without a snapshot (and with
+one when the history no longer reaches back); it refuses nothing silently."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+
+from clients.bots.strategies import heuristic_strategy
+from clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from server.rooms.hub import HubSettings
+
+from ..server.harness import settle, start_server
+from .helpers import assert_replica_matches, sdk_client, url
+
+
+async def lockstep(players: list[Client], everyone: list[Client], rng: random.Random,
+                   max_actions: int = 5000, check: bool = True) -> int:
+    """Let the players' pending decisions be answered one at a time by the heuristic bot,
+    checking every replica against the engine after each answer's deltas arrived."""
+    server = SERVER[0]
+    n = 0
+    while n < max_actions:
+        await settle()
+        if check:
+            for c in everyone:
+                assert_replica_matches(server, c)
+        pending = [(c, r, d) for c in players for r, d in c.decisions()]
+        if not pending:
+            return n
+        [(client, room, decision)] = pending
+        action = heuristic_strategy(client.view(room), decision, rng)
+        reply = await client.act(room, decision["serial"], action)
+        assert reply["t"] in ("d", "ok"), reply
+        n += 1
+    return n
+
+
+SERVER: list = []
+
+
+@pytest.fixture(autouse=True)
+def _forget_server() -> None:
+    SERVER.clear()
+
+
+async def two_players(nursery: trio.Nursery, tmp_path: Path, **options: object
+                      ) -> tuple[Client, Client, Client, str]:
+    hub = options.pop("hub", HubSettings(allow_scenarios=True))
+    server = await start_server(nursery, tmp_path, hub=hub)
+    SERVER.append(server)
+    ann = await sdk_client(nursery, server, "Ann")
+    bob = await sdk_client(nursery, server, "Bob", **options)
+    eve = await sdk_client(nursery, server, "Eve", **options)
+    room = await ann.create({"seats": 2, "seed": 3, "name": "SDK"})
+    await eve.spectate(room)
+    assert await ann.join(room, deck="gruul-stompy") == 0
+    assert await bob.join(room, deck="azorius-skies") == 1
+    await settle()
+    return ann, bob, eve, room
+
+
+async def test_the_replica_equals_the_engine_view_after_every_delta_of_a_whole_game(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    everyone = [ann, bob, eve]
+    received = {c.name: c.subscribe() for c in everyone}
+    n = await lockstep([ann, bob], everyone, random.Random(7))
+    assert n > 50
+    for c in everyone:
+        assert c.match_over(room)
+        [result] = c.results[room]
+        assert result.over and len(result.result["winners"]) == 1
+        assert c.stats.desyncs == 0 and c.stats.resyncs == 0
+        assert c.stats.snapshots == 1  # the one on joining: everything else came as deltas
+        assert c.tracker.rooms[room].seq == c.stats.deltas > n // 2
+        deltas = []
+        while True:
+            try:
+                event = received[c.name].receive_nowait()
+            except trio.WouldBlock:
+                break
+            if isinstance(event, events.Delta):
+                deltas.append(event.seq)
+        assert deltas == list(range(deltas[0], deltas[0] + len(deltas)))
+    # Legal actions reach only the deciding player; the spectator never had any.
+    assert not eve.decisions()
+
+
+async def test_a_corrupted_or_gapped_replica_is_found_and_resynced(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    everyone = [ann, bob, eve]
+    await lockstep([ann, bob], everyone, random.Random(1), max_actions=10)
+    # A cosmic ray flips Eve's copy of Ann's life: the next checksum cannot match.
+    rv = eve.tracker.rooms[room]
+    rv.state.set("p0", {**rv.view["p0"], "l": 99})
+    # And Bob's replica believes it is one delta behind: the next delta leaves a gap.
+    bob.tracker.rooms[room].seq -= 1
+    await lockstep([ann, bob], everyone, random.Random(1), max_actions=3, check=False)
+    await settle()
+    for c in (eve, bob):
+        assert c.stats.desyncs == 1 and c.stats.resyncs == 1
+        assert c.stats.snapshots == 2
+        assert assert_replica_matches(SERVER[0], c) == 1
+    assert ann.stats.desyncs == 0
+    await lockstep([ann, bob], everyone, random.Random(1), max_actions=40)
+
+
+async def test_a_player_who_drops_mid_game_resumes_from_the_history_without_a_snapshot(
+        nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    everyone = [ann, bob, eve]
+    rng = random.Random(2)
+    await lockstep([ann, bob], everyone, rng, max_actions=30)
+    # Play on until Ann must decide, so she can act while Bob is away.
+    while not ann.decisions():
+        await lockstep([ann, bob], everyone, rng, max_actions=1)
+    seq = bob.tracker.rooms[room].seq
+    ws = bob.connection
+    assert ws is not None
+    await ws.aclose()  # the connection drops; Bob did not ask to leave
+    await settle(lambda: not bob.connected)
+    missed = await lockstep([ann], [ann, eve], rng, max_actions=20)
+    assert missed >= 1
+    server = SERVER[0]
+    behind = server.hub.matches[room].rooms[room].classes[1].seq
+    assert behind > seq  # Bob's class moved on without him
+
+    mock_clock.jump(1.0)  # past the backoff: Bob reconnects with his session
+    await settle(lambda: bob.connected)
+    await settle()
+    assert bob.stats.disconnects == 1 and bob.stats.reconnects == 1
+    assert bob.stats.snapshots == 1, "resumed from the history, not a new snapshot"
+    assert bob.tracker.rooms[room].seq == behind
+    assert bob.stats.desyncs == 0
+    assert bob.seats[room].seat == 1
+    assert_replica_matches(server, bob)
+    n = await lockstep([ann, bob], everyone, rng)
+    assert n > 0 and all(c.match_over(room) for c in everyone)
+
+
+async def test_a_spectator_away_longer_than_the_history_gets_a_snapshot(
+        nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
+    ann, bob, eve, _ = await two_players(
+        nursery, tmp_path, hub=HubSettings(allow_scenarios=True, history=4))
+    rng = random.Random(4)
+    await lockstep([ann, bob], [ann, bob, eve], rng, max_actions=10)
+    ws = eve.connection
+    assert ws is not None
+    await ws.aclose()
+    await settle(lambda: not eve.connected)
+    assert await lockstep([ann, bob], [ann, bob], rng, max_actions=30) == 30
+    mock_clock.jump(1.0)
+    await settle(lambda: eve.connected)
+    await settle()
+    assert eve.stats.reconnects == 1 and eve.stats.snapshots == 2
+    assert eve.stats.desyncs == 0
+    assert_replica_matches(SERVER[0], eve)
+
+
+async def test_refusals_raise_and_a_dead_address_fails_to_connect(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    with pytest.raises(RequestError) as refused:
+        await eve.join(room)
+    assert refused.value.code == "room_full"
+    decision = next(d for c in (ann, bob) for _, d in c.decisions())
+    other = bob if decision["player"] == 0 else ann
+    with pytest.raises(RequestError) as refused:
+        await other.act(room, decision["serial"], decision["actions"][0]["id"])
+    assert refused.value.code in ("not_your_decision", "stale_decision")
+    with pytest.raises(ConnectError):
+        await nursery.start(Client("ws://127.0.0.1:9/", "Nobody", reconnect=False,
+                                   open_timeout=5, backoff=Backoff()).run)
+    assert url(SERVER[0]).startswith("ws://127.0.0.1:")
