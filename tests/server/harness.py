@@ -234,3 +234,44 @@ async def play(players: dict[int, Client], *, strategy: Strategy = random_strate
         assert reply["t"] in ("d", "ok"), (client.label, reply)
         n += 1
     return n
+
+
+class RawClient:
+    """A websocket client driven by hand (websockets' sans-I/O protocol over a trio socket),
+    for clients that misbehave at the transport level: one that stops reading, one that never
+    answers a heartbeat."""
+
+    def __init__(self, sock: trio.socket.SocketType) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.sock = sock
+        self.protocol = ClientProtocol(parse_uri("ws://127.0.0.1/"))
+
+    @classmethod
+    async def open(cls, server: ArbiterServer, rcvbuf: int | None = None) -> RawClient:
+        import socket as stdlib_socket
+
+        sock = trio.socket.socket(stdlib_socket.AF_INET, stdlib_socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            sock.setsockopt(stdlib_socket.SOL_SOCKET, stdlib_socket.SO_RCVBUF, rcvbuf)
+        await sock.connect(("127.0.0.1", server.port))
+        client = cls(sock)
+        client.protocol.send_request(client.protocol.connect())
+        await client.flush()
+        from websockets.http11 import Response
+
+        while not any(isinstance(e, Response) for e in client.protocol.events_received()):
+            data = await sock.recv(65536)
+            assert data, "the server closed the connection during the handshake"
+            client.protocol.receive_data(data)
+        return client
+
+    async def flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data:
+                await self.sock.send(data)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        self.protocol.send_binary(pack(msg))
+        await self.flush()

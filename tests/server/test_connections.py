@@ -1,0 +1,151 @@
+"""Connections: a slow consumer is cut off without delaying anyone; heartbeats find dead
+connections; HTTP probes, the Origin check and the connection and room limits."""
+
+from __future__ import annotations
+
+import trio
+from websockets.exceptions import InvalidStatus
+
+from server.net.connection import Limits
+from server.rooms.hub import HubSettings
+
+from .checks import assert_converged
+from .harness import Client, RawClient, create_room, play, settle, start_server
+
+
+async def test_a_spectator_that_stops_reading_is_disconnected_and_delays_nobody(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                limits=Limits(rate=1e9, burst=10**9, queue=16))
+    ann = await Client.open(nursery, server, "Ann")
+    bob = await Client.open(nursery, server, "Bob")
+    fast = await Client.open(nursery, server, "Fast")
+    room = await create_room(ann, {"seats": 2, "seed": 3})
+    slow = await RawClient.open(server, rcvbuf=2048)
+    await slow.send({"t": "hello", "i": 1, "v": 1, "name": "Slow"})
+    await slow.send({"t": "spectate", "i": 2, "r": room})
+    await fast.ok({"t": "spectate", "r": room})
+    await ann.join(room, deck="quick-red")
+    await bob.join(room, deck="quick-green")
+    await settle()
+    assert len(server.connections) == 4
+    # From now on Slow reads nothing. Everyone else plays and chats as fast as they can.
+    start = trio.current_time()
+    for n in range(400):
+        if server.metrics.slow_disconnects:
+            break
+        await ann.ok({"t": "chat", "r": room, "text": f"{n:03d} " + "x" * 400})
+        await settle()
+        chats = fast.of_type("chat")  # the fast spectator is never behind
+        assert len(chats) == n + 1 and chats[-1]["text"].startswith(f"{n:03d}")
+    assert server.metrics.slow_disconnects == 1
+    assert server.metrics.policy_closes == 1
+    assert len(server.connections) == 3
+    played = await play({0: ann, 1: bob}, max_actions=40)
+    assert played == 40
+    # Nothing anyone did waited for anything: not a moment of (mock) time passed.
+    assert trio.current_time() == start
+    assert assert_converged(server, [ann, bob, fast]) == 3
+    slow.sock.close()
+
+
+async def test_heartbeats_find_a_dead_connection_and_its_seat_stays_held(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path, ping_interval=5.0,  # type: ignore[arg-type]
+                                ping_timeout=5.0, hub=HubSettings(grace=60.0))
+    ann = await Client.open(nursery, server, "Ann", ping_interval=None)
+    room = await create_room(ann, {"seats": 2})
+    await ann.join(room)
+    dead = await RawClient.open(server)  # answers nothing, pings included
+    await dead.send({"t": "hello", "i": 1, "v": 1, "name": "Dead"})
+    await dead.send({"t": "join", "i": 2, "r": room})
+    await settle(lambda: server.hub.matches[room].seats[1].taken)
+    seat = server.hub.matches[room].seats[1]
+    assert seat.peers
+    await trio.sleep(4)
+    assert seat.peers  # no ping sent yet
+    await trio.sleep(10)  # a ping at 5 s, unanswered at 10 s, the close timing out at 12 s
+    assert not seat.peers and seat.taken  # gone, but the seat is held for the grace period
+    assert seat.away_deadline is not None
+    assert len(server.connections) == 1 and not ann.closed  # Ann answers her pings
+    await trio.sleep(30)
+    assert not ann.closed
+    dead.sock.close()
+
+
+async def _http_get(port: int, path: str) -> tuple[int, dict[str, str], str]:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    data = b""
+    while True:
+        chunk = await stream.receive_some()
+        if not chunk:
+            break
+        data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        headers = dict(line.split(": ", 1) for line in head.decode().split("\r\n")[1:])
+        if len(body) >= int(headers.get("Content-Length", "10000000")):
+            break
+    await stream.aclose()
+    status = int(head.split(b" ")[1])
+    return status, headers, body.decode()
+
+
+async def test_healthz_and_metrics_on_the_same_port(nursery: trio.Nursery, tmp_path: object,
+                                                    autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    ann = await Client.open(nursery, server, "Ann")
+    bob = await Client.open(nursery, server, "Bob")
+    room = await create_room(ann, {"seats": 2, "seed": 2})
+    await ann.join(room, deck="quick-red")
+    await bob.join(room, deck="quick-red")
+    await play({0: ann, 1: bob}, max_actions=25)
+    await bob.call({"t": "act", "r": room, "s": 0, "a": 0})  # an error
+    status, _, body = await _http_get(server.port, "/healthz")
+    assert (status, body) == (200, "ok\n")
+    status, headers, text = await _http_get(server.port, "/metrics")
+    assert status == 200 and headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    lines = dict(line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#"))
+    assert lines["arbiter_connections"] == "2"
+    assert lines['arbiter_rooms{state="playing"}'] == "1"
+    assert lines["arbiter_games"] == "1"
+    assert lines["arbiter_actions_total"] == "25"
+    assert float(lines["arbiter_actions_per_second"]) == 2.5  # 25 in the last 10 s
+    assert lines['arbiter_errors_total{code="stale_decision"}'] == "1"
+    assert lines["arbiter_send_queue_depth"] == "0"
+    assert "# TYPE arbiter_actions_total counter" in text
+    status, _, _ = await _http_get(server.port, "/")
+    assert status == 426
+
+
+async def test_the_origin_check(nursery: trio.Nursery, tmp_path: object,
+                                autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                origins=("https://play.example",))
+    ok = await Client.open(nursery, server, "Ann", origin="https://play.example")
+    assert ok.session
+    cli = await Client.open(nursery, server, "Bot")  # no Origin header: not a browser
+    assert cli.session
+    try:
+        await Client.open(nursery, server, "Eve", origin="https://evil.example")
+    except InvalidStatus as exc:
+        assert exc.response.status_code == 403
+    else:  # pragma: no cover
+        raise AssertionError("a foreign origin was let in")
+
+
+async def test_connection_and_room_limits(nursery: trio.Nursery, tmp_path: object,
+                                          autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path, max_connections=2,  # type: ignore[arg-type]
+                                hub=HubSettings(max_rooms=1))
+    a = await Client.open(nursery, server, "Ann")
+    await Client.open(nursery, server, "Bob")
+    try:
+        await Client.open(nursery, server, "Cid")
+    except InvalidStatus as exc:
+        assert exc.response.status_code == 503
+    else:  # pragma: no cover
+        raise AssertionError("a third connection was accepted")
+    await create_room(a, {"seats": 2})
+    refused = await a.call({"t": "create", "config": {"seats": 2}})
+    assert refused["code"] == "limit"
