@@ -622,6 +622,9 @@ def _subgame(ctx: Ctx, e: PlaySubgame) -> Flow:
     g = ctx.game
     players = tuple(p for p in g.players_in_game() if g.in_range(ctx.controller, p))
     outcome = yield SubgameRequest(ctx.controller, players)
+    yield from _returned_commanders(g, players)
+    if not g.in_game(ctx.controller):
+        raise Aborted  # its controller conceded the main game during the subgame
     winners = set(outcome.winners) if outcome is not None else set()
     for p in players:
         if g.in_game(p) and p not in winners and g.in_range(ctx.controller, p):
@@ -629,6 +632,23 @@ def _subgame(ctx: Ctx, e: PlaySubgame) -> Flow:
             n = -(-life // 2) if life > 0 else 0
             g.lose_life(p, n)
             g.say(f"{g.name(p)} did not win the subgame and loses {n} life.")
+
+
+def _returned_commanders(g: Game, players: tuple[int, ...]) -> Flow:
+    """CR 903.9b: a commander the subgame's end put into its owner's library (CR 726.5) may go
+    to the command zone instead; its owner chooses. The subgame took the participants' whole
+    libraries as it began (CR 726.2) and the game has been suspended since, so every card in
+    their libraries now has just come back from the subgame."""
+    if g.config.variant != "commander":
+        return
+    for p in players:
+        for o in [o for o in g.library(p) if o.is_commander]:
+            if not g.in_game(p) or o.oid not in g.objects:
+                continue
+            yes = yield from commander_replacement(g, p, o, "its owner's library")
+            if yes and o.oid in g.objects:
+                g.move(o, COMMAND, cause="commander")
+                g.say(f"{o.name} goes to the command zone instead.")
 
 
 def _may_pay(ctx: Ctx, e: MayPay) -> Flow:
