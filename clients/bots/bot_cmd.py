@@ -1,0 +1,116 @@
+"""``arbiter bot``: bots that play over the network.
+
+    arbiter bot --url ws://HOST:PORT --room ROOM [--seat N] --strategy heuristic
+        one bot takes a seat in ROOM and plays until the match ends
+    arbiter bot --url ws://HOST:PORT --create [--seats 4] [--games 3] --strategy random
+        create a room, fill every seat with bots and play; repeat for each game asked
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any
+
+import trio
+
+from clients.sdk import ConnectError, RequestError, open_client
+from server.rules.cards.decks import READY_MADE
+
+from .net import NetBot, describe_result, seat_names
+from .strategies import STRATEGIES
+
+# dimir-control is left out: its Karn Liberated can keep a heuristic game going for hundreds of
+# turns (restarts), which is no quick match.
+DEFAULT_DECKS = ("gruul-stompy", "azorius-skies", "boros-lifecycle", "quick-red")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--room", help="join this room")
+    target.add_argument("--create", action="store_true",
+                        help="create a room and fill every seat with bots")
+    parser.add_argument("--seat", type=int, default=None,
+                        help="the seat to take in --room (default: the first free one)")
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="heuristic")
+    parser.add_argument("--deck", action="append", choices=sorted(READY_MADE), default=None,
+                        metavar="DECK", help="a ready-made deck (repeat for each seat with "
+                                             "--create; default: a mix)")
+    parser.add_argument("--name", default=None, help="the bot's name (default: Bot)")
+    parser.add_argument("--seats", type=int, default=2, help="seats of a created room")
+    parser.add_argument("--variant", default=None,
+                        help="variant of a created room (default two_player, or free_for_all "
+                             "for more than two seats)")
+    parser.add_argument("--best-of", type=int, default=1, choices=(1, 3, 5, 7))
+    parser.add_argument("--games", type=int, default=1,
+                        help="with --create: how many rooms to play one after another")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds to think before each answer (randomised ±50%%)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the bots' choices")
+
+
+def _deck(args: argparse.Namespace, seat: int) -> str:
+    decks = args.deck or list(DEFAULT_DECKS)
+    return str(decks[seat % len(decks)])
+
+
+async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
+                         name: str, rng: random.Random, seated: trio.Event | None = None,
+                         print_results: bool = True) -> list[Any]:
+    async with open_client(args.url, name) as client:
+        index = await client.join(room, seat, deck=_deck(args, seat or 0))
+        if seated is not None:
+            seated.set()
+        bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think)
+        results = await bot.play(room)
+        if print_results:
+            names = seat_names(client, room)
+            for r in results:
+                print(describe_result(r, names), flush=True)
+            print(f"{names.get(index, name)}: {bot.record.actions} actions", flush=True)
+        await client.leave(room)
+        return results
+
+
+async def _create_and_play(args: argparse.Namespace, rng: random.Random) -> int:
+    variant = args.variant or ("two_player" if args.seats == 2 else "free_for_all")
+    base = args.name or "Bot"
+    for game in range(args.games):
+        async with open_client(args.url, f"{base} host") as host:
+            room = await host.create({"seats": args.seats, "variant": variant,
+                                      "best_of": args.best_of,
+                                      "name": f"{base} match {game + 1}"})
+        print(f"room {room}: {args.seats} {args.strategy} bots ({variant})", flush=True)
+        async with trio.open_nursery() as nursery:
+            for seat in range(args.seats):
+                seated = trio.Event()
+                nursery.start_soon(_join_and_play, args, room, seat, f"{base} {seat + 1}",
+                                   random.Random(rng.random()), seated, seat == 0)
+                await seated.wait()  # take the seats in order
+    return 0
+
+
+async def _main(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    if args.create:
+        return await _create_and_play(args, rng)
+    await _join_and_play(args, args.room, args.seat, args.name or "Bot", rng)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games > 1 and not args.create:
+        print("arbiter bot: --games needs --create (a room holds one match)", file=sys.stderr)
+        return 2
+    try:
+        return trio.run(_main, args)
+    except ConnectError as exc:
+        print(f"arbiter bot: {exc}", file=sys.stderr)
+        return 1
+    except RequestError as exc:
+        print(f"arbiter bot: the server refused: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
