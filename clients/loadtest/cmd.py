@@ -1,0 +1,118 @@
+"""``arbiter loadtest``: simulated players (SDK bots) against a server, spread over worker
+processes so that the load generator is not the bottleneck; a live progress table, then a
+summary, written as JSON and as a PNG of latency over time and its histogram.
+
+Exits non-zero when any error or desync occurred, so a run can gate a change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+from rich.console import Console
+from rich.live import Live
+
+from .report import progress_table, summary_table, write_json, write_png
+from .runner import LoadConfig
+from .stats import Aggregate, failed, summarize
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765")
+    parser.add_argument("--rooms", type=int, default=10, help="rooms played at once")
+    parser.add_argument("--players-per-room", type=int, default=2)
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per room")
+    parser.add_argument("--duration", type=float, default=30.0,
+                        help="seconds the test runs, the ramp included")
+    parser.add_argument("--think-ms", type=float, default=100.0,
+                        help="mean time a player thinks before each action (±50%%)")
+    parser.add_argument("--ramp", type=float, default=5.0,
+                        help="seconds over which the rooms start")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="load generator processes (default 1)")
+    parser.add_argument("--strategy", choices=("heuristic", "random"), default="heuristic")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=Path("loadtest.json"),
+                        help="where to write the summary (default loadtest.json)")
+    parser.add_argument("--png", type=Path, default=Path("loadtest.png"),
+                        help="where to write the latency chart (default loadtest.png)")
+    parser.add_argument("--no-live", action="store_true", help="no live progress display")
+
+
+async def _read_worker(config: LoadConfig, worker: int, agg: Aggregate) -> None:
+    command = [sys.executable, "-m", "clients.loadtest.worker",
+               json.dumps(config.to_dict()), str(worker)]
+    proc = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    buffer = b""
+    ended = False
+    try:
+        async with proc.stdout:
+            while True:
+                chunk = await proc.stdout.receive_some(1 << 16)
+                if not chunk:
+                    break
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    report = json.loads(line)
+                    agg.add(worker, report)
+                    ended = ended or report["k"] == "end"
+        code = await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            with trio.CancelScope(shield=True):
+                await proc.wait()
+    if code != 0 or not ended:
+        agg.error_codes[f"worker {worker} exited with {code}"] = 1
+
+
+async def _main(config: LoadConfig, live: bool) -> tuple[dict[str, object], Aggregate]:
+    agg = Aggregate()
+    console = Console(stderr=True)
+    start = trio.current_time()
+
+    async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as workers:
+            for w in range(config.workers):
+                workers.start_soon(_read_worker, config, w, agg)
+
+            async def display() -> None:
+                if not live:
+                    return
+                try:
+                    with Live(progress_table(agg, 0, config.duration), console=console,
+                              refresh_per_second=4, transient=False) as view:
+                        while True:
+                            await trio.sleep(0.5)
+                            view.update(progress_table(agg, trio.current_time() - start,
+                                                       config.duration))
+                finally:
+                    console.print()
+
+            nursery.start_soon(display)
+        nursery.cancel_scope.cancel()
+    summary = summarize(agg, config.duration, config.to_dict())
+    summary["errors"] = int(summary["errors"]) + sum(
+        1 for code in agg.error_codes if code.startswith("worker "))
+    return summary, agg
+
+
+def run(args: argparse.Namespace) -> int:
+    url = args.url if args.url.endswith("/") else args.url + "/"
+    config = LoadConfig(url=url, rooms=args.rooms, players_per_room=args.players_per_room,
+                        spectators=args.spectators, duration=args.duration,
+                        think_ms=args.think_ms, ramp=args.ramp, workers=max(1, args.workers),
+                        strategy=args.strategy, seed=args.seed)
+    summary, agg = trio.run(_main, config, not args.no_live)
+    Console().print(summary_table(summary))
+    write_json(summary, args.json)
+    write_png(agg.samples, summary, args.png)
+    print(f"summary written to {args.json}, chart to {args.png}")
+    return 1 if failed(summary) else 0

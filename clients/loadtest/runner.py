@@ -1,0 +1,147 @@
+"""The load generator: rooms of simulated players (SDK clients driven by the heuristic bot) and
+spectators, started over a ramp, playing match after match until the duration ends.
+
+:func:`run_worker` runs one worker's share of the rooms in the current trio run, whatever its
+clock: the command spreads workers over processes (``cmd.py``), and the test suite runs one
+worker in-process against an in-process server under trio's MockClock.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import AsyncExitStack
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import trio
+
+from clients.bots.net import NetBot
+from clients.bots.strategies import STRATEGIES
+from clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
+
+from .stats import Aggregate, Recorder, summarize
+
+DECKS = ("gruul-stompy", "azorius-skies", "boros-lifecycle", "quick-red", "quick-green")
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    url: str
+    rooms: int = 8
+    players_per_room: int = 2
+    spectators: int = 0  # per room
+    duration: float = 10.0  # seconds, counted from the start (the ramp included)
+    think_ms: float = 100.0  # mean think time before each action (randomised ±50 %)
+    ramp: float = 0.0  # seconds over which rooms start, evenly spread
+    workers: int = 1
+    strategy: str = "heuristic"
+    seed: int = 0
+    ping_interval: float | None = 20.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def rooms_of(self, worker: int) -> list[int]:
+        """The room slots worker ``worker`` runs (round robin, so the ramp spreads evenly)."""
+        return [i for i in range(self.rooms) if i % self.workers == worker]
+
+
+async def run_worker(config: LoadConfig, worker: int, recorder: Recorder) -> None:
+    """Run this worker's rooms until ``config.duration`` has passed since ``recorder.start``;
+    then close every connection."""
+    deadline = recorder.start + config.duration
+    async with trio.open_nursery() as nursery:
+        for slot in config.rooms_of(worker):
+            nursery.start_soon(_room_slot, config, slot, recorder, deadline)
+
+
+async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: float) -> None:
+    rng = random.Random(config.seed * 100_003 + slot)
+    offset = config.ramp * slot / max(1, config.rooms)
+    await trio.sleep_until(rec.start + offset)
+    players: list[Client] = []
+    spectators: list[Client] = []
+    async with AsyncExitStack() as stack:
+        # Connecting is not cut short at the deadline: the clients' nurseries live in the
+        # stack, and cancel scopes must nest inside them.
+        try:
+            for i in range(config.players_per_room):
+                players.append(await _connect(stack, config, rec, f"p{slot}-{i}", rng))
+            for i in range(config.spectators):
+                spectators.append(await _connect(stack, config, rec, f"s{slot}-{i}", rng))
+        except ConnectError:
+            rec.error("connect")
+            return
+        with trio.move_on_at(deadline):
+            while trio.current_time() < deadline:
+                try:
+                    await _one_match(config, slot, rec, players, spectators, rng)
+                except (RequestError, ConnectionLost) as exc:
+                    rec.error(getattr(exc, "code", "connection_lost"))
+                    await trio.sleep(0.5)  # do not spin on a persistent refusal
+
+
+async def _connect(stack: AsyncExitStack, config: LoadConfig, rec: Recorder, name: str,
+                   rng: random.Random) -> Client:
+    client = await stack.enter_async_context(open_client(
+        config.url, name, ping_interval=config.ping_interval,
+        ping_timeout=config.ping_interval, rng=random.Random(rng.random())))
+    rec.connect(client)
+    stack.callback(rec.disconnect)
+    return client
+
+
+async def _one_match(config: LoadConfig, slot: int, rec: Recorder, players: list[Client],
+                     spectators: list[Client], rng: random.Random) -> None:
+    seats = config.players_per_room
+    variant = "two_player" if seats == 2 else "free_for_all"
+    room = await players[0].create({"seats": seats, "variant": variant,
+                                    "name": f"load {slot}"})
+    for s in spectators:
+        await s.spectate(room)
+    for i, p in enumerate(players):
+        await p.join(room, i, deck=DECKS[(slot + i) % len(DECKS)])
+
+    def on_act(latency: float) -> None:
+        rec.action(trio.current_time(), latency)
+
+    bots = [NetBot(p, STRATEGIES[config.strategy], random.Random(rng.random()),
+                   think=config.think_ms / 1000, on_act=on_act) for p in players]
+    try:
+        async with trio.open_nursery() as nursery:
+            for bot in bots:
+                nursery.start_soon(bot.play, room)
+    finally:
+        for bot in bots:
+            for code, n in bot.record.refused.items():
+                rec.errors[code] = rec.errors.get(code, 0) + n
+    rec.games += 1
+    for c in (*players, *spectators):
+        await c.leave(room)
+
+
+async def run_load(config: LoadConfig, progress: Any = None, interval: float = 1.0
+                   ) -> tuple[dict[str, Any], Aggregate]:
+    """Run every worker's share in this trio run (the clock is the run's, so a test can use
+    MockClock); return the summary and the aggregate (its latency samples make the chart).
+    ``progress(aggregate, elapsed)`` is called every ``interval`` seconds."""
+    start = trio.current_time()
+    recorders = [Recorder(start) for _ in range(config.workers)]
+    agg = Aggregate()
+    async with trio.open_nursery() as nursery:
+        async def report() -> None:
+            while True:
+                await trio.sleep(interval)
+                for w, r in enumerate(recorders):
+                    agg.add(w, r.progress())
+                if progress is not None:
+                    progress(agg, trio.current_time() - start)
+
+        nursery.start_soon(report)
+        async with trio.open_nursery() as workers:
+            for w, r in enumerate(recorders):
+                workers.start_soon(run_worker, config, w, r)
+        nursery.cancel_scope.cancel()
+    for w, r in enumerate(recorders):
+        agg.add(w, r.final())
+    return summarize(agg, config.duration, config.to_dict()), agg

@@ -1,0 +1,38 @@
+"""One load-test worker process: ``python -m clients.loadtest.worker CONFIG_JSON INDEX``.
+
+It runs its share of the rooms and writes JSON lines to standard output: a progress report
+every half second and a final report (see :class:`~clients.loadtest.stats.Recorder`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import trio
+
+from .runner import LoadConfig, run_worker
+from .stats import Recorder
+
+
+def _emit(report: dict[str, object]) -> None:
+    sys.stdout.write(json.dumps(report, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+async def main(config: LoadConfig, worker: int) -> None:
+    recorder = Recorder(trio.current_time())
+    async with trio.open_nursery() as nursery:
+        async def progress() -> None:
+            while True:
+                await trio.sleep(0.5)
+                _emit(recorder.progress())
+
+        nursery.start_soon(progress)
+        await run_worker(config, worker, recorder)
+        nursery.cancel_scope.cancel()
+    _emit(recorder.final())
+
+
+if __name__ == "__main__":
+    trio.run(main, LoadConfig(**json.loads(sys.argv[1])), int(sys.argv[2]))

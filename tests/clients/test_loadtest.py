@@ -1,0 +1,52 @@
+"""The load tester, in-process: one worker against an in-process server under MockClock, so
+its "10 seconds" are virtual and the test costs only the CPU work. Eight rooms must play whole
+games with no error, no desync and no dropped connection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import trio
+
+from clients.loadtest.runner import LoadConfig, run_load
+from clients.loadtest.report import write_json, write_png
+from clients.loadtest.stats import failed, percentile
+
+from ..server.harness import start_server
+
+
+async def test_eight_rooms_for_ten_seconds_finish_games_without_errors_or_desyncs(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    config = LoadConfig(url=f"ws://127.0.0.1:{server.port}/", rooms=8, players_per_room=2,
+                        spectators=1, duration=10.0, think_ms=10, ramp=1.0, ping_interval=None)
+    seen: list[int] = []
+    summary, agg = await run_load(config,
+                                  progress=lambda agg, t: seen.append(agg.total("actions")))
+    assert summary["errors"] == 0, summary["error_codes"]
+    assert summary["desyncs"] == 0 and summary["resyncs"] == 0
+    assert summary["disconnects"] == 0
+    assert not failed(summary)
+    assert summary["connected_peak"] == 8 * 3
+    assert summary["games_finished"] >= 8
+    assert summary["actions"] == summary["latency_ms"]["samples"] > 1000
+    assert summary["delta_bytes_per_viewer"]["viewers"] == 24
+    assert summary["delta_bytes_per_viewer"]["median"] > 0
+    assert seen == sorted(seen) and seen[-1] > 0  # progress came while it ran
+    assert server.metrics.games_finished == summary["games_finished"]
+
+    write_json(summary, tmp_path / "load.json")
+    assert json.loads((tmp_path / "load.json").read_text())["actions"] == summary["actions"]
+    write_png(agg.samples, summary, tmp_path / "load.png")
+    assert (tmp_path / "load.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_percentiles_and_the_failure_rule() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (
+        50.0, 99.0, 100.0)
+    assert percentile([], 99) == 0.0
+    clean = {"errors": 0, "desyncs": 0}
+    assert not failed(clean)
+    assert failed({**clean, "errors": 1}) and failed({**clean, "desyncs": 2})
