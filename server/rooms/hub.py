@@ -201,7 +201,7 @@ class Hub:
         self.index[match.id] = match
         self.store.create_room(number, settings.name, req.config, creator)
         self.gate.send([peer], pack({"t": "created", "i": req.i, "r": match.id}))
-        match._reschedule()
+        match.reschedule()
 
     def disconnected(self, peer: Peer) -> None:
         for rid in list(peer.rooms):
@@ -228,6 +228,7 @@ class Hub:
                 continue
             self.matches[match.id] = match
             self.index[match.id] = match
+            match.reschedule()
             table = match.table
             if table is None:
                 report.append(f"room {match.id} resumed (waiting for players)")
@@ -273,5 +274,4 @@ class Hub:
                 if seat.taken:
                     match.idle_deadline = None
                     seat.away_deadline = now + self.settings.grace
-        match._reschedule()
         return match

@@ -282,7 +282,7 @@ class MatchRoom:
                             "token": seat.token})
         self._follow(peer)
         self._room_update()
-        self._reschedule()
+        self.reschedule()
         self._maybe_start()
 
     def _unique_name(self, name: str, seat: Seat) -> str:
@@ -350,7 +350,7 @@ class MatchRoom:
         self._room_update()
         if not any(s.taken for s in self.seats):
             self.idle_deadline = trio.current_time() + self.hub.settings.grace
-        self._reschedule()
+        self.reschedule()
 
     def attach(self, peer: Peer, positions: dict[str, tuple[int, int]] | None) -> None:
         """A session holding a seat here (or spectating) came back on a new connection."""
@@ -364,7 +364,7 @@ class MatchRoom:
             return
         self._follow(peer, positions)
         self._room_update()
-        self._reschedule()
+        self.reschedule()
 
     def detach(self, peer: Peer) -> None:
         """A connection went away or left: the seat stays held for the grace period."""
@@ -379,7 +379,7 @@ class MatchRoom:
             self.hub.drop(self)
             return
         self._room_update()
-        self._reschedule()
+        self.reschedule()
 
     # ------------------------------------------------------------------ starting
 
@@ -417,7 +417,7 @@ class MatchRoom:
             self._snapshot_to(room, self.members())
         self._send_actions()
         self._send_clock()
-        self._reschedule()
+        self.reschedule()
         self.hub.metrics.games_started += 1
 
     def _install(self, table: Table, chooser: int | None) -> None:
@@ -633,7 +633,7 @@ class MatchRoom:
         self._send_clock()
         if peer is not None and request_id is not None and not acked:
             self._send([peer], {"t": "ok", "i": request_id})
-        self._reschedule()
+        self.reschedule()
 
     def _game_over(self) -> None:
         table = self.table
@@ -690,7 +690,10 @@ class MatchRoom:
                          "k": self.clock.millis(trio.current_time()),
                          "p": self.clock.running})
 
-    def _reschedule(self) -> None:
+    def reschedule(self) -> None:
+        if self.hub.matches.get(self.id) is not self:
+            self.hub.timers.schedule(self, None)  # dropped
+            return
         deadlines = [s.away_deadline for s in self.seats if s.away_deadline is not None]
         if self.idle_deadline is not None:
             deadlines.append(self.idle_deadline)
@@ -706,14 +709,16 @@ class MatchRoom:
         except Exception:  # a timer must never take the server down
             log.exception("room %s: timer handling failed", self.id)
             self.hub.metrics.internal_errors += 1
-        self._reschedule()
+        self.reschedule()
 
     def _on_timer(self, now: float) -> None:
         table = self.table
         if self.clock is not None and self.state in (PLAYING, PAUSED) and table is not None:
             flagged = self.clock.flag(now)
-            if flagged is not None and table.main.in_game(flagged):
-                self._run(Penalty(flagged, "clock", table.main.number))
+            if flagged is not None:
+                if not (table.main.in_game(flagged)
+                        and self._run(Penalty(flagged, "clock", table.main.number))):
+                    self.clock.settle(now, None, None)  # nobody left to flag: stop the clock
         for seat in self.seats:
             if seat.away_deadline is None or seat.away_deadline > now or seat.peers:
                 continue
@@ -724,12 +729,14 @@ class MatchRoom:
                   and table.main.in_game(seat.index)):
                 # The table never waits on a departed player: concede for them (CR 104.3a).
                 self._run(Concede(seat.index, table.main.number))
-        if (self.idle_deadline is not None and self.idle_deadline <= now
-                and self.state == WAITING and not any(s.taken for s in self.seats)
-                and not self.spectators):
-            self.state = FINISHED
-            self.hub.store.set_room_state(self.number, FINISHED)
-            self.hub.drop(self)
+        if self.idle_deadline is not None and self.idle_deadline <= now:
+            self.idle_deadline = None
+            if (self.state == WAITING and not any(s.taken for s in self.seats)
+                    and not self.spectators):
+                # Nobody came: the room goes away (its row stays in the log, finished).
+                self.state = FINISHED
+                self.hub.store.set_room_state(self.number, FINISHED)
+                self.hub.drop(self)
 
     # ------------------------------------------------------------------ recovery
 
@@ -765,7 +772,7 @@ class MatchRoom:
                 seat.away_deadline = now + self.hub.settings.grace
         if table.finished:
             self._game_over()
-        self._reschedule()
+        self.reschedule()
 
 
 class RecoveryError(Exception):

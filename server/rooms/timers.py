@@ -46,9 +46,11 @@ class Timers:
                 await self._changed.wait()
             self._changed = trio.Event()
             now = trio.current_time()
-            while self._heap and self._heap[0][0] <= now:
+            woken: set[int] = set()
+            while self._heap and self._heap[0][0] <= now and id(self._heap[0][2]) not in woken:
                 when, _, room = heapq.heappop(self._heap)
                 if self._wanted.get(id(room)) != when:
                     continue  # superseded by a later schedule() call
                 del self._wanted[id(room)]
+                woken.add(id(room))  # once per pass, whatever the room asks for next
                 room.on_timer(now)
