@@ -346,7 +346,8 @@ class Client:
         elif kind == "s":
             stats.snapshots += 1
             stats.snapshot_bytes += len(frame)
-            self._emit(ev.Snapshot(str(room), self.tracker.rooms[str(room)].view))
+            # A copy: the replica moves on with the next delta, the event must not.
+            self._emit(ev.Snapshot(str(room), dict(self.tracker.rooms[str(room)].view)))
         elif kind == "a":
             self._emit(ev.Actions(str(room), msg["d"]))
         elif kind == "room":

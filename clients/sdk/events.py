@@ -52,7 +52,7 @@ class RoomUpdate(Event):
 @dataclass(frozen=True)
 class Snapshot(Event):
     """The replica of ``room`` was replaced by a complete view (on joining, after a restart,
-    a new subgame, or a resync)."""
+    a new subgame, or a resync); ``view`` is a copy of it as it was then."""
 
     room: str
     view: dict[Any, Any]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import trio
 
-from clients.loadtest.runner import LoadConfig, run_load
 from clients.loadtest.report import write_json, write_png
+from clients.loadtest.runner import LoadConfig, run_load
 from clients.loadtest.stats import failed, percentile
 
 from ..server.harness import start_server

@@ -1,0 +1,457 @@
+"""The terminal client: a Textual app for a person.
+
+The lobby lists the server's rooms (refresh, create, join, spectate); the table shows every
+player's life, poison, hand and library sizes, mana, each battlefield, graveyard and exile, the
+stack, whose turn and step it is and who must decide, the range of influence when it is limited,
+the chess clocks, your hand, the game log with the chat, and your legal actions as a menu.
+A banner says when the main game is paused under a subgame (and how deep), when a game restarts
+and how each game ended. The SDK (trio) runs inside Textual's asyncio loop: see ``bridge.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, OptionList, RichLog, Select, Static
+from textual.widgets.option_list import Option
+
+from clients.sdk import Client
+from clients.sdk import events as ev
+from server.rules.cards.decks import READY_MADE
+
+from . import render
+from .bridge import Entered, Failed, Ready, Refused, TrioBridge
+
+DECKS = sorted(READY_MADE)
+
+
+class SdkEvent(Message):
+    """An SDK event, handed from the trio run to the app."""
+
+    def __init__(self, event: ev.Event) -> None:
+        super().__init__()
+        self.event = event
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS = [
+        Binding("r", "refresh", "Refresh"),
+        Binding("c", "create", "Create & join"),
+        Binding("j", "join", "Join"),
+        Binding("s", "spectate", "Spectate"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Connecting…", id="lobby-status")
+        yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="create-form"):
+            yield Static("New room: seats", classes="label")
+            yield Input("2", id="seats", type="integer", max_length=1)
+            yield Static("your deck", classes="label")
+            yield Select([(d, d) for d in DECKS], value="gruul-stompy", allow_blank=False,
+                         id="deck")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#rooms", DataTable)
+        table.add_columns("room", "name", "state", "variant", "seats", "watching")
+        table.focus()
+
+    def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        table = self.query_one("#rooms", DataTable)
+        table.clear()
+        for r in rooms:
+            seats = r.get("seats", [])
+            taken = sum(1 for s in seats if s.get("n"))
+            names = ", ".join(s["n"] for s in seats if s.get("n"))
+            table.add_row(r["r"], r.get("name", ""), r.get("state", ""), r.get("variant", ""),
+                          f"{taken}/{len(seats)} {names}", str(r.get("watching", 0)),
+                          key=r["r"])
+
+    def selected_room(self) -> str | None:
+        table = self.query_one("#rooms", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return str(key.value) if key.value is not None else None
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#lobby-status", Static).update(text)
+
+    def deck(self) -> str:
+        return str(self.query_one("#deck", Select).value)
+
+    def action_refresh(self) -> None:
+        self.app_.refresh_rooms()
+
+    def action_create(self) -> None:
+        try:
+            seats = int(self.query_one("#seats", Input).value or "2")
+        except ValueError:
+            seats = 2
+        self.app_.create_and_join(seats, self.deck())
+
+    def action_join(self) -> None:
+        room = self.selected_room()
+        if room is not None:
+            self.app_.join(room, self.deck())
+
+    def action_spectate(self) -> None:
+        room = self.selected_room()
+        if room is not None:
+            self.app_.spectate(room)
+
+    async def action_quit(self) -> None:
+        await self.app_.action_quit()
+
+    @property
+    def app_(self) -> ArbiterApp:
+        assert isinstance(self.app, ArbiterApp)
+        return self.app
+
+
+class TableScreen(Screen[None]):
+    AUTO_FOCUS = "#actions"
+    BINDINGS = [
+        Binding("ctrl+x", "concede", "Concede"),
+        Binding("ctrl+o", "draw", "Offer/accept draw"),
+        Binding("ctrl+n", "decline_draw", "Decline draw"),
+        Binding("escape", "leave", "Leave to lobby"),
+    ]
+
+    def __init__(self, match: str) -> None:
+        super().__init__()
+        self.match = match
+        self.decision: tuple[str, dict[str, Any]] | None = None
+        self.concede_armed = False
+        self.texts: dict[str, str] = {}  # what each panel shows, as plain text
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="status")
+        with Horizontal():
+            with VerticalScroll(id="board"):
+                yield Static(id="players")
+                yield Static(id="zones")
+            with Vertical(id="side"):
+                yield Static(id="hand")
+                yield Static(id="prompt")
+                yield OptionList(id="actions")
+                yield RichLog(id="log", wrap=True, markup=False)
+                yield Input(placeholder="chat: type and press Enter", id="chat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#actions", OptionList).focus()
+        self.redraw()
+
+    def _set(self, widget_id: str, text: Text) -> None:
+        self.texts[widget_id] = text.plain
+        self.query_one(f"#{widget_id}", Static).update(text)
+
+    def redraw(self) -> None:
+        app = self.app_
+        client = app.client
+        if client is None:
+            return
+        room = client.active_room(self.match) or self.match
+        view = client.view(room)
+        names = render.names_of(client.summaries.get(self.match))
+        me = app.me(self.match)
+        depth = client.depth(self.match)
+        self._set("status", render.status_text(
+            view, names, depth=depth, main_room=self.match, room=room,
+            clock=app.clocks.get(self.match), banner=app.banner))
+        self._set("players", render.players_text(view, names, me))
+        self._set("zones", render.zones_text(view, names))
+        self._set("hand", render.hand_text(view, me))
+        self._update_menu(client, view, names)
+
+    def _update_menu(self, client: Client, view: Any, names: dict[int, str]) -> None:
+        menu = self.query_one("#actions", OptionList)
+        pending = [(r, d) for r, d in client.decisions(self.match)
+                   if d["serial"] != self.app_.answered.get(r)]
+        current = pending[0] if pending else None
+        if current == self.decision:
+            return
+        self.decision = current
+        menu.clear_options()
+        if current is None:
+            who = render.decider(view)
+            waiting = (f"Waiting for {names.get(who, '?')}…" if who is not None
+                       else "Waiting…")
+            self._set("prompt", Text(waiting, style="italic"))
+            return
+        _, decision = current
+        self._set("prompt", Text(f"{decision.get('prompt') or decision['kind']} "
+                                 "(choose with ↑↓ and Enter)", style="bold cyan"))
+        menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
+        menu.highlighted = 0
+        self.texts["actions"] = "\n".join(a["label"] for a in decision["actions"])
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        if self.decision is None or message.option.id is None:
+            return
+        room, decision = self.decision
+        action = int(message.option.id)
+        label = next(a["label"] for a in decision["actions"] if a["id"] == action)
+        self.app_.act(room, decision["serial"], action, label)
+        self.decision = None
+        self.query_one("#actions", OptionList).clear_options()
+        self.texts["actions"] = ""
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        if message.input.id == "chat" and message.value.strip():
+            self.app_.chat(self.match, message.value.strip())
+            message.input.value = ""
+
+    def action_concede(self) -> None:
+        if not self.concede_armed:
+            self.concede_armed = True
+            self.app_.note("Press Ctrl+X again to concede this game (CR 104.3a).")
+            return
+        self.concede_armed = False
+        self.app_.concede(self.match)
+
+    def action_draw(self) -> None:
+        client = self.app_.client
+        if client is None:
+            return
+        view = client.view(client.active_room(self.match) or self.match)
+        offer = view.get("d")
+        me = self.app_.me(self.match)
+        if not offer:
+            op = "propose"
+        elif offer[0] == me:
+            op = "withdraw"
+        else:
+            op = "accept"
+        self.app_.draw(self.match, op)
+
+    def action_decline_draw(self) -> None:
+        self.app_.draw(self.match, "decline")
+
+    def action_leave(self) -> None:
+        self.app_.leave(self.match)
+
+    def write_line(self, line: str, style: str = "") -> None:
+        self.query_one("#log", RichLog).write(Text(line, style=style))
+
+    @property
+    def app_(self) -> ArbiterApp:
+        assert isinstance(self.app, ArbiterApp)
+        return self.app
+
+
+class ArbiterApp(App[None]):
+    TITLE = "Arbiter"
+    CSS = """
+    #lobby-status { height: auto; padding: 0 1; }
+    #create-form { height: 3; }
+    #create-form .label { width: auto; padding: 1 1; }
+    #seats { width: 8; }
+    #deck { width: 30; }
+    #status { height: auto; padding: 0 1; background: $boost; }
+    #board { width: 60%; }
+    #side { width: 40%; }
+    #hand { height: auto; padding: 0 1; }
+    #prompt { height: auto; padding: 0 1; }
+    #actions { height: 12; }
+    #log { height: 1fr; }
+    """
+
+    def __init__(self, url: str, name: str, **client_options: Any) -> None:
+        super().__init__()
+        self.url = url
+        self.player_name = name
+        self.bridge = TrioBridge(self._from_trio, url, name, **client_options)
+        self.lobby = LobbyScreen()
+        self.table: TableScreen | None = None
+        self.clocks: dict[str, tuple[list[int], int | None]] = {}
+        self.answered: dict[str, int] = {}  # room -> serial of the decision we answered
+        self.banner: str | None = None
+        self.banner_turn: int | None = None
+        self.log_lines: list[str] = []  # the game log, as shown (also for tests)
+        self.rooms: list[dict[str, Any]] = []
+        self.changed = asyncio.Event()  # set after every event is shown (tests wait on it)
+        self._views: dict[str, dict[Any, Any]] = {}  # each room's view before the last delta
+
+    @property
+    def client(self) -> Client | None:
+        return self.bridge.client
+
+    def me(self, match: str) -> int | None:
+        client = self.client
+        if client is None or match not in client.seats:
+            return None
+        return client.seats[match].seat
+
+    async def on_mount(self) -> None:
+        await self.push_screen(self.lobby)
+        self.bridge.start()
+
+    async def on_unmount(self) -> None:
+        await self.bridge.stop()
+
+    def _from_trio(self, event: ev.Event) -> None:
+        self.post_message(SdkEvent(event))
+
+    # ------------------------------------------------------------------ requests
+
+    def refresh_rooms(self) -> None:
+        self.bridge.call("list rooms", lambda c: c.list_rooms())
+
+    def create_and_join(self, seats: int, deck: str) -> None:
+        async def go(c: Client) -> None:
+            variant = "two_player" if seats == 2 else "free_for_all"
+            room = await c.create({"seats": seats, "variant": variant,
+                                   "name": f"{c.name}'s table"})
+            seat = await c.join(room, deck=deck)
+            self.bridge.post(Entered(room, seat))
+        self.bridge.call("create", go)
+
+    def join(self, room: str, deck: str) -> None:
+        async def go(c: Client) -> None:
+            seat = await c.join(room, deck=deck)
+            self.bridge.post(Entered(room, seat))
+        self.bridge.call("join", go)
+
+    def spectate(self, room: str) -> None:
+        async def go(c: Client) -> None:
+            await c.spectate(room)
+            self.bridge.post(Entered(room, None))
+        self.bridge.call("spectate", go)
+
+    def act(self, room: str, serial: int, action: int, label: str) -> None:
+        self.answered[room] = serial
+        self.write_log(f"You: {label}", "bold")
+        self.bridge.call("act", lambda c: c.act(room, serial, action))
+
+    def concede(self, match: str) -> None:
+        self.bridge.call("concede", lambda c: c.concede(match))
+
+    def draw(self, match: str, op: str) -> None:
+        client = self.client
+        room = (client.active_room(match) if client is not None else None) or match
+        self.bridge.call(f"draw {op}", lambda c: c.draw(match, op, room))
+        self.write_log(f"You: {op} a draw")
+
+    def chat(self, match: str, text: str) -> None:
+        self.bridge.call("chat", lambda c: c.chat(match, text))
+
+    def leave(self, match: str) -> None:
+        self.bridge.call("leave", lambda c: c.leave(match))
+        if self.table is not None:
+            self.table = None
+            self.pop_screen()
+        self.banner = None
+        self.refresh_rooms()
+
+    # ------------------------------------------------------------------ events
+
+    def note(self, line: str) -> None:
+        self.write_log(line, "yellow")
+
+    def write_log(self, line: str, style: str = "") -> None:
+        self.log_lines.append(line)
+        if self.table is not None:
+            self.table.write_line(line, style)
+
+    async def on_sdk_event(self, message: SdkEvent) -> None:
+        try:
+            await self._handle(message.event)
+        finally:
+            self.changed.set()
+
+    async def _handle(self, event: ev.Event) -> None:
+        client = self.client
+        match = self.table.match if self.table is not None else None
+        if isinstance(event, ev.Snapshot):
+            self._views[event.room] = dict(event.view)
+        if isinstance(event, Ready):
+            self.lobby.set_status(f"Connected to {self.url} as {self.player_name}. "
+                                  "r: refresh, c: create, j: join, s: spectate.")
+            self.refresh_rooms()
+        elif isinstance(event, Failed):
+            self.lobby.set_status(f"Not connected: {event.reason}")
+            self.note(f"Not connected: {event.reason}")
+        elif isinstance(event, ev.RoomList):
+            self.rooms = event.rooms
+            self.lobby.show_rooms(event.rooms)
+        elif isinstance(event, Entered):
+            self.table = TableScreen(event.room)
+            self.banner = None
+            await self.push_screen(self.table)
+            where = f"sit in seat {event.seat + 1}" if event.seat is not None else "watch"
+            self.write_log(f"You {where} in room {event.room}.")
+        elif isinstance(event, Refused):
+            line = f"Refused ({event.what}): {event.message}"
+            self.lobby.set_status(line)
+            self.note(line)
+        elif isinstance(event, ev.Disconnected):
+            self.note("Connection lost: reconnecting…")
+        elif isinstance(event, ev.Connected) and event.resumed:
+            self.note("Reconnected.")
+        elif match is None or client is None:
+            return
+        elif isinstance(event, ev.Delta) and ev.match_of(event.room) == match:
+            names = render.names_of(client.summaries.get(match))
+            # Our own copy of the view as of this event: the replica is already further on
+            # when the app gets to the event.
+            old = self._views.setdefault(event.room, {})
+            for line in render.delta_lines(old, event.ops, names, self.me(match)):
+                self.write_log(line)
+            for op in event.ops:
+                if op[0] == "s":
+                    old[op[1]] = op[2]
+                else:
+                    old.pop(op[1], None)
+        elif isinstance(event, ev.Result) and ev.match_of(event.room) == match:
+            names = render.names_of(client.summaries.get(match))
+            line = render.result_text(event.result, names)
+            m = event.match
+            if m:
+                wins = ", ".join(f"{names.get(i, i)} {w}" for i, w in enumerate(m["wins"]))
+                line += (f". Match over (wins: {wins})." if m.get("over") else
+                         f". Game {m['game']} of {m['best_of']} (wins: {wins}); next game "
+                         "starts.")
+            self.banner = "GAME OVER: " + line
+            self.banner_turn = None
+            self.write_log(self.banner, "bold")
+        elif isinstance(event, ev.Restarted) and ev.match_of(event.room) == match:
+            names = render.names_of(client.summaries.get(match))
+            self.banner = (f"GAME RESTARTED (CR 724): game {event.game} replaces game "
+                           f"{event.old_game}; {names.get(event.starting, '?')} starts")
+            self.banner_turn = 1
+            self.write_log(self.banner, "bold")
+        elif isinstance(event, ev.SubgameOpened) and ev.match_of(event.room) == match:
+            self.write_log(f"SUBGAME (CR 726) in room {event.room}, depth {event.depth}: "
+                           f"the game in room {event.parent} is paused.", "bold")
+        elif isinstance(event, ev.SubgameClosed) and ev.match_of(event.room) == match:
+            names = render.names_of(client.summaries.get(match))
+            self.write_log(f"Subgame in room {event.room} ended: "
+                           f"{render.result_text(event.result, names)}. Back to room "
+                           f"{event.parent}.", "bold")
+        elif isinstance(event, ev.ChatMessage) and ev.match_of(event.room) == match:
+            self.write_log(f"[chat] {event.sender}: {event.text}", "cyan")
+        elif isinstance(event, ev.Clock) and ev.match_of(event.room) == match:
+            self.clocks[match] = (event.millis, event.running)
+        elif isinstance(event, ev.ServerError):
+            self.note(f"Server: {event.message}")
+        if self.table is not None and client is not None:
+            view = client.view(client.active_room(self.table.match) or self.table.match)
+            turn = (view.get("t") or [None])[0]
+            if self.banner_turn is not None and turn is not None and turn > self.banner_turn:
+                self.banner = None
+                self.banner_turn = None
+            self.table.redraw()
+

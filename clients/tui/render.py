@@ -1,0 +1,263 @@
+"""What the terminal client shows, as plain functions of the replica: a player's view (the
+snapshot map of docs/protocol.md), the room's summary and the latest events. No terminal here:
+``app.py`` puts these texts on the screen, and the tests read the same texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+
+ZONES = {"b": "battlefield", "g": "graveyard", "e": "exile", "s": "stack", "h": "hand",
+         "c": "command zone"}
+STEPS = {"untap": "untap", "upkeep": "upkeep", "draw": "draw", "main1": "first main phase",
+         "begin_combat": "beginning of combat", "declare_attackers": "declare attackers",
+         "declare_blockers": "declare blockers", "combat_damage": "combat damage",
+         "first_strike_damage": "first-strike damage", "end_combat": "end of combat",
+         "main2": "second main phase", "end": "end step", "cleanup": "cleanup"}
+STATUS = {"in": "playing", "won": "WON", "lost": "LOST", "drew": "DREW", "draw": "DREW",
+          "out": "left"}
+
+View = Mapping[Any, Any]
+
+
+def names_of(summary: Mapping[str, Any] | None) -> dict[int, str]:
+    seats = (summary or {}).get("seats", [])
+    return {i: (s.get("n") or f"Seat {i + 1}") for i, s in enumerate(seats)}
+
+
+def _name(names: Mapping[int, str], pid: Any) -> str:
+    return names.get(int(pid), f"Seat {int(pid) + 1}") if isinstance(pid, int) else str(pid)
+
+
+def objects(view: View) -> dict[int, dict[str, Any]]:
+    return {k: v for k, v in view.items() if isinstance(k, int)}
+
+
+def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None = None,
+              names: Mapping[int, str] | None = None) -> str:
+    """One object as a person reads it: name, P/T, tapped, damage, counters, combat."""
+    name = f"{o.get('n', '?')}: {o['ab']}" if o.get("ab") else str(o.get("n", "?"))
+    parts = [name]
+    if o.get("pt"):
+        parts.append(f"{o['pt'][0]}/{o['pt'][1]}")
+    flags = []
+    if o.get("t"):
+        flags.append("tapped")
+    if o.get("d"):
+        flags.append(f"{o['d']} damage")
+    for kind, n in (o.get("k") or {}).items():
+        flags.append(f"{n} {kind}")
+    if o.get("kw"):
+        flags.extend(o["kw"])
+    if o.get("tk"):
+        flags.append("token")
+    if o.get("cm"):
+        flags.append("commander")
+    if o.get("x"):
+        flags.append("phased out")
+    at = o.get("at")
+    if at:
+        flags.append("attacking " + _ref(at, objs or {}, names or {}))
+    if o.get("bl") is not None:
+        flags.append("blocking " + _ref(["o", o["bl"]], objs or {}, names or {}))
+    if o.get("a") is not None:
+        flags.append("attached to " + _ref(["o", o["a"]], objs or {}, names or {}))
+    if o.get("tg"):
+        flags.append("targets " + ", ".join(_ref(t, objs or {}, names or {})
+                                             for t in o["tg"]))
+    return " ".join(parts) + (f" ({', '.join(flags)})" if flags else "")
+
+
+def _ref(ref: Any, objs: Mapping[int, Mapping[str, Any]], names: Mapping[int, str]) -> str:
+    if isinstance(ref, list) and len(ref) == 2:
+        if ref[0] == "p":
+            return _name(names, ref[1])
+        o = objs.get(ref[1])
+        return str(o.get("n", "?")) if o else "an object"
+    return str(ref)
+
+
+def decider(view: View) -> int | None:
+    w = view.get("w")
+    if isinstance(w, list) and len(w) == 2 and isinstance(w[0], int):
+        return w[0]
+    return None
+
+
+def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: str,
+                room: str, clock: tuple[list[int], int | None] | None = None,
+                banner: str | None = None) -> Text:
+    """The line above the table: which game, whose turn and step, who has priority, clocks,
+    and in capitals whatever a person must not miss (a paused main game, a restart, the end).
+    """
+    out = Text()
+    g = view.get("g") or {}
+    if depth > 0:
+        out.append(f"MAIN GAME PAUSED: subgame at depth {depth} in room {room} "
+                   f"(CR 726)\n", style="bold black on yellow")
+    t = view.get("t")
+    if t:
+        turn, active, step = t[0], t[1], t[2]
+        out.append(f"Room {main_room} · game {g.get('n', '?')} · turn {turn} · "
+                   f"{_name(names, active)}'s {STEPS.get(step, step)}", style="bold")
+    w = view.get("w")
+    if w == ["subgame"]:
+        out.append(" · waiting for the subgame")
+    elif isinstance(w, list) and len(w) == 2:
+        kind = "has priority" if w[1] == "priority" else f"decides ({w[1]})"
+        out.append(f" · {_name(names, w[0])} {kind}")
+    if clock is not None:
+        millis, running = clock
+        parts = []
+        for seat, ms in enumerate(millis):
+            mark = "▶" if seat == running else ""
+            parts.append(f"{mark}{_name(names, seat)} {ms // 60000}:{ms // 1000 % 60:02d}")
+        out.append(" · clocks " + ", ".join(parts))
+    if banner:
+        out.append("\n" + banner, style="bold white on red")
+    return out
+
+
+def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
+    """Each player: life, poison, hand, library, mana, counters, status; then the range of
+    influence when it is limited (CR 801)."""
+    out = Text()
+    t = view.get("t") or [0, None, "", 0]
+    active = t[1]
+    deciding = decider(view)
+    seats = (view.get("g") or {}).get("seats") or sorted(
+        int(k[1:]) for k in view if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit())
+    out.append(f"{'':2}{'player':<18}{'life':>5}{'poison':>7}{'hand':>6}{'library':>9}  "
+               f"{'mana':<8}status\n", style="underline")
+    for pid in seats:
+        p = view.get(f"p{pid}")
+        if p is None:
+            continue
+        mark = ("▶" if pid == active else " ") + ("*" if pid == deciding else " ")
+        who = _name(names, pid) + (" (you)" if pid == me else "")
+        status = STATUS.get(p.get("s", "in"), p.get("s", "?"))
+        style = "bold green" if status == "WON" else "bold red" if status == "LOST" else ""
+        out.append(f"{mark}{who[:18]:<18}{p.get('l', 0):>5}{p.get('v', 0):>7}{p.get('h', 0):>6}"
+                   f"{p.get('y', 0):>9}  {p.get('m', ''):<8}")
+        out.append(status, style=style)
+        extra = []
+        for commander, dmg in (p.get("cd") or {}).items():
+            extra.append(f"{dmg} damage from {commander}")
+        if p.get("ct"):
+            extra.append(f"commander cast {p['ct']}x")
+        if extra:
+            out.append("  (" + ", ".join(extra) + ")")
+        out.append("\n")
+    ranges = view.get("r")
+    if ranges:
+        out.append("Range of influence (CR 801): " + "; ".join(
+            f"{_name(names, int(p))} sees {', '.join(_name(names, q) for q in r)}"
+            for p, r in sorted(ranges.items())) + "\n")
+    offer = view.get("d")
+    if offer:
+        out.append(f"Draw proposed by {_name(names, offer[0])}; accepted by "
+                   f"{', '.join(_name(names, a) for a in offer[1]) or 'nobody yet'}\n",
+                   style="bold magenta")
+    return out
+
+
+def zones_text(view: View, names: Mapping[int, str]) -> Text:
+    """The stack, then each player's battlefield, graveyard and exile."""
+    out = Text()
+    objs = objects(view)
+    stack = sorted((o for o in objs.values() if o.get("z") == "s"),
+                   key=lambda o: -int(o.get("i", 0)))
+    out.append("Stack: ", style="bold")
+    if stack:
+        out.append(" ← ".join(f"{card_text(o, objs, names)} [{_name(names, o.get('c', o['o']))}]"
+                              for o in stack) + "  (top first)\n")
+    else:
+        out.append("empty\n")
+    seats = (view.get("g") or {}).get("seats") or sorted(names)
+    for pid in seats:
+        out.append(f"\n{_name(names, pid)}\n", style="bold underline")
+        for zone, label in (("b", "Battlefield"), ("g", "Graveyard"), ("e", "Exile"),
+                            ("c", "Command")):
+            cards = sorted((o for o in objs.values() if o.get("z") == zone and
+                            int(o.get("c", o.get("o", -1)) if zone == "b" else o.get("o", -1))
+                            == pid), key=lambda o: int(o.get("i", 0)))
+            if not cards and zone == "c":
+                continue
+            out.append(f"  {label}: ", style="bold")
+            out.append(("; ".join(card_text(o, objs, names) for o in cards) or "—") + "\n")
+    return out
+
+
+def hand_text(view: View, me: int | None) -> Text:
+    out = Text()
+    if me is None:
+        out.append("Spectating: hands are hidden.", style="italic")
+        return out
+    cards = sorted((o for o in objects(view).values() if o.get("z") == "h" and o.get("o") == me),
+                   key=lambda o: int(o.get("i", 0)))
+    out.append(f"Your hand ({len(cards)}): ", style="bold")
+    out.append(", ".join(str(o.get("n", "?")) for o in cards) or "empty")
+    return out
+
+
+def result_text(result: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """A finished game in one line: the winners, or a draw, and each other player's end."""
+    if result.get("restarted"):
+        head = "The game restarted"
+    elif result.get("draw"):
+        head = "The game is a draw"
+    elif result.get("winners"):
+        head = " and ".join(_name(names, w) for w in result["winners"]) + " won"
+    else:
+        head = "Nobody won"
+    ends = [f"{_name(names, o['player'])} {o['outcome']} ({o['reason']}, CR {o['rule']})"
+            for o in result.get("outcomes", []) if o.get("outcome") != "won"]
+    return head + (": " + "; ".join(ends) if ends else "")
+
+
+def delta_lines(old: View, ops: list[Any], names: Mapping[int, str], me: int | None
+                ) -> list[str]:
+    """Readable log lines for what a delta changed, given the view before it."""
+    lines: list[str] = []
+    new_objs = {op[1]: op[2] for op in ops if op[0] == "s" and isinstance(op[1], int)}
+    objs = {**objects(old), **new_objs}
+    for op in ops:
+        if op[0] != "s":
+            continue
+        key, value = op[1], op[2]
+        before = old.get(key)
+        if key == "t":
+            if before is None or before[0] != value[0]:
+                lines.append(f"— Turn {value[0]}: {_name(names, value[1])} —")
+        elif isinstance(key, str) and key[:1] == "p" and key[1:].isdigit():
+            pid = int(key[1:])
+            b = before or {}
+            if b and b.get("l") != value.get("l"):
+                lines.append(f"{_name(names, pid)}: life {b.get('l')} → {value.get('l')}")
+            if b.get("v", 0) != value.get("v", 0):
+                lines.append(f"{_name(names, pid)}: poison {b.get('v', 0)} → {value.get('v', 0)}")
+            if b and b.get("s") != value.get("s") and value.get("s") != "in":
+                lines.append(f"{_name(names, pid)} {STATUS.get(value['s'], value['s'])}")
+        elif key == "d" and value and (before is None or before[0] != value[0]):
+            lines.append(f"{_name(names, value[0])} proposes a draw (CR 104.4i)")
+        elif isinstance(key, int):
+            who = _name(names, value.get("c", value.get("o")))
+            if before is None or before.get("z") != value.get("z"):
+                zone = value.get("z")
+                if zone == "s":
+                    lines.append(f"{who}: {card_text(value, objs, names)} on the stack")
+                elif zone == "h":
+                    if value.get("o") == me:
+                        lines.append(f"You: {value.get('n', '?')} into your hand")
+                else:
+                    lines.append(f"{who}: {value.get('n', '?')} → {ZONES.get(zone, zone)}")
+            else:
+                if value.get("at") and not before.get("at"):
+                    lines.append(f"{value.get('n')} attacks "
+                                 f"{_ref(value['at'], objs, names)}")
+                if value.get("bl") is not None and before.get("bl") is None:
+                    lines.append(f"{value.get('n')} blocks {_ref(['o', value['bl']], objs, names)}")
+    return lines

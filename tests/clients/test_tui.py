@@ -1,0 +1,201 @@
+"""The terminal client, driven as a person drives it (Textual's own test pilot pressing keys
+and clicking) through a short game against a bot on a real local server.
+
+The server and the bot run in their own trio run in a thread; the app runs the SDK in trio's
+guest mode inside Textual's asyncio loop, exactly as ``arbiter play`` does. Nothing sleeps: the
+test waits for the app to show each change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from clients.bots.net import NetBot
+from clients.bots.strategies import heuristic_strategy
+from clients.sdk import open_client
+from clients.tui.app import ArbiterApp
+
+from ..server.harness import start_server
+
+# The person (seat 0) is at 3 life with a Lightning Bolt; the bot (seat 1) attacks with two
+# Grizzly Bears on its turn. The person can Bolt one, and still loses the game soon after.
+SCENARIO = {
+    "players": [
+        {"library": ["Mountain"] * 10, "hand": ["Lightning Bolt", "Mountain"],
+         "battlefield": ["Mountain"], "life": 3},
+        {"library": ["Forest"] * 10, "battlefield": ["Grizzly Bears", "Grizzly Bears",
+                                                     "Forest"]},
+    ],
+    "active": 1, "step": "main1", "turn": 2,
+}
+
+
+class ServerAndBot:
+    """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.ready = threading.Event()
+        self.port: int | None = None
+        self.room: str | None = None
+        self.bot_results: list[Any] = []
+        self.token: trio.lowlevel.TrioToken | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            trio.run(self._main)
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+            self.ready.set()
+
+    async def _main(self) -> None:
+        async with trio.open_nursery() as nursery:
+            self.cancel = nursery.cancel_scope
+            self.token = trio.lowlevel.current_trio_token()
+            server = await start_server(nursery, self.data_dir)
+            self.port = server.port
+            async with open_client(f"ws://127.0.0.1:{server.port}/", "Bot",
+                                   ping_interval=None) as bot:
+                self.room = await bot.create({"seats": 2, "seed": 9, "name": "Bot's table",
+                                              "scenario": SCENARIO})
+                await bot.join(self.room, 1, deck="quick-green")
+                self.ready.set()
+                self.bot_results = await NetBot(bot, heuristic_strategy,
+                                                random.Random(3)).play(self.room)
+                await trio.sleep_forever()
+
+    def stop(self) -> None:
+        if self.token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                trio.from_thread.run_sync(self.cancel.cancel, trio_token=self.token)
+        self.thread.join(timeout=10)
+
+
+async def until(app: ArbiterApp, pilot: Any, check: Callable[[], Any], what: str) -> None:
+    """Wait (at most 60 s) until the app shows what ``check`` looks for."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while True:
+        await pilot.pause()
+        app.changed.clear()
+        if check():
+            return
+        left = deadline - loop.time()
+        if left <= 0:
+            raise AssertionError(f"the client never showed {what}")
+        try:
+            await asyncio.wait_for(app.changed.wait(), left)
+        except TimeoutError:
+            raise AssertionError(f"the client never showed {what}") from None
+
+
+async def choose(pilot: Any, labels: list[str], index: int) -> None:
+    """Move the highlight to option ``index`` with the arrow keys and press Enter."""
+    await pilot.press("home")
+    for _ in range(index):
+        await pilot.press("down")
+    await pilot.press("enter")
+
+
+async def person_plays(tmp_path: Path) -> None:
+    world = ServerAndBot(tmp_path)
+    world.thread.start()
+    assert world.ready.wait(30) and world.error is None, world.error
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
+    try:
+        async with app.run_test(size=(180, 60)) as pilot:
+            # The lobby lists the bot's room; join it with the arrow keys and "j".
+            await until(app, pilot, lambda: any(r["r"] == world.room for r in app.rooms),
+                        "the bot's room in the lobby")
+            await pilot.press("r")
+            await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
+                        "the room selected")
+            await pilot.press("j")
+            await until(app, pilot, lambda: app.table is not None
+                        and "Grizzly Bears" in app.table.texts.get("zones", ""),
+                        "the table")
+            table = app.table
+            assert table is not None
+            players = table.texts["players"]
+            assert "Ann (you)" in players and "Bot" in players
+            ann_row = next(line for line in players.splitlines() if "Ann (you)" in line)
+            assert ann_row.split()[2:6] == ["3", "0", "2", "10"]  # life, poison, hand, library
+            assert "Your hand (2): Lightning Bolt, Mountain" in table.texts["hand"]
+            assert "turn 2" in table.texts["status"] and "Bot's" in table.texts["status"]
+
+            # Chat, as a person: click the chat box, type, press Enter.
+            await pilot.click("#chat")
+            await pilot.press(*"good luck", "enter")
+            await until(app, pilot, lambda: "[chat] Ann: good luck" in app.log_lines,
+                        "the chat line")
+            await pilot.click("#actions")
+
+            bolted = False
+            decisions = 0
+            while not any(line.startswith("GAME OVER") for line in app.log_lines):
+                await until(app, pilot, lambda: table.decision is not None or any(
+                    line.startswith("GAME OVER") for line in app.log_lines),
+                    "a decision or the end of the game")
+                if table.decision is None:
+                    break
+                room, decision = table.decision
+                labels = [a["label"] for a in decision["actions"]]
+                assert table.texts["actions"].splitlines() == labels
+                kinds = [a["kind"] for a in decision["actions"]]
+                step = app.client.view(room)["t"][2]  # type: ignore[union-attr]
+                if not bolted and step == "declare_attackers" and any(
+                        "Lightning Bolt" in label for label in labels):
+                    pick = next(i for i, label in enumerate(labels) if "Lightning Bolt" in label)
+                    bolted = True
+                elif decision["kind"] == "target":
+                    pick = next(i for i, label in enumerate(labels) if "Grizzly" in label)
+                elif "pass" in kinds:
+                    pick = kinds.index("pass")
+                elif "done" in kinds:
+                    pick = kinds.index("done")
+                else:
+                    pick = 0
+                serial = decision["serial"]
+                await choose(pilot, labels, pick)
+                decisions += 1
+                assert decisions < 200
+                await until(app, pilot, lambda s=serial: table.decision is None
+                            or table.decision[1]["serial"] != s
+                            or any(line.startswith("GAME OVER") for line in app.log_lines),
+                            "the answer taken")
+            await until(app, pilot, lambda: "LOST" in table.texts.get("players", ""),
+                        "the result")
+            assert bolted, "the person never got to cast Lightning Bolt"
+            log = "\n".join(app.log_lines)
+            assert "Ann: Lightning Bolt" in log and "on the stack" in log
+            assert "Grizzly Bears attacks Ann" in log
+            assert "Ann: life 3 → 1" in log
+            assert "GAME OVER: Bot won: Ann lost (life, CR 104.3b)" in log
+            assert "GAME OVER: Bot won" in table.texts["status"]
+            ann_row = next(line for line in table.texts["players"].splitlines()
+                           if "Ann (you)" in line)
+            assert ann_row.rstrip().endswith("LOST")
+            svg = app.export_screenshot()
+            assert "GAME&#160;OVER" in svg or "GAME OVER" in svg
+            await pilot.press("escape")  # back to the lobby
+            await until(app, pilot, lambda: app.table is None and app.screen is app.lobby,
+                        "the lobby again")
+    finally:
+        world.stop()
+    assert world.error is None, world.error
+    assert world.bot_results and world.bot_results[-1].result["winners"] == [1]
+
+
+def test_a_person_joins_from_the_lobby_plays_a_short_game_against_a_bot_and_loses(
+        tmp_path: Path) -> None:
+    asyncio.run(person_plays(tmp_path))
