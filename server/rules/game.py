@@ -309,6 +309,9 @@ class Game:
         return obj
 
     def remove_object(self, obj: Obj) -> None:
+        """Take ``obj`` out of its zone (and, from the battlefield, out of combat and out of
+        the control calculation), whatever moves it: a zone change, a player leaving, a card
+        taken into a subgame."""
         lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
         del self.objects[obj.oid]
@@ -316,6 +319,8 @@ class Game:
         self._mark_zone(obj.zone, obj.zone_owner)
         if obj in self.triggered_watchers:
             self.triggered_watchers.remove(obj)
+        if obj.zone == BATTLEFIELD:
+            self._left_battlefield(obj)
 
     def move(self, obj: Obj, zone: str, *, position: int | None = None,
              controller: int | None = None, tapped: bool = False,
@@ -328,8 +333,6 @@ class Game:
         """
         old_zone = obj.zone
         self.remove_object(obj)
-        if old_zone == BATTLEFIELD:
-            self._left_battlefield(obj)
         if obj.card is None and (obj.is_ability or not obj.is_token):
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
             return None

@@ -35,7 +35,6 @@ REASON_RULES: dict[str, str] = {
     "agreement": "104.4i",
     "opponent_won": "104.2b",
     "clock": "104.3k",
-    "subgame_short_library": "726.3",
 }
 
 

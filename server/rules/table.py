@@ -17,7 +17,7 @@ from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
 from .config import COMMANDER, GameConfig, PlayerConfig, Scenario, card_def, validate
 from .errors import ErrorCode, RulesError
-from .flow import play, reset_loop_watch
+from .flow import play, random_starting_player, reset_loop_watch
 from .game import Event, Game
 from .results import GameResult
 from .rng import Rng
@@ -409,11 +409,13 @@ class Table:
                 parent.remove_object(obj)
                 sub.new_object(obj.defn, obj.owner, obj.owner, COMMAND, card=obj.card)
         self.games.append(sub)
-        sub.flow = play(sub)
+        # CR 726.2: a random starting player, drawn here so the event can name them.
+        starting = random_starting_player(sub) if players else None
+        sub.flow = play(sub, starting_player=starting)
         parent.say(f"A subgame begins (depth {sub.depth}) among "
                    f"{', '.join(parent.name(p) for p in players)}.", "subgame_started",
                    game=sub.number, parent=parent.number, depth=sub.depth,
-                   players=list(players))
+                   players=list(players), starting_player=starting)
         return sub
 
     def _close_subgame(self, sub: Game) -> None:
@@ -475,6 +477,7 @@ class Table:
         new = self._new_game(players, depth=old.depth, parent=old.parent)
         new.departed_cards = old.departed_cards  # cards that left with a player stay gone
         old.departed_cards = {}
+        new.outcomes = dict(old.outcomes)  # and so do the results of players who left
         self._deal(new, decks, exempt)
         new.restart_followup = (req.controller, exempt)
         self.games[self.games.index(old)] = new
@@ -536,9 +539,7 @@ class Table:
             assert obj.card is not None
             card = obj.card
             from_zone = obj.zone
-            lower.remove_object(obj)
-            if from_zone == BATTLEFIELD:
-                lower.control_changed()
+            lower.remove_object(obj)  # out of combat and control too, as for any departure
             # CR 726.4a: main-game "leaves" abilities trigger now but wait for the main game.
             lower.emit("zone_change", obj=obj, new=None, from_zone=from_zone, to_zone="subgame")
         return game.new_object(card.defn, pid, pid, HAND, card=card)
@@ -571,7 +572,9 @@ class Table:
 def finish_restart(game: Game) -> None:
     """CR 724.4: just before the first untap step, the rest of the restart effect happens:
     the exempt cards go onto the battlefield under the restart's controller, with nobody
-    holding priority; what that triggers waits for the upkeep."""
+    holding priority; what that triggers waits for the upkeep. The permanents count as
+    controlled since the first turn began (Karn Liberated's rulings), so creatures among them
+    can attack in it (CR 302.6)."""
     assert game.restart_followup is not None
     controller, cards = game.restart_followup
     game.restart_followup = None
@@ -579,5 +582,6 @@ def finish_restart(game: Game) -> None:
     for obj in [o for o in game.exile if o.card is not None and o.card.cid in wanted]:
         new = game.put_onto_battlefield(obj, controller, cause="restart")
         if new is not None:
+            new.since = min(new.since, game.players[controller].turn_started)
             game.say(f"{new.name} enters the battlefield under {game.name(controller)}'s "
                      "control.")
