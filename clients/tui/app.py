@@ -65,9 +65,15 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#rooms", DataTable)
         table.add_columns("room", "name", "state", "variant", "seats", "watching")
         table.focus()
+        self.set_interval(5.0, self._refresh_list)
+
+    def _refresh_list(self) -> None:
+        if self.app.screen is self and self.app_.client is not None:
+            self.app_.refresh_rooms()
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         table = self.query_one("#rooms", DataTable)
+        selected = self.selected_room()
         table.clear()
         for r in rooms:
             seats = r.get("seats", [])
@@ -76,6 +82,9 @@ class LobbyScreen(Screen[None]):
             table.add_row(r["r"], r.get("name", ""), r.get("state", ""), r.get("variant", ""),
                           f"{taken}/{len(seats)} {names}", str(r.get("watching", 0)),
                           key=r["r"])
+        ids = [r["r"] for r in rooms]
+        if selected in ids:  # a refresh keeps the person's place in the list
+            table.move_cursor(row=ids.index(selected))
 
     def selected_room(self) -> str | None:
         table = self.query_one("#rooms", DataTable)

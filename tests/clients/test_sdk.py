@@ -180,3 +180,30 @@ async def test_refusals_raise_and_a_dead_address_fails_to_connect(
         await nursery.start(Client("ws://127.0.0.1:9/", "Nobody", reconnect=False,
                                    open_timeout=5, backoff=Backoff()).run)
     assert url(SERVER[0]).startswith("ws://127.0.0.1:")
+
+
+async def test_a_draw_offered_and_accepted_ends_the_game_in_a_draw_and_chat_reaches_everyone(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    heard = eve.subscribe()
+    await lockstep([ann, bob], [ann, bob, eve], random.Random(3), max_actions=6)
+    await ann.chat(room, "a draw?")
+    await ann.draw(room, "propose")
+    await settle()
+    assert eve.view(room)["d"][0] == 0  # everyone sees the offer (CR 104.4i)
+    with pytest.raises(RequestError):
+        await eve.draw(room, "accept")  # a spectator has no say
+    await bob.draw(room, "accept")
+    await settle()
+    for c in (ann, bob, eve):
+        [result] = c.results[room]
+        assert result.result["draw"] and not result.result["winners"] and result.over
+        assert {o["outcome"] for o in result.result["outcomes"]} == {"drew"}
+    got = []
+    while True:
+        try:
+            got.append(heard.receive_nowait())
+        except trio.WouldBlock:
+            break
+    [chat] = [e for e in got if isinstance(e, events.ChatMessage)]
+    assert (chat.room, chat.sender, chat.seat, chat.text) == (room, "Ann", 0, "a draw?")

@@ -41,8 +41,12 @@ SCENARIO = {
 class ServerAndBot:
     """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, scenario: dict[str, Any] = SCENARIO, bot_seat: int = 1,
+                 strategy: Any = heuristic_strategy) -> None:
         self.data_dir = data_dir
+        self.scenario = scenario
+        self.bot_seat = bot_seat
+        self.strategy = strategy
         self.ready = threading.Event()
         self.port: int | None = None
         self.room: str | None = None
@@ -67,10 +71,10 @@ class ServerAndBot:
             async with open_client(f"ws://127.0.0.1:{server.port}/", "Bot",
                                    ping_interval=None) as bot:
                 self.room = await bot.create({"seats": 2, "seed": 9, "name": "Bot's table",
-                                              "scenario": SCENARIO})
-                await bot.join(self.room, 1, deck="quick-green")
+                                              "scenario": self.scenario})
+                await bot.join(self.room, self.bot_seat, deck="quick-green")
                 self.ready.set()
-                self.bot_results = await NetBot(bot, heuristic_strategy,
+                self.bot_results = await NetBot(bot, self.strategy,
                                                 random.Random(3)).play(self.room)
                 await trio.sleep_forever()
 
@@ -199,3 +203,68 @@ async def person_plays(tmp_path: Path) -> None:
 def test_a_person_joins_from_the_lobby_plays_a_short_game_against_a_bot_and_loses(
         tmp_path: Path) -> None:
     asyncio.run(person_plays(tmp_path))
+
+
+SHAHRAZAD = ["Plains", "Shahrazad", "Plains", "Plains", "Shahrazad"] * 6
+
+
+async def person_sees_a_subgame(tmp_path: Path) -> None:
+    from .test_subgames import casts_shahrazad_once
+
+    scenario = {"players": [{"library": SHAHRAZAD, "hand": ["Shahrazad"],
+                             "battlefield": ["Plains", "Plains"]},
+                            {"library": SHAHRAZAD, "battlefield": ["Plains"]}], "active": 0}
+    world = ServerAndBot(tmp_path, scenario, bot_seat=0, strategy=casts_shahrazad_once())
+    world.thread.start()
+    assert world.ready.wait(30) and world.error is None, world.error
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
+    try:
+        async with app.run_test(size=(180, 60)) as pilot:
+            await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
+                        "the bot's room in the lobby")
+            await pilot.press("j")
+            await until(app, pilot, lambda: app.table is not None, "the table")
+            table = app.table
+            assert table is not None
+
+            def paused() -> bool:
+                return "MAIN GAME PAUSED: subgame at depth 1" in table.texts.get("status", "")
+
+            # Pass until Shahrazad has resolved and the subgame is on.
+            while not paused():
+                await until(app, pilot, lambda: table.decision is not None or paused(),
+                            "a decision or the subgame")
+                if table.decision is not None and not paused():
+                    kinds = [a["kind"] for a in table.decision[1]["actions"]]
+                    labels = [a["label"] for a in table.decision[1]["actions"]]
+                    pick = kinds.index("pass") if "pass" in kinds else 0
+                    serial = table.decision[1]["serial"]
+                    await choose(pilot, labels, pick)
+                    await until(app, pilot, lambda s=serial: paused() or table.decision is None
+                                or table.decision[1]["serial"] != s, "the answer taken")
+            assert any(line.startswith("SUBGAME (CR 726)") and "depth 1" in line
+                       for line in app.log_lines)
+            # The subgame's own game (CR 726.3): it starts with its own mulligans.
+            assert "game 2 · turn 0" in table.texts["status"]
+            assert "Ann decides (mulligan)" in table.texts["status"]
+            # Concede the subgame: Ctrl+X twice. The main game resumes.
+            await pilot.press("ctrl+x")
+            assert "Press Ctrl+X again" in app.log_lines[-1]
+            await pilot.press("ctrl+x")
+            await until(app, pilot, lambda: not paused() and any(
+                line.startswith("Subgame in room") for line in app.log_lines),
+                "the main game again")
+            line = next(line for line in app.log_lines if line.startswith("Subgame in room"))
+            assert "Bot won: Ann lost (concession, CR 104.3a)" in line
+            assert "Ann (you)" in table.texts["players"]
+            # And the main game: the match is over.
+            await pilot.press("ctrl+x", "ctrl+x")
+            await until(app, pilot, lambda: "GAME OVER" in table.texts.get("status", ""),
+                        "the end of the match")
+            assert "Bot won: Ann lost (concession, CR 104.3a)" in table.texts["status"]
+    finally:
+        world.stop()
+
+
+def test_a_person_sees_the_main_game_paused_under_a_subgame_and_back(tmp_path: Path) -> None:
+    asyncio.run(person_sees_a_subgame(tmp_path))

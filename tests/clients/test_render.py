@@ -1,0 +1,66 @@
+"""What the terminal client writes for a view: the banners a person must not miss (a paused main
+game and its depth, a restart, the end of a game), the table of players with the range of
+influence, and the log lines built from deltas."""
+
+from __future__ import annotations
+
+from clients.tui import render
+
+NAMES = {0: "Ann", 1: "Bob", 2: "Cid"}
+VIEW = {
+    "g": {"n": 3, "depth": 1, "parent": 1, "variant": "free_for_all", "seats": [0, 1, 2]},
+    "t": [4, 1, "declare_attackers", 0],
+    "w": [2, "priority"],
+    "r": {"0": [0, 1], "1": [0, 1, 2], "2": [1, 2]},
+    "p0": {"l": 14, "h": 3, "y": 40, "s": "in", "v": 2},
+    "p1": {"l": 20, "h": 5, "y": 38, "s": "in", "m": "GG"},
+    "p2": {"l": 0, "h": 0, "y": 39, "s": "lost"},
+    10: {"n": "Grizzly Bears", "z": "b", "o": 1, "i": 1, "pt": [2, 2], "t": 1,
+         "at": ["p", 0]},
+    11: {"n": "Forest", "z": "b", "o": 1, "i": 2},
+    12: {"n": "Lightning Bolt", "z": "s", "o": 0, "i": 3, "tg": [["o", 10]]},
+    13: {"n": "Mountain", "z": "h", "o": 0, "i": 4},
+    14: {"n": "Shock", "z": "g", "o": 0, "i": 5},
+}
+
+
+def test_the_status_line_says_the_main_game_is_paused_and_how_deep() -> None:
+    text = render.status_text(VIEW, NAMES, depth=1, main_room="7", room="7.1.3",
+                              clock=([61_000, 5_000, 0], 1)).plain
+    assert "MAIN GAME PAUSED: subgame at depth 1 in room 7.1.3" in text
+    assert "turn 4 · Bob's declare attackers · Cid has priority" in text
+    assert "clocks Ann 1:01, ▶Bob 0:05, Cid 0:00" in text
+    main = render.status_text({**VIEW, "w": ["subgame"]}, NAMES, depth=0, main_room="7",
+                              room="7", banner="GAME RESTARTED (CR 724)").plain
+    assert "PAUSED" not in main and "waiting for the subgame" in main
+    assert main.endswith("GAME RESTARTED (CR 724)")
+
+
+def test_the_players_table_zones_and_hand() -> None:
+    players = render.players_text(VIEW, NAMES, me=0).plain.splitlines()
+    assert players[1].split() == ["Ann", "(you)", "14", "2", "3", "40", "playing"]
+    assert players[2].split() == ["▶", "Bob", "20", "0", "5", "38", "GG", "playing"]
+    assert players[3].split() == ["*Cid", "0", "0", "0", "39", "LOST"]
+    assert players[4] == ("Range of influence (CR 801): Ann sees Ann, Bob; Bob sees Ann, Bob, "
+                          "Cid; Cid sees Bob, Cid")
+    zones = render.zones_text(VIEW, NAMES).plain
+    assert ("Stack: Lightning Bolt (targets Grizzly Bears) [Ann]  (top first)") in zones
+    assert "Battlefield: Grizzly Bears 2/2 (tapped, attacking Ann); Forest" in zones
+    assert "Graveyard: Shock" in zones
+    assert render.hand_text(VIEW, 0).plain == "Your hand (1): Mountain"
+    assert render.hand_text(VIEW, None).plain == "Spectating: hands are hidden."
+
+
+def test_log_lines_and_results() -> None:
+    ops = [["s", "p0", {**VIEW["p0"], "l": 11}], ["s", 15, {"n": "Shock", "z": "s", "o": 1,
+                                                            "i": 6}],
+           ["s", 10, {**VIEW[10], "bl": None}], ["s", "t", [5, 2, "upkeep", 0]],
+           ["s", "p2", {**VIEW["p2"]}], ["d", 13]]
+    assert render.delta_lines(VIEW, ops, NAMES, 0) == [
+        "Ann: life 14 → 11", "Bob: Shock on the stack", "— Turn 5: Cid —"]
+    result = {"winners": [1], "draw": False, "outcomes": [
+        {"player": 0, "outcome": "lost", "reason": "life", "rule": "104.3b"},
+        {"player": 1, "outcome": "won", "reason": "last", "rule": "104.2a"}]}
+    assert render.result_text(result, NAMES) == "Bob won: Ann lost (life, CR 104.3b)"
+    assert render.result_text({"draw": True, "winners": [], "outcomes": []}, NAMES) == (
+        "The game is a draw")
