@@ -66,6 +66,8 @@ class Tracker:
             rv2.deltas += 1
             if any(op[1] == "w" for op in msg["o"]):
                 rv2.actions = None
+            if "a" in msg:
+                rv2.actions = msg["a"]
             if rv2.state.checksum != msg["c"]:
                 return self._stale(rv2)
         elif kind == "a":

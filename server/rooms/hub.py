@@ -37,7 +37,7 @@ log = logging.getLogger("arbiter.rooms")
 class HubSettings:
     grace: float = 60.0  # seconds an empty seat stays held before its player concedes
     history: int = 256  # deltas kept per viewer class for reconnecting clients
-    hash_every: int = 32  # record the state hash in the log every this many commands
+    hash_every: int = 100  # record the state hash in the log every this many commands
     allow_scenarios: bool = False
     max_rooms: int = 1000
 

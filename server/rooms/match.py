@@ -192,6 +192,7 @@ class MatchRoom:
             return
         deciders = [p for p in peers if self.player_of(p) == d.player]
         if deciders:
+            room.actions_serial = d.serial
             self._send(deciders, {"t": "a", "r": room.id, "d": d.to_wire()})
 
     def _send_actions(self) -> None:
@@ -542,7 +543,7 @@ class MatchRoom:
         self._settle_clock(acted)
         clocks = None if self.clock is None else self.clock.millis(trio.current_time())
         assert self.game_id is not None
-        self.hub.store.append_command(self.game_id, self.commands, to_record(cmd), state_hash,
+        self.hub.store.append_command(self.game_id, self.commands, record(cmd), state_hash,
                                       clocks)
         self.hub.metrics.count_action()
         self._publish(events, peer, request_id, ack_room)
@@ -606,6 +607,12 @@ class MatchRoom:
                                  "old": data["old_game"], "starting": data["starting_player"]})
         acked = False
         actor = self.player_of(peer) if peer is not None else None
+        # The next decision's legal actions ride in the decider's delta when there is one.
+        d = table.pending
+        decision_room = self.room_ids.get(d.game) if d is not None else None
+        if d is not None and decision_room in self.rooms and \
+                self.rooms[decision_room].actions_serial == d.serial:
+            d = None  # already announced
         for rid, room in list(self.rooms.items()):
             if rid in fresh:
                 continue
@@ -613,13 +620,19 @@ class MatchRoom:
                 cls = room.classes[key]
                 msg = room.encode_delta(cls, ops)
                 targets = self.class_peers(room, key)
+                if d is not None and rid == decision_room and key == d.player:
+                    msg["a"] = d.to_wire()
+                    room.actions_serial = d.serial
+                    d = None
                 if (peer is not None and request_id is not None and not acked
                         and rid == ack_room and key == actor and peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.
                     targets.remove(peer)
                     self.hub.gate.send([peer], pack({**msg, "i": request_id}))
                     acked = True
-                self._deliver(targets, room.last_frame(cls))
+                if targets:
+                    frame = pack(msg) if "a" in msg else room.last_frame(cls)
+                    self.hub.gate.send(targets, frame)
         for rid in fresh:
             self._snapshot_to(self.rooms[rid], self.members())
         if table.finished:
@@ -773,6 +786,15 @@ class MatchRoom:
         if table.finished:
             self._game_over()
         self.reschedule()
+
+
+def record(cmd: Command) -> dict[str, Any]:
+    """The log's form of a command: ``commands.to_record``'s, built directly for the common
+    case (``dataclasses.asdict`` costs more than applying a priority pass)."""
+    if type(cmd) is Act:
+        return {"kind": "act", "player": cmd.player, "serial": cmd.serial,
+                "action": cmd.action}
+    return to_record(cmd)
 
 
 class RecoveryError(Exception):

@@ -54,3 +54,13 @@ def test_duplicates_are_ignored() -> None:
     assert tr.feed(d1) is None
     assert tr.feed(d1) is None
     assert tr.rooms["1"].seq == 1 and tr.mismatches == 0
+
+
+def test_legal_actions_may_ride_in_a_delta() -> None:
+    server = ViewState({"t": 1})
+    tr = Tracker()
+    tr.feed(snapshot(dict(server.view)))
+    d = delta(server, 1, ("w", [0, "priority"]))
+    d["a"] = {"serial": 4, "actions": [{"id": 0, "kind": "pass", "label": "Pass priority"}]}
+    assert tr.feed(d) is None
+    assert tr.rooms["1"].actions == d["a"]  # set after the ops, which cleared the old ones

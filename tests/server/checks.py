@@ -122,8 +122,9 @@ def _object_ids(msg: dict[Any, Any]) -> set[int]:
                 out.add(op[1])
             if op[0] == "s":
                 _refs(op[2], out)
-    elif kind == "a":
-        for action in msg["d"]["actions"]:
+    decision = msg.get("d") if kind == "a" else msg.get("a") if kind == "d" else None
+    if decision is not None:
+        for action in decision["actions"]:
             if "obj" in action:
                 out.add(action["obj"])
             if action.get("ref", [None])[0] == "o":

@@ -184,6 +184,11 @@ class Client:
     def of_type(self, kind: str) -> list[dict[Any, Any]]:
         return [m for m in self.messages if m["t"] == kind]
 
+    def decisions(self) -> list[dict[str, Any]]:
+        """Every set of legal actions this client was sent (alone, or inside a delta)."""
+        return [m["d"] if m["t"] == "a" else m["a"] for m in self.messages
+                if m["t"] == "a" or (m["t"] == "d" and "a" in m)]
+
     def pending(self) -> list[tuple[str, dict[str, Any]]]:
         return [(room, rv.actions) for room, rv in self.tracker.rooms.items()
                 if rv.actions is not None and not rv.closed]

@@ -62,8 +62,8 @@ async def test_four_players_two_spectators_and_a_concession_on_another_turn(
     assert 2 not in result["res"]["winners"]
     # Legal actions go to the deciding player only.
     for seat, c in players.items():
-        assert all(a["d"]["player"] == seat for a in c.of_type("a"))
-    assert all(not w.of_type("a") for w in watchers)
+        assert c.decisions() and all(d["player"] == seat for d in c.decisions())
+    assert all(not w.decisions() for w in watchers)
 
     assert assert_converged(server, everyone) == 6
     match = server.hub.matches[room]

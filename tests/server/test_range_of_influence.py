@@ -57,8 +57,7 @@ async def test_a_draw_effect_takes_its_controller_and_the_players_in_range_out(
         assert {outcomes[2]["outcome"], outcomes[3]["outcome"]} == {"won", "lost"}
         assert max(outcomes[2]["turn"], outcomes[3]["turn"]) > 1
     # After the draw only players 2 and 3 were ever asked to decide.
-    late = [a["d"]["player"] for c in players.values() for a in c.of_type("a")
-            if a["d"]["serial"] > 20]
+    late = [d["player"] for c in players.values() for d in c.decisions() if d["serial"] > 20]
     assert late and set(late) <= {2, 3}
     assert n > 30
     assert assert_converged(server, everyone) == 6

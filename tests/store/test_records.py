@@ -1,0 +1,13 @@
+"""The rooms write commands to the log in exactly the engine's record form."""
+
+from __future__ import annotations
+
+from server.rooms.match import record
+from server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record, to_record
+
+
+def test_the_fast_record_is_the_engines_record() -> None:
+    for cmd in (Act(2, 41, 3), Concede(1), Concede(0, 3), DrawOffer(1, "accept", 1),
+                Penalty(3, "clock", 1)):
+        assert record(cmd) == to_record(cmd)
+        assert from_record(record(cmd)) == cmd
