@@ -79,7 +79,8 @@ async def _main(config: ServerConfig) -> None:
                   f"(data in {config.data_dir})", flush=True)
             with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                 async for _ in signals:
-                    print("arbiter: shutting down", flush=True)
+                    logging.getLogger("arbiter").info("shutting down")
+                    await server.shutdown()
                     nursery.cancel_scope.cancel()
                     break
     finally:

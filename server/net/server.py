@@ -98,6 +98,13 @@ class ArbiterServer:
             with trio.CancelScope(shield=True):
                 await self.gate.flush()  # what was accepted is written before we go
 
+    async def shutdown(self) -> None:
+        """Close every connection with 1012 (service restart: come back with your tokens)."""
+        if self.ws_server is not None:
+            with trio.move_on_after(self.config.close_timeout or 5.0):
+                await self.ws_server.aclose(code=CloseCode.SERVICE_RESTART,
+                                            reason="the server is restarting")
+
     # ------------------------------------------------------------------ HTTP
 
     def process_request(self, ws: ServerConnection, request: Request) -> Response | None:
