@@ -343,6 +343,8 @@ class Client:
                 stats.deltas += 1
                 stats.delta_bytes += len(frame)
                 self._emit(ev.Delta(str(room), int(msg["q"]), msg["o"], len(frame)))
+                if "a" in msg:  # the decider's next legal actions ride in its delta
+                    self._emit(ev.Actions(str(room), msg["a"]))
         elif kind == "s":
             stats.snapshots += 1
             stats.snapshot_bytes += len(frame)

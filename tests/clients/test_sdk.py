@@ -21,7 +21,8 @@ from .helpers import assert_replica_matches, sdk_client, url
 
 
 async def lockstep(players: list[Client], everyone: list[Client], rng: random.Random,
-                   max_actions: int = 5000, check: bool = True) -> int:
+                   max_actions: int = 5000, check: bool = True,
+                   answered: list[int] | None = None) -> int:
     """Let the players' pending decisions be answered one at a time by the heuristic bot,
     checking every replica against the engine after each answer's deltas arrived."""
     server = SERVER[0]
@@ -38,6 +39,8 @@ async def lockstep(players: list[Client], everyone: list[Client], rng: random.Ra
         action = heuristic_strategy(client.view(room), decision, rng)
         reply = await client.act(room, decision["serial"], action)
         assert reply["t"] in ("d", "ok"), reply
+        if answered is not None:
+            answered.append(decision["serial"])
         n += 1
     return n
 
@@ -71,8 +74,10 @@ async def test_the_replica_equals_the_engine_view_after_every_delta_of_a_whole_g
     ann, bob, eve, room = await two_players(nursery, tmp_path)
     everyone = [ann, bob, eve]
     received = {c.name: c.subscribe() for c in everyone}
-    n = await lockstep([ann, bob], everyone, random.Random(7))
-    assert n > 50
+    offered: list[int] = []
+    answered: list[int] = []
+    n = await lockstep([ann, bob], everyone, random.Random(7), answered=answered)
+    assert n > 50 and len(answered) == n
     for c in everyone:
         assert c.match_over(room)
         [result] = c.results[room]
@@ -88,7 +93,12 @@ async def test_the_replica_equals_the_engine_view_after_every_delta_of_a_whole_g
                 break
             if isinstance(event, events.Delta):
                 deltas.append(event.seq)
+            elif isinstance(event, events.Actions):
+                offered.append(event.decision["serial"])
         assert deltas == list(range(deltas[0], deltas[0] + len(deltas)))
+    # Every decision was announced to its player exactly once, as an event (the first one
+    # came with the game's start, before we subscribed).
+    assert sorted(offered) == sorted(answered[1:])
     # Legal actions reach only the deciding player; the spectator never had any.
     assert not eve.decisions()
 
