@@ -72,3 +72,15 @@ def test_the_checksum_does_not_depend_on_insertion_order() -> None:
 def test_malformed_ops_are_refused(bad: Any) -> None:
     with pytest.raises(ProtocolError):
         ViewState().apply(bad)
+
+
+def test_the_checksum_vectors_in_docs_protocol_md() -> None:
+    forest = {"n": "Forest", "z": "b", "o": 0, "i": 3}
+    assert canonical(["t", [1, 0, "main1", 0]]).hex() == "92a174940100a56d61696e3100"
+    assert entry_hash("t", [1, 0, "main1", 0]) == 3460788851
+    assert canonical([12, forest]).hex() == "920c84a16903a16ea6466f72657374a16f00a17aa162"
+    assert entry_hash(12, forest) == 1041658989
+    view = ViewState({"t": [1, 0, "main1", 0], 12: forest})
+    assert view.checksum == 207480544
+    view.apply([["s", 12, {**forest, "t": 1}]])
+    assert view.checksum == 3337695215
