@@ -239,6 +239,17 @@ _CHECKERS: dict[str, Checker] = {
 _CHAT_TEXT = text(MAX_CHAT, empty=False)
 
 
+# For each request type: its fields (name, checker, required), and every key it may carry.
+_SPECS: dict[str, tuple[type[Request], tuple[tuple[str, Checker, bool], ...], frozenset[str]]]
+_SPECS = {}
+for _kind, _cls in _REQUESTS.items():
+    _fields = tuple(
+        (f.name, _CHAT_TEXT if (_cls is Chat and f.name == "text") else _CHECKERS[f.name],
+         f.default is MISSING)
+        for f in fields(_cls) if f.name != "i")
+    _SPECS[_kind] = (_cls, _fields, frozenset({"t", "i", *(f[0] for f in _fields)}))
+
+
 def request_types() -> tuple[str, ...]:
     return tuple(_REQUESTS)
 
@@ -251,28 +262,25 @@ def parse_request(message: dict[str, Any]) -> Request:
     kind = message.get("t")
     if not isinstance(kind, str):
         raise ProtocolError(Code.BAD_MESSAGE, "every message needs a string type tag 't'", rid)
-    cls = _REQUESTS.get(kind)
-    if cls is None:
+    spec = _SPECS.get(kind)
+    if spec is None:
         raise ProtocolError(Code.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}", rid)
+    cls, specs, known = spec
+    if not known.issuperset(message):
+        extra = sorted(str(k) for k in message if k not in known)
+        raise ProtocolError(Code.BAD_FIELD, f"{kind} has no field {extra[0][:40]!r}", rid)
     values: dict[str, Any] = {"i": rid}
-    known = {"t", "i"}
-    for f in fields(cls):
-        if f.name == "i":
+    for name, checker, required in specs:
+        value = message.get(name)
+        if value is None:
+            if required:
+                raise ProtocolError(Code.MISSING_FIELD, f"{kind} needs field {name!r}", rid)
             continue
-        known.add(f.name)
-        if f.name not in message or message[f.name] is None:
-            if f.default is MISSING:
-                raise ProtocolError(Code.MISSING_FIELD, f"{kind} needs field {f.name!r}", rid)
-            continue
-        checker = _CHAT_TEXT if (cls is Chat and f.name == "text") else _CHECKERS[f.name]
         try:
-            values[f.name] = checker(f.name, message[f.name])
+            values[name] = checker(name, value)
         except ProtocolError as exc:
             exc.request_id = rid
             raise
-    extra = sorted(str(k) for k in message if k not in known)
-    if extra:
-        raise ProtocolError(Code.BAD_FIELD, f"{kind} has no field {extra[0][:40]!r}", rid)
     if cls is SubmitDeck and ("text" in values) == ("ready" in values):
         raise ProtocolError(Code.MISSING_FIELD, "deck needs exactly one of 'text' or 'ready'",
                             rid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,7 +50,10 @@ class Connection:
         self.session: Session | None = None
         self.rooms: set[str] = set()
         self.version: int | None = None
-        self._out, self._in = trio.open_memory_channel[bytes](limits.queue)
+        # A deque and an event, not a memory channel: the same bound and wake-up, at a
+        # measured 8 us less per frame (bench, docs/architecture.md).
+        self._queue: deque[bytes] = deque()
+        self._ready = trio.Event()
         self.closed = False
         self.closing = False  # reading stopped; the queue drains, then the connection closes
         self.drained = trio.Event()
@@ -71,27 +75,31 @@ class Connection:
     def deliver(self, frame: bytes) -> None:
         if self.closed:
             return
-        try:
-            self._out.send_nowait(frame)
-        except trio.WouldBlock:
+        if len(self._queue) >= self.limits.queue:
             self.metrics.slow_disconnects += 1
             log.info("%r fell %d frames behind; disconnecting it", self, self.limits.queue)
             self.shut(POLICY, "send queue full: the client is not reading fast enough")
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.closed = True
+            return
+        self._queue.append(frame)
+        self._ready.set()
 
     @property
     def queue_depth(self) -> int:
-        return self._out.statistics().current_buffer_used
+        return len(self._queue)
 
     async def writer(self) -> None:
+        queue = self._queue
         try:
-            async for frame in self._in:
-                if not frame:  # the end-of-stream marker queued by finish()
-                    self.drained.set()
-                    return
-                await self.ws.send(frame)
-                self.frames_sent += 1
+            while True:
+                while queue:
+                    frame = queue.popleft()
+                    if not frame:  # the end-of-stream marker queued by finish()
+                        self.drained.set()
+                        return
+                    await self.ws.send(frame)
+                    self.frames_sent += 1
+                self._ready = trio.Event()
+                await self._ready.wait()
         except ConnectionClosed:
             pass
         finally:

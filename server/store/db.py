@@ -148,8 +148,17 @@ class Store:
         cur = self.db.cursor()
         cur.execute("BEGIN")
         try:
-            for sql, params in ops:
-                cur.execute(sql, params)
+            i = 0
+            while i < len(ops):  # runs of the same statement go in one executemany
+                sql = ops[i][0]
+                j = i + 1
+                while j < len(ops) and ops[j][0] == sql:
+                    j += 1
+                if j - i == 1:
+                    cur.execute(sql, ops[i][1])
+                else:
+                    cur.executemany(sql, [params for _, params in ops[i:j]])
+                i = j
         except BaseException:
             cur.execute("ROLLBACK")
             raise
@@ -186,12 +195,14 @@ class Store:
                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (game, room, number, seed, _pack(config), chooser, time.time()))
 
+    _APPEND = ("INSERT INTO commands(game, n, command, hash, clocks, at) "
+               "VALUES (?, ?, ?, ?, ?, ?)")
+
     def append_command(self, game: int, n: int, command: dict[str, Any], state_hash: str | None,
                        clocks: list[int] | None) -> None:
-        self.queue("INSERT INTO commands(game, n, command, hash, clocks, at) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (game, n, _pack(command), state_hash,
-                    None if clocks is None else _pack(clocks), time.time()))
+        self.ops.append((self._APPEND, (game, n, _pack(command), state_hash,
+                                        None if clocks is None else _pack(clocks),
+                                        time.time())))
 
     def finish_game(self, game: int, result: dict[str, Any], final_hash: str) -> None:
         self.queue("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
