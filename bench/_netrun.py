@@ -1,0 +1,97 @@
+"""Start a server in a child process, load it with the bench clients, and report."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench._netclient import load, process_cpu_seconds
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
+    if kind == "arbiter":
+        return [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data-dir",
+                data_dir, "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING",
+                "--allow-scenarios", *extra]  # fixed seeds: the same games in every run
+    return [sys.executable, str(ROOT / "bench" / "baseline.py"), "--serve", "--port", "0"]
+
+
+async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
+                  compression: bool = False) -> dict[str, Any]:
+    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process."""
+    with tempfile.TemporaryDirectory() as data_dir:
+        proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            port = None
+            while port is None:
+                line = proc.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"{kind} server exited")
+                m = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", line)
+                if m:
+                    port = int(m.group(1))
+            cpu0 = process_cpu_seconds(proc.pid)
+            started = time.perf_counter()
+            stats = await load(port, kind, rooms, seconds, compression=compression)
+            mem = _rss_kib(proc.pid)
+            wall = time.perf_counter() - started
+            summary = stats.summary()
+            summary["server_cpu_share"] = round(
+                (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
+            summary["server_rss_mib"] = round(mem / 1024, 1)
+            return summary
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            if proc.stdout is not None:
+                proc.stdout.close()
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+FIELDS = [
+    ("actions_per_s", "actions/s"), ("latency_p50_ms", "p50 ms"), ("latency_p99_ms", "p99 ms"),
+    ("delta_median_bytes", "delta median B"), ("delta_p99_bytes", "delta p99 B"),
+    ("delta_bytes_per_viewer_per_decision", "delta B/viewer/decision"),
+    ("delta_frame_median_bytes", "delta frame as sent median B"),
+    ("delta_frame_p99_bytes", "delta frame as sent p99 B"),
+    ("legal_actions_median_bytes", "legal actions median B"),
+    ("deflated_delta_median_bytes", "delta with deflate median B (one viewer)"),
+    ("deflated_delta_p99_bytes", "delta with deflate p99 B (one viewer)"),
+    ("server_cpu_share", "server CPU"), ("client_cpu_share", "client CPU"),
+    ("server_rss_mib", "server RSS MiB"),
+    ("games_finished", "games"), ("errors", "errors"),
+]
+
+
+def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None:
+    if as_json:
+        print(json.dumps(runs, indent=2))
+        return
+    for kind, results in runs.items():
+        print(f"\n{kind} ({len(results)} run{'s' if len(results) > 1 else ''}):")
+        for key, label in FIELDS:
+            values = [r[key] for r in results]
+            shown = ", ".join(str(v) for v in values)
+            med = statistics.median(values) if len(values) > 1 else None
+            print(f"  {label:32s} {shown}" + (f"   (median {med})" if med is not None else ""))
+    if "arbiter" in runs and "baseline" in runs:
+        a = statistics.median(r["actions_per_s"] for r in runs["arbiter"])
+        b = statistics.median(r["actions_per_s"] for r in runs["baseline"])
+        print(f"\nratio arbiter / baseline actions per second: {a:.0f} / {b:.0f} = {a / b:.2f}")

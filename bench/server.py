@@ -1,0 +1,52 @@
+"""Arbiter under load: N rooms of 4 bot players on loopback, against the bare websockets-trio
+fan-out server (bench/baseline.py) driven by the same clients in the same invocation.
+
+    python bench/server.py [--rooms 10] [--seconds 10] [--repeat 3] [--compression]
+
+Prints, for each server: actions per second, p50/p99 latency from sending an action to
+receiving the frame that acknowledges it (the actor's delta), the median and p99 size of a
+delta frame as each viewer receives it for one decision, and the CPU share of the server and of
+the client process; then the ratio of the two rates. Runs alternate (arbiter, baseline,
+arbiter, ...) so that both see the same noise on this shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)  # or this file would hide the ``server`` package
+
+import trio  # noqa: E402
+
+from bench._netrun import report, run_one  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--compression", action="store_true",
+                        help="offer permessage-deflate on the Arbiter server")
+    parser.add_argument("--sync", choices=("normal", "full"), default="normal")
+    parser.add_argument("--only", choices=("arbiter", "baseline"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    extra = ["--sync", args.sync] + (["--compression"] if args.compression else [])
+    runs: dict[str, list[dict[str, object]]] = {}
+    for _ in range(args.repeat):
+        for kind in ("arbiter", "baseline"):
+            if args.only in (None, kind):
+                runs.setdefault(kind, []).append(trio.run(
+                    run_one, kind, args.rooms, args.seconds, extra,
+                    args.compression and kind == "arbiter"))
+    report(runs, args.json)  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
