@@ -50,12 +50,35 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
             summary["server_cpu_share"] = round(
                 (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
             summary["server_rss_mib"] = round(mem / 1024, 1)
+            if kind == "arbiter":
+                metrics = await _metrics(port)
+                commits = metrics.get("arbiter_log_commits_total", 0.0)
+                summary["commands_per_commit"] = round(
+                    metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
             return summary
         finally:
             proc.terminate()
             proc.wait(timeout=30)
             if proc.stdout is not None:
                 proc.stdout.close()
+
+
+async def _metrics(port: int) -> dict[str, float]:
+    """The server's /metrics, unlabelled samples only."""
+    import trio
+
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(b"GET /metrics HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+    data = b""
+    while chunk := await stream.receive_some():
+        data += chunk
+    await stream.aclose()
+    out = {}
+    for line in data.decode().split("\r\n\r\n", 1)[-1].splitlines():
+        if line and not line.startswith("#") and "{" not in line:
+            name, value = line.rsplit(" ", 1)
+            out[name] = float(value)
+    return out
 
 
 def _rss_kib(pid: int) -> int:
@@ -75,7 +98,7 @@ FIELDS = [
     ("deflated_delta_median_bytes", "delta with deflate median B (one viewer)"),
     ("deflated_delta_p99_bytes", "delta with deflate p99 B (one viewer)"),
     ("server_cpu_share", "server CPU"), ("client_cpu_share", "client CPU"),
-    ("server_rss_mib", "server RSS MiB"),
+    ("server_rss_mib", "server RSS MiB"), ("commands_per_commit", "commands per log commit"),
     ("games_finished", "games"), ("errors", "errors"),
 ]
 
@@ -87,6 +110,8 @@ def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None
     for kind, results in runs.items():
         print(f"\n{kind} ({len(results)} run{'s' if len(results) > 1 else ''}):")
         for key, label in FIELDS:
+            if key not in results[0]:
+                continue
             values = [r[key] for r in results]
             shown = ", ".join(str(v) for v in values)
             med = statistics.median(values) if len(values) > 1 else None
