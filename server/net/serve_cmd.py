@@ -12,6 +12,7 @@ from pathlib import Path
 import trio
 
 from server.rooms.hub import HubSettings
+from server.store.db import StoreLocked
 
 from .connection import Limits
 from .server import ArbiterServer, ServerConfig
@@ -70,26 +71,27 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 async def _main(config: ServerConfig) -> None:
     server = ArbiterServer(config)
-    try:
-        async with trio.open_nursery() as nursery:
-            await nursery.start(server.run)
-            for line in server.recovered:
-                print(f"arbiter: {line}", flush=True)
-            print(f"arbiter: listening on ws://{config.host}:{server.port} "
-                  f"(data in {config.data_dir})", flush=True)
-            with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-                async for _ in signals:
-                    logging.getLogger("arbiter").info("shutting down")
-                    await server.shutdown()
-                    nursery.cancel_scope.cancel()
-                    break
-    finally:
-        server.store.close()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        for line in server.recovered:
+            print(f"arbiter: {line}", flush=True)
+        print(f"arbiter: listening on ws://{config.host}:{server.port} "
+              f"(data in {config.data_dir})", flush=True)
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for _ in signals:
+                logging.getLogger("arbiter").info("shutting down")
+                await server.shutdown()
+                nursery.cancel_scope.cancel()
+                break
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    trio.run(_main, config_from_args(args))
+    try:
+        trio.run(_main, config_from_args(args))
+    except StoreLocked as exc:
+        print(f"arbiter: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -13,7 +13,6 @@ import http
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import trio
 from websockets.datastructures import Headers
@@ -57,6 +56,7 @@ class ServerConfig:
 class ArbiterServer:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
+        self._own_store = store is None
         self.store = store or Store.open_dir(config.data_dir, synchronous=config.synchronous)
         self.metrics = Metrics()
         self.gate = CommitGate(self.store, threaded=config.synchronous == "FULL")
@@ -97,6 +97,8 @@ class ArbiterServer:
         finally:
             with trio.CancelScope(shield=True):
                 await self.gate.flush()  # what was accepted is written before we go
+            if self._own_store:
+                self.store.close()
 
     async def shutdown(self) -> None:
         """Close every connection with 1012 (service restart: come back with your tokens)."""
@@ -195,7 +197,11 @@ class ArbiterServer:
         finally:
             self.connections.discard(conn)
             conn.closed = True
-            self.hub.disconnected(conn)
+            try:
+                self.hub.disconnected(conn)
+            except Exception:
+                log.exception("%r: leaving its rooms failed", conn)
+                self.metrics.internal_errors += 1
         if conn.close_code is not None:
             with trio.move_on_after(self.config.close_timeout or 5.0):
                 await ws.aclose(conn.close_code, conn.close_reason)
@@ -257,11 +263,3 @@ def _plain(status: http.HTTPStatus, body: str) -> Response:
     return Response(status.value, status.phrase, headers, body.encode())
 
 
-async def serve_forever(config: ServerConfig,
-                        task_status: trio.TaskStatus[ArbiterServer] = trio.TASK_STATUS_IGNORED
-                        ) -> Any:
-    server = ArbiterServer(config)
-    try:
-        await server.run(task_status=task_status)
-    finally:
-        server.store.close()

@@ -23,7 +23,7 @@ from server.rules.commands import from_record
 from server.store.db import Store
 from server.store.gate import CommitGate
 
-from .match import FINISHED, MatchRoom, Peer, RecoveryError, Refusal
+from .match import FINISHED, WAITING, MatchRoom, Peer, RecoveryError, Refusal
 from .setup import config_from_wire, deck_from_wire, parse_settings
 from .timers import Timers
 
@@ -40,6 +40,7 @@ class HubSettings:
     hash_every: int = 100  # record the state hash in the log every this many commands
     allow_scenarios: bool = False
     max_rooms: int = 1000
+    max_waiting_per_session: int = 5  # rooms a session created that are still waiting
 
 
 @dataclass(eq=False)
@@ -191,11 +192,15 @@ class Hub:
         if len(self.matches) >= self.settings.max_rooms:
             raise Refusal(Code.LIMIT, f"this server holds at most {self.settings.max_rooms} "
                                       "rooms")
+        creator = peer.session.token if peer.session is not None else None
+        waiting = sum(1 for mr in self.matches.values()
+                      if mr.creator == creator and mr.state == WAITING)
+        if waiting >= self.settings.max_waiting_per_session:
+            raise Refusal(Code.LIMIT, f"you already have {waiting} rooms waiting for players")
         number = self._next_room
         settings = parse_settings(req.config, default_name=f"Room {number}",
                                   allow_scenarios=self.settings.allow_scenarios)
         self._next_room += 1
-        creator = peer.session.token if peer.session is not None else None
         match = MatchRoom(self, number, settings, creator)
         self.matches[match.id] = match
         self.index[match.id] = match

@@ -668,6 +668,8 @@ class MatchRoom:
             self.hub.store.set_room_state(self.number, FINISHED)
             self._room_update()
             self.hub.metrics.games_finished += 1
+            if not self.members():
+                self.hub.drop(self)
             return
         self.hub.metrics.games_finished += 1
         self._start_table(chooser=self._next_chooser(table))

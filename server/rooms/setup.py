@@ -84,13 +84,20 @@ class RoomSettings:
             raise ProtocolError(code, exc.message) from None
 
 
+MAX_DECK_CARDS = 250  # main deck and sideboard together; a Commander deck has 100
+
+
 def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
     """A deck given as ``{"ready": name}`` or ``{"text": deck list}``."""
     try:
         if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
             return ready_made(spec["ready"])
         if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
-            return parse_deck_list(spec["text"], allow_test=allow_test)
+            deck = parse_deck_list(spec["text"], allow_test=allow_test)
+            if len(deck.main) + len(deck.sideboard) > MAX_DECK_CARDS:
+                raise ProtocolError(Code.BAD_DECK, f"a deck has at most {MAX_DECK_CARDS} "
+                                                   "cards, sideboard included")
+            return deck
     except RulesError as exc:
         raise ProtocolError(Code.BAD_DECK, exc.message) from None
     raise ProtocolError(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')

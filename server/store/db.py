@@ -14,12 +14,13 @@ fsync per batch.
 
 from __future__ import annotations
 
+import fcntl
 import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import msgpack
 
@@ -43,6 +44,11 @@ CREATE TABLE IF NOT EXISTS commands(
 """
 
 DB_NAME = "arbiter.sqlite3"
+LOCK_NAME = "arbiter.lock"
+
+
+class StoreLocked(Exception):
+    """Another server process holds this data directory."""
 
 
 def _pack(value: Any) -> bytes:
@@ -120,12 +126,28 @@ class Store:
 
     @classmethod
     def open_dir(cls, data_dir: Path | str, **kwargs: Any) -> Store:
+        """The log in ``data_dir``, for a server: one server per data directory (a second one
+        would hand out the same room and game numbers), held by an exclusive lock on
+        ``arbiter.lock`` that the operating system releases if the process dies."""
         d = Path(data_dir)
         d.mkdir(parents=True, exist_ok=True)
-        return cls(d / DB_NAME, **kwargs)
+        lock = open(d / LOCK_NAME, "a+b")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            raise StoreLocked(f"another server is using {d}") from None
+        store = cls(d / DB_NAME, **kwargs)
+        store._lock = lock
+        return store
+
+    _lock: IO[bytes] | None = None
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
 
     # ------------------------------------------------------------------ writing
 

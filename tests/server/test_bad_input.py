@@ -133,3 +133,19 @@ async def test_a_client_over_its_rate_limit_is_closed(nursery: trio.Nursery, tmp
     await settle(lambda: c.closed)
     assert c.close_code == 1008
     assert server.metrics.errors["rate_limited"] == 1
+
+
+async def test_limits_on_decks_and_on_rooms_per_session(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    c = await Client.open(nursery, server, "Ann")
+    room = await create_room(c, {"seats": 2})
+    await c.join(room)
+    huge = await c.call({"t": "deck", "r": room, "text": "250 Forest\n250 Mountain"})
+    assert huge["code"] == "bad_deck" and "at most 250 cards" in huge["msg"]
+    bad = await c.call({"t": "deck", "r": room, "text": "4 Lightning Bolt\n2 Nonsense Card"})
+    assert bad["code"] == "bad_deck" and "line 2" in bad["msg"]
+    for _ in range(4):
+        await create_room(c, {"seats": 2})
+    refused = await c.call({"t": "create", "config": {"seats": 2}})
+    assert refused["code"] == "limit"  # five rooms of hers are waiting for players

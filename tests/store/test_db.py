@@ -5,7 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from server.store.db import DB_NAME, Store
+import pytest
+
+from server.store.db import DB_NAME, Store, StoreLocked
 
 
 def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:
@@ -61,3 +63,12 @@ def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
         raise AssertionError("a duplicate room id was accepted")
     assert store.rooms() == []
     assert Store(Path(store.path)).rooms() == []
+
+
+def test_one_server_per_data_directory(tmp_path: Path) -> None:
+    first = Store.open_dir(tmp_path)
+    with pytest.raises(StoreLocked):
+        Store.open_dir(tmp_path)
+    Store(tmp_path / DB_NAME).close()  # reading the log (arbiter replay) needs no lock
+    first.close()
+    Store.open_dir(tmp_path).close()
