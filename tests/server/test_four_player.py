@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import trio
 
 from clients.bots.strategies import heuristic_strategy
+from protocol import pack
 from server.rules.view import SPECTATOR
 
 from .checks import SecrecyOracle, assert_converged
@@ -73,3 +75,12 @@ async def test_four_players_two_spectators_and_a_concession_on_another_turn(
     scanned = sum(oracle.check(seat, c.frames) for seat, c in players.items())
     scanned += sum(oracle.check(SPECTATOR, w.frames) for w in watchers)
     assert scanned > 6 * n * 0.5
+
+    # The checks are not vacuous: a leaked hidden object, or a view one key off, is caught.
+    hidden = min(oracle.hidden[0])
+    leak = pack({"t": "d", "r": room, "q": 1, "c": 0, "o": [["s", hidden, {"n": "?"}]]})
+    with pytest.raises(AssertionError):
+        oracle.check(0, [leak])
+    players[1].tracker.rooms[room].view["p0"] = {"l": 99}
+    with pytest.raises(AssertionError):
+        assert_converged(server, [players[1]])
