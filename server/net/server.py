@@ -121,7 +121,7 @@ class ArbiterServer:
         if len(self.connections) >= self.config.max_connections:
             return ws.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
                               "this server has reached its connection limit\n")
-        if "upgrade" not in request.headers.get("Connection", "").lower():
+        if not any("upgrade" in v.lower() for v in request.headers.get_all("Connection")):
             return _plain(http.HTTPStatus.UPGRADE_REQUIRED,
                           "this is a websocket endpoint; see docs/protocol.md\n")
         return None

@@ -8,7 +8,10 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from clients.bots.strategies import random_strategy
+from server.cli import main
 from server.rooms.setup import config_to_wire
 from server.rules import GameConfig, PlayerConfig, Table
 from server.rules.cards.decks import ready_made
@@ -65,3 +68,15 @@ def test_replay_reports_a_log_that_does_not_match(tmp_path: Path) -> None:
     assert replay(store, 1, out) == 3
     assert "state hash differs from the one recorded after command 20" in out.getvalue()
     assert replay(store, 99, io.StringIO()) == 1
+
+
+def test_the_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store, table, _ = _stored_game(tmp_path)
+    store.close()
+    assert main(["replay", "--data-dir", str(tmp_path), "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Game 1 (room 1, game 1 of its match), seed 7")
+    assert f"State hash: {table.state_hash()} (matches the log)" in out
+    assert main(["replay", "--data-dir", str(tmp_path), "--list"]) == 0
+    assert "game 1: room 1, match game 1, finished: Ann, Bob" in capsys.readouterr().out
+    assert main(["replay", "--data-dir", str(tmp_path / "nowhere"), "1"]) == 1
