@@ -67,7 +67,8 @@ class ServerProcess:
             self.lines.extend(d.decode() for d in done)
 
     async def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
         await self.proc.wait()
 
 
@@ -85,8 +86,20 @@ def replayed(store: Store, room: str) -> tuple[int, Table, list[tuple[int, int, 
 
 async def test_sigkill_mid_game_loses_no_acknowledged_command(
         nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    servers: list[ServerProcess] = []
+    try:
+        await _crash_three_times(nursery, tmp_path, servers)
+    finally:
+        with trio.CancelScope(shield=True):
+            for s in servers:
+                await s.kill()
+
+
+async def _crash_three_times(nursery: trio.Nursery, tmp_path: Path,
+                             servers: list[ServerProcess]) -> None:
     activity = Activity()
     server = await ServerProcess.start(nursery, tmp_path)
+    servers.append(server)
     # Room A: four players; room B: two players about to play a Shahrazad subgame.
     who: dict[str, tuple[str, int]] = {}  # client name -> (room, seat)
     clients: dict[str, Client] = {}
@@ -110,9 +123,16 @@ async def test_sigkill_mid_game_loses_no_acknowledged_command(
     def deciders() -> list[tuple[str, str, dict[str, Any]]]:
         return [(name, room, d) for name, c in clients.items() for room, d in c.pending()]
 
-    async def step(*, ack: bool = True) -> None:
-        await activity.until(lambda: bool(deciders()))
-        name, room, d = deciders()[0]
+    turn = [0]
+
+    async def step(*, ack: bool = True, only: str | None = None) -> None:
+        """One action, in the two rooms in turn (or in ``only``)."""
+        def ready() -> list[tuple[str, str, dict[str, Any]]]:
+            return [x for x in deciders() if only is None or who[x[0]][0] == only]
+        await activity.until(lambda: bool(ready()))
+        turn[0] += 1
+        choices = ready()
+        name, room, d = choices[turn[0] % len(choices)]
         c = clients[name]
         view = c.tracker.rooms[room].view
         choice = (shahrazad_bot(0, room, d, view) if name[0] == "B"
@@ -145,6 +165,7 @@ async def test_sigkill_mid_game_loses_no_acknowledged_command(
             tables[room] = (game_id, table)
         store.close()
         server = await ServerProcess.start(nursery, tmp_path)
+        servers.append(server)
         resumed = {m.group(1): m for line in server.lines if (m := RESUMED.search(line))}
         for room, (game_id, table) in tables.items():
             line = resumed[room]
@@ -171,7 +192,7 @@ async def test_sigkill_mid_game_loses_no_acknowledged_command(
         await step()
     await crash_and_restart()
     while 1 not in open_rooms(clients["B0"]):  # into the Shahrazad subgame
-        await step()
+        await step(only=room_b)
     for _ in range(10):
         await step()
     await crash_and_restart()
