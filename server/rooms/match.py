@@ -196,15 +196,14 @@ class MatchRoom:
             self._send(deciders, {"t": "a", "r": room.id, "d": d.to_wire()})
 
     def _send_actions(self) -> None:
+        """Announce the pending decision to its player, unless that is already done."""
         table = self.table
         d = table.pending if table is not None else None
         if d is None:
             return
         room = self.rooms.get(self.room_ids.get(d.game, ""))
-        if room is None or room.actions_serial == d.serial:
-            return
-        room.actions_serial = d.serial
-        self._send(self.seats[d.player].peers, {"t": "a", "r": room.id, "d": d.to_wire()})
+        if room is not None and room.actions_serial != d.serial:
+            self._actions_to(room, self.seats[d.player].peers)
 
     def _follow(self, peer: Peer, positions: dict[str, tuple[int, int]] | None = None) -> None:
         """Bring a peer that (re)joins up to date on every room of the match: the deltas it
@@ -273,11 +272,14 @@ class MatchRoom:
             session.seats[self.id] = seat.index
             self._store_seat(seat)
             self.idle_deadline = None
-        self.spectators.discard(peer)
         for other in list(seat.peers):
             if other.session is not session:
                 seat.peers.discard(other)
-        seat.peers.update(p for p in session.peers if self.id in p.rooms or p is peer)
+        # Every connection of the session that follows this room now sees it from the seat
+        # (and only from the seat: one view per room per connection).
+        mine = {p for p in session.peers if self.id in p.rooms or p is peer}
+        self.spectators -= mine
+        seat.peers |= mine
         seat.away_deadline = None
         self._send([peer], {"t": "joined", "i": req.i, "r": self.id, "seat": seat.index,
                             "token": seat.token})
@@ -460,15 +462,21 @@ class MatchRoom:
             raise Refusal(Code.WRONG_STATE, f"the match in room {self.id} has not started")
         return self.table
 
-    def act(self, peer: Peer, req: m.Act) -> None:
-        table = self._require_table()
-        seat = self._seat_or_refuse(peer)
-        room = self._game_room(req.r)
+    def _running_room(self, table: Table, rid: str) -> GameRoom:
+        """The room ``rid``, if its game is the one being played: game actions in a room
+        paused under a subgame are refused (CR 726.1a); only concession goes through."""
+        room = self._game_room(rid)
         if not table.finished and room.game is not table.top:
             top = self.room_ids.get(table.top.number, "?")
             raise Refusal(Code.ROOM_PAUSED,
                           f"room {room.id} is paused while the subgame in room {top} is "
                           "played (CR 726.1a); only concession is accepted here")
+        return room
+
+    def act(self, peer: Peer, req: m.Act) -> None:
+        table = self._require_table()
+        seat = self._seat_or_refuse(peer)
+        room = self._running_room(table, req.r)
         self._run(Act(seat.index, req.s, req.a), peer=peer, request_id=req.i, ack_room=room.id,
                   acted=seat.index)
 
@@ -481,10 +489,7 @@ class MatchRoom:
     def draw(self, peer: Peer, req: m.Draw) -> None:
         table = self._require_table()
         seat = self._seat_or_refuse(peer)
-        room = self._game_room(req.g if req.g is not None else req.r)
-        if not table.finished and room.game is not table.top:
-            raise Refusal(Code.ROOM_PAUSED, f"room {room.id} is paused while a subgame is "
-                                            "played (CR 726.1a); only concession is accepted")
+        room = self._running_room(table, req.g if req.g is not None else req.r)
         self._run(DrawOffer(seat.index, req.op, room.number), peer=peer, request_id=req.i,
                   ack_room=room.id)
 
@@ -631,8 +636,7 @@ class MatchRoom:
                     self.hub.gate.send([peer], pack({**msg, "i": request_id}))
                     acked = True
                 if targets:
-                    frame = pack(msg) if "a" in msg else room.last_frame(cls)
-                    self.hub.gate.send(targets, frame)
+                    self._deliver(targets, pack(msg) if "a" in msg else room.last_frame(cls))
         for rid in fresh:
             self._snapshot_to(self.rooms[rid], self.members())
         if table.finished:
