@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,15 @@ if TYPE_CHECKING:
     from server.net.metrics import Metrics
 
 log = logging.getLogger("arbiter.rooms")
+
+
+# Requests addressed to a room (they all carry its id in ``r``), and the room's method for each.
+ROOM_REQUESTS: dict[type[m.Request], Callable[[MatchRoom, Peer, Any], None]] = {
+    m.Join: MatchRoom.join, m.Spectate: MatchRoom.spectate, m.SubmitDeck: MatchRoom.submit_deck,
+    m.Act: MatchRoom.act, m.Concede: MatchRoom.concede, m.Draw: MatchRoom.draw,
+    m.Judge: MatchRoom.judge, m.Chat: MatchRoom.chat, m.Resync: MatchRoom.resync,
+    m.Leave: MatchRoom.leave,
+}
 
 
 @dataclass(frozen=True)
@@ -158,31 +168,14 @@ class Hub:
         return match
 
     def _dispatch(self, peer: Peer, req: m.Request) -> None:
-        if isinstance(req, m.ListRooms):
+        handler = ROOM_REQUESTS.get(type(req))
+        if handler is not None:
+            handler(self._match(req.r), peer, req)  # type: ignore[attr-defined]
+        elif isinstance(req, m.ListRooms):
             rooms = [mr.summary() for mr in self.matches.values() if mr.state != FINISHED]
             self.gate.send([peer], pack({"t": "rooms", "i": req.i, "rooms": rooms[:200]}))
         elif isinstance(req, m.CreateRoom):
             self._create(peer, req)
-        elif isinstance(req, m.Join):
-            self._match(req.r).join(peer, req)
-        elif isinstance(req, m.Spectate):
-            self._match(req.r).spectate(peer, req)
-        elif isinstance(req, m.SubmitDeck):
-            self._match(req.r).submit_deck(peer, req)
-        elif isinstance(req, m.Act):
-            self._match(req.r).act(peer, req)
-        elif isinstance(req, m.Concede):
-            self._match(req.r).concede(peer, req)
-        elif isinstance(req, m.Draw):
-            self._match(req.r).draw(peer, req)
-        elif isinstance(req, m.Judge):
-            self._match(req.r).judge(peer, req)
-        elif isinstance(req, m.Chat):
-            self._match(req.r).chat(peer, req)
-        elif isinstance(req, m.Resync):
-            self._match(req.r).resync(peer, req)
-        elif isinstance(req, m.Leave):
-            self._match(req.r).leave(peer, req)
         elif isinstance(req, m.Hello):
             raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello")
         else:  # pragma: no cover - parse_request only builds the types above

@@ -142,3 +142,15 @@ def _refs(value: Any, out: set[int]) -> None:
     for ref in [value.get("at"), *value.get("tg", [])]:
         if isinstance(ref, list) and len(ref) == 2 and ref[0] == "o":
             out.add(ref[1])
+
+
+def assert_secret(server: ArbiterServer, room: str, players: dict[int, Client],
+                  watchers: Iterable[Client]) -> tuple[SecrecyOracle, int]:
+    """Scan every frame the players and (public) spectators of ``room`` received; return the
+    oracle and the number of frames scanned."""
+    match = server.hub.matches[room]
+    assert match.game_id is not None
+    oracle = SecrecyOracle(server, match.game_id)
+    scanned = sum(oracle.check(seat, c.frames) for seat, c in players.items())
+    scanned += sum(oracle.check(SPECTATOR, w.frames) for w in watchers)
+    return oracle, scanned

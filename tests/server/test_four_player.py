@@ -11,9 +11,8 @@ import trio
 
 from clients.bots.strategies import heuristic_strategy
 from protocol import pack
-from server.rules.view import SPECTATOR
 
-from .checks import SecrecyOracle, assert_converged
+from .checks import assert_converged, assert_secret
 from .harness import Client, create_room, play, settle, start_server
 
 
@@ -68,12 +67,9 @@ async def test_four_players_two_spectators_and_a_concession_on_another_turn(
     assert all(not w.decisions() for w in watchers)
 
     assert assert_converged(server, everyone) == 6
-    match = server.hub.matches[room]
-    assert match.game_id is not None
-    oracle = SecrecyOracle(server, match.game_id)
-    assert oracle.table.state_hash() == match.table.state_hash()  # type: ignore[union-attr]
-    scanned = sum(oracle.check(seat, c.frames) for seat, c in players.items())
-    scanned += sum(oracle.check(SPECTATOR, w.frames) for w in watchers)
+    oracle, scanned = assert_secret(server, room, players, watchers)
+    table = server.hub.matches[room].table
+    assert table is not None and oracle.table.state_hash() == table.state_hash()
     assert scanned > 6 * n * 0.5
 
     # The checks are not vacuous: a leaked hidden object, or a view one key off, is caught.

@@ -9,9 +9,8 @@ import random
 import trio
 
 from clients.bots.strategies import heuristic_strategy
-from server.rules.view import SPECTATOR
 
-from .checks import SecrecyOracle, assert_converged
+from .checks import assert_converged, assert_secret
 from .harness import Client, create_room, play, settle, start_server
 
 LIBRARY = ["Mountain", "Lightning Bolt", "Mountain", "Hill Giant", "Mountain"] * 4
@@ -61,8 +60,4 @@ async def test_a_draw_effect_takes_its_controller_and_the_players_in_range_out(
     assert late and set(late) <= {2, 3}
     assert n > 30
     assert assert_converged(server, everyone) == 6
-    match = server.hub.matches[room]
-    oracle = SecrecyOracle(server, match.game_id)  # type: ignore[arg-type]
-    for seat, c in players.items():
-        oracle.check(seat, c.frames)
-    oracle.check(SPECTATOR, watcher.frames)
+    assert_secret(server, room, players, [watcher])

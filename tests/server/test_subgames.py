@@ -9,9 +9,7 @@ from typing import Any
 
 import trio
 
-from server.rules.view import SPECTATOR
-
-from .checks import SecrecyOracle, assert_converged
+from .checks import assert_converged, assert_secret
 from .harness import Client, create_room, play, settle, start_server
 
 LIBRARY = ["Plains", "Shahrazad", "Plains", "Plains", "Shahrazad"] * 6
@@ -124,11 +122,7 @@ async def test_a_subgame_and_a_nested_subgame_pause_and_resume_their_rooms(
     # The main game goes on in the main room.
     n = await play(players, choose=shahrazad_bot, max_actions=30)
     assert n == 30
-    match = server.hub.matches[main]
-    oracle = SecrecyOracle(server, match.game_id)  # type: ignore[arg-type]
-    for seat, c in players.items():
-        oracle.check(seat, c.frames)
-    oracle.check(SPECTATOR, watcher.frames)
+    assert_secret(server, main, players, [watcher])
 
 
 async def test_concession_is_accepted_while_the_main_game_is_paused(
