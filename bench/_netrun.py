@@ -117,6 +117,17 @@ def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None
             med = statistics.median(values) if len(values) > 1 else None
             print(f"  {label:32s} {shown}" + (f"   (median {med})" if med is not None else ""))
     if "arbiter" in runs and "baseline" in runs:
-        a = statistics.median(r["actions_per_s"] for r in runs["arbiter"])
-        b = statistics.median(r["actions_per_s"] for r in runs["baseline"])
-        print(f"\nratio arbiter / baseline actions per second: {a:.0f} / {b:.0f} = {a / b:.2f}")
+        # Each arbiter run is paired with the baseline run right after it: on a shared
+        # machine the pair saw the same noise, the medians may not have.
+        pairs = [a["actions_per_s"] / b["actions_per_s"]
+                 for a, b in zip(runs["arbiter"], runs["baseline"], strict=False)]
+        shown = ", ".join(f"{p:.2f}" for p in pairs)
+        print(f"\nratio arbiter / baseline actions per second, run by run: {shown}"
+              f"   (median {statistics.median(pairs):.2f})")
+        cpu = [(a["server_cpu_share"] / a["actions_per_s"]) * 1e6
+               for a in runs["arbiter"] if a["actions_per_s"]]
+        base = [(b["server_cpu_share"] / b["actions_per_s"]) * 1e6
+                for b in runs["baseline"] if b["actions_per_s"]]
+        if cpu and base:
+            print(f"server CPU per action: arbiter {statistics.median(cpu):.0f} us, baseline "
+                  f"{statistics.median(base):.0f} us")
