@@ -33,9 +33,7 @@ def run(args: argparse.Namespace) -> int:
                                 bot_seed=seed)
     depth = {table.main.number: 0}
     for event in table.drain_events():
-        if event.kind == "subgame_started":
-            depth[event.data["game"]] = event.data["depth"]
-        elif event.kind == "game_restarted":
+        if event.kind in ("subgame_started", "game_restarted"):
             depth[event.data["game"]] = event.data["depth"]
         print("    " * depth.get(event.game, 0) + event.text)
     print(f"\n(seed {seed}, {applied} actions)")
