@@ -53,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-scenarios", action="store_true",
                         help="accept scenarios, fixed seeds and test cards in new rooms "
                              "(for tests; never on a public server)")
+    parser.add_argument("--gc-freeze", type=float, default=2.0, metavar="SECONDS",
+                        help="freeze long-lived objects for the garbage collector this often "
+                             "(0: leave the collector alone; see docs/architecture.md)")
+    parser.add_argument("--gc-full", type=float, default=600.0, metavar="SECONDS",
+                        help="seconds between full collections while freezing")
     parser.add_argument("--log-level", default="INFO")
 
 
@@ -66,7 +71,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         origins=tuple(args.origin) if args.origin else None,
         ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
-        compression=args.compression, synchronous=args.sync.upper())
+        compression=args.compression, synchronous=args.sync.upper(),
+        gc_freeze_every=args.gc_freeze or None, gc_full_every=args.gc_full)
 
 
 async def _main(config: ServerConfig) -> None:

@@ -29,6 +29,7 @@ from server.rooms.timers import Timers
 from server.store.db import Store
 from server.store.gate import CommitGate
 
+from .collector import manage_collector
 from .connection import POLICY, Connection, Limits
 from .metrics import Metrics, render
 
@@ -51,6 +52,8 @@ class ServerConfig:
     close_timeout: float | None = 5.0
     compression: bool = False
     synchronous: str = "NORMAL"  # SQLite: NORMAL survives a process crash, FULL a power cut
+    gc_freeze_every: float | None = None  # seconds; None leaves the collector alone
+    gc_full_every: float = 600.0
 
 
 class ArbiterServer:
@@ -84,6 +87,8 @@ class ArbiterServer:
             async with trio.open_nursery() as nursery:
                 await nursery.start(self.gate.run)
                 await nursery.start(self.timers.run)
+                if cfg.gc_freeze_every:
+                    nursery.start_soon(manage_collector, cfg.gc_freeze_every, cfg.gc_full_every)
                 self.ws_server = await nursery.start(functools.partial(
                     serve, self.handler, cfg.port, host=cfg.host,
                     process_request=self.process_request, origins=origins,  # type: ignore[arg-type]
