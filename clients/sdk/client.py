@@ -342,14 +342,16 @@ class Client:
             if rv is not None and not rv.stale and rv.seq == msg["q"]:
                 stats.deltas += 1
                 stats.delta_bytes += len(frame)
-                self._emit(ev.Delta(str(room), int(msg["q"]), msg["o"], len(frame)))
+                self._emit(ev.Delta(str(room), int(msg["q"]), msg["o"], len(frame),
+                                    tuple(msg.get("l", ()))))
                 if "a" in msg:  # the decider's next legal actions ride in its delta
                     self._emit(ev.Actions(str(room), msg["a"]))
         elif kind == "s":
             stats.snapshots += 1
             stats.snapshot_bytes += len(frame)
             # A copy: the replica moves on with the next delta, the event must not.
-            self._emit(ev.Snapshot(str(room), dict(self.tracker.rooms[str(room)].view)))
+            self._emit(ev.Snapshot(str(room), dict(self.tracker.rooms[str(room)].view),
+                                   tuple(msg.get("l", ()))))
         elif kind == "a":
             self._emit(ev.Actions(str(room), msg["d"]))
         elif kind == "room":

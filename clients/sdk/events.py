@@ -56,16 +56,19 @@ class Snapshot(Event):
 
     room: str
     view: dict[Any, Any]
+    log: tuple[str, ...] = ()  # the game's most recent readable log lines
 
 
 @dataclass(frozen=True)
 class Delta(Event):
-    """The replica of ``room`` changed by ``ops``; the replica already includes them."""
+    """The replica of ``room`` changed by ``ops``; the replica already includes them. ``log``
+    holds the game's readable log lines for the change (public text, in order)."""
 
     room: str
     seq: int
     ops: list[Any]
     size: int  # bytes of the frame
+    log: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

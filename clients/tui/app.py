@@ -292,7 +292,8 @@ class ArbiterApp(App[None]):
         self.log_lines: list[str] = []  # the game log, as shown (also for tests)
         self.rooms: list[dict[str, Any]] = []
         self.changed = asyncio.Event()  # set after every event is shown (tests wait on it)
-        self._views: dict[str, dict[Any, Any]] = {}  # each room's view before the last delta
+        self._logged_rooms: set[str] = set()  # rooms whose recent log has been shown
+        self._unshown: list[tuple[str, str]] = []
 
     @property
     def client(self) -> Client | None:
@@ -374,6 +375,8 @@ class ArbiterApp(App[None]):
         self.log_lines.append(line)
         if self.table is not None:
             self.table.write_line(line, style)
+        else:
+            self._unshown.append((line, style))  # shown when a table screen opens
 
     async def on_sdk_event(self, message: SdkEvent) -> None:
         try:
@@ -384,8 +387,12 @@ class ArbiterApp(App[None]):
     async def _handle(self, event: ev.Event) -> None:
         client = self.client
         match = self.table.match if self.table is not None else None
-        if isinstance(event, ev.Snapshot):
-            self._views[event.room] = dict(event.view)
+        if isinstance(event, ev.Snapshot) and event.room not in self._logged_rooms:
+            # The first view of a room brings the game's recent log; later snapshots (a
+            # resync) repeat lines already shown.
+            self._logged_rooms.add(event.room)
+            for line in event.log:
+                self.write_log(line)
         if isinstance(event, Ready):
             self.lobby.set_status(f"Connected to {self.url} as {self.player_name}. "
                                   "r: refresh, c: create, j: join, s: spectate.")
@@ -400,6 +407,9 @@ class ArbiterApp(App[None]):
             self.table = TableScreen(event.room)
             self.banner = None
             await self.push_screen(self.table)
+            for line, style in self._unshown:
+                self.table.write_line(line, style)
+            self._unshown.clear()
             where = f"sit in seat {event.seat + 1}" if event.seat is not None else "watch"
             self.write_log(f"You {where} in room {event.room}.")
         elif isinstance(event, Refused):
@@ -413,17 +423,8 @@ class ArbiterApp(App[None]):
         elif match is None or client is None:
             return
         elif isinstance(event, ev.Delta) and ev.match_of(event.room) == match:
-            names = render.names_of(client.summaries.get(match))
-            # Our own copy of the view as of this event: the replica is already further on
-            # when the app gets to the event.
-            old = self._views.setdefault(event.room, {})
-            for line in render.delta_lines(old, event.ops, names, self.me(match)):
+            for line in event.log:  # the engine's own readable log (public text)
                 self.write_log(line)
-            for op in event.ops:
-                if op[0] == "s":
-                    old[op[1]] = op[2]
-                else:
-                    old.pop(op[1], None)
         elif isinstance(event, ev.Result) and ev.match_of(event.room) == match:
             names = render.names_of(client.summaries.get(match))
             line = render.result_text(event.result, names)

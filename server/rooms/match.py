@@ -579,6 +579,14 @@ class MatchRoom:
         assert table is not None
         fresh: list[str] = []  # rooms that get a snapshot instead of a delta
         on_stack = {g.number: g for g in table.games}
+        # Each log line goes to the room of the game it happened in, looked up before the
+        # lifecycle events below change the room ids. A new subgame's or restarted game's own
+        # lines reach its room in the snapshot that opens it.
+        lines: dict[str, list[str]] = {}
+        for ev in events:
+            rid = self.room_ids.get(ev.game)
+            if rid is not None:
+                lines.setdefault(rid, []).append(ev.text)
         for kind, data, rid in self._track(events):
             if kind == "subgame_started":
                 parent = self.room_ids.get(data["parent"], self.id)
@@ -621,9 +629,16 @@ class MatchRoom:
         for rid, room in list(self.rooms.items()):
             if rid in fresh:
                 continue
-            for key, ops in room.project().items():
+            said = lines.get(rid)
+            changes = room.project()
+            if said:
+                # A log line is news for everyone in the room, even for a class whose view
+                # did not change (a mulligan leaves the hand count where it was).
+                for key in room.classes:
+                    changes.setdefault(key, [])
+            for key, ops in changes.items():
                 cls = room.classes[key]
-                msg = room.encode_delta(cls, ops)
+                msg = room.encode_delta(cls, ops, said)
                 targets = self.class_peers(room, key)
                 if d is not None and rid == decision_room and key == d.player:
                     msg["a"] = d.to_wire()

@@ -110,11 +110,15 @@ class GameRoom:
                         out.setdefault(cls.key, []).append(op)
         return out
 
-    def encode_delta(self, cls: ViewerClass, ops: list[Op]) -> dict[str, Any]:
-        """Encode the class's next delta once; the history keeps the bytes for reconnects."""
+    def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
+                     ) -> dict[str, Any]:
+        """Encode the class's next delta once; the history keeps the bytes for reconnects.
+        ``log_lines`` are the game's readable log lines for the command (public text)."""
         cls.seq += 1
         msg: dict[str, Any] = {"t": "d", "r": self.id, "q": cls.seq, "c": cls.state.checksum,
                                "o": ops}
+        if log_lines:
+            msg["l"] = log_lines
         cls.history.append((cls.seq, pack(msg)))
         return msg
 
@@ -146,7 +150,7 @@ class GameRoom:
                          ) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "s", "r": self.id, "e": self.epoch, "q": cls.seq,
                                "c": cls.state.checksum, "v": cls.state.view,
-                               "g": self.game.number}
+                               "g": self.game.number, "l": self.game.log[-SNAPSHOT_LOG:]}
         if request_id is not None:
             msg["i"] = request_id
         return msg
@@ -163,5 +167,7 @@ class GameRoom:
             return None
         return frames
 
+
+SNAPSHOT_LOG = 40  # the most recent log lines a snapshot carries
 
 SPECTATOR_KEYS = {"public": SPECTATOR, "none": SPECTATOR, "all": OMNISCIENT}

@@ -51,13 +51,7 @@ def test_the_players_table_zones_and_hand() -> None:
     assert render.hand_text(VIEW, None).plain == "Spectating: hands are hidden."
 
 
-def test_log_lines_and_results() -> None:
-    ops = [["s", "p0", {**VIEW["p0"], "l": 11}], ["s", 15, {"n": "Shock", "z": "s", "o": 1,
-                                                            "i": 6}],
-           ["s", 10, {**VIEW[10], "bl": None}], ["s", "t", [5, 2, "upkeep", 0]],
-           ["s", "p2", {**VIEW["p2"]}], ["d", 13]]
-    assert render.delta_lines(VIEW, ops, NAMES, 0) == [
-        "Ann: life 14 → 11", "Bob: Shock on the stack", "— Turn 5: Cid —"]
+def test_results() -> None:
     result = {"winners": [1], "draw": False, "outcomes": [
         {"player": 0, "outcome": "lost", "reason": "life", "rule": "104.3b"},
         {"player": 1, "outcome": "won", "reason": "last", "rule": "104.2a"}]}
