@@ -153,6 +153,15 @@ class Scene:
         return G(Table(self.build_config(), seed))
 
 
+def emperor_scene(players: int = 6) -> Scene:
+    """An Emperor game of teams of three, each emperor in the middle of its team: seats 0-1-2
+    (emperor 1), 3-4-5 (emperor 4), and so on (CR 809.2)."""
+    s = Scene(players, variant="emperor")
+    for pid in range(players):
+        s.team(pid, pid // 3, emperor=pid % 3 == 1)
+    return s
+
+
 class G:
     """A table under test, with helpers that find and take actions by what they say."""
 

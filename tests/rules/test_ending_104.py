@@ -7,7 +7,7 @@ import pytest
 from server.rules import RulesError
 from server.rules.errors import ErrorCode
 
-from .helpers import G, Scene
+from .helpers import G, Scene, emperor_scene
 
 TEAMS_2V2 = dict(variant="team_vs_team")
 
@@ -17,14 +17,6 @@ def _teams(scene: Scene, *teams: tuple[int, ...]) -> Scene:
         for pid in members:
             scene.team(pid, t)
     return scene
-
-
-def _emperor(players: int = 6) -> Scene:
-    """Two teams of three, each emperor in the middle: seats 0-1-2 and 3-4-5."""
-    s = Scene(players, variant="emperor")
-    for pid in range(players):
-        s.team(pid, pid // 3, emperor=pid % 3 == 1)
-    return s
 
 
 # --------------------------------------------------------------------------- 104.1, 104.2
@@ -67,7 +59,7 @@ def test_104_2c_the_last_team_standing_wins_even_members_who_lost() -> None:
 
 
 def test_104_2d_809_5a_a_team_wins_when_its_emperor_wins() -> None:
-    g = _emperor().start()
+    g = emperor_scene().start()
     g.concede(4)  # the other team's emperor: that whole team loses (809.5b)
     assert g.table.finished
     assert g.table.result is not None and set(g.table.result.winners) == {0, 1, 2}
@@ -149,7 +141,7 @@ def test_104_3h_801_14_under_limited_range_a_win_makes_opponents_in_range_lose()
 
 
 def test_104_3i_809_5b_a_team_loses_when_its_emperor_loses() -> None:
-    g = _emperor().start()
+    g = emperor_scene().start()
     g.concede(1)
     assert g.outcome(1) == ("lost", "concession")
     assert g.outcome(0) == ("lost", "emperor_lost") and g.rule_of(0) == "104.3i"
@@ -281,7 +273,7 @@ def test_104_4g_a_team_draws_when_all_its_remaining_players_draw() -> None:
 
 
 def test_104_4h_809_5c_a_team_draws_when_its_emperor_draws() -> None:
-    g = (_emperor(9).battlefield(7, "Divine Intervention", counters={"intervention": 1})
+    g = (emperor_scene(9).battlefield(7, "Divine Intervention", counters={"intervention": 1})
          .at("end", 6).start())
     g.until("upkeep", 7).resolve()
     g.resolve()

@@ -6,18 +6,11 @@ from __future__ import annotations
 from server.rules import GameConfig, PlayerConfig, Table
 from server.rules.cards.decks import ready_made
 
-from .helpers import Scene
-
-
-def emperor(players: int = 6) -> Scene:
-    s = Scene(players, variant="emperor")
-    for pid in range(players):
-        s.team(pid, pid // 3, emperor=pid % 3 == 1)
-    return s
+from .helpers import G, Scene, emperor_scene
 
 
 def test_804_2_deploy_creatures_gives_a_creature_to_a_teammate() -> None:
-    g = emperor().battlefield(0, "Hill Giant").start()
+    g = emperor_scene().battlefield(0, "Hill Giant").start()
     g.choose("activate", "deploy", player=0)
     assert {a.ref for a in g.options()} == {("p", 1)}  # teammates in range only (2 is too far)
     g.target(1).resolve()
@@ -49,13 +42,13 @@ def test_808_4_a_random_teams_centre_player_goes_first() -> None:
 
 
 def test_809_3a_emperors_have_range_two_and_generals_range_one() -> None:
-    g = emperor(6).start()
+    g = emperor_scene(6).start()
     assert g.game.ranges[1] == frozenset({5, 0, 1, 2, 3})
     assert g.game.ranges[0] == frozenset({5, 0, 1})
 
 
 def test_809_3c_only_adjacent_opponents_may_be_attacked() -> None:
-    g = (emperor(6).battlefield(1, "Hill Giant").battlefield(2, "Hill Giant")
+    g = (emperor_scene(6).battlefield(1, "Hill Giant").battlefield(2, "Hill Giant")
          .at("begin_combat", 1).start())
     g.until("declare_attackers", 1)
     # The emperor's neighbours are its generals: no opponent is next to it.
@@ -102,21 +95,24 @@ def test_903_8_commander_tax_is_two_more_per_earlier_cast() -> None:
     assert plains_tapped() == 3  # {W} plus {2} for the one earlier cast
 
 
+def _bolted_commander() -> G:
+    """Player 1 Bolts player 0's commander, Isamaru, on the battlefield."""
+    g = (Scene(variant="commander").commander(0, "Isamaru, Hound of Konda", zone="battlefield")
+         .commander(1, "Phage the Untouchable").battlefield(1, "Mountain")
+         .hand(1, "Lightning Bolt").at("main1", 1).start())
+    g.cast(1, "Lightning Bolt", "Isamaru, Hound of Konda").resolve()
+    return g
+
+
 def test_903_9a_a_commander_in_the_graveyard_may_go_to_the_command_zone() -> None:
-    g2 = (Scene(variant="commander").commander(0, "Isamaru, Hound of Konda", zone="battlefield")
-          .commander(1, "Phage the Untouchable").battlefield(1, "Mountain")
-          .hand(1, "Lightning Bolt").at("main1", 1).start())
-    g2.cast(1, "Lightning Bolt", "Isamaru, Hound of Konda").resolve()
-    assert (g2.decision.kind, g2.decision.player) == ("commander_zone", 0)
-    g2.choose("yes")
-    assert [o.name for o in g2.game.command if o.owner == 0] == ["Isamaru, Hound of Konda"]
+    g = _bolted_commander()
+    assert (g.decision.kind, g.decision.player) == ("commander_zone", 0)
+    g.choose("yes")
+    assert [o.name for o in g.game.command if o.owner == 0] == ["Isamaru, Hound of Konda"]
     # The owner may also leave it where it is.
-    g3 = (Scene(variant="commander").commander(0, "Isamaru, Hound of Konda", zone="battlefield")
-          .commander(1, "Phage the Untouchable").battlefield(1, "Mountain")
-          .hand(1, "Lightning Bolt").at("main1", 1).start())
-    g3.cast(1, "Lightning Bolt", "Isamaru, Hound of Konda").resolve()
-    g3.choose("no")
-    assert g3.zone_names("graveyard", 0) == ["Isamaru, Hound of Konda"]
+    g = _bolted_commander()
+    g.choose("no")
+    assert g.zone_names("graveyard", 0) == ["Isamaru, Hound of Konda"]
 
 
 def test_903_9b_a_commander_bounced_to_hand_may_go_to_the_command_zone() -> None:
