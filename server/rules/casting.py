@@ -392,9 +392,3 @@ def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
     elif action.kind == "mana" and obj is not None:
         activate_mana(game, pid, obj)
 
-
-def stack_label(obj: Obj) -> str:
-    if obj.is_ability:
-        return f"ability of {obj.name}"
-    return obj.name
-

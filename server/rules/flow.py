@@ -227,8 +227,6 @@ def begin_turn(game: Game, pid: int) -> None:
     game.table.timestamp += 1
     ps = game.players[pid]
     ps.turn_started = game.table.timestamp
-    for p in game.players.values():
-        p.life_lost_this_turn = 0
     game.lands_played = {}
     game.compute_ranges()  # CR 801.2c
     _expire_until_next_turn(game, pid)

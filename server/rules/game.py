@@ -112,7 +112,6 @@ class Game:
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
         self.lands_played: dict[int, int] = {}
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
-        self.subgame_of: Obj | None = None
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
 
     # ------------------------------------------------------------------ players
@@ -277,12 +276,6 @@ class Game:
     def creatures(self) -> list[Obj]:
         return [o for o in self.battlefield if not o.phased_out and o.defn.is_("Creature")]
 
-    def all_objects_owned_by(self, pid: int) -> list[Obj]:
-        return [o for o in self.objects.values() if o.owner == pid]
-
-    def cards_in_game(self) -> list[Card]:
-        return [o.card for o in self.objects.values() if o.card is not None]
-
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
         if zone_owner is not None:
             self.dirty.add(("p", zone_owner))
@@ -446,9 +439,7 @@ class Game:
     def lose_life(self, pid: int, n: int) -> int:
         if n <= 0 or not self.in_game(pid):
             return 0
-        ps = self.players[pid]
-        ps.life -= n
-        ps.life_lost_this_turn += n
+        self.players[pid].life -= n
         self.dirty.add(("p", pid))
         return n
 

@@ -32,8 +32,7 @@ def game_state(g: Game) -> tuple[Any, ...]:
     players = tuple(
         (p, ps.life, ps.in_game, ps.poison, sorted(ps.mana.items()), ps.drew_from_empty,
          ps.mulligans, ps.kept, sorted(ps.commander_damage.items()),
-         sorted(ps.commander_casts.items()), tuple(ps.spells_cast), ps.turn_started,
-         ps.life_lost_this_turn)
+         sorted(ps.commander_casts.items()), tuple(ps.spells_cast), ps.turn_started)
         for p, ps in sorted(g.players.items()))
     zones = tuple((k, tuple(_obj(o) for o in lst))
                   for k, lst in sorted(g.zones.items(), key=lambda kv: repr(kv[0])))

@@ -22,8 +22,6 @@ EXILE = "exile"
 STACK = "stack"
 COMMAND = "command"
 PRIVATE_ZONES = (LIBRARY, HAND, GRAVEYARD)  # one per player
-SHARED_ZONES = (BATTLEFIELD, EXILE, STACK, COMMAND)
-HIDDEN_ZONES = (LIBRARY, HAND)
 
 # Steps (CR 500-514), in order.
 UNTAP, UPKEEP, DRAW = "untap", "upkeep", "draw"
@@ -90,7 +88,6 @@ class Obj:
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
     blocked: bool = False
-    damaged_by_commander: bool = False
 
     @property
     def name(self) -> str:
@@ -129,7 +126,6 @@ class PlayerState:
     commander_casts: dict[int, int] = field(default_factory=dict)  # CR 903.8 tax
     spells_cast: list[str] = field(default_factory=list)  # names, for Approach of the Second Sun
     turn_started: int = -1  # timestamp at which this player's most recent turn began
-    life_lost_this_turn: int = 0
 
 
 @dataclass(eq=False, slots=True)
@@ -196,8 +192,6 @@ class Decision:
 class Refresh:
     """Sent into a game's flow after something changed out of turn (a concession): the pending
     decision is rebuilt from the current state."""
-
-    _instance: Refresh | None = None
 
     def __repr__(self) -> str:
         return "REFRESH"

@@ -676,18 +676,6 @@ class CardDef:
         return "Legendary" in self.supertypes
 
     @cached_property
-    def mana_abilities(self) -> tuple[ManaAbility, ...]:
-        return tuple(a for a in self.abilities if isinstance(a, ManaAbility))
-
-    @cached_property
-    def activated(self) -> tuple[Activated, ...]:
-        return tuple(a for a in self.abilities if isinstance(a, Activated))
-
-    @cached_property
-    def triggered(self) -> tuple[Triggered, ...]:
-        return tuple(a for a in self.abilities if isinstance(a, Triggered))
-
-    @cached_property
     def statics(self) -> tuple[Static, ...]:
         return tuple(
             a for a in self.abilities
