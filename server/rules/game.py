@@ -83,6 +83,7 @@ class Game:
         for z in (BATTLEFIELD, EXILE, STACK, COMMAND):
             self.zones[(z, None)] = []
         self.objects: dict[int, Obj] = {}
+        self.tokens: set[int] = set()  # ids of token objects, for CR 704.5d without a scan
         self.turn = 0
         self.active = -1
         self.step = SETUP
@@ -297,6 +298,8 @@ class Game:
         else:
             lst.insert(position, obj)
         self.objects[oid] = obj
+        if defn.token:
+            self.tokens.add(oid)
         self.dirty.add(oid)
         self._mark_zone(zone, zo)
         return obj
@@ -308,6 +311,7 @@ class Game:
         lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
         del self.objects[obj.oid]
+        self.tokens.discard(obj.oid)
         self.dirty.add(obj.oid)
         self._mark_zone(obj.zone, obj.zone_owner)
         if obj in self.triggered_watchers:

@@ -50,7 +50,8 @@ def check(game: Game) -> Flow:
         if o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
     # CR 704.5d: a token outside the battlefield ceases to exist.
-    for o in [o for o in game.objects.values() if o.is_token and o.zone != BATTLEFIELD]:
+    stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
+    for o in sorted(stray, key=lambda o: o.oid):
         game.remove_object(o)
         performed = True
     if losers and ending.lose(game, losers):  # may end the game (raises GameEnded)
