@@ -21,6 +21,7 @@ class Metrics:
         self.games_started = 0
         self.games_finished = 0
         self.connections_total = 0
+        self.sessions_expired = 0
 
     def count_action(self) -> None:
         self.actions_total += 1

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the game log lives (default ./data)")
     parser.add_argument("--grace", type=float, default=60.0,
                         help="seconds an empty seat is held before its player concedes")
+    parser.add_argument("--session-ttl", type=float, default=24 * 3600.0, metavar="SECONDS",
+                        help="forget a session that has held no connection, seat or room "
+                             "for this long (default one day)")
     parser.add_argument("--history", type=int, default=256,
                         help="deltas kept per viewer for clients that reconnect")
     parser.add_argument("--max-rooms", type=int, default=1000)
@@ -65,7 +68,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host, port=args.port, data_dir=args.data_dir,
         hub=HubSettings(grace=args.grace, history=args.history,
-                        allow_scenarios=args.allow_scenarios, max_rooms=args.max_rooms),
+                        allow_scenarios=args.allow_scenarios, max_rooms=args.max_rooms,
+                        session_ttl=args.session_ttl),
         limits=Limits(queue=args.queue, rate=args.rate, burst=args.burst,
                       max_frame=args.max_frame),
         max_connections=args.max_connections,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -51,6 +52,7 @@ class HubSettings:
     allow_scenarios: bool = False
     max_rooms: int = 1000
     max_waiting_per_session: int = 5  # rooms a session created that are still waiting
+    session_ttl: float = 24 * 3600.0  # an idle session is forgotten after this many seconds
 
 
 @dataclass(eq=False)
@@ -60,6 +62,11 @@ class Session:
     seats: dict[str, int] = field(default_factory=dict)  # match room id -> seat index
     spectating: set[str] = field(default_factory=set)
     peers: set[Peer] = field(default_factory=set)
+    idle_since: float | None = None  # when it last came to hold nothing and have no connection
+
+    @property
+    def idle(self) -> bool:
+        return not (self.peers or self.seats or self.spectating)
 
 
 class Hub:
@@ -75,6 +82,9 @@ class Hub:
         self.index: dict[str, MatchRoom] = {}  # every open room id -> its match
         self._next_room = store.next_id("rooms")
         self._next_game = store.next_id("games")
+        # Sessions in the order they became idle, with when each may be forgotten: the TTL is
+        # the same for all, so the earliest expiry is always at the front.
+        self._idle: deque[tuple[float, Session]] = deque()
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -95,9 +105,42 @@ class Hub:
         for rid in [r for r, mr in self.index.items() if mr is match]:
             del self.index[rid]
         for session in self.sessions.values():
-            session.seats.pop(match.id, None)
-            session.spectating.discard(match.id)
+            if match.id in session.seats or match.id in session.spectating:
+                session.seats.pop(match.id, None)
+                session.spectating.discard(match.id)
+                self.released(session)
         self.timers.schedule(match, None)
+
+    # ------------------------------------------------------------------ idle sessions
+
+    def released(self, session: Session) -> None:
+        """``session`` may just have lost its last connection, seat or room: if it now holds
+        nothing, it starts counting down to being forgotten."""
+        if not session.idle or session.idle_since is not None:
+            return
+        now = trio.current_time()
+        session.idle_since = now
+        self._idle.append((now + self.settings.session_ttl, session))
+        if len(self._idle) == 1:
+            self.timers.schedule(self, now + self.settings.session_ttl)
+
+    def on_timer(self, now: float) -> None:
+        """Forget the sessions that have been idle for the whole TTL: a server that runs for
+        months must not keep every name that ever said hello. Their tokens stop working, and
+        a client that comes back with one is told ``unknown_session``."""
+        ttl = self.settings.session_ttl
+        while self._idle and self._idle[0][0] <= now:
+            deadline, session = self._idle.popleft()
+            if (session.idle and session.idle_since is not None
+                    and session.idle_since + ttl == deadline
+                    and self.sessions.get(session.token) is session):
+                del self.sessions[session.token]
+                self.store.forget_session(session.token)
+                self.metrics.sessions_expired += 1
+        if self.store.pending:
+            self.gate.poke()
+        if self._idle:
+            self.timers.schedule(self, self._idle[0][0])
 
     def rooms_by_state(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -137,6 +180,7 @@ class Hub:
             self.store.create_session(session.token, session.name)
         peer.session = session
         session.peers.add(peer)
+        session.idle_since = None
         seats = []
         for rid, index in sorted(session.seats.items()):
             match = self.matches.get(rid)
@@ -209,6 +253,7 @@ class Hub:
         peer.rooms.clear()
         if peer.session is not None:
             peer.session.peers.discard(peer)
+            self.released(peer.session)
 
     # ------------------------------------------------------------------ recovery
 
@@ -234,6 +279,8 @@ class Hub:
                 report.append(f"room {match.id} resumed: game {match.game_id} "
                               f"(match game {match.match_game}), {match.commands} commands, "
                               f"state hash {table.state_hash()}")
+        for session in self.sessions.values():
+            self.released(session)  # a restart gives idle sessions a fresh TTL
         return report
 
     def _restore(self, number: int, name: str, raw: dict[str, Any], creator: str | None

@@ -297,9 +297,11 @@ class MatchRoom:
         return candidate
 
     def _unseat_session(self, seat: Seat) -> None:
-        if seat.session is not None:
-            seat.session.seats.pop(self.id, None)
+        session = seat.session
         seat.session = None
+        if session is not None:
+            session.seats.pop(self.id, None)
+            self.hub.released(session)
 
     def _store_seat(self, seat: Seat) -> None:
         self.hub.store.put_seat(self.number, seat.index, seat.token,

@@ -196,6 +196,9 @@ class Store:
         self.queue("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
                    (token, name, time.time()))
 
+    def forget_session(self, token: str) -> None:
+        self.queue("DELETE FROM sessions WHERE token = ?", (token,))
+
     def create_room(self, room: int, name: str, config: dict[str, Any],
                     creator: str | None) -> None:
         self.queue("INSERT INTO rooms(id, name, config, creator, state, created) "
