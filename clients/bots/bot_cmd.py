@@ -19,6 +19,7 @@ from clients.sdk import ConnectError, RequestError, open_client
 from server.rules.cards.decks import READY_MADE
 
 from .net import NetBot, describe_result, seat_names
+from .stall import DEFAULT_ROUNDS
 from .strategies import STRATEGIES
 
 # dimir-control is left out: its Karn Liberated can keep a heuristic game going for hundreds of
@@ -49,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds to think before each answer (randomised ±50%%)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bots' choices")
+    parser.add_argument("--draw-after", type=int, default=DEFAULT_ROUNDS, metavar="ROUNDS",
+                        help="propose and accept a draw (CR 104.4i) once a game has gone this "
+                             "many rounds without anyone leaving it (0: never; default "
+                             f"{DEFAULT_ROUNDS})")
 
 
 def _deck(args: argparse.Namespace, seat: int) -> str:
@@ -63,7 +68,8 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
         index = await client.join(room, seat, deck=_deck(args, seat or 0))
         if seated is not None:
             seated.set()
-        bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think)
+        bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think,
+                     draw_after=args.draw_after or None)
         results = await bot.play(room)
         if print_results:
             names = seat_names(client, room)
@@ -103,6 +109,9 @@ async def _main(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.games > 1 and not args.create:
         print("arbiter bot: --games needs --create (a room holds one match)", file=sys.stderr)
+        return 2
+    if args.draw_after < 0:
+        print("arbiter bot: --draw-after is a number of rounds (0: never)", file=sys.stderr)
         return 2
     try:
         return trio.run(_main, args)

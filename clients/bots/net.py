@@ -4,7 +4,9 @@ replica and the legal actions the server sends.
 A bot answers every decision the server gives it in any room of its match (the main game and
 any subgame, CR 726) until the match is over. It never acts twice on one decision: the legal
 actions stay in the replica until the server replaces them, so it remembers the serial it
-answered.
+answered. A game that has stopped going anywhere (``stall.py``) ends the way people end one:
+the bot whose turn it is to decide proposes a draw and the others accept it (CR 104.4i); a
+draw proposed before that point is declined.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import trio
 from clients.sdk import Client, ConnectionLost, RequestError
 from clients.sdk.events import Result
 
+from .stall import DEFAULT_ROUNDS, StallWatch, players_in
 from .strategies import Strategy
 
 # Refusals a bot can meet in normal play: the decision moved on (someone conceded, a clock
@@ -32,6 +35,7 @@ class BotRecord:
     actions: int = 0
     refused: dict[str, int] = field(default_factory=dict)  # error code -> count
     lost: int = 0  # answers whose connection dropped before the reply
+    draws: dict[str, int] = field(default_factory=dict)  # draw op -> times sent
 
     @property
     def errors(self) -> int:
@@ -42,28 +46,39 @@ class BotRecord:
 class NetBot:
     """Plays one seat through an SDK client. ``think`` (seconds) is waited before each answer,
     scaled by a random factor in [0.5, 1.5]; ``on_act(latency)`` is called with the time from
-    sending each answer to receiving its reply."""
+    sending each answer to receiving its reply. ``draw_after`` is the number of rounds without
+    anyone leaving after which the bot takes a game for stalled (None: never); a draw it
+    proposes that the table has not settled within ``draw_wait`` seconds is withdrawn."""
 
     def __init__(self, client: Client, strategy: Strategy, rng: random.Random | None = None,
-                 *, think: float = 0.0, on_act: Callable[[float], Any] | None = None) -> None:
+                 *, think: float = 0.0, on_act: Callable[[float], Any] | None = None,
+                 draw_after: int | None = DEFAULT_ROUNDS, draw_wait: float = 10.0) -> None:
         self.client = client
         self.strategy = strategy
         self.rng = rng or random.Random()
         self.think = think
         self.on_act = on_act
         self.record = BotRecord()
+        self.stall = StallWatch(draw_after) if draw_after else None
+        self.draw_wait = draw_wait
+        self._proposed: dict[str, tuple[int, int]] = {}  # room -> (game, turn) of our offer
+        self._answered: dict[str, tuple[int, Any]] = {}  # room -> (game, offer) we answered
 
     async def play(self, match: str) -> list[Result]:
         """Answer decisions in ``match`` until it is over; return its games' results."""
         client = self.client
         answered: dict[str, int] = {}  # room -> serial of the decision we answered
         while not client.match_over(match):
+            if self.stall is not None and await self._settle_draws(match):
+                continue
             todo = [(room, d) for room, d in client.decisions(match)
                     if answered.get(room) != d["serial"]]
             if not todo:
                 await client.wait_changed()
                 continue
             room, decision = todo[0]
+            if self.stall is not None and await self._propose_draw(match, room):
+                continue
             if self.think > 0:
                 await trio.sleep(self.think * (0.5 + self.rng.random()))
                 rv = client.room(room)
@@ -86,6 +101,70 @@ class NetBot:
             if self.on_act is not None:
                 self.on_act(trio.current_time() - sent)
         return list(client.results.get(match, []))
+
+    # ------------------------------------------------------------------ draws (CR 104.4i)
+
+    def _me(self, match: str) -> int | None:
+        ticket = self.client.seats.get(match)
+        return ticket.seat if ticket is not None else None
+
+    async def _draw(self, room: str, op: str) -> bool:
+        try:
+            await self.client.draw(room, op)
+        except RequestError as exc:  # the offer lapsed or the game moved on meanwhile
+            self.record.refused[exc.code] = self.record.refused.get(exc.code, 0) + 1
+            return False
+        except ConnectionLost:
+            self.record.lost += 1
+            return False
+        self.record.draws[op] = self.record.draws.get(op, 0) + 1
+        return True
+
+    async def _settle_draws(self, match: str) -> bool:
+        """Answer a draw someone else proposed in any room of the match: accept it when the
+        game is stalled, decline it otherwise. True when we sent something."""
+        assert self.stall is not None
+        me = self._me(match)
+        for room in self.client.rooms_of(match):
+            view = self.client.view(room)
+            stalled = self.stall.stalled(room, view)
+            offer = view.get("d")
+            if (offer is None or me is None or offer[0] == me or me in offer[1]
+                    or view.get(f"p{me}", {}).get("s") != "in"):
+                continue
+            key = (view.get("g", {}).get("n", 0), offer)
+            if self._answered.get(room) == key:
+                continue
+            self._answered[room] = key
+            await self._draw(room, "accept" if stalled else "decline")
+            return True
+        return False
+
+    async def _propose_draw(self, match: str, room: str) -> bool:
+        """If the game in ``room`` (where we must decide) is stalled and we have not proposed
+        a draw in this stretch, propose one and hold our decision while the others answer
+        (acting would change the game and so lapse the offer). True when we proposed."""
+        assert self.stall is not None
+        view = self.client.view(room)
+        if view.get("d") is not None or not self.stall.stalled(room, view):
+            return False
+        game, turn = view.get("g", {}).get("n", 0), int(view["t"][0])
+        last = self._proposed.get(room)
+        if last is not None and last[0] == game and \
+                turn - last[1] < self.stall.rounds * players_in(view):
+            return False  # one offer per stalled stretch, so a person is not pestered
+        self._proposed[room] = (game, turn)
+        if not await self._draw(room, "propose"):
+            return False
+        with trio.move_on_after(self.draw_wait):
+            while not self.client.match_over(match):
+                rv = self.client.room(room)
+                if rv is None or rv.closed or rv.view.get("d") is None:
+                    return True  # settled: a draw, a decline, or the game ended
+                await self.client.wait_changed()
+        if self.client.view(room).get("d") is not None:
+            await self._draw(room, "withdraw")
+        return True
 
 
 def describe_result(result: Result, names: dict[int, str] | None = None) -> str:

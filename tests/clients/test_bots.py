@@ -87,3 +87,59 @@ async def test_arbiter_bot_joins_a_given_room_and_plays_until_the_match_ends(
     assert "B0: " in out and "B1: " in out
     assert result.result["outcomes"]
     assert bot_cmd.run(bot_args("--url", url(server), "--room", room, "--games", "2")) == 2
+
+
+async def test_104_4i_bots_agree_to_a_draw_in_a_game_nobody_can_win_or_lose(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    # An Abyssal Persecutor on each side: nobody can win and nobody can lose, so only an
+    # agreement ends the game. The bots see it stall and settle it as people would.
+    server = await start_server(nursery, tmp_path)
+    ann = await sdk_client(nursery, server, "Ann")
+    bob = await sdk_client(nursery, server, "Bob")
+    side = {"battlefield": ["Abyssal Persecutor", "Swamp"], "library": ["Swamp"] * 3}
+    room = await ann.create({"seats": 2, "seed": 4,
+                             "scenario": {"players": [side, side], "active": 0}})
+    await ann.join(room, deck="quick-red")
+    await bob.join(room, deck="quick-red")
+    bots = [NetBot(ann, heuristic_strategy, random.Random(1), draw_after=3),
+            NetBot(bob, heuristic_strategy, random.Random(2), draw_after=3)]
+    async with trio.open_nursery() as n:
+        for bot in bots:
+            n.start_soon(bot.play, room)
+    [result] = ann.results[room]
+    res = result.result
+    assert res["draw"] and not res["winners"]
+    assert {(o["outcome"], o["rule"]) for o in res["outcomes"]} == {("drew", "104.4i")}
+    # Three rounds of two players without anyone leaving, then one offer and one acceptance.
+    assert ann.view(room)["t"][0] >= 1 + 3 * 2
+    draws = sorted(sorted(b.record.draws.items()) for b in bots)
+    assert draws == [[("accept", 1)], [("propose", 1)]]
+    assert all(b.record.errors == 0 for b in bots)
+
+
+async def test_104_4i_a_bot_declines_a_draw_offered_before_the_game_stalls(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    ann = await sdk_client(nursery, server, "Ann")
+    bob = await sdk_client(nursery, server, "Bob")
+    room = await ann.create({"seats": 2, "seed": 6})
+    await ann.join(room, deck="quick-red")
+    await bob.join(room, deck="quick-green")
+    bot = NetBot(bob, heuristic_strategy, random.Random(3))
+    async with trio.open_nursery() as n:
+        n.start_soon(bot.play, room)
+        # Propose while Ann must decide, so the bot cannot act (and so lapse the offer)
+        # before it has seen it.
+        with trio.fail_after(60):
+            while not ann.decisions(room):
+                await ann.wait_changed()
+        await ann.draw(room, "propose")
+        with trio.fail_after(60):
+            while bot.record.draws.get("decline") != 1:
+                await trio.sleep(0.1)  # the bot's reply may come after Ann's delta
+        assert "d" not in ann.view(room), "the offer is gone"
+        assert not ann.match_over(room)
+        await ann.concede(room)
+    [result] = ann.results[room]
+    assert result.result["winners"] == [1]
+    assert bot.record.draws == {"decline": 1}
