@@ -9,6 +9,7 @@ from server.rules import GameConfig, PlayerConfig
 from server.rules.cards.decks import READY_MADE, ready_made
 
 from .local import play_local
+from .stall import DEFAULT_ROUNDS
 from .strategies import STRATEGIES
 
 
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
                                     deck.sideboard))
     config = GameConfig(players=tuple(players))
     table, applied = play_local(config, seed, [STRATEGIES[s] for s in args.strategies],
-                                bot_seed=seed)
+                                bot_seed=seed, draw_after=DEFAULT_ROUNDS)
     depth = {table.main.number: 0}
     for event in table.drain_events():
         if event.kind in ("subgame_started", "game_restarted"):

@@ -14,6 +14,7 @@ from server.rules import Table
 from server.rules.config import GameConfig
 from server.rules.view import project, snapshot, view_key
 
+from .stall import StallWatch
 from .strategies import Strategy
 
 
@@ -50,11 +51,14 @@ class ViewKeeper:
 
 def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
                bot_seed: int = 0, max_actions: int | None = None,
-               needs_view: bool = True,
+               needs_view: bool = True, draw_after: int | None = None,
                on_action: Callable[[Table], None] | None = None) -> tuple[Table, int]:
     """Play one table to its end (or ``max_actions``) with one strategy per player; returns the
-    table and the number of actions applied."""
+    table and the number of actions applied. With ``draw_after``, the players agree to a draw
+    (CR 104.4i) in a game that goes that many rounds without anyone leaving, as the network
+    bots do (``stall.py``)."""
     table = Table(config, seed)
+    stall = StallWatch(draw_after) if draw_after else None
     rngs = [random.Random(bot_seed * 1000 + i) for i in range(len(config.players))]
     keeper = ViewKeeper(table, range(len(config.players))) if needs_view else None
     applied = 0
@@ -62,6 +66,8 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     while not table.finished and (max_actions is None or applied < max_actions):
         decision = table.pending
         assert decision is not None
+        if stall is not None and _agree_to_draw(table, stall, decision.player):
+            continue
         if keeper is not None:
             keeper.refresh()
             view = keeper.views[decision.player]
@@ -73,3 +79,17 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
         if on_action is not None:
             on_action(table)
     return table, applied
+
+
+def _agree_to_draw(table: Table, stall: StallWatch, decider: int) -> bool:
+    """If the top game has stalled, every player in it agrees to a draw; True if it ended."""
+    game = table.top
+    alive = game.players_in_game()
+    if not stall.stalled_at(str(game.number), game.number, len(alive), game.turn):
+        return False
+    table.draw_offer(decider, "propose", game.number)
+    for player in alive:
+        if player != decider:
+            table.draw_offer(player, "accept", game.number)
+    stall.forget(str(game.number))
+    return True

@@ -38,7 +38,10 @@ class StallWatch:
         turn_info, game = view.get("t"), view.get("g")
         if not turn_info or not isinstance(game, dict):
             return False
-        turn, number, alive = int(turn_info[0]), int(game.get("n", 0)), players_in(view)
+        return self.stalled_at(room, int(game.get("n", 0)), players_in(view), int(turn_info[0]))
+
+    def stalled_at(self, room: str, number: int, alive: int, turn: int) -> bool:
+        """The same, from game ``number`` having ``alive`` players in it on ``turn``."""
         seen = self._since.get(room)
         if seen is None or seen[0] != number or seen[1] != alive:
             # A new game in this room (a restart, CR 724) or somebody left: count afresh.

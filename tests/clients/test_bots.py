@@ -12,9 +12,11 @@ import pytest
 import trio
 
 from clients.bots import bot_cmd
+from clients.bots.local import play_local
 from clients.bots.net import NetBot, describe_result, seat_names
 from clients.bots.strategies import heuristic_strategy, random_strategy
 
+from ..rules.helpers import Scene
 from ..server.harness import start_server
 from .helpers import assert_replica_matches, sdk_client, url
 
@@ -91,14 +93,16 @@ async def test_arbiter_bot_joins_a_given_room_and_plays_until_the_match_ends(
 
 async def test_104_4i_bots_agree_to_a_draw_in_a_game_nobody_can_win_or_lose(
         nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
-    # An Abyssal Persecutor on each side: nobody can win and nobody can lose, so only an
-    # agreement ends the game. The bots see it stall and settle it as people would.
+    # Ann controls Platinum Angel and Abyssal Persecutor: nobody can win and nobody can lose
+    # (and Bob has nothing to remove them with), so only an agreement ends the game. The bots
+    # see it stall and settle it as people would.
     server = await start_server(nursery, tmp_path)
     ann = await sdk_client(nursery, server, "Ann")
     bob = await sdk_client(nursery, server, "Bob")
-    side = {"battlefield": ["Abyssal Persecutor", "Swamp"], "library": ["Swamp"] * 3}
+    bob_side = {"battlefield": ["Swamp"], "library": ["Swamp"] * 3}
+    ann_side = {**bob_side, "battlefield": ["Platinum Angel", "Abyssal Persecutor", "Swamp"]}
     room = await ann.create({"seats": 2, "seed": 4,
-                             "scenario": {"players": [side, side], "active": 0}})
+                             "scenario": {"players": [ann_side, bob_side], "active": 0}})
     await ann.join(room, deck="quick-red")
     await bob.join(room, deck="quick-red")
     bots = [NetBot(ann, heuristic_strategy, random.Random(1), draw_after=3),
@@ -143,3 +147,18 @@ async def test_104_4i_a_bot_declines_a_draw_offered_before_the_game_stalls(
     [result] = ann.results[room]
     assert result.result["winners"] == [1]
     assert bot.record.draws == {"decline": 1}
+
+
+def test_104_4i_in_process_bots_agree_to_a_draw_too() -> None:
+    # The in-process runner (arbiter demo) settles the same stalled game the same way, and
+    # only after the given number of rounds.
+    scene = Scene(2).battlefield(0, "Platinum Angel", "Abyssal Persecutor")
+    for pid in (0, 1):
+        scene.battlefield(pid, "Swamp").library(pid, "Swamp", "Swamp")
+    config = scene.build_config()
+    stuck, applied = play_local(config, 3, [heuristic_strategy] * 2, max_actions=3000)
+    assert not stuck.finished and applied == 3000, "without an agreement it never ends"
+    table, _ = play_local(config, 3, [heuristic_strategy] * 2, draw_after=5)
+    assert table.finished and table.result is not None and table.result.draw
+    assert {(o.outcome, o.rule) for o in table.result.outcomes} == {("drew", "104.4i")}
+    assert table.main.turn >= 1 + 5 * 2
