@@ -51,6 +51,7 @@ class CommitGate:
         task_status.started()
         while True:
             await self._wake.wait()
+            await trio.sleep(0)  # let the other tasks that are ready queue their work first
             self._wake = trio.Event()
             await self.flush()
 
