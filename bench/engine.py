@@ -6,7 +6,9 @@
 "Applied actions" are commands the engine accepted (every decision answered). With the random
 strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
 included); with the heuristic strategy each bot also keeps its player's view up to date from
-the engine's dirty keys, as a networked bot's replica would.
+the engine's dirty keys, as a networked bot's replica would. A game that stalls (nobody can
+win or lose) ends as the bots end it over the network, by agreeing to a draw after
+``--draw-after`` rounds without anyone leaving; ``--max-actions`` is the backstop.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from clients.bots.local import play_local
+from clients.bots.stall import DEFAULT_ROUNDS
 from clients.bots.strategies import STRATEGIES
 from server.rules import GameConfig, PlayerConfig
 from server.rules.cards.decks import READY_MADE, ready_made
@@ -35,6 +38,9 @@ def main() -> int:
                         help="ready-made decks to draw from (default: every constructed deck)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-actions", type=int, default=20000)
+    parser.add_argument("--draw-after", type=int, default=DEFAULT_ROUNDS,
+                        help="rounds without anyone leaving after which the bots agree to a "
+                             "draw (0: never)")
     args = parser.parse_args()
 
     decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
@@ -48,7 +54,7 @@ def main() -> int:
                           for i, d in enumerate(chosen)),
             variant="two_player" if args.players == 2 else "free_for_all"))
 
-    actions = finished = 0
+    actions = finished = agreed = 0
     per_game: list[float] = []
     counts: list[int] = []
     start = time.perf_counter()
@@ -56,14 +62,18 @@ def main() -> int:
         t0 = time.perf_counter()
         table, applied = play_local(config, args.seed + i, [strategy] * args.players,
                                     bot_seed=args.seed + i, max_actions=args.max_actions,
-                                    needs_view=args.strategy != "random")
+                                    needs_view=args.strategy != "random",
+                                    draw_after=args.draw_after or None)
         per_game.append(time.perf_counter() - t0)
         actions += applied
         counts.append(applied)
         finished += table.finished
+        agreed += bool(table.result is not None and table.result.draw and any(
+            o.reason == "agreement" for o in table.result.outcomes))
     elapsed = time.perf_counter() - start
 
-    print(f"games: {args.games} ({finished} finished), players: {args.players}, "
+    print(f"games: {args.games} ({finished} finished, {agreed} of them by an agreed draw), "
+          f"players: {args.players}, "
           f"strategy: {args.strategy}")
     print(f"elapsed: {elapsed:.2f} s")
     print(f"games per second: {args.games / elapsed:.1f}")
