@@ -140,12 +140,12 @@ class ArbiterServer:
         samples: list[tuple[str, str, str, list[tuple[dict[str, str], float]]]] = [
             ("arbiter_connections", "gauge", "Open websocket connections.",
              [({}, len(self.connections))]),
-("arbiter_sessions", "gauge", "Sessions the server knows (connected or not).",
+            ("arbiter_sessions", "gauge", "Sessions the server knows (connected or not).",
              [({}, len(self.hub.sessions))]),
             ("arbiter_sessions_expired_total", "counter",
              "Idle sessions forgotten after the session TTL.",
              [({}, self.metrics.sessions_expired)]),
-                        ("arbiter_rooms", "gauge", "Match rooms by state.",
+            ("arbiter_rooms", "gauge", "Match rooms by state.",
              [({"state": s}, rooms.get(s, 0))
               for s in ("waiting", "playing", "paused", "finished")]),
             ("arbiter_subgame_rooms", "gauge", "Open subgame rooms.",

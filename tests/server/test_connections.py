@@ -107,6 +107,7 @@ async def test_healthz_and_metrics_on_the_same_port(nursery: trio.Nursery, tmp_p
     assert status == 200 and headers["Content-Type"].startswith("text/plain; version=0.0.4")
     lines = dict(line.rsplit(" ", 1) for line in text.splitlines() if not line.startswith("#"))
     assert lines["arbiter_connections"] == "2"
+    assert lines["arbiter_sessions"] == "2" and lines["arbiter_sessions_expired_total"] == "0"
     assert lines['arbiter_rooms{state="playing"}'] == "1"
     assert lines["arbiter_games"] == "1"
     assert lines["arbiter_actions_total"] == "25"
