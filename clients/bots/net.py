@@ -62,7 +62,7 @@ class NetBot:
         self.stall = StallWatch(draw_after) if draw_after else None
         self.draw_wait = draw_wait
         self._proposed: dict[str, tuple[int, int]] = {}  # room -> (game, turn) of our offer
-        self._answered: dict[str, tuple[int, Any]] = {}  # room -> (game, offer) we answered
+        self._answered: dict[str, tuple[int, int, Any]] = {}  # room -> (game, turn, offer)
 
     async def play(self, match: str) -> list[Result]:
         """Answer decisions in ``match`` until it is over; return its games' results."""
@@ -129,10 +129,13 @@ class NetBot:
             view = self.client.view(room)
             stalled = self.stall.stalled(room, view)
             offer = view.get("d")
-            if (offer is None or me is None or offer[0] == me or me in offer[1]
-                    or view.get(f"p{me}", {}).get("s") != "in"):
+            if offer is None:
+                self._answered.pop(room, None)  # so a later offer gets its own answer
                 continue
-            key = (view.get("g", {}).get("n", 0), offer)
+            if me is None or offer[0] == me or me in offer[1] \
+                    or view.get(f"p{me}", {}).get("s") != "in":
+                continue
+            key = (view.get("g", {}).get("n", 0), view.get("t", [0])[0], offer)
             if self._answered.get(room) == key:
                 continue
             self._answered[room] = key
