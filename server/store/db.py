@@ -15,6 +15,7 @@ fsync per batch.
 from __future__ import annotations
 
 import fcntl
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -114,6 +115,9 @@ class Store:
             raise ValueError("synchronous must be NORMAL or FULL")
         self.path = Path(path)
         self.synchronous = synchronous
+        # The log holds session and seat tokens and every hidden card of every game: only the
+        # server's user may read it. SQLite gives its -wal and -shm files the database's mode.
+        os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
         self.db = sqlite3.connect(str(self.path), isolation_level=None,
                                   check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -130,7 +134,7 @@ class Store:
         would hand out the same room and game numbers), held by an exclusive lock on
         ``arbiter.lock`` that the operating system releases if the process dies."""
         d = Path(data_dir)
-        d.mkdir(parents=True, exist_ok=True)
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
         lock = open(d / LOCK_NAME, "a+b")  # noqa: SIM115 - held until close()
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -72,3 +72,16 @@ def test_one_server_per_data_directory(tmp_path: Path) -> None:
     Store(tmp_path / DB_NAME).close()  # reading the log (arbiter replay) needs no lock
     first.close()
     Store.open_dir(tmp_path).close()
+
+
+def test_only_the_servers_user_may_read_the_log(tmp_path: Path) -> None:
+    # Tokens and hidden cards are in it.
+    store = Store.open_dir(tmp_path / "data")
+    store.create_session("tok", "Ann")
+    store.flush()
+    assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700
+    files = [p for p in (tmp_path / "data").iterdir() if p.name.startswith(DB_NAME)]
+    assert {p.name for p in files} >= {DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"}
+    assert all(p.stat().st_mode & 0o077 == 0 for p in files), {
+        p.name: oct(p.stat().st_mode) for p in files}
+    store.close()
