@@ -134,6 +134,7 @@ class TableScreen(Screen[None]):
         Binding("ctrl+x", "concede", "Concede"),
         Binding("ctrl+o", "draw", "Offer/accept draw"),
         Binding("ctrl+n", "decline_draw", "Decline draw"),
+        Binding("ctrl+a", "auto_pass", "Auto-pass on/off"),
         Binding("escape", "leave", "Leave to lobby"),
     ]
 
@@ -200,7 +201,19 @@ class TableScreen(Screen[None]):
                        else "Waiting…")
             self._set("prompt", Text(waiting, style="italic"))
             return
-        _, decision = current
+        room, decision = current
+        actions = decision["actions"]
+        passes = [a for a in actions if a["kind"] == "pass"]
+        if self.app_.auto_pass and passes and all(a["kind"] in ("pass", "mana")
+                                                  for a in actions):
+            # Passing (CR 117.3d) is all there is to do (mana with nothing to spend it on
+            # empties at the end of the step, CR 500.4): do it without asking, as the player
+            # asked (Ctrl+A turns this off to answer every priority stop).
+            self.app_.pass_priority(room, decision["serial"], passes[0]["id"])
+            self.decision = None
+            self._set("prompt", Text("Passing: nothing else can be done now.", style="italic"))
+            self.texts["actions"] = ""
+            return
         self._set("prompt", Text(f"{decision.get('prompt') or decision['kind']} "
                                  "(choose with ↑↓ and Enter)", style="bold cyan"))
         menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
@@ -249,6 +262,14 @@ class TableScreen(Screen[None]):
     def action_decline_draw(self) -> None:
         self.app_.draw(self.match, "decline")
 
+    def action_auto_pass(self) -> None:
+        app = self.app_
+        app.auto_pass = not app.auto_pass
+        app.note("Auto-pass is on: priority you can only pass is passed for you."
+                 if app.auto_pass else "Auto-pass is off: you answer every priority stop.")
+        self.decision = None  # offer the current decision again, under the new setting
+        self.redraw()
+
     def action_leave(self) -> None:
         self.app_.leave(self.match)
 
@@ -278,10 +299,13 @@ class ArbiterApp(App[None]):
     #log { height: 1fr; }
     """
 
-    def __init__(self, url: str, name: str, **client_options: Any) -> None:
+    def __init__(self, url: str, name: str, *, auto_pass: bool = True,
+                 **client_options: Any) -> None:
         super().__init__()
         self.url = url
         self.player_name = name
+        self.auto_pass = auto_pass  # pass priority for the player when that is all they can do
+        self.auto_passes = 0
         self.bridge = TrioBridge(self._from_trio, url, name, **client_options)
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
@@ -344,6 +368,12 @@ class ArbiterApp(App[None]):
     def act(self, room: str, serial: int, action: int, label: str) -> None:
         self.answered[room] = serial
         self.write_log(f"You: {label}", "bold")
+        self.bridge.call("act", lambda c: c.act(room, serial, action))
+
+    def pass_priority(self, room: str, serial: int, action: int) -> None:
+        """Auto-pass: answer a decision whose only choice is to pass, without a log line."""
+        self.answered[room] = serial
+        self.auto_passes += 1
         self.bridge.call("act", lambda c: c.act(room, serial, action))
 
     def concede(self, match: str) -> None:

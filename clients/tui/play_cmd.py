@@ -1,6 +1,6 @@
 """``arbiter play``: the terminal client, for a person.
 
-    arbiter play --url ws://HOST:PORT [--name NAME]
+    arbiter play --url ws://HOST:PORT [--name NAME] [--no-auto-pass]
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the server (default ws://127.0.0.1:8765)")
     parser.add_argument("--name", default=None,
                         help="your name at the table (default: your login name)")
+    parser.add_argument("--no-auto-pass", action="store_true",
+                        help="answer every priority stop yourself, even when passing is the "
+                             "only choice (Ctrl+A toggles it in the game)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,5 +24,5 @@ def run(args: argparse.Namespace) -> int:
 
     name = args.name or getpass.getuser() or "Player"
     url = args.url if args.url.endswith("/") else args.url + "/"
-    ArbiterApp(url, name[:40]).run()
+    ArbiterApp(url, name[:40], auto_pass=not args.no_auto_pass).run()
     return 0

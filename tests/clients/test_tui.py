@@ -137,6 +137,12 @@ async def person_plays(tmp_path: Path) -> None:
             assert "Your hand (2): Lightning Bolt, Mountain" in table.texts["hand"]
             assert "turn 2" in table.texts["status"] and "Bot's" in table.texts["status"]
 
+            # Ctrl+A turns auto-pass off and on again.
+            await pilot.press("ctrl+a")
+            assert app.log_lines[-1].startswith("Auto-pass is off") and not app.auto_pass
+            await pilot.press("ctrl+a")
+            assert app.log_lines[-1].startswith("Auto-pass is on") and app.auto_pass
+
             # Chat, as a person: click the chat box, type, press Enter.
             await pilot.click("#chat")
             await pilot.press(*"good luck", "enter")
@@ -180,6 +186,8 @@ async def person_plays(tmp_path: Path) -> None:
             await until(app, pilot, lambda: "LOST" in table.texts.get("players", ""),
                         "the result")
             assert bolted, "the person never got to cast Lightning Bolt"
+            # Priority stops where passing was all Ann could do were passed for her.
+            assert app.auto_passes > 0
             log = "\n".join(app.log_lines)
             # The engine's own log lines, as the server streams them in deltas.
             assert "Ann casts Lightning Bolt targeting Grizzly Bears." in log
@@ -219,7 +227,9 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
     world = ServerAndBot(tmp_path, scenario, bot_seat=0, strategy=casts_shahrazad_once())
     world.thread.start()
     assert world.ready.wait(30) and world.error is None, world.error
-    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
+    # As `arbiter play --no-auto-pass`: Ann answers every priority stop herself.
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None,
+                     auto_pass=False)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
             await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
@@ -232,6 +242,8 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
             def paused() -> bool:
                 return "MAIN GAME PAUSED: subgame at depth 1" in table.texts.get("status", "")
 
+            only_pass = 0  # decisions shown where Ann could only pass (auto-pass is off)
+
             # Pass until Shahrazad has resolved and the subgame is on.
             while not paused():
                 await until(app, pilot, lambda: table.decision is not None or paused(),
@@ -240,12 +252,14 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
                     kinds = [a["kind"] for a in table.decision[1]["actions"]]
                     labels = [a["label"] for a in table.decision[1]["actions"]]
                     pick = kinds.index("pass") if "pass" in kinds else 0
+                    only_pass += set(kinds) <= {"pass", "mana"}
                     serial = table.decision[1]["serial"]
                     await choose(pilot, labels, pick)
                     await until(app, pilot, lambda s=serial: paused() or table.decision is None
                                 or table.decision[1]["serial"] != s, "the answer taken")
             assert any(line.startswith("SUBGAME (CR 726)") and "depth 1" in line
                        for line in app.log_lines)
+            assert only_pass > 0 and app.auto_passes == 0
             # The subgame's own game (CR 726.3): it starts with its own mulligans.
             assert "game 2 · turn 0" in table.texts["status"]
             assert "Ann decides (mulligan)" in table.texts["status"]
