@@ -134,6 +134,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random) -> in
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
 
+    if kind == "assign_damage":  # the first option is lethal damage: kill what can be killed
+        return int(actions[0]["id"])
+
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
         return int((by_kind.get("no") or actions)[0]["id"])
 

@@ -159,16 +159,17 @@ def declare_blockers(game: Game) -> Flow:
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
 
 
-def combat_damage(game: Game) -> None:
-    """CR 510: assign and deal all combat damage at once.
+def combat_damage(game: Game) -> Flow:
+    """CR 510: assign all combat damage, then deal it at once (CR 510.2).
 
-    A blocked creature assigns lethal damage to its blockers in the order they were declared
-    and the rest to the last one, or to the player it attacks if it has trample (CR 702.19b);
-    see docs/rulings.md for why this order is fixed rather than chosen.
+    A creature blocked by two or more creatures, or blocked with trample, has its damage
+    divided by its controller (CR 510.1c, 702.19b), one blocker at a time; see
+    :func:`_divide`. Everything else has only one possible assignment.
     """
+    apnap = game.apnap()
     assignments: list[tuple[Obj, Ref, int]] = []
-    for a in sorted(attackers(game), key=lambda o: game.apnap().index(o.controller)
-                    if o.controller in game.apnap() else 99):
+    for a in sorted(attackers(game), key=lambda o: apnap.index(o.controller)
+                    if o.controller in apnap else 99):
         p = power(game, a)
         if p <= 0 or a.attacking is None:
             continue
@@ -182,31 +183,91 @@ def combat_damage(game: Game) -> None:
             if d is not None:
                 assignments.append((a, a.attacking, p))
             continue
+        over = _trample_to(game, a)
         if not blockers:
-            if has_keyword(game, a, "trample") and a.attacking[0] == "p" \
-                    and game.in_game(a.attacking[1]):
-                assignments.append((a, a.attacking, p))  # CR 702.19e
+            if over is not None:
+                assignments.append((a, over, p))  # CR 702.19e
             continue
-        left = p
-        for i, b in enumerate(blockers):
-            lethal = max(toughness(game, b) - b.damage, 0)
-            last = i == len(blockers) - 1
-            give = left if last and not has_keyword(game, a, "trample") else min(left, lethal)
-            if give > 0:
-                assignments.append((a, ("o", b.oid), give))
-                left -= give
-        if left > 0 and has_keyword(game, a, "trample") and a.attacking[0] == "p" \
-                and game.in_game(a.attacking[1]):
-            assignments.append((a, a.attacking, left))
+        plan = yield from _divide(game, a, p, blockers, over)
+        assignments.extend((a, ref, n) for ref, n in plan)
     for b in game.battlefield:
         if b.blocking is not None and b.blocking in game.objects:
             p = power(game, b)
             if p > 0:
                 assignments.append((b, ("o", b.blocking), p))
     for src, ref, amount in assignments:
+        if src.oid not in game.objects or (ref[0] == "o" and ref[1] not in game.objects):
+            continue  # it left while damage was being divided (a player conceded, CR 800.4a)
         dealt = deal_damage(game, src, ref, amount, src.controller, combat=True)
         if dealt:
             game.say(f"{src.name} deals {dealt} combat damage to {describe_ref(game, ref)}.")
+
+
+def _trample_to(game: Game, a: Obj) -> Ref | None:
+    """Where a trampling attacker's excess damage goes: the player or planeswalker it attacks
+    (CR 702.19b-c), if that is still there."""
+    if a.attacking is None or not has_keyword(game, a, "trample"):
+        return None
+    kind, value = a.attacking
+    if kind == "p":
+        return a.attacking if game.in_game(value) else None
+    return a.attacking if value in game.objects else None
+
+
+def _divide(game: Game, a: Obj, power_: int, blockers: list[Obj], over: Ref | None
+            ) -> Flow:
+    """CR 510.1c: the attacking player divides ``a``'s damage among its blockers as they
+    choose; with trample (CR 702.19b) what is left once every blocker has been assigned lethal
+    damage may go to ``over`` instead. Asked blocker by blocker, offering only amounts that can
+    still end in a legal division: a blocker other than the last takes anything from 0 to what
+    is left; the last takes the rest, or, with trample and every earlier blocker assigned
+    lethal damage, at least its own lethal damage with the rest trampling over. The first
+    option is always lethal damage (or all that is left), so the usual division is one Enter
+    away. Returns the assignments as (ref, amount)."""
+    plan: list[tuple[Ref, int]] = []
+    left = power_
+    all_lethal = True
+    for i, b in enumerate(blockers):
+        lethal = max(toughness(game, b) - b.damage, 0)
+        first = min(lethal, left)
+        if i < len(blockers) - 1:
+            amounts = [first, *(n for n in range(left + 1) if n != first)]
+        elif over is not None and all_lethal:
+            amounts = list(range(first, left + 1))
+        else:
+            amounts = [left]
+        amount = amounts[0]
+        if len(amounts) > 1:
+            rest = describe_ref(game, over) if over is not None else ""
+            answer = yield from _ask_amount(game, a, b, left, amounts, rest,
+                                            last=i == len(blockers) - 1)
+            if answer is not None:
+                amount = answer
+        plan.append((("o", b.oid), amount))
+        left -= amount
+        all_lethal = all_lethal and amount >= lethal
+    if left > 0 and over is not None:
+        plan.append((over, left))
+    return plan
+
+
+def _ask_amount(game: Game, a: Obj, b: Obj, left: int, amounts: list[int], rest: str, *,
+                last: bool) -> Flow:
+    """One step of a division: how much of what is left goes to blocker ``b``? None when the
+    attacking player can no longer choose (they left the game: CR 800.4a)."""
+    def label(n: int) -> str:
+        text = f"{n} to {b.name} (#{b.oid})"
+        return text + (f", {left - n} to {rest}" if last and rest and n < left else "")
+
+    actions = [Action(i, "amount", label(n), obj=b.oid, index=n)
+               for i, n in enumerate(amounts)]
+    prompt = f"{a.name} has {left} combat damage left to divide: how much to {b.name}?"
+    while game.in_game(a.controller) and a.oid in game.objects:
+        answer = yield Decision("assign_damage", a.controller, prompt, actions)
+        if answer is REFRESH:
+            continue
+        return int(answer.index)
+    return None
 
 
 def end_combat(game: Game) -> None:

@@ -332,7 +332,7 @@ def combat_phase(game: Game) -> Flow:
         yield from priority(game)
         game.empty_mana_pools()
         game.set_step(DAMAGE)
-        combat_damage(game)
+        yield from combat_damage(game)
         yield from priority(game)
         game.empty_mana_pools()
     # CR 508.8: with no attackers, the declare blockers and combat damage steps are skipped.

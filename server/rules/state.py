@@ -162,6 +162,8 @@ class Action:
             out["obj"] = self.obj
         if self.ref is not None:
             out["ref"] = list(self.ref)
+        if self.kind == "amount":
+            out["n"] = self.index  # how much damage (CR 510.1c)
         return out
 
 

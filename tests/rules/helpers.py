@@ -295,8 +295,8 @@ class G:
         """Take the do-nothing choice of the pending decision: pass, finish a declaration,
         keep a hand, or discard the first card offered."""
         d = self.decision
-        if d.kind in ("discard", "bottom"):
-            pick = d.actions[0]
+        if d.kind in ("discard", "bottom", "assign_damage"):
+            pick = d.actions[0]  # for damage: lethal to each blocker in turn
         else:
             pick = self.find("done") or self.find("pass") or self.find("keep")
             assert pick is not None, f"can't move on from {d.kind}: {self.labels()}"
