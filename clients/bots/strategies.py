@@ -134,7 +134,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random) -> in
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
 
-    if kind == "assign_damage":  # the first option is lethal damage: kill what can be killed
+    if kind in ("assign_damage", "order_triggers"):
+        # Damage: the first option is lethal damage, killing what can be killed. Triggers:
+        # the first is the order they triggered in.
         return int(actions[0]["id"])
 
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it

@@ -2,7 +2,8 @@
 
 A trigger is noticed the moment its event happens (:func:`check_triggers`) and waits in
 ``game.pending_triggers`` until the next time a player would receive priority, when
-:func:`put_triggers_on_stack` puts them on the stack in APNAP order (CR 603.3b).
+:func:`put_triggers_on_stack` puts them on the stack in APNAP order, each player ordering their
+own (CR 603.3b).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .cards.vocab import (
     SelfEnters,
     Triggered,
 )
-from .state import BATTLEFIELD, STACK, Obj
+from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -116,16 +117,18 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
 
 
 def put_triggers_on_stack(game: Game) -> Flow:
-    """CR 603.3b: the active player puts their waiting triggers on the stack, then each other
-    player in turn order; targets are chosen then (CR 603.3d)."""
+    """CR 603.3b: the active player puts their waiting triggers on the stack in the order they
+    choose, then each other player in turn order; targets are chosen then (CR 603.3d)."""
     from .casting import choose_targets
 
     waiting, game.pending_triggers = game.pending_triggers, []
     for pid in game.apnap():
         mine = [t for t in waiting if t.controller == pid]
-        for trig in mine:
-            if not game.in_game(pid):
-                break  # CR 800.4d: a departed player's triggers never reach the stack
+        while mine and game.in_game(pid):  # CR 800.4d: a departed player's never get there
+            trig = yield from _next_trigger(game, pid, mine)
+            if trig is None:
+                break
+            mine.remove(trig)
             assert isinstance(trig.ability, Triggered)
             obj = game.new_object(trig.defn, pid, pid, STACK)
             obj.ability, obj.ability_index = trig.ability, trig.ability_index
@@ -139,3 +142,46 @@ def put_triggers_on_stack(game: Game) -> Flow:
             game.say(f"{src_name}'s ability triggers.", "trigger", obj=obj.oid)
         waiting = [t for t in waiting if t.controller != pid]
     # Triggers of players who are no longer in the game are dropped (CR 800.4d).
+
+
+# What each kind of trigger event is called in an ordering choice.
+_EVENT_WORDS = {
+    "AtUpkeep": "at the beginning of upkeep", "SelfEnters": "when it enters",
+    "CreatureEnters": "when a creature enters", "DealsCombatDamage": "on combat damage",
+    "PlayerLoses": "when a player loses", "LastCounterRemoved": "when the last counter goes",
+    "BecomesTapped": "when it becomes tapped", "BecomesUntapped": "when a permanent untaps",
+    "CardLeavesYourZone": "when a card leaves your zone",
+    "CreatureLeavesBattlefield": "when a creature leaves the battlefield",
+}
+
+
+def _describe(trig: Obj) -> str:
+    ab = trig.ability
+    assert isinstance(ab, Triggered)
+    name = trig.source.name if trig.source else trig.defn.name
+    what = ab.text or _EVENT_WORDS.get(type(ab.event).__name__, "triggered ability")
+    return f"{name}: {what}"
+
+
+def _next_trigger(game: Game, pid: int, mine: list[Obj]) -> Flow:
+    """Which of ``pid``'s waiting triggers goes on the stack next (CR 603.3b: the player
+    chooses; the last one put there resolves first). Triggers of one ability of one source
+    are interchangeable, so the player is asked only when the waiting ones differ. None if the
+    player left the game meanwhile (CR 800.4d)."""
+    kinds: dict[tuple[int, int], Obj] = {}
+    for t in mine:
+        key = (t.source.oid if t.source else -1, t.ability_index)
+        kinds.setdefault(key, t)
+    if len(kinds) == 1:
+        return mine[0]
+    options = list(kinds.values())
+    actions = [Action(i, "trigger", _describe(t), obj=t.source.oid if t.source else None)
+               for i, t in enumerate(options)]
+    prompt = ("Order your triggered abilities: which goes on the stack next? "
+              "(The last one put there resolves first.)")
+    while game.in_game(pid):
+        answer = yield Decision("order_triggers", pid, prompt, actions)
+        if answer is REFRESH:
+            continue
+        return options[answer.id]
+    return None

@@ -295,8 +295,10 @@ class G:
         """Take the do-nothing choice of the pending decision: pass, finish a declaration,
         keep a hand, or discard the first card offered."""
         d = self.decision
-        if d.kind in ("discard", "bottom", "assign_damage"):
-            pick = d.actions[0]  # for damage: lethal to each blocker in turn
+        if d.kind in ("discard", "bottom", "assign_damage", "order_triggers"):
+            # For damage: lethal to each blocker in turn; for triggers: the order they
+            # triggered in.
+            pick = d.actions[0]
         else:
             pick = self.find("done") or self.find("pass") or self.find("keep")
             assert pick is not None, f"can't move on from {d.kind}: {self.labels()}"

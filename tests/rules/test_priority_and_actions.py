@@ -8,7 +8,7 @@ import pytest
 from server.rules import Act, RulesError
 from server.rules.errors import ErrorCode
 
-from .helpers import Scene
+from .helpers import G, Scene
 
 
 def test_117_3a_the_active_player_gets_priority_first_then_turn_order() -> None:
@@ -76,6 +76,36 @@ def test_603_3b_simultaneous_triggers_go_on_the_stack_in_apnap_order() -> None:
     g.resolve()
     assert g.obj("Blood Tyrant", controller=1).counters == {"+1/+1": 5}
     assert g.obj("Blood Tyrant", controller=0).counters == {}
+
+
+def _upkeep_with_tyrant_and_sovereign() -> G:
+    # At 40 life both of Ann's upkeep abilities trigger: Felidar Sovereign's win (if she still
+    # has 40 life when it resolves, CR 603.4) and Blood Tyrant's life loss for everyone.
+    g = (Scene().battlefield(0, "Blood Tyrant", "Felidar Sovereign").life(0, 40)
+         .at("end", active=1).start())
+    while g.decision.kind != "order_triggers":
+        g.step_on()
+    assert g.decision.player == 0 and g.game.step == "upkeep"
+    assert g.labels() == ["Blood Tyrant: at the beginning of upkeep",
+                          "Felidar Sovereign: at the beginning of upkeep"]
+    return g
+
+
+def test_603_3b_a_player_orders_their_own_triggers_the_sovereign_resolves_first() -> None:
+    g = _upkeep_with_tyrant_and_sovereign()
+    g.choose("trigger", "Blood Tyrant")  # first onto the stack: resolves last
+    assert [o.source.name for o in g.game.stack] == ["Blood Tyrant", "Felidar Sovereign"]
+    g.resolve()
+    assert g.table.finished and g.table.result.winners == (0,)  # type: ignore[union-attr]
+
+
+def test_603_3b_a_player_orders_their_own_triggers_the_tyrant_resolves_first() -> None:
+    g = _upkeep_with_tyrant_and_sovereign()
+    g.choose("trigger", "Felidar Sovereign")
+    g.resolve_all()
+    # The Tyrant took Ann to 39 first, so the Sovereign's "if" no longer holds.
+    assert not g.table.finished and g.life(0) == 39
+    assert g.obj("Blood Tyrant").counters == {"+1/+1": 2}
 
 
 def test_606_3_one_loyalty_ability_per_planeswalker_per_turn_at_sorcery_speed() -> None:
