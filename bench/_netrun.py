@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
     if kind == "arbiter":
-        return [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data-dir",
+        return [sys.executable, "-m", "arbiter.server.cli", "serve", "--port", "0", "--data-dir",
                 data_dir, "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING",
                 "--allow-scenarios", *extra]  # fixed seeds: the same games in every run
     return [sys.executable, str(ROOT / "bench" / "baseline.py"), "--serve", "--port", "0"]

@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from clients.bots.local import play_local
-from clients.bots.stall import DEFAULT_ROUNDS
-from clients.bots.strategies import STRATEGIES
-from server.rules import GameConfig, PlayerConfig
-from server.rules.cards.decks import READY_MADE, ready_made
+from arbiter.clients.bots.local import play_local
+from arbiter.clients.bots.stall import DEFAULT_ROUNDS
+from arbiter.clients.bots.strategies import STRATEGIES
+from arbiter.server.rules import GameConfig, PlayerConfig
+from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 
 
 def main() -> int:

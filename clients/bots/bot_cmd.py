@@ -15,8 +15,8 @@ from typing import Any
 
 import trio
 
-from clients.sdk import ConnectError, RequestError, open_client
-from server.rules.cards.decks import READY_MADE
+from arbiter.clients.sdk import ConnectError, RequestError, open_client
+from arbiter.server.rules.cards.decks import READY_MADE
 
 from .net import NetBot, describe_result, seat_names
 from .stall import DEFAULT_ROUNDS

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from server.rules import GameConfig, PlayerConfig
-from server.rules.cards.decks import READY_MADE, ready_made
+from arbiter.server.rules import GameConfig, PlayerConfig
+from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 
 from .local import play_local
 from .stall import DEFAULT_ROUNDS

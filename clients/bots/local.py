@@ -10,9 +10,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from server.rules import Table
-from server.rules.config import GameConfig
-from server.rules.view import project, snapshot, view_key
+from arbiter.server.rules import Table
+from arbiter.server.rules.config import GameConfig
+from arbiter.server.rules.view import project, snapshot, view_key
 
 from .stall import StallWatch
 from .strategies import Strategy

@@ -18,8 +18,8 @@ from typing import Any
 
 import trio
 
-from clients.sdk import Client, ConnectionLost, RequestError
-from clients.sdk.events import Result
+from arbiter.clients.sdk import Client, ConnectionLost, RequestError
+from arbiter.clients.sdk.events import Result
 
 from .stall import DEFAULT_ROUNDS, StallWatch, players_in
 from .strategies import Strategy

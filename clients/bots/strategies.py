@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from server.rules.cards.pool import POOL, TOKEN_DEFS, lookup
-from server.rules.cards.vocab import CardDef
+from arbiter.server.rules.cards.pool import POOL, TOKEN_DEFS, lookup
+from arbiter.server.rules.cards.vocab import CardDef
 
 View = Mapping[Any, Any]
 Decision = Mapping[str, Any]

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def _read_worker(config: LoadConfig, worker: int, agg: Aggregate) -> None:
-    command = [sys.executable, "-m", "clients.loadtest.worker",
+    command = [sys.executable, "-m", "arbiter.clients.loadtest.worker",
                json.dumps(config.to_dict()), str(worker)]
     proc = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
     assert proc.stdout is not None

@@ -15,9 +15,9 @@ from typing import Any
 
 import trio
 
-from clients.bots.net import NetBot
-from clients.bots.strategies import STRATEGIES
-from clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
+from arbiter.clients.bots.net import NetBot
+from arbiter.clients.bots.strategies import STRATEGIES
+from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
 
 from .stats import Aggregate, Recorder, summarize
 

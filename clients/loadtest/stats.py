@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clients.sdk import Client
+    from arbiter.clients.sdk import Client
 
 
 def percentile(values: Sequence[float], q: float) -> float:

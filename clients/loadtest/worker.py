@@ -1,4 +1,4 @@
-"""One load-test worker process: ``python -m clients.loadtest.worker CONFIG_JSON INDEX``.
+"""One load-test worker process: ``python -m arbiter.clients.loadtest.worker CONFIG_JSON INDEX``.
 
 It runs its share of the rooms and writes JSON lines to standard output: a progress report
 every half second and a final report (see :class:`~clients.loadtest.stats.Recorder`).

@@ -34,9 +34,9 @@ import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import ClientConnection, connect
 
-from protocol import Tracker, check_server_message, pack, unpack_server
-from protocol.errors import ProtocolError
-from protocol.tracker import RoomView
+from arbiter.protocol import Tracker, check_server_message, pack, unpack_server
+from arbiter.protocol.errors import ProtocolError
+from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
 from .events import match_of

@@ -22,9 +22,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, OptionList, RichLog, Select, Static
 from textual.widgets.option_list import Option
 
-from clients.sdk import Client
-from clients.sdk import events as ev
-from server.rules.cards.decks import READY_MADE
+from arbiter.clients.sdk import Client
+from arbiter.clients.sdk import events as ev
+from arbiter.server.rules.cards.decks import READY_MADE
 
 from . import render
 from .bridge import Entered, Failed, Ready, Refused, TrioBridge

@@ -16,8 +16,8 @@ from typing import Any
 
 import trio
 
-from clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
-from clients.sdk import events as ev
+from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
+from arbiter.clients.sdk import events as ev
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from websockets.frames import CloseCode
 if TYPE_CHECKING:
     from websockets.trio.server import ServerConnection
 
-    from server.rooms.hub import Session
+    from arbiter.server.rooms.hub import Session
 
     from .metrics import Metrics
 

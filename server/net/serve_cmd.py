@@ -11,8 +11,8 @@ from pathlib import Path
 
 import trio
 
-from server.rooms.hub import HubSettings
-from server.store.db import StoreLocked
+from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.store.db import StoreLocked
 
 from .connection import Limits
 from .server import ArbiterServer, ServerConfig

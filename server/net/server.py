@@ -21,13 +21,13 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 
-from protocol import messages as m
-from protocol.codec import unpack_client
-from protocol.errors import Code, ProtocolError
-from server.rooms.hub import Hub, HubSettings
-from server.rooms.timers import Timers
-from server.store.db import Store
-from server.store.gate import CommitGate
+from arbiter.protocol import messages as m
+from arbiter.protocol.codec import unpack_client
+from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.server.rooms.hub import Hub, HubSettings
+from arbiter.server.rooms.timers import Timers
+from arbiter.server.store.db import Store
+from arbiter.server.store.gate import CommitGate
 
 from .collector import manage_collector
 from .connection import POLICY, Connection, Limits

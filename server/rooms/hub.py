@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from protocol import messages as m
-from protocol.codec import pack
-from protocol.errors import Code, ProtocolError
-from server.rules import Table
-from server.rules.commands import from_record
-from server.store.db import Store
-from server.store.gate import CommitGate
+from arbiter.protocol import messages as m
+from arbiter.protocol.codec import pack
+from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.server.rules import Table
+from arbiter.server.rules.commands import from_record
+from arbiter.server.store.db import Store
+from arbiter.server.store.gate import CommitGate
 
 from .match import FINISHED, WAITING, MatchRoom, Peer, RecoveryError, Refusal
 from .setup import config_from_wire, deck_from_wire, parse_settings
 from .timers import Timers
 
 if TYPE_CHECKING:
-    from server.net.metrics import Metrics
+    from arbiter.server.net.metrics import Metrics
 
 log = logging.getLogger("arbiter.rooms")
 

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
-from protocol import messages as m
-from protocol.codec import pack
-from protocol.errors import Code
-from server.rules import Table
-from server.rules.cards.decks import DeckList
-from server.rules.commands import Act, Command, Concede, DrawOffer, Penalty, to_record
-from server.rules.errors import RulesError
-from server.rules.game import Event
+from arbiter.protocol import messages as m
+from arbiter.protocol.codec import pack
+from arbiter.protocol.errors import Code
+from arbiter.server.rules import Table
+from arbiter.server.rules.cards.decks import DeckList
+from arbiter.server.rules.commands import Act, Command, Concede, DrawOffer, Penalty, to_record
+from arbiter.server.rules.errors import RulesError
+from arbiter.server.rules.game import Event
 
 from .clocks import ChessClock
 from .setup import RoomSettings, config_to_wire, deck_to_wire, parse_deck

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from protocol.errors import Code, ProtocolError
-from server.rules.cards.decks import DeckList, parse_deck_list, ready_made
-from server.rules.config import (
+from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_made
+from arbiter.server.rules.config import (
     COMMANDER,
     VARIANTS,
     GameConfig,
@@ -22,7 +22,7 @@ from server.rules.config import (
     Scenario,
     validate,
 )
-from server.rules.errors import RulesError
+from arbiter.server.rules.errors import RulesError
 
 MAX_SEATS = 8
 SPECTATOR_MODES = ("none", "public", "all")

@@ -15,12 +15,12 @@ import secrets
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from protocol.codec import pack
-from protocol.views import Op, ViewState, diff, entry_hash
-from server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+from arbiter.protocol.codec import pack
+from arbiter.protocol.views import Op, ViewState, diff, entry_hash
+from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 if TYPE_CHECKING:
-    from server.rules.game import Game
+    from arbiter.server.rules.game import Game
 
 log = logging.getLogger("arbiter.rooms")
 

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from server.rules import Table
-from server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record
-from server.rules.errors import RulesError
-from server.rules.game import Event
+from arbiter.server.rules import Table
+from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record
+from arbiter.server.rules.errors import RulesError
+from arbiter.server.rules.game import Event
 
 from .db import DB_NAME, Store
 
@@ -32,7 +32,7 @@ def _list(store: Store, out: TextIO) -> None:
 
 
 def replay(store: Store, game_id: int, out: TextIO) -> int:
-    from server.rooms.setup import config_from_wire  # the log's form of a configuration
+    from arbiter.server.rooms.setup import config_from_wire  # the log's form of a configuration
 
     row = store.game(game_id)
     if row is None:

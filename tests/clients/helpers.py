@@ -7,10 +7,10 @@ from typing import Any
 
 import trio
 
-from clients.sdk import Backoff, Client
-from protocol import checksum
-from server.net.server import ArbiterServer
-from server.rules.view import snapshot
+from arbiter.clients.sdk import Backoff, Client
+from arbiter.protocol import checksum
+from arbiter.server.net.server import ArbiterServer
+from arbiter.server.rules.view import snapshot
 
 from ..server.checks import normal, viewer_of
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from clients.bots import bot_cmd
-from clients.bots.local import play_local
-from clients.bots.net import NetBot, describe_result, seat_names
-from clients.bots.strategies import heuristic_strategy, random_strategy
+from arbiter.clients.bots import bot_cmd
+from arbiter.clients.bots.local import play_local
+from arbiter.clients.bots.net import NetBot, describe_result, seat_names
+from arbiter.clients.bots.strategies import heuristic_strategy, random_strategy
 
 from ..rules.helpers import Scene
 from ..server.harness import start_server

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import trio
 
-from clients.loadtest.report import write_json, write_png
-from clients.loadtest.runner import LoadConfig, run_load
-from clients.loadtest.stats import failed, percentile
+from arbiter.clients.loadtest.report import write_json, write_png
+from arbiter.clients.loadtest.runner import LoadConfig, run_load
+from arbiter.clients.loadtest.stats import failed, percentile
 
 from ..server.harness import start_server
 

@@ -4,7 +4,7 @@ influence, and the log lines built from deltas."""
 
 from __future__ import annotations
 
-from clients.tui import render
+from arbiter.clients.tui import render
 
 NAMES = {0: "Ann", 1: "Bob", 2: "Cid"}
 VIEW = {

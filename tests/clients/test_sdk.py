@@ -12,9 +12,9 @@ import pytest
 import trio
 import trio.testing
 
-from clients.bots.strategies import heuristic_strategy
-from clients.sdk import Backoff, Client, ConnectError, RequestError, events
-from server.rooms.hub import HubSettings
+from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from arbiter.server.rooms.hub import HubSettings
 
 from ..server.harness import settle, start_server
 from .helpers import assert_replica_matches, sdk_client, url

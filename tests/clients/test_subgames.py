@@ -10,9 +10,9 @@ from typing import Any
 
 import trio
 
-from clients.bots.net import NetBot
-from clients.bots.strategies import heuristic_strategy
-from clients.sdk import Client, events
+from arbiter.clients.bots.net import NetBot
+from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.clients.sdk import Client, events
 
 from ..server.harness import settle, start_server
 from .helpers import assert_replica_matches, sdk_client

@@ -18,10 +18,10 @@ from typing import Any
 
 import trio
 
-from clients.bots.net import NetBot
-from clients.bots.strategies import heuristic_strategy
-from clients.sdk import open_client
-from clients.tui.app import ArbiterApp
+from arbiter.clients.bots.net import NetBot
+from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.clients.sdk import open_client
+from arbiter.clients.tui.app import ArbiterApp
 
 from ..server.harness import start_server
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from protocol import Code, ProtocolError, canonical, pack, unpack_client, unpack_server
+from arbiter.protocol import Code, ProtocolError, canonical, pack, unpack_client, unpack_server
 
 
 def test_canonical_orders_map_keys_by_their_encoding_at_every_depth() -> None:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from protocol import Code, ProtocolError, check_server_message, parse_request, to_wire
-from protocol import messages as m
+from arbiter.protocol import Code, ProtocolError, check_server_message, parse_request, to_wire
+from arbiter.protocol import messages as m
 
 
 @pytest.mark.parametrize("msg, expected", [

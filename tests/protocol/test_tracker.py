@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol import Tracker, ViewState, checksum
+from arbiter.protocol import Tracker, ViewState, checksum
 
 
 def snapshot(view: dict, seq: int = 0) -> dict:

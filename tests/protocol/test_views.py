@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import ProtocolError, ViewState, canonical, checksum, diff, entry_hash
+from arbiter.protocol import ProtocolError, ViewState, canonical, checksum, diff, entry_hash
 
 keys = st.one_of(st.integers(min_value=1, max_value=40),
                  st.sampled_from(["t", "w", "g", "p0", "p1", "x"]))

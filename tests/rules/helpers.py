@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.rules import GameConfig, PlayerConfig, Table
-from server.rules.config import PlayerSetup, Scenario
-from server.rules.state import Action, Decision, Obj
-from server.rules.view import snapshot
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
+from arbiter.server.rules.config import PlayerSetup, Scenario
+from arbiter.server.rules.state import Action, Decision, Obj
+from arbiter.server.rules.view import snapshot
 
 DEFAULT_LIBRARY = ("Wastes",) * 20
 

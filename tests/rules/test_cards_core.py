@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.cards.pool import SECTIONS
+from arbiter.server.rules.cards.pool import SECTIONS
 
 from .helpers import Scene
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.rules.cards.pool import SECTIONS
+from arbiter.server.rules.cards.pool import SECTIONS
 
 from .helpers import Scene
 

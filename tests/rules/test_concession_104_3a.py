@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import RulesError
-from server.rules.errors import ErrorCode
+from arbiter.server.rules import RulesError
+from arbiter.server.rules.errors import ErrorCode
 
 from .helpers import G, Scene
 
@@ -142,8 +142,8 @@ def test_104_3a_concede_while_another_player_chooses_for_your_spell() -> None:
 
 
 def test_104_3a_concede_during_the_mulligans() -> None:
-    from server.rules import GameConfig, PlayerConfig, Table
-    from server.rules.cards.decks import ready_made
+    from arbiter.server.rules import GameConfig, PlayerConfig, Table
+    from arbiter.server.rules.cards.decks import ready_made
 
     deck = ready_made("quick-green").main
     t = Table(GameConfig(players=tuple(PlayerConfig(f"P{i}", deck) for i in range(4)),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import GameConfig, PlayerConfig, RulesError, Table
-from server.rules.cards.decks import READY_MADE, parse_deck_list, ready_made
-from server.rules.config import validate
-from server.rules.errors import ErrorCode
+from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.server.rules.cards.decks import READY_MADE, parse_deck_list, ready_made
+from arbiter.server.rules.config import validate
+from arbiter.server.rules.errors import ErrorCode
 
 
 def test_deck_list_with_sideboard_and_commander() -> None:
@@ -112,7 +112,7 @@ def test_903_4_colour_identity_limits_a_commander_deck() -> None:
     with pytest.raises(RulesError, match="Forest is outside"):
         validate(GameConfig(players=players, variant="commander"))
     # Door to Nothingness's activation cost has every colour: its identity is all five.
-    from server.rules.cards.pool import POOL
+    from arbiter.server.rules.cards.pool import POOL
     assert POOL["Door to Nothingness"].color_identity == frozenset("WUBRG")
     assert POOL["Wastes"].color_identity == frozenset()
 

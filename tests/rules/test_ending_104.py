@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import RulesError
-from server.rules.errors import ErrorCode
+from arbiter.server.rules import RulesError
+from arbiter.server.rules.errors import ErrorCode
 
 from .helpers import G, Scene, emperor_scene
 

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules import Act, Concede, GameConfig, PlayerConfig, Table
-from server.rules.cards.decks import ready_made
-from server.rules.results import DREW, LOST, WON
+from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.decks import ready_made
+from arbiter.server.rules.results import DREW, LOST, WON
 
 CONSTRUCTED = ["gruul-stompy", "azorius-skies", "dimir-control", "boros-lifecycle",
                "quick-red", "quick-green", "quick-infect"]

@@ -165,8 +165,8 @@ def test_800_4g_a_choice_left_by_a_departed_player_goes_to_another() -> None:
 
 
 def test_800_4h_a_rule_choice_of_a_departed_player_passes_to_the_next_in_turn_order() -> None:
-    from server.rules import GameConfig, PlayerConfig, Table
-    from server.rules.cards.decks import ready_made
+    from arbiter.server.rules import GameConfig, PlayerConfig, Table
+    from arbiter.server.rules.cards.decks import ready_made
 
     deck = ready_made("quick-red").main
     t = Table(GameConfig(players=tuple(PlayerConfig(f"P{i}", deck) for i in range(3)),

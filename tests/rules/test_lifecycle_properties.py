@@ -25,12 +25,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules import Act, Concede, GameConfig, Table
-from server.rules.cards.decks import ready_made
-from server.rules.commands import Command
-from server.rules.game import Event, Game
-from server.rules.hashing import _effect, _obj, game_state
-from server.rules.state import LIBRARY, STACK
+from arbiter.server.rules import Act, Concede, GameConfig, Table
+from arbiter.server.rules.cards.decks import ready_made
+from arbiter.server.rules.commands import Command
+from arbiter.server.rules.game import Event, Game
+from arbiter.server.rules.hashing import _effect, _obj, game_state
+from arbiter.server.rules.state import LIBRARY, STACK
 
 from .helpers import Scene
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import Act, RulesError
-from server.rules.errors import ErrorCode
+from arbiter.server.rules import Act, RulesError
+from arbiter.server.rules.errors import ErrorCode
 
 from .helpers import G, Scene
 

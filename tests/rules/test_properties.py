@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules import Act, Concede, GameConfig, PlayerConfig, Table
-from server.rules.cards.decks import READY_MADE, ready_made
-from server.rules.commands import Command
-from server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.decks import READY_MADE, ready_made
+from arbiter.server.rules.commands import Command
+from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 CONSTRUCTED = sorted(d for d in READY_MADE if "commander" not in d)
 ACTION_LIMIT = 1500

@@ -6,11 +6,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import server.rules
+import arbiter.server.rules
 
 FORBIDDEN = {"trio", "websockets", "msgpack", "socket", "time", "random", "asyncio", "threading",
              "sqlite3", "datetime", "os", "secrets"}
-ENGINE = Path(server.rules.__file__).parent
+ENGINE = Path(arbiter.server.rules.__file__).parent
 
 
 def _imports(path: Path) -> set[str]:

@@ -6,9 +6,9 @@ tests look at the new game only through what the rules say a new game is."""
 
 from __future__ import annotations
 
-from server.rules.game import Game
-from server.rules.hashing import game_state
-from server.rules.state import BATTLEFIELD, EXILE, LIBRARY
+from arbiter.server.rules.game import Game
+from arbiter.server.rules.hashing import game_state
+from arbiter.server.rules.state import BATTLEFIELD, EXILE, LIBRARY
 
 from .helpers import G, Scene
 

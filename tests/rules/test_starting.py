@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.rules import GameConfig, PlayerConfig, Table
-from server.rules.cards.decks import ready_made
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.decks import ready_made
 
 QUICK = ready_made("quick-green")
 

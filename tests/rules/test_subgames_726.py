@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import GameConfig, PlayerConfig, Table
-from server.rules.cards.vocab import CREATURE_OR_LAND_CARD
-from server.rules.config import validate
-from server.rules.errors import ErrorCode, RulesError
-from server.rules.game import Game
-from server.rules.hashing import game_state
-from server.rules.state import BATTLEFIELD, COMMAND, GRAVEYARD, HAND, LIBRARY
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.vocab import CREATURE_OR_LAND_CARD
+from arbiter.server.rules.config import validate
+from arbiter.server.rules.errors import ErrorCode, RulesError
+from arbiter.server.rules.game import Game
+from arbiter.server.rules.hashing import game_state
+from arbiter.server.rules.state import BATTLEFIELD, COMMAND, GRAVEYARD, HAND, LIBRARY
 
 from .helpers import G, Scene
 

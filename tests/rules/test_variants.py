@@ -3,8 +3,8 @@ Emperor (CR 809) and Commander (CR 903)."""
 
 from __future__ import annotations
 
-from server.rules import GameConfig, PlayerConfig, Table
-from server.rules.cards.decks import ready_made
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.decks import ready_made
 
 from .helpers import G, Scene, emperor_scene
 

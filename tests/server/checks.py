@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from protocol import checksum, pack, unpack_server
-from server.net.server import ArbiterServer
-from server.rooms.setup import config_from_wire
-from server.rules import Table
-from server.rules.commands import from_record
-from server.rules.state import HAND, LIBRARY
-from server.rules.view import OMNISCIENT, SPECTATOR, snapshot
+from arbiter.protocol import checksum, pack, unpack_server
+from arbiter.server.net.server import ArbiterServer
+from arbiter.server.rooms.setup import config_from_wire
+from arbiter.server.rules import Table
+from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.state import HAND, LIBRARY
+from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, snapshot
 
 from .harness import Client
 

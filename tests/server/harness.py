@@ -20,11 +20,11 @@ import trio.testing
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 
-from clients.bots.strategies import Strategy, random_strategy
-from protocol import Tracker, check_server_message, pack, unpack_server
-from server.net.connection import Limits
-from server.net.server import ArbiterServer, ServerConfig
-from server.rooms.hub import HubSettings
+from arbiter.clients.bots.strategies import Strategy, random_strategy
+from arbiter.protocol import Tracker, check_server_message, pack, unpack_server
+from arbiter.server.net.connection import Limits
+from arbiter.server.net.server import ArbiterServer, ServerConfig
+from arbiter.server.rooms.hub import HubSettings
 
 
 def server_config(data_dir: Path, **overrides: Any) -> ServerConfig:

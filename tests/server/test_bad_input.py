@@ -9,7 +9,7 @@ from typing import Any
 import msgpack
 import trio
 
-from server.net.connection import Limits
+from arbiter.server.net.connection import Limits
 
 from .harness import Client, create_room, play, settle, start_server
 

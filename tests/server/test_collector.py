@@ -7,7 +7,7 @@ import weakref
 
 import trio
 
-from server.net.collector import manage_collector
+from arbiter.server.net.collector import manage_collector
 
 
 class Node:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import trio
 from websockets.exceptions import InvalidStatus
 
-from server.net.connection import Limits
-from server.rooms.hub import HubSettings
+from arbiter.server.net.connection import Limits
+from arbiter.server.rooms.hub import HubSettings
 
 from .checks import assert_converged
 from .harness import Client, RawClient, create_room, play, settle, start_server

@@ -15,12 +15,12 @@ from typing import Any
 
 import trio
 
-from clients.bots.strategies import heuristic_strategy
-from server.rooms.setup import config_from_wire
-from server.rules import Table
-from server.rules.commands import from_record
-from server.rules.view import snapshot
-from server.store.db import DB_NAME, Store
+from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.server.rooms.setup import config_from_wire
+from arbiter.server.rules import Table
+from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.view import snapshot
+from arbiter.server.store.db import DB_NAME, Store
 
 from .checks import normal
 from .harness import Activity, Client
@@ -39,7 +39,7 @@ class ServerProcess:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, data_dir: Path) -> ServerProcess:
-        args = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data-dir",
+        args = [sys.executable, "-m", "arbiter.server.cli", "serve", "--port", "0", "--data-dir",
                 str(data_dir), "--allow-scenarios", "--ping-interval", "0", "--grace", "3600",
                 "--rate", "100000", "--burst", "100000", "--log-level", "WARNING"]
         with open(data_dir / "server.err", "ab") as err:

@@ -9,8 +9,8 @@ import random
 import pytest
 import trio
 
-from clients.bots.strategies import heuristic_strategy
-from protocol import pack
+from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.protocol import pack
 
 from .checks import assert_converged, assert_secret
 from .harness import Client, create_room, play, settle, start_server

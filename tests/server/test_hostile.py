@@ -17,7 +17,7 @@ import trio.testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.net.connection import Limits
+from arbiter.server.net.connection import Limits
 
 from .harness import Client, create_room, play, settle, start_server
 

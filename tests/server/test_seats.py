@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import trio
 
-from server.rooms.hub import HubSettings
-from server.rules.view import SPECTATOR
+from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rules.view import SPECTATOR
 
 from .checks import assert_converged
 from .harness import Client, create_room, play, settle, start_server

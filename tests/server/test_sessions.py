@@ -10,8 +10,8 @@ from pathlib import Path
 import trio
 import trio.testing
 
-from clients.sdk import Client as SdkClient
-from server.rooms.hub import HubSettings
+from arbiter.clients.sdk import Client as SdkClient
+from arbiter.server.rooms.hub import HubSettings
 
 from ..clients.helpers import url
 from .harness import Client, create_room, play, settle, start_server

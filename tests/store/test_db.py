@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store.db import DB_NAME, Store, StoreLocked
+from arbiter.server.store.db import DB_NAME, Store, StoreLocked
 
 
 def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import trio
 import trio.testing
 
-from server.store.db import DB_NAME, Store
-from server.store.gate import CommitGate
+from arbiter.server.store.db import DB_NAME, Store
+from arbiter.server.store.gate import CommitGate
 
 
 class Sink:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.rooms.match import record
-from server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record, to_record
+from arbiter.server.rooms.match import record
+from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record, to_record
 
 
 def test_the_fast_record_is_the_engines_record() -> None:

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from clients.bots.strategies import random_strategy
-from server.cli import main
-from server.rooms.setup import config_to_wire
-from server.rules import GameConfig, PlayerConfig, Table
-from server.rules.cards.decks import ready_made
-from server.rules.commands import Act, Concede, to_record
-from server.store.db import DB_NAME, Store
-from server.store.replay_cmd import replay
+from arbiter.clients.bots.strategies import random_strategy
+from arbiter.server.cli import main
+from arbiter.server.rooms.setup import config_to_wire
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.decks import ready_made
+from arbiter.server.rules.commands import Act, Concede, to_record
+from arbiter.server.store.db import DB_NAME, Store
+from arbiter.server.store.replay_cmd import replay
 
 
 def _stored_game(path: Path) -> tuple[Store, Table, list[str]]:

@@ -1,0 +1,1 @@
+"""The load tester: simulated players in worker processes, live statistics, a report."""
