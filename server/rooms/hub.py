@@ -24,6 +24,7 @@ from arbiter.server.rules import Table
 from arbiter.server.rules.commands import from_record
 from arbiter.server.store.db import Store
 from arbiter.server.store.gate import CommitGate
+from arbiter.server.store.records import RoomCreated, SessionCreated, SessionForgotten
 
 from .match import FINISHED, WAITING, MatchRoom, Peer, RecoveryError, Refusal
 from .setup import config_from_wire, deck_from_wire, parse_settings
@@ -135,10 +136,8 @@ class Hub:
                     and session.idle_since + ttl == deadline
                     and self.sessions.get(session.token) is session):
                 del self.sessions[session.token]
-                self.store.forget_session(session.token)
+                self.gate.log(SessionForgotten(session.token))
                 self.metrics.sessions_expired += 1
-        if self.store.pending:
-            self.gate.poke()
         if self._idle:
             self.timers.schedule(self, self._idle[0][0])
 
@@ -177,7 +176,7 @@ class Hub:
                                     req.i)
             session = Session(secrets.token_urlsafe(18), req.name.strip())
             self.sessions[session.token] = session
-            self.store.create_session(session.token, session.name)
+            self.gate.log(SessionCreated(session.token, session.name))
         peer.session = session
         session.peers.add(peer)
         session.idle_since = None
@@ -241,7 +240,7 @@ class Hub:
         match = MatchRoom(self, number, settings, creator)
         self.matches[match.id] = match
         self.index[match.id] = match
-        self.store.create_room(number, settings.name, req.config, creator)
+        self.gate.log(RoomCreated(number, settings.name, req.config, creator))
         self.gate.send([peer], pack({"t": "created", "i": req.i, "r": match.id}))
         match.reschedule()
 

@@ -25,6 +25,13 @@ from arbiter.server.rules.cards.decks import DeckList
 from arbiter.server.rules.commands import Act, Command, Concede, DrawOffer, Penalty, to_record
 from arbiter.server.rules.errors import RulesError
 from arbiter.server.rules.game import Event
+from arbiter.server.store.records import (
+    CommandAppended,
+    GameFinished,
+    GameStarted,
+    RoomStateSet,
+    SeatSet,
+)
 
 from .clocks import ChessClock
 from .setup import RoomSettings, config_to_wire, deck_to_wire, parse_deck
@@ -304,9 +311,9 @@ class MatchRoom:
             self.hub.released(session)
 
     def _store_seat(self, seat: Seat) -> None:
-        self.hub.store.put_seat(self.number, seat.index, seat.token,
-                                None if seat.session is None else seat.session.token,
-                                seat.name, None if seat.deck is None else deck_to_wire(seat.deck))
+        deck = None if seat.deck is None else deck_to_wire(seat.deck)
+        session = None if seat.session is None else seat.session.token
+        self.hub.gate.log(SeatSet(self.number, seat.index, seat.token, session, seat.name, deck))
 
     def spectate(self, peer: Peer, req: m.Spectate) -> None:
         if self.settings.spectators == "none" and self.seat_of(peer) is None:
@@ -410,10 +417,10 @@ class MatchRoom:
         table.drain_events()
         self.room_ids = {}
         self.game_id = self.hub.next_game_id()
-        self.hub.store.start_game(self.game_id, self.number, self.match_game, seed,
-                                  config_to_wire(config), chooser)
+        self.hub.gate.log(GameStarted(self.number, self.game_id, self.match_game, seed,
+                                      config_to_wire(config), chooser))
         if self.match_game == 1:
-            self.hub.store.set_room_state(self.number, PLAYING)
+            self.hub.gate.log(RoomStateSet(self.number, PLAYING))
         self._install(table, chooser)
         self.clock = ChessClock(len(self.seats), *s.clock) if s.clock is not None else None
         self._settle_clock(None)
@@ -550,8 +557,8 @@ class MatchRoom:
         self._settle_clock(acted)
         clocks = None if self.clock is None else self.clock.millis(trio.current_time())
         assert self.game_id is not None
-        self.hub.store.append_command(self.game_id, self.commands, record(cmd), state_hash,
-                                      clocks)
+        self.hub.gate.log(CommandAppended(self.number, self.game_id, self.commands, record(cmd),
+                                          state_hash, clocks))
         self.hub.metrics.count_action()
         self._publish(events, peer, request_id, ack_room)
         return True
@@ -673,7 +680,7 @@ class MatchRoom:
         table = self.table
         assert table is not None and table.result is not None and self.game_id is not None
         result = table.result.to_wire()
-        self.hub.store.finish_game(self.game_id, result, table.state_hash())
+        self.hub.gate.log(GameFinished(self.number, self.game_id, result, table.state_hash()))
         self.results.append(result)
         for w in table.result.winners:
             self.wins[w] += 1
@@ -686,7 +693,7 @@ class MatchRoom:
             self._settle_clock(None)
         if over:
             self.state = FINISHED
-            self.hub.store.set_room_state(self.number, FINISHED)
+            self.hub.gate.log(RoomStateSet(self.number, FINISHED))
             self._room_update()
             self.hub.metrics.games_finished += 1
             if not self.members():
@@ -771,7 +778,7 @@ class MatchRoom:
                     and not self.spectators):
                 # Nobody came: the room goes away (its row stays in the log, finished).
                 self.state = FINISHED
-                self.hub.store.set_room_state(self.number, FINISHED)
+                self.hub.gate.log(RoomStateSet(self.number, FINISHED))
                 self.hub.drop(self)
 
     # ------------------------------------------------------------------ recovery

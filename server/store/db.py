@@ -1,10 +1,10 @@
 """The durable game log in SQLite.
 
-Writes are queued (:meth:`Store.queue`) by the room path, which never waits for the disk, and
-written in one transaction per batch by :meth:`Store.flush`; the commit gate
-(:mod:`server.store.gate`) releases a batch's effects to clients only after its flush returns.
-That is group commit: the cost of a commit is shared by every command that arrived while the
-previous one was being written.
+The rooms produce log records (:mod:`.records`) and never wait for the disk; the commit gate
+(:mod:`.gate`) hands everything produced since the last batch to :meth:`Store.write`, one
+transaction, and releases what those records caused to clients only after it returns. That is
+group commit: the cost of a commit is shared by every command that arrived while the previous
+one was being written.
 
 The database is opened in WAL mode. With ``synchronous=NORMAL`` (the default) a committed
 transaction survives the server process being killed at any moment (the WAL is in the operating
@@ -18,12 +18,24 @@ import fcntl
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import msgpack
+
+from .records import (
+    CommandAppended,
+    GameFinished,
+    GameStarted,
+    Record,
+    RoomCreated,
+    RoomStateSet,
+    SeatSet,
+    SessionCreated,
+    SessionForgotten,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions(
@@ -106,8 +118,37 @@ class CommandRow:
     at: float
 
 
+def _opt_pack(value: Any) -> bytes | None:
+    return None if value is None else _pack(value)
+
+
+# For each kind of record: its statement, and its parameters (given the record and the time).
+_WRITERS: dict[type[Any], tuple[str, Callable[[Any, float], tuple[Any, ...]]]] = {
+    SessionCreated: ("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
+                     lambda r, now: (r.token, r.name, now)),
+    SessionForgotten: ("DELETE FROM sessions WHERE token = ?", lambda r, now: (r.token,)),
+    RoomCreated: ("INSERT INTO rooms(id, name, config, creator, state, created) "
+                  "VALUES (?, ?, ?, ?, 'waiting', ?)",
+                  lambda r, now: (r.room, r.name, _pack(r.config), r.creator, now)),
+    RoomStateSet: ("UPDATE rooms SET state = ? WHERE id = ?", lambda r, now: (r.state, r.room)),
+    SeatSet: ("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck) "
+              "VALUES (?, ?, ?, ?, ?, ?)",
+              lambda r, now: (r.room, r.seat, r.token, r.session, r.name, _opt_pack(r.deck))),
+    GameStarted: ("INSERT INTO games(id, room, number, seed, config, chooser, started) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  lambda r, now: (r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
+                                  now)),
+    CommandAppended: ("INSERT INTO commands(game, n, command, hash, clocks, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?)",
+                      lambda r, now: (r.game, r.n, _pack(r.command), r.hash,
+                                      _opt_pack(r.clocks), now)),
+    GameFinished: ("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
+                   lambda r, now: (_pack(r.result), r.final_hash, r.game)),
+}
+
+
 class Store:
-    """One SQLite database. All methods run in the caller's thread; :meth:`flush` may be
+    """One SQLite database. All methods run in the caller's thread; :meth:`write` may be
     called from a worker thread while nothing else touches the store."""
 
     def __init__(self, path: Path | str, *, synchronous: str = "NORMAL") -> None:
@@ -123,7 +164,6 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.executescript(SCHEMA)
-        self.ops: list[tuple[str, tuple[Any, ...]]] = []
         self.commits = 0
         self.commit_seconds = 0.0
         self.rows_written = 0
@@ -155,87 +195,35 @@ class Store:
 
     # ------------------------------------------------------------------ writing
 
-    def queue(self, sql: str, params: tuple[Any, ...]) -> None:
-        self.ops.append((sql, params))
-
-    @property
-    def pending(self) -> bool:
-        return bool(self.ops)
-
-    def take(self) -> list[tuple[str, tuple[Any, ...]]]:
-        ops, self.ops = self.ops, []
-        return ops
-
-    def write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """Write ``ops`` in one transaction; returns once it is committed."""
-        if not ops:
+    def write(self, records: Sequence[Record]) -> None:
+        """Write ``records`` in one transaction; returns once it is committed. A failure
+        leaves nothing of the batch written."""
+        if not records:
             return
         started = time.perf_counter()
+        now = time.time()
         cur = self.db.cursor()
         cur.execute("BEGIN")
         try:
             i = 0
-            while i < len(ops):  # runs of the same statement go in one executemany
-                sql = ops[i][0]
+            while i < len(records):  # runs of one kind of record go in one executemany
+                kind = type(records[i])
                 j = i + 1
-                while j < len(ops) and ops[j][0] == sql:
+                while j < len(records) and type(records[j]) is kind:
                     j += 1
+                sql, params = _WRITERS[kind]
                 if j - i == 1:
-                    cur.execute(sql, ops[i][1])
+                    cur.execute(sql, params(records[i], now))
                 else:
-                    cur.executemany(sql, [params for _, params in ops[i:j]])
+                    cur.executemany(sql, [params(r, now) for r in records[i:j]])
                 i = j
         except BaseException:
             cur.execute("ROLLBACK")
             raise
         cur.execute("COMMIT")
         self.commits += 1
-        self.rows_written += len(ops)
+        self.rows_written += len(records)
         self.commit_seconds += time.perf_counter() - started
-
-    def flush(self) -> None:
-        self.write(self.take())
-
-    def create_session(self, token: str, name: str) -> None:
-        self.queue("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
-                   (token, name, time.time()))
-
-    def forget_session(self, token: str) -> None:
-        self.queue("DELETE FROM sessions WHERE token = ?", (token,))
-
-    def create_room(self, room: int, name: str, config: dict[str, Any],
-                    creator: str | None) -> None:
-        self.queue("INSERT INTO rooms(id, name, config, creator, state, created) "
-                   "VALUES (?, ?, ?, ?, 'waiting', ?)",
-                   (room, name, _pack(config), creator, time.time()))
-
-    def set_room_state(self, room: int, state: str) -> None:
-        self.queue("UPDATE rooms SET state = ? WHERE id = ?", (state, room))
-
-    def put_seat(self, room: int, seat: int, token: str | None, session: str | None,
-                 name: str | None, deck: dict[str, Any] | None) -> None:
-        self.queue("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (room, seat, token, session, name, None if deck is None else _pack(deck)))
-
-    def start_game(self, game: int, room: int, number: int, seed: int,
-                   config: dict[str, Any], chooser: int | None) -> None:
-        self.queue("INSERT INTO games(id, room, number, seed, config, chooser, started) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (game, room, number, seed, _pack(config), chooser, time.time()))
-
-    _APPEND = ("INSERT INTO commands(game, n, command, hash, clocks, at) "
-               "VALUES (?, ?, ?, ?, ?, ?)")
-
-    def append_command(self, game: int, n: int, command: dict[str, Any], state_hash: str | None,
-                       clocks: list[int] | None) -> None:
-        self.ops.append((self._APPEND, (game, n, _pack(command), state_hash,
-                                        None if clocks is None else _pack(clocks),
-                                        time.time())))
-
-    def finish_game(self, game: int, result: dict[str, Any], final_hash: str) -> None:
-        self.queue("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
-                   (_pack(result), final_hash, game))
 
     # ------------------------------------------------------------------ reading
 

@@ -68,7 +68,7 @@ class SecrecyOracle:
 
     def __init__(self, server: ArbiterServer, game_id: int) -> None:
         store = server.store
-        store.flush()
+        assert not server.gate.pending, "settle first: the log is written by the gate"
         row = store.game(game_id)
         assert row is not None
         self.config = config_from_wire(row.config)
