@@ -41,6 +41,29 @@ def unpack_client(frame: bytes, *, max_size: int = DEFAULT_MAX_FRAME) -> dict[st
     return value
 
 
+def peek_request_id(frame: bytes) -> int | None:
+    """The request id (``"i"``) of a client frame, read without decoding anything else: so that
+    an answer to a frame too large to decode, or broken after its id, still carries the id.
+    None when the frame holds no readable id before whatever is wrong with it."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_str_len=64)
+    unpacker.feed(frame)
+    try:
+        entries = unpacker.read_map_header()
+        for _ in range(min(entries, 64)):
+            try:
+                key = unpacker.unpack()
+            except ValueError:
+                return None  # a key too long to be one of ours
+            if key != "i":
+                unpacker.skip()
+                continue
+            value = unpacker.unpack()
+            return value if type(value) is int and 0 <= value <= 2**53 - 1 else None
+    except Exception:  # malformed input raises many types
+        return None
+    return None
+
+
 def unpack_server(frame: bytes) -> dict[Any, Any]:
     """Decode a server frame (maps may have integer keys)."""
     try:

@@ -24,12 +24,11 @@ from textual.widgets.option_list import Option
 
 from arbiter.clients.sdk import Client
 from arbiter.clients.sdk import events as ev
-from arbiter.server.rules.cards.decks import READY_MADE
 
 from . import render
 from .bridge import Entered, Failed, Ready, Refused, TrioBridge
 
-DECKS = sorted(READY_MADE)
+DEFAULT_DECK = "gruul-stompy"
 
 
 class SdkEvent(Message):
@@ -57,8 +56,9 @@ class LobbyScreen(Screen[None]):
             yield Static("New room: seats", classes="label")
             yield Input("2", id="seats", type="integer", max_length=1)
             yield Static("your deck", classes="label")
-            yield Select([(d, d) for d in DECKS], value="gruul-stompy", allow_blank=False,
-                         id="deck")
+            # The server's ready-made decks arrive with its catalog, once connected.
+            yield Select([(DEFAULT_DECK, DEFAULT_DECK)], value=DEFAULT_DECK,
+                         allow_blank=False, id="deck")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,6 +95,13 @@ class LobbyScreen(Screen[None]):
 
     def set_status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)
+
+    def set_decks(self, decks: tuple[str, ...]) -> None:
+        select = self.query_one("#deck", Select)
+        current = select.value
+        select.set_options([(d, d) for d in sorted(decks)])
+        if current in decks:
+            select.value = current
 
     def deck(self) -> str:
         return str(self.query_one("#deck", Select).value)
@@ -424,6 +431,7 @@ class ArbiterApp(App[None]):
             for line in event.log:
                 self.write_log(line)
         if isinstance(event, Ready):
+            self.lobby.set_decks(event.decks)
             self.lobby.set_status(f"Connected to {self.url} as {self.player_name}. "
                                   "r: refresh, c: create, j: join, s: spectate.")
             self.refresh_rooms()

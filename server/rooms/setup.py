@@ -84,6 +84,24 @@ class RoomSettings:
             raise ProtocolError(code, exc.message) from None
 
 
+    def default_deck(self, seat: int, others: list[DeckList | None]) -> DeckList:
+        """A ready-made deck ``seat`` may use, for a bot given none: the first of
+        :data:`BOT_DECKS` the room accepts."""
+        for name in BOT_DECKS:
+            deck = ready_made(name)
+            try:
+                self.check_deck(seat, deck, others)
+            except ProtocolError:
+                continue
+            return deck
+        raise ProtocolError(Code.BAD_DECK, "no ready-made deck suits this room: give the bot "
+                                           "a deck")
+
+
+# The ready-made decks a bot plays when given none, in order of preference.
+BOT_DECKS = ("quick-red", "quick-green", "isamaru-commander", "phage-commander", "gruul-stompy",
+             "azorius-skies", "dimir-control", "boros-lifecycle")
+
 MAX_DECK_CARDS = 250  # main deck and sideboard together; a Commander deck has 100
 
 
@@ -111,13 +129,16 @@ def deck_from_wire(data: dict[str, Any]) -> DeckList:
     return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"))
 
 
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    """An integer from the wire: booleans and floats (even ``3.0``) are not integers."""
+    if type(value) is not int or not lo <= value <= hi:
+        raise _bad(f"{what} must be an integer from {lo} to {hi}")
+    return value
+
+
 def _opt_int(raw: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
     value = raw.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _bad(f"{key} must be an integer from {lo} to {hi}")
-    return value
+    return None if value is None else _int(value, key, lo, hi)
 
 
 def _bool(raw: dict[str, Any], key: str) -> bool:
@@ -131,6 +152,25 @@ def _seconds(value: Any, key: str, hi: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
         raise _bad(f"clock {key} must be a number of seconds from 0 to {hi:g}")
     return float(value)
+
+
+# What "create room" offers, for clients that build a form from it (the catalog's
+# ``variants``): seats (fewest, most), whether seats need teams, and which settings apply.
+_MULTIPLAYER = ("attack", "range_of_influence")
+VARIANT_INFO: dict[str, dict[str, Any]] = {
+    "two_player": {"seats": [2, 2], "teams": False, "options": []},
+    "free_for_all": {"seats": [3, MAX_SEATS], "teams": False, "options": list(_MULTIPLAYER)},
+    "team_vs_team": {"seats": [3, MAX_SEATS], "teams": True,
+                     "options": [*_MULTIPLAYER, "deploy_creatures"]},
+    "emperor": {"seats": [6, MAX_SEATS], "teams": True, "emperor": True,
+                "options": ["deploy_creatures"]},
+    "commander": {"seats": [2, MAX_SEATS], "teams": False, "commander": True,
+                  "options": list(_MULTIPLAYER)},
+}
+
+
+def variants() -> list[dict[str, Any]]:
+    return [{"name": name, **info} for name, info in VARIANT_INFO.items() if name in VARIANTS]
 
 
 _KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
@@ -165,7 +205,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
             raise _bad(exc.message) from None
     seats = _parse_seats(raw.get("seats", 2), allow_test)
     best_of = raw.get("best_of", 1)
-    if best_of not in (1, 3, 5, 7) or isinstance(best_of, bool):
+    if type(best_of) is not int or best_of not in (1, 3, 5, 7):
         raise _bad("best_of must be 1, 3, 5 or 7")
     clock = raw.get("clock")
     parsed_clock: tuple[float, float] | None = None
@@ -185,8 +225,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         raise _bad("attack must be a string")
     seating = raw.get("seating")
     if seating is not None:
-        if not isinstance(seating, list) or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in seating):
+        if not isinstance(seating, list) or not all(type(s) is int for s in seating):
             raise _bad("seating must be an array of seat numbers")
         seating = tuple(seating)
     seed = _opt_int(raw, "seed", 0, 2**62)
@@ -251,12 +290,18 @@ def _parse_scenario(raw: Any) -> Scenario:
         if p.get("poison"):
             kwargs["poison"] = _opt_int(p, "poison", 0, 100)
         if p.get("tapped"):
-            kwargs["tapped"] = tuple(int(t) for t in p["tapped"])
+            if not isinstance(p["tapped"], list):
+                raise _bad("scenario tapped is an array of battlefield indexes")
+            kwargs["tapped"] = tuple(_int(t, "a tapped index", 0, 250) for t in p["tapped"])
         if p.get("counters"):
-            try:
-                kwargs["counters"] = tuple((int(i), str(k), int(n)) for i, k, n in p["counters"])
-            except (TypeError, ValueError):
-                raise _bad("scenario counters are [battlefield index, kind, amount]") from None
+            counters = p["counters"]
+            if not isinstance(counters, list) or not all(
+                    isinstance(c, list) and len(c) == 3 and isinstance(c[1], str)
+                    for c in counters):
+                raise _bad("scenario counters are [battlefield index, kind, amount]")
+            kwargs["counters"] = tuple((_int(i, "a counter's index", 0, 250), k,
+                                        _int(n, "a counter amount", 0, 1000))
+                                       for i, k, n in counters)
         extra = set(p) - {*_SETUP_LISTS, "life", "poison", "tapped", "counters"}
         if extra:
             raise _bad(f"unknown scenario player field {sorted(extra)[0]!r}")

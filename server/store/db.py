@@ -19,7 +19,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,6 +35,7 @@ from .records import (
     SessionCreated,
     SessionForgotten,
 )
+from .rows import CommandRow, GameRow, RoomRow, SeatRow, StoredRoom
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions(
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS rooms(
     state TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS seats(
     room INTEGER NOT NULL, seat INTEGER NOT NULL, token TEXT, session TEXT, name TEXT,
-    deck BLOB, PRIMARY KEY(room, seat));
+    deck BLOB, bot TEXT, PRIMARY KEY(room, seat));
 CREATE TABLE IF NOT EXISTS games(
     id INTEGER PRIMARY KEY, room INTEGER NOT NULL, number INTEGER NOT NULL,
     seed INTEGER NOT NULL, config BLOB NOT NULL, chooser INTEGER, started REAL NOT NULL,
@@ -75,49 +75,6 @@ def _unpack(data: bytes | None) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-@dataclass(frozen=True)
-class RoomRow:
-    id: int
-    name: str
-    config: dict[str, Any]
-    creator: str | None
-    state: str
-    created: float
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    room: int
-    seat: int
-    token: str | None
-    session: str | None
-    name: str | None
-    deck: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    room: int
-    number: int
-    seed: int
-    config: dict[str, Any]
-    chooser: int | None
-    started: float
-    result: dict[str, Any] | None
-    final_hash: str | None
-
-
-@dataclass(frozen=True)
-class CommandRow:
-    game: int
-    n: int
-    command: dict[str, Any]
-    hash: str | None
-    clocks: list[int] | None
-    at: float
-
-
 def _opt_pack(value: Any) -> bytes | None:
     return None if value is None else _pack(value)
 
@@ -131,9 +88,10 @@ _WRITERS: dict[type[Any], tuple[str, Callable[[Any, float], tuple[Any, ...]]]] =
                   "VALUES (?, ?, ?, ?, 'waiting', ?)",
                   lambda r, now: (r.room, r.name, _pack(r.config), r.creator, now)),
     RoomStateSet: ("UPDATE rooms SET state = ? WHERE id = ?", lambda r, now: (r.state, r.room)),
-    SeatSet: ("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck) "
-              "VALUES (?, ?, ?, ?, ?, ?)",
-              lambda r, now: (r.room, r.seat, r.token, r.session, r.name, _opt_pack(r.deck))),
+    SeatSet: ("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck, bot) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+              lambda r, now: (r.room, r.seat, r.token, r.session, r.name, _opt_pack(r.deck),
+                              r.bot)),
     GameStarted: ("INSERT INTO games(id, room, number, seed, config, chooser, started) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
                   lambda r, now: (r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
@@ -164,9 +122,16 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.executescript(SCHEMA)
+        self._migrate()
         self.commits = 0
         self.commit_seconds = 0.0
         self.rows_written = 0
+
+    def _migrate(self) -> None:
+        """Bring a log written by an earlier version up to this schema."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        if "bot" not in columns:  # server-run bots came with the catalog (protocol 1)
+            self.db.execute("ALTER TABLE seats ADD COLUMN bot TEXT")
 
     @classmethod
     def open_dir(cls, data_dir: Path | str, **kwargs: Any) -> Store:
@@ -243,9 +208,10 @@ class Store:
                 for r in self.db.execute(sql + " ORDER BY id")]
 
     def seats(self, room: int) -> list[SeatRow]:
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5])) for r in self.db.execute(
-            "SELECT room, seat, token, session, name, deck FROM seats WHERE room = ? "
-            "ORDER BY seat", (room,))]
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5]), r[6])
+                for r in self.db.execute(
+                    "SELECT room, seat, token, session, name, deck, bot FROM seats "
+                    "WHERE room = ? ORDER BY seat", (room,))]
 
     def _game(self, r: tuple[Any, ...]) -> GameRow:
         return GameRow(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], r[6], _unpack(r[7]), r[8])
@@ -269,3 +235,11 @@ class Store:
         for r in self.db.execute("SELECT game, n, command, hash, clocks, at FROM commands "
                                  "WHERE game = ? ORDER BY n", (game,)):
             yield CommandRow(r[0], r[1], _unpack(r[2]), r[3], _unpack(r[4]), r[5])
+
+    def stored_rooms(self) -> Iterator[StoredRoom]:
+        """Every unfinished room with what recovery needs to rebuild it."""
+        for row in self.rooms(unfinished=True):
+            games = self.games(row.id)
+            current = games[-1] if games and games[-1].result is None else None
+            commands = list(self.commands(current.id)) if current is not None else []
+            yield StoredRoom(row, self.seats(row.id), games, commands)

@@ -48,6 +48,7 @@ class SeatSet:
     session: str | None
     name: str | None
     deck: dict[str, Any] | None
+    bot: str | None = None  # the strategy of a bot the server runs in the seat
 
 
 @dataclass(frozen=True, slots=True)

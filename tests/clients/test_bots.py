@@ -12,9 +12,9 @@ import pytest
 import trio
 
 from arbiter.clients.bots import bot_cmd
-from arbiter.clients.bots.local import play_local
 from arbiter.clients.bots.net import NetBot, describe_result, seat_names
 from arbiter.clients.bots.strategies import heuristic_strategy, random_strategy
+from arbiter.server.local import play_local
 
 from ..rules.helpers import Scene
 from ..server.harness import start_server
@@ -62,7 +62,7 @@ async def test_arbiter_bot_create_fills_rooms_and_plays_each_game(
                     "--strategy", "heuristic", "--seed", "5", "--name", "Robo")
     assert await bot_cmd._main(args) == 0
     out = capsys.readouterr().out.splitlines()
-    assert server.metrics.games_finished == 2
+    assert server.hub.stats.games_finished == 2
     rooms = [line for line in out if "heuristic bots (free_for_all)" in line]
     assert len(rooms) == 2
     finished = [line for line in out if ": game 1 of best of 1: " in line]

@@ -14,7 +14,8 @@ import trio.testing
 
 from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rules.cards.catalog import cards
 
 from ..server.harness import settle, start_server
 from .helpers import assert_replica_matches, sdk_client, url
@@ -36,9 +37,9 @@ async def lockstep(players: list[Client], everyone: list[Client], rng: random.Ra
         if not pending:
             return n
         [(client, room, decision)] = pending
-        action = heuristic_strategy(client.view(room), decision, rng)
+        action = heuristic_strategy(client.view(room), decision, rng, cards())
         reply = await client.act(room, decision["serial"], action)
-        assert reply["t"] in ("d", "ok"), reply
+        assert reply.TYPE in ("d", "ok"), reply
         if answered is not None:
             answered.append(decision["serial"])
         n += 1

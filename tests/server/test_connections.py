@@ -6,8 +6,8 @@ from __future__ import annotations
 import trio
 from websockets.exceptions import InvalidStatus
 
-from arbiter.server.net.connection import Limits
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.peers import Limits
 
 from .checks import assert_converged
 from .harness import Client, RawClient, create_room, play, settle, start_server

@@ -17,7 +17,7 @@ import trio.testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.net.connection import Limits
+from arbiter.server.rooms.peers import Limits
 
 from .harness import Client, create_room, play, settle, start_server
 
@@ -135,7 +135,7 @@ async def attack(data_dir: Path, batch: list[Any], greet: bool, as_text: list[bo
             assert mallory.close_code in (1002, 1008, 1009), mallory.close_code
         else:
             assert answered == sent, (answered, sent)  # one answer per message
-        assert server.metrics.internal_errors == 0
+        assert server.hub.stats.internal_errors == 0
         # The victims' game was not touched, and is still served.
         assert match.table.state_hash() == before
         for c in (ann, bob):

@@ -1,7 +1,9 @@
-"""Playing bots against each other in-process, without a server.
+"""Playing bots against each other in-process, without a server (``arbiter demo`` and the
+engine benchmark, bench/engine.py).
 
 :class:`ViewKeeper` keeps each player's view of a table up to date from the engine's dirty keys,
-the same way the server's rooms do, so in-process bots see exactly what a networked bot sees.
+the same way the server's rooms do, and the bots get the catalog's card data, so in-process bots
+see exactly what a networked bot sees.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from arbiter.clients.bots.stall import StallWatch
+from arbiter.clients.bots.strategies import Strategy
 from arbiter.server.rules import Table
+from arbiter.server.rules.cards.catalog import cards as catalog_cards
 from arbiter.server.rules.config import GameConfig
 from arbiter.server.rules.view import project, snapshot, view_key
-
-from .stall import StallWatch
-from .strategies import Strategy
 
 
 class ViewKeeper:
@@ -63,6 +65,7 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     keeper = ViewKeeper(table, range(len(config.players))) if needs_view else None
     applied = 0
     empty: dict[Any, Any] = {}
+    cards = catalog_cards(test_cards=config.allow_test_cards)
     while not table.finished and (max_actions is None or applied < max_actions):
         decision = table.pending
         assert decision is not None
@@ -73,7 +76,8 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
             view = keeper.views[decision.player]
         else:
             view = empty
-        choice = strategies[decision.player](view, decision.to_wire(), rngs[decision.player])
+        choice = strategies[decision.player](view, decision.to_wire(), rngs[decision.player],
+                                             cards)
         table.act(decision.player, decision.serial, choice)
         applied += 1
         if on_action is not None:
