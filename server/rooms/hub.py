@@ -30,6 +30,7 @@ from arbiter.protocol.server_messages import (
 from arbiter.server.rules import Table
 from arbiter.server.rules.cards import catalog
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
@@ -38,7 +39,7 @@ from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, Effects
 from .match import MatchRoom, RecoveryError, Refusal
 from .peers import Limits, Peer
 from .sessions import WAKE_KEY, SessionBook
-from .setup import config_from_wire, deck_from_wire, parse_settings, variants
+from .setup import deck_from_wire, parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
 

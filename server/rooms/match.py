@@ -28,6 +28,7 @@ from arbiter.protocol.server_messages import (
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import Act, Command, Concede, DrawOffer, Penalty, to_record
 from arbiter.server.rules.errors import RulesError
+from arbiter.server.rules.plain import config_to_wire
 from arbiter.server.rules.view import OMNISCIENT
 from arbiter.server.store.records import (
     CommandAppended,
@@ -45,7 +46,7 @@ from .lifecycle import LIFECYCLE, GameRooms
 from .peers import Peer
 from .scoring import MatchScore
 from .seating import Seat, Seating
-from .setup import RoomSettings, config_to_wire, deck_to_wire, parse_deck
+from .setup import RoomSettings, deck_to_wire, parse_deck
 from .states import RoomState, room_transition
 from .views import SPECTATOR_KEYS, GameRoom
 

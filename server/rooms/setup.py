@@ -8,7 +8,7 @@ test-only cards are for tests: the server accepts them only when started with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from arbiter.protocol.errors import Code, ProtocolError
@@ -313,38 +313,3 @@ def _parse_scenario(raw: Any) -> Scenario:
         raise _bad("scenario step must be a string")
     return Scenario(players=tuple(players), active=active, step=step, turn=turn,
                     sick=_bool(raw, "sick"))
-
-
-# --------------------------------------------------------------------------- the log's form
-
-
-def config_to_wire(config: GameConfig) -> dict[str, Any]:
-    """A GameConfig as plain data, for the game log (replay needs nothing else)."""
-    def plain(value: Any) -> Any:
-        if hasattr(value, "__dataclass_fields__"):
-            return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-        if isinstance(value, (list, tuple)):
-            return [plain(v) for v in value]
-        return value
-    out: dict[str, Any] = plain(config)
-    return out
-
-
-def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
-
-
-def config_from_wire(data: dict[str, Any]) -> GameConfig:
-    data = dict(data)
-    players = tuple(PlayerConfig(**{k: _tuples(v) for k, v in p.items()})
-                    for p in data.pop("players"))
-    scenario = data.pop("scenario", None)
-    sc = None
-    if scenario is not None:
-        setups = tuple(PlayerSetup(**{k: _tuples(v) for k, v in p.items()})
-                       for p in scenario.pop("players"))
-        sc = Scenario(players=setups, **scenario)
-    return GameConfig(players=players, scenario=sc,
-                      **{k: _tuples(v) for k, v in data.items()})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import SELF, Activated, Cost, GiveControl, ManaAbility, Target, TargetSpec
+from .characteristics import has_keyword
 from .config import COMMANDER
 from .mana import ManaCost, Payment, plan_payment
 from .state import (
@@ -24,6 +25,7 @@ from .state import (
     Decision,
     Obj,
     Ref,
+    last_known,
 )
 
 if TYPE_CHECKING:
@@ -40,8 +42,6 @@ DEPLOY = Activated(cost=Cost(tap=True), effects=(GiveControl(SELF, Target(0)),),
 def is_sick(game: Game, obj: Obj) -> bool:
     """CR 302.6: a creature can't attack or use {T} abilities unless its controller has
     controlled it continuously since their most recent turn began (haste ignores this)."""
-    from .characteristics import has_keyword
-
     if not obj.defn.is_("Creature") or has_keyword(game, obj, "haste"):
         return False
     ps = game.players.get(obj.controller)
@@ -349,11 +349,9 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         found = obj.defn.abilities[index]
         assert isinstance(found, Activated)
         ab = found
-    from .triggers import _snapshot
-
     ability = game.new_object(obj.defn, pid, pid, STACK)
     ability.ability, ability.ability_index = ab, index
-    ability.source = _snapshot(obj)
+    ability.source = last_known(obj)
     ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
     ok = yield from choose_targets(game, ability, ab.targets)
     if not ok:

@@ -16,6 +16,7 @@ from .casting import perform_priority_action, priority_actions
 from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
 from .config import EMPEROR, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
+from .restart import finish_restart
 from .state import (
     ATTACKERS,
     BATTLEFIELD,
@@ -261,8 +262,6 @@ def untap_step(game: Game) -> None:
     first turn's untap step of a restarted game, the restart effect finishes (CR 724.4)."""
     game.set_step(UNTAP)
     if game.restart_followup is not None:
-        from .table import finish_restart
-
         finish_restart(game)
     ap = game.active
     _phasing(game, ap)

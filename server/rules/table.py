@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from . import ending
@@ -178,28 +179,12 @@ class Table:
 
     def apply(self, cmd: Command) -> list[Event]:
         """Apply one command; raise :class:`RulesError` (changing nothing) if it is refused."""
-        if isinstance(cmd, Act):
-            self.act(cmd.player, cmd.serial, cmd.action)
-        elif isinstance(cmd, Concede):
-            self.concede(cmd.player, cmd.game)
-        elif isinstance(cmd, DrawOffer):
-            self.draw_offer(cmd.player, cmd.op, cmd.game)
-        elif isinstance(cmd, Penalty):
-            self.penalize(cmd.player, cmd.reason, cmd.game)
-        else:  # pragma: no cover - the Command union is closed
-            raise TypeError(cmd)
+        _COMMANDS[type(cmd)][1](self, cmd)
         return self.drain_events()
 
     def check(self, cmd: Command) -> None:
         """Raise the :class:`RulesError` that :meth:`apply` would, without changing anything."""
-        if isinstance(cmd, Act):
-            self._checked_action(cmd.player, cmd.serial, cmd.action)
-        elif isinstance(cmd, Concede):
-            self._game_for(cmd.player, cmd.game)
-        elif isinstance(cmd, DrawOffer):
-            self._check_draw_offer(cmd.player, cmd.op, cmd.game)
-        elif isinstance(cmd, Penalty):
-            self._game_for(cmd.player, cmd.game)
+        _COMMANDS[type(cmd)][0](self, cmd)
 
     # ------------------------------------------------------------------ acting
 
@@ -256,12 +241,15 @@ class Table:
         game = self._game_for(player, game_number)
         self._remove(game, player, "concession")
 
+    def _check_penalty(self, player: int, reason: str, game_number: int | None) -> Game:
+        if reason not in ("judge", "clock"):
+            raise RulesError(ErrorCode.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
+        return self._game_for(player, game_number)
+
     def penalize(self, player: int, reason: str = "judge", game_number: int | None = None
                  ) -> None:
         """CR 104.3k: a game loss given by a judge; also used for a chess clock running out."""
-        if reason not in ("judge", "clock"):
-            raise RulesError(ErrorCode.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
-        game = self._game_for(player, game_number)
+        game = self._check_penalty(player, reason, game_number)
         self._remove(game, player, reason)
 
     def _remove(self, game: Game, player: int, reason: str) -> None:
@@ -569,19 +557,16 @@ class Table:
         return hashlib.blake2b(repr(table_state(self)).encode(), digest_size=16).hexdigest()
 
 
-def finish_restart(game: Game) -> None:
-    """CR 724.4: just before the first untap step, the rest of the restart effect happens:
-    the exempt cards go onto the battlefield under the restart's controller, with nobody
-    holding priority; what that triggers waits for the upkeep. The permanents count as
-    controlled since the first turn began (Karn Liberated's rulings), so creatures among them
-    can attack in it (CR 302.6)."""
-    assert game.restart_followup is not None
-    controller, cards = game.restart_followup
-    game.restart_followup = None
-    wanted = {c.cid for c in cards}
-    for obj in [o for o in game.exile if o.card is not None and o.card.cid in wanted]:
-        new = game.put_onto_battlefield(obj, controller, cause="restart")
-        if new is not None:
-            new.since = min(new.since, game.players[controller].turn_started)
-            game.say(f"{new.name} enters the battlefield under {game.name(controller)}'s "
-                     "control.")
+# Each command: how to check it without changing anything, and how to apply it. One table, so
+# that ``check`` can never disagree with ``apply`` about which commands exist.
+_COMMANDS: dict[type[Any], tuple[Callable[[Table, Any], object],
+                                 Callable[[Table, Any], object]]] = {
+    Act: (lambda t, c: t._checked_action(c.player, c.serial, c.action),
+          lambda t, c: t.act(c.player, c.serial, c.action)),
+    Concede: (lambda t, c: t._game_for(c.player, c.game),
+              lambda t, c: t.concede(c.player, c.game)),
+    DrawOffer: (lambda t, c: t._check_draw_offer(c.player, c.op, c.game),
+                lambda t, c: t.draw_offer(c.player, c.op, c.game)),
+    Penalty: (lambda t, c: t._check_penalty(c.player, c.reason, c.game),
+              lambda t, c: t.penalize(c.player, c.reason, c.game)),
+}

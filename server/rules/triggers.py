@@ -23,19 +23,11 @@ from .cards.vocab import (
     SelfEnters,
     Triggered,
 )
-from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj
+from .casting import choose_targets
+from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj, last_known
 
 if TYPE_CHECKING:
     from .game import Flow, Game
-
-
-def _snapshot(obj: Obj) -> Obj:
-    """Last known information about a source (CR 608.2h): a frozen copy of the object."""
-    from copy import copy
-
-    snap = copy(obj)
-    snap.counters = dict(obj.counters)
-    return snap
 
 
 def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, Any]) -> bool:
@@ -112,15 +104,13 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
                     continue  # CR 603.4 intervening "if"
             trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
                        zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
-                       source=_snapshot(src), event=dict(data))
+                       source=last_known(src), event=dict(data))
             game.pending_triggers.append(trig)
 
 
 def put_triggers_on_stack(game: Game) -> Flow:
     """CR 603.3b: the active player puts their waiting triggers on the stack in the order they
     choose, then each other player in turn order; targets are chosen then (CR 603.3d)."""
-    from .casting import choose_targets
-
     waiting, game.pending_triggers = game.pending_triggers, []
     for pid in game.apnap():
         mine = [t for t in waiting if t.controller == pid]

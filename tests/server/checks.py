@@ -17,9 +17,9 @@ from typing import Any
 
 from arbiter.protocol import checksum, pack, unpack_server
 from arbiter.server.net.server import ArbiterServer
-from arbiter.server.rooms.setup import config_from_wire
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.state import HAND, LIBRARY
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, snapshot
 

@@ -16,10 +16,10 @@ from typing import Any
 import trio
 
 from arbiter.clients.bots.strategies import heuristic_strategy
-from arbiter.server.rooms.setup import config_from_wire
 from arbiter.server.rules import Table
 from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.view import snapshot
 from arbiter.server.store.db import DB_NAME, Store
 
