@@ -114,9 +114,10 @@ class Hub:
         if not peer.reading:
             return out
         if not peer.allow(self.limits, now):
+            rid = peek_request_id(frame) if isinstance(frame, bytes) else None
             self._error(peer, Code.RATE_LIMITED,
                         f"more than {self.limits.rate:g} messages per second (answering your "
-                        "own decisions does not count: docs/protocol.md section 1)", None)
+                        "own decisions does not count: docs/protocol.md section 1)", rid)
             self._close(peer, POLICY_VIOLATION, "rate limit exceeded")
             return out
         request_id = None

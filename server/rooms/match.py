@@ -238,7 +238,9 @@ class MatchRoom:
     def _store_seat(self, seat: Seat) -> None:
         deck = None if seat.deck is None else deck_to_wire(seat.deck)
         session = None if seat.session is None else seat.session.token
-        self.ctx.out.log(SeatSet(self.number, seat.index, seat.token, session, seat.name, deck))
+        bot = None if seat.bot is None else seat.bot.strategy_name
+        self.ctx.out.log(SeatSet(self.number, seat.index, seat.token, session, seat.name, deck,
+                                 bot))
 
     def spectate(self, peer: Peer, req: rq.Spectate) -> None:
         seat = self.seating.seat_of(peer)

@@ -204,6 +204,21 @@ async def create_room(client: Client, config: dict[str, Any]) -> str:
     return str(reply["r"])
 
 
+async def two_player_game(nursery: trio.Nursery, server: ArbiterServer, *, seed: int = 9,
+                          decks: tuple[str, str] = ("quick-red", "quick-green"),
+                          names: tuple[str, str] = ("Ann", "Bob"), actions: int = 6,
+                          ) -> tuple[Client, Client, str]:
+    """Two players in a new two-player room, its match started and ``actions`` decisions
+    into its first game."""
+    ann = await Client.open(nursery, server, names[0])
+    bob = await Client.open(nursery, server, names[1])
+    room = await create_room(ann, {"seats": 2, "seed": seed})
+    await ann.join(room, deck=decks[0])
+    await bob.join(room, deck=decks[1])
+    await play({0: ann, 1: bob}, max_actions=actions)
+    return ann, bob, room
+
+
 async def play(players: dict[int, Client], *, strategy: Strategy = random_strategy,
                rng: random.Random | None = None, max_actions: int = 20_000,
                before: Callable[[int], Any] | None = None,

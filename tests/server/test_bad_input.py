@@ -11,17 +11,7 @@ import trio
 
 from arbiter.server.rooms.peers import Limits
 
-from .harness import Client, create_room, play, settle, start_server
-
-
-async def two_player_game(nursery: trio.Nursery, server: Any) -> tuple[Client, Client, str]:
-    ann = await Client.open(nursery, server, "Ann")
-    bob = await Client.open(nursery, server, "Bob")
-    room = await create_room(ann, {"seats": 2, "seed": 9})
-    await ann.join(room, deck="quick-red")
-    await bob.join(room, deck="quick-green")
-    await play({0: ann, 1: bob}, max_actions=6)
-    return ann, bob, room
+from .harness import Client, create_room, play, settle, start_server, two_player_game
 
 
 async def test_each_bad_request_gets_its_own_error_and_changes_nothing(

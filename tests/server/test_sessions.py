@@ -17,7 +17,7 @@ from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.sessions import SessionSettings
 
 from ..clients.helpers import url
-from .harness import Client, create_room, play, settle, start_server
+from .harness import Client, create_room, settle, start_server, two_player_game
 
 TTL = 3600.0
 
@@ -97,12 +97,7 @@ async def test_a_session_holding_a_seat_outlives_the_ttl(
         nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
     # A grace period longer than the TTL: Ann's seat keeps her session alive while she is away.
     server = await start_server(nursery, tmp_path, hub=_settings(grace=TTL * 2))
-    ann = await Client.open(nursery, server, "Ann")
-    bob = await Client.open(nursery, server, "Bob")
-    room = await create_room(ann, {"seats": 2, "seed": 5})
-    await ann.join(room, deck="quick-red")
-    await bob.join(room, deck="quick-green")
-    await play({0: ann, 1: bob}, max_actions=10)
+    ann, bob, room = await two_player_game(nursery, server, seed=5, actions=10)
     token = ann.session
     await ann.close()
     await settle()
