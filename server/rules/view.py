@@ -132,7 +132,7 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
     if key == "r":
         if game.ranges is None:
             return None, None
-        return {str(p): sorted(r) for p, r in sorted(game.ranges.items())}, None
+        return {p: sorted(r) for p, r in sorted(game.ranges.items())}, None
     if key == "d":
         if game.draw_offer is None:
             return None, None
