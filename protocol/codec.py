@@ -17,9 +17,14 @@ from .errors import Code, ProtocolError
 DEFAULT_MAX_FRAME = 64 * 1024  # bytes; the server announces its own limit in ``welcome``
 
 
+# One packer, reused: half the cost of msgpack.packb, which builds a packer per call. Packing
+# happens on one thread (the event loop's); a packer is not shared across threads.
+_packer = msgpack.Packer(use_bin_type=True)
+
+
 def pack(message: Any) -> bytes:
     """Encode one message (ordinary, not canonical, msgpack: str as str, bytes as bin)."""
-    data: bytes = msgpack.packb(message, use_bin_type=True)
+    data: bytes = _packer.pack(message)
     return data
 
 

@@ -241,6 +241,13 @@ def parse_request(message: dict[str, Any]) -> Request:
     rid = request_id(message)
     if rid is None:
         raise ProtocolError(Code.BAD_MESSAGE, "every request needs an unsigned integer id 'i'")
+    if message.get("t") == "act" and len(message) == 5:
+        # Most of what clients send; the checks below, written out, are those of the codec.
+        room, serial, action = message.get("r"), message.get("s"), message.get("a")
+        if (type(room) is str and 0 < len(room) <= MAX_ROOM_ID and room.strip()
+                and type(serial) is int and 0 <= serial <= MAX_REQUEST_ID
+                and type(action) is int and 0 <= action <= MAX_REQUEST_ID):
+            return Act(rid, room, serial, action)
     try:
         request = REQUESTS.decode(message, strict=True)
     except ProtocolError as exc:

@@ -135,6 +135,22 @@ class Delta(ServerMessage):
     log: list[str] | None = key("l", default=None)  # the game's readable log lines
 
 
+def delta_map(room: str, seq: int, checksum: int, ops: list[list[Any]], *,
+              request: int | None = None, actions: Map | None = None,
+              log: list[str] | None = None) -> dict[str, Any]:
+    """``encode(Delta(...))`` written out: deltas are most of what a server sends, several per
+    command, and building this map directly costs a fraction of building the value first.
+    A test checks the two agree for every combination of the optional keys."""
+    out: dict[str, Any] = {"t": "d", "r": room, "q": seq, "c": checksum, "o": ops}
+    if request is not None:
+        out["i"] = request
+    if actions is not None:
+        out["a"] = actions
+    if log is not None:
+        out["l"] = log
+    return out
+
+
 @dataclass(frozen=True)
 class Actions(ServerMessage):
     """The receiver's legal actions, when they did not ride in a delta."""

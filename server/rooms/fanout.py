@@ -11,7 +11,7 @@ seat's carries its next legal actions, so a command costs one frame per connecti
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arbiter.protocol.codec import pack
@@ -163,20 +163,20 @@ class Fanout:
                 cls = room.classes[key]
                 delta = room.encode_delta(cls, ops, said)
                 targets = self.class_peers(room, key)
-                special = False
+                frame = room.last_frame(cls)
                 if d is not None and rid == decision_room and key == d.player:
-                    delta = replace(delta, actions=d.to_wire())
+                    delta["a"] = d.to_wire()  # (the history keeps the plain delta)
+                    frame = pack(delta)
                     room.actions_serial = d.serial
                     d = None
-                    special = True
                 if (ack is not None and not acked and rid == ack.room and key == ack.player
                         and ack.peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.
                     targets.remove(ack.peer)
-                    out.send([ack.peer], pack(encode(replace(delta, request=ack.request))))
+                    out.send([ack.peer], pack({**delta, "i": ack.request}))
                     acked = True
                 if targets:
-                    out.send(targets, pack(encode(delta)) if special else room.last_frame(cls))
+                    out.send(targets, frame)
         for rid in fresh:
             self.snapshot_to(table, rooms.rooms[rid], self.seating.members())
         return acked

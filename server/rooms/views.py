@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
-from arbiter.protocol.server_messages import Delta, Snapshot, encode
+from arbiter.protocol.server_messages import Snapshot, delta_map
 from arbiter.protocol.views import Op, ViewState, diff, entry_hash
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
@@ -121,13 +121,13 @@ class GameRoom:
         return out
 
     def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
-                     ) -> Delta:
-        """The class's next delta, encoded once: the history keeps the bytes for reconnects
-        and for every connection of the class. ``log_lines`` are the game's readable log
-        lines for the command (public text)."""
+                     ) -> dict[str, Any]:
+        """The class's next delta (its map, :func:`delta_map`), encoded once: the history
+        keeps the bytes for reconnects and for every connection of the class. ``log_lines``
+        are the game's readable log lines for the command (public text)."""
         cls.seq += 1
-        delta = Delta(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
-        cls.history.append((cls.seq, pack(encode(delta))))
+        delta = delta_map(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
+        cls.history.append((cls.seq, pack(delta)))
         return delta
 
     @staticmethod

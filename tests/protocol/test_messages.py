@@ -123,3 +123,34 @@ def test_optional_fields_are_left_out_and_nullable_ones_sent_as_nil() -> None:
     assert sm.encode(sm.Delta("1", 2, 3, [])) == {"t": "d", "r": "1", "q": 2, "c": 3, "o": []}
     assert sm.encode(sm.Joined(4, "1", None, None)) == {"t": "joined", "i": 4, "r": "1",
                                                         "seat": None, "token": None}
+
+
+@pytest.mark.parametrize("msg", [
+    {"t": "act", "i": 1, "r": "3", "s": 4, "a": 0},
+    {"t": "act", "i": 1, "r": "x" * 32, "s": 2**53 - 1, "a": 7},
+    {"t": "act", "i": 1, "r": " ", "s": 4, "a": 0},
+    {"t": "act", "i": 1, "r": "3", "s": -1, "a": 0},
+    {"t": "act", "i": 1, "r": "3", "s": 4, "a": True},
+    {"t": "act", "i": 1, "r": "x" * 33, "s": 4, "a": 0},
+    {"t": "act", "i": 1, "r": "3", "s": 4, "x": 0},
+])
+def test_the_written_out_act_parsing_agrees_with_the_codec(msg: dict[str, Any]) -> None:
+    try:
+        expected: Any = rq.REQUESTS.decode(msg, strict=True)
+    except ProtocolError as exc:
+        expected = exc.code
+    try:
+        got: Any = parse_request(msg)
+    except ProtocolError as exc:
+        got = exc.code
+    assert got == expected
+
+
+@pytest.mark.parametrize("request_id", [None, 5])
+@pytest.mark.parametrize("actions", [None, {"serial": 3, "actions": []}])
+@pytest.mark.parametrize("log", [None, ["Ann casts Shahrazad."]])
+def test_the_written_out_delta_agrees_with_the_codec(
+        request_id: int | None, actions: dict[str, Any] | None, log: list[str] | None) -> None:
+    ops = [["s", "w", [0, "priority"]]]
+    assert sm.delta_map("1", 2, 3, ops, request=request_id, actions=actions, log=log) == \
+        sm.encode(sm.Delta("1", 2, 3, ops, request=request_id, actions=actions, log=log))
