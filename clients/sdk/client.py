@@ -324,7 +324,11 @@ class Client:
         was_connected = self._ws is not None
         self._ws = None
         self._nursery = None
-        self._connected = trio.Event()
+        if self._connected.is_set():
+            # A fresh event for the next connection, made once: a failed attempt to reconnect
+            # must not orphan the event that requests and bots are already waiting on (they
+            # would wait forever: the server restarted, the bots reconnected, nobody played).
+            self._connected = trio.Event()
         for pending in self._waiting.values():
             pending.event.set()
         self._waiting.clear()
