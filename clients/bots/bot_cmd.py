@@ -88,7 +88,9 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
         if print_results:
             for r in results:
                 print(describe_result(r, names), flush=True)
-        print(f"{names.get(index, name)}: {bot.record.actions} actions", flush=True)
+        st = client.stats
+        print(f"{names.get(index, name)}: {bot.record.actions} actions, {st.desyncs} desyncs, "
+              f"{st.reconnects} reconnects", flush=True)
         await client.leave(room)
         return results
 

@@ -626,11 +626,36 @@ class Client:
 @asynccontextmanager
 async def open_client(url: str, name: str | None = None, **options: Any
                       ) -> AsyncIterator[Client]:
-    """Connect (raising :class:`ConnectError` if that fails) and close on exit."""
+    """Connect (raising :class:`ConnectError` if that fails) and close on exit.
+
+    The client runs in a nursery of its own, which wraps whatever escapes it in an exception
+    group; a group of one is unwrapped, so that ``except ConnectError`` (or ``RequestError``
+    from the body) works as it reads."""
     client = Client(url, name, **options)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(client.run)
-        try:
-            yield client
-        finally:
-            await client.close()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(client.run)
+            try:
+                yield client
+            finally:
+                await client.close()
+    except BaseExceptionGroup as group:
+        only = _single(group)
+        if only is None:
+            raise
+        raise only from None
+
+
+def _single(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The one exception inside ``group`` (however deeply nested), or None."""
+    inner: list[BaseException] = []
+
+    def collect(g: BaseExceptionGroup[BaseException]) -> None:
+        for exc in g.exceptions:
+            if isinstance(exc, BaseExceptionGroup):
+                collect(exc)
+            else:
+                inner.append(exc)
+
+    collect(group)
+    return inner[0] if len(inner) == 1 else None
