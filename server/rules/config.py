@@ -125,6 +125,7 @@ class GameConfig:
 
     @property
     def team_size(self) -> int:
+        """Players per team, for variants whose teams are all the same size (CR 810.11)."""
         teams = {p.team for p in self.players}
         return len(self.players) // max(len(teams), 1)
 
