@@ -193,7 +193,7 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
 
 
 def _sorcery_timing(game: Game, pid: int) -> bool:
-    return game.is_active(pid) and game.step in MAIN_PHASES and not game.stack
+    return game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
 
 
 def castable_cards(game: Game, pid: int) -> list[Obj]:
@@ -265,7 +265,7 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
 
     hand = game.hand(pid)
     # CR 305.2; 805.4c: with shared team turns each player on the team may play a land.
-    if (game.is_active(pid) and game.step in MAIN_PHASES and not game.stack
+    if (game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
             and game.lands_played.get(pid, 0) < 1):
         seen: set[str] = set()
         for o in hand:

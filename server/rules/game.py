@@ -118,6 +118,7 @@ class Game:
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns
+        self.giant = config.giant
         self.turn_mates = acting_orders(config, self.seats) if self.team_turns else {}
         self.life_mates = acting_orders(config, self.seats) if config.giant else {}
         self.poison_limit = config.poison_limit()

@@ -20,7 +20,7 @@ def check(game: Game) -> Flow:
     losers: dict[int, str] = {}
     # CR 704.6a-b / 810.8c-d: in Two-Headed Giant a team's shared life total and poison count
     # (which each member's record carries) make the whole team lose; 15 poison counters.
-    giant = game.config.giant
+    giant = game.giant
     for pid in game.players_in_game():
         ps = game.players[pid]
         if ps.life <= 0:
