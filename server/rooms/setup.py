@@ -164,11 +164,13 @@ VARIANT_INFO: dict[str, dict[str, Any]] = {
     "two_player": {"seats": [2, 2], "teams": False, "options": []},
     "free_for_all": {"seats": [3, MAX_SEATS], "teams": False, "options": list(_MULTIPLAYER)},
     "team_vs_team": {"seats": [3, MAX_SEATS], "teams": True,
-                     "options": [*_MULTIPLAYER, "deploy_creatures"]},
+                     "options": [*_MULTIPLAYER, "deploy_creatures", "shared_team_turns"]},
     "emperor": {"seats": [6, MAX_SEATS], "teams": True, "emperor": True,
                 "options": ["deploy_creatures"]},
     "commander": {"seats": [2, MAX_SEATS], "teams": False, "commander": True,
                   "options": list(_MULTIPLAYER)},
+    # Two teams of equal size (CR 810.1, 810.11); a number of seats is split into two teams.
+    "two_headed_giant": {"seats": [4, MAX_SEATS], "teams": True, "options": []},
 }
 
 
