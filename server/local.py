@@ -89,7 +89,9 @@ def _agree_to_draw(table: Table, stall: StallWatch, decider: int) -> bool:
     """If the top game has stalled, every player in it agrees to a draw; True if it ended."""
     game = table.top
     alive = game.players_in_game()
-    if not stall.stalled_at(str(game.number), game.number, len(alive), game.turn):
+    # With shared team turns (CR 805) a round is one turn per team.
+    per_round = len({game.turn_mates[p] for p in alive}) if game.team_turns else None
+    if not stall.stalled_at(str(game.number), game.number, len(alive), game.turn, per_round):
         return False
     table.draw_offer(decider, "propose", game.number)
     for player in alive:

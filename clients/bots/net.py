@@ -21,7 +21,7 @@ import trio
 from arbiter.clients.sdk import Client, ConnectionLost, RequestError
 from arbiter.clients.sdk.events import Result
 
-from .stall import DEFAULT_ROUNDS, StallWatch, players_in
+from .stall import DEFAULT_ROUNDS, StallWatch, round_turns
 from .strategies import Strategy
 
 # Refusals a bot can meet in normal play: the decision moved on (someone conceded, a clock
@@ -155,7 +155,7 @@ class NetBot:
         game, turn = view.get("g", {}).get("n", 0), int(view["t"][0])
         last = self._proposed.get(room)
         if last is not None and last[0] == game and \
-                turn - last[1] < self.stall.rounds * players_in(view):
+                turn - last[1] < self.stall.rounds * round_turns(view):
             return False  # one offer per stalled stretch, so a person is not pestered
         self._proposed[room] = (game, turn)
         if not await self._draw(room, "propose"):

@@ -87,6 +87,18 @@ def _life(view: View, pid: int) -> int:
     return int(p["l"]) if p else 0
 
 
+def _team(view: View, me: int, sharing: str | None = None) -> set[int]:
+    """``me`` and their teammates, as the view's game entry lists them (docs/protocol.md);
+    with ``sharing``, only if teammates share that ("turns", "life"), else ``me`` alone."""
+    game = view.get("g") or {}
+    if sharing is not None and sharing not in (game.get("shared") or []):
+        return {me}
+    for team in game.get("teams") or []:
+        if me in team:
+            return {int(p) for p in team}
+    return {me}
+
+
 def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                        cards: Cards | None = None) -> int:
     """Plays lands, casts what it can afford (the priciest first), attacks when it does not
@@ -129,7 +141,7 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         return int(by_kind["pass"][0]["id"])
 
     if kind == "attackers":
-        return _choose_attack(book, objs, by_kind)
+        return _choose_attack(book, view, objs, by_kind)
 
     if kind == "blockers":
         return _choose_block(book, view, me, objs, by_kind)
@@ -158,7 +170,7 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     return int(actions[0]["id"])  # e.g. commander to the command zone: yes
 
 
-def _choose_attack(book: _Book, objs: dict[int, dict[str, Any]],
+def _choose_attack(book: _Book, view: View, objs: dict[int, dict[str, Any]],
                    by_kind: dict[str, list[dict[str, Any]]]) -> int:
     for a in by_kind.get("attack", []):
         attacker = objs.get(a["obj"])
@@ -166,9 +178,11 @@ def _choose_attack(book: _Book, objs: dict[int, dict[str, Any]],
             continue
         ref = a.get("ref")
         defender = int(ref[1]) if ref and ref[0] == "p" else None
+        # With shared team turns the defender's whole team may block (CR 805.10d).
+        defenders = _team(view, defender, "turns") if defender is not None else set()
         ap, at = book.pt(attacker)
         blockers = [o for o in objs.values()
-                    if o["z"] == "b" and not o.get("t") and _controller(o) == defender
+                    if o["z"] == "b" and not o.get("t") and _controller(o) in defenders
                     and book.is_(o["n"], "Creature")
                     and (not book.flying(attacker) or book.flying(o))]
         safe = all(book.pt(b)[0] < at or ap >= book.pt(b)[1] for b in blockers)
@@ -179,7 +193,9 @@ def _choose_attack(book: _Book, objs: dict[int, dict[str, Any]],
 
 def _choose_block(book: _Book, view: View, me: int, objs: dict[int, dict[str, Any]],
                   by_kind: dict[str, list[dict[str, Any]]]) -> int:
-    incoming = sum(book.pt(o)[0] for o in objs.values() if o.get("at") == ["p", me])
+    team = _team(view, me, "life")  # in Two-Headed Giant an attack on a teammate costs us too
+    incoming = sum(book.pt(o)[0] for o in objs.values()
+                   if (o.get("at") or [None])[0] == "p" and o["at"][1] in team)
     planned = {o.get("bl") for o in objs.values() if _controller(o) == me and o.get("bl")}
     danger = incoming >= _life(view, me)
     best: tuple[int, int] | None = None
@@ -207,17 +223,18 @@ def _choose_target(book: _Book, view: View, me: int, objs: dict[int, dict[str, A
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     source_name = source["n"] if source else ""
     friendly = source_name not in _HARMFUL and source_name != ""
+    team = _team(view, me)
 
     def score(a: Mapping[str, Any]) -> float:
         ref = a.get("ref") or ["p", me]
         if ref[0] == "p":
-            mine = int(ref[1]) == me
+            mine = int(ref[1]) in team
             base = 5.0 - _life(view, int(ref[1])) / 10
         else:
             o = objs.get(int(ref[1]))
             if o is None:
                 return -100.0
-            mine = _controller(o) == me
+            mine = _controller(o) in team
             base = float(book.value(o))
             if source_name == "Lightning Bolt":
                 base += 10 if book.pt(o)[1] - o.get("d", 0) <= 3 else -10

@@ -190,7 +190,7 @@ class TableScreen(Screen[None]):
             clock=app.clocks.get(self.match), banner=app.banner))
         self._set("players", render.players_text(view, names, me))
         self._set("zones", render.zones_text(view, names))
-        self._set("hand", render.hand_text(view, me))
+        self._set("hand", render.hand_text(view, me, names))
         self._update_menu(client, view, names)
 
     def _update_menu(self, client: Client, view: Any, names: dict[int, str]) -> None:

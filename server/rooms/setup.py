@@ -15,6 +15,7 @@ from arbiter.protocol.errors import Code, ProtocolError
 from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_made
 from arbiter.server.rules.config import (
     COMMANDER,
+    TWO_HEADED_GIANT,
     VARIANTS,
     GameConfig,
     PlayerConfig,
@@ -51,6 +52,7 @@ class RoomSettings:
     attack: str | None = None
     range_of_influence: int | None = None
     deploy_creatures: bool = False
+    shared_team_turns: bool = False
     hand_size: int = 7
     casual_deck_sizes: bool = False
     seating: tuple[int, ...] | None = None
@@ -67,8 +69,9 @@ class RoomSettings:
         return GameConfig(
             players=players, variant=self.variant, attack=self.attack,
             range_of_influence=self.range_of_influence, deploy_creatures=self.deploy_creatures,
-            seating=self.seating, chooser=chooser, hand_size=self.hand_size,
-            casual_deck_sizes=self.casual_deck_sizes, allow_test_cards=self.allow_test_cards,
+            shared_team_turns=self.shared_team_turns, seating=self.seating, chooser=chooser,
+            hand_size=self.hand_size, casual_deck_sizes=self.casual_deck_sizes,
+            allow_test_cards=self.allow_test_cards,
             scenario=self.scenario if first_game else None)
 
     def check_deck(self, seat: int, deck: DeckList, others: list[DeckList | None]) -> None:
@@ -161,11 +164,13 @@ VARIANT_INFO: dict[str, dict[str, Any]] = {
     "two_player": {"seats": [2, 2], "teams": False, "options": []},
     "free_for_all": {"seats": [3, MAX_SEATS], "teams": False, "options": list(_MULTIPLAYER)},
     "team_vs_team": {"seats": [3, MAX_SEATS], "teams": True,
-                     "options": [*_MULTIPLAYER, "deploy_creatures"]},
+                     "options": [*_MULTIPLAYER, "deploy_creatures", "shared_team_turns"]},
     "emperor": {"seats": [6, MAX_SEATS], "teams": True, "emperor": True,
                 "options": ["deploy_creatures"]},
     "commander": {"seats": [2, MAX_SEATS], "teams": False, "commander": True,
                   "options": list(_MULTIPLAYER)},
+    # Two teams of equal size (CR 810.1, 810.11); a number of seats is split into two teams.
+    "two_headed_giant": {"seats": [4, MAX_SEATS], "teams": True, "options": []},
 }
 
 
@@ -174,8 +179,8 @@ def variants() -> list[dict[str, Any]]:
 
 
 _KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
-          "range_of_influence", "deploy_creatures", "hand_size", "casual_deck_sizes", "seating",
-          "scenario", "seed", "allow_test_cards"}
+          "range_of_influence", "deploy_creatures", "shared_team_turns", "hand_size",
+          "casual_deck_sizes", "seating", "scenario", "seed", "allow_test_cards"}
 _TESTING = ("scenario", "seed", "allow_test_cards")
 
 
@@ -203,7 +208,11 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
             validate(GameConfig(players=(), variant=variant))
         except RulesError as exc:
             raise _bad(exc.message) from None
-    seats = _parse_seats(raw.get("seats", 2), allow_test)
+    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test)
+    if variant == TWO_HEADED_GIANT and isinstance(raw.get("seats", 4), int):
+        # Two-Headed Giant given a number of seats: the first half of the seats is one team,
+        # the rest the other (CR 810.1, 810.3).
+        seats = tuple(SeatSpec(team=i * 2 // len(seats)) for i in range(len(seats)))
     best_of = raw.get("best_of", 1)
     if type(best_of) is not int or best_of not in (1, 3, 5, 7):
         raise _bad("best_of must be 1, 3, 5 or 7")
@@ -235,6 +244,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         spectators=spectators, attack=attack,
         range_of_influence=_opt_int(raw, "range_of_influence", 1, MAX_SEATS),
         deploy_creatures=_bool(raw, "deploy_creatures"),
+        shared_team_turns=_bool(raw, "shared_team_turns"),
         hand_size=7 if hand_size is None else hand_size,
         casual_deck_sizes=_bool(raw, "casual_deck_sizes"), seating=seating,
         scenario=_parse_scenario(raw["scenario"]) if raw.get("scenario") is not None else None,

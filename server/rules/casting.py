@@ -193,7 +193,7 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
 
 
 def _sorcery_timing(game: Game, pid: int) -> bool:
-    return game.active == pid and game.step in MAIN_PHASES and not game.stack
+    return game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
 
 
 def castable_cards(game: Game, pid: int) -> list[Obj]:
@@ -264,7 +264,8 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         actions.append(Action(len(actions), kind, label, obj=obj, index=index))
 
     hand = game.hand(pid)
-    if (game.active == pid and game.step in MAIN_PHASES and not game.stack
+    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land.
+    if (game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
             and game.lands_played.get(pid, 0) < 1):
         seen: set[str] = set()
         for o in hand:

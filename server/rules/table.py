@@ -134,8 +134,12 @@ class Table:
                     if index == i:
                         obj.counters[kind] = amount
             ps = game.players[pid]
-            ps.life = setup.life if setup.life is not None else ps.life
-            ps.poison = setup.poison
+            # CR 810.4, 810.10: teammates sharing totals take them from whichever of them the
+            # scenario gives them for (config.validate allows no disagreement).
+            mates = [sc.players[q] for q in game.life_mates.get(pid, (pid,))]
+            lives = [m.life for m in mates if m.life is not None]
+            ps.life = lives[0] if lives else ps.life
+            ps.poison = max(m.poison for m in mates)
             ps.kept = True
         for pid, setup in enumerate(sc.players):
             for owner, amount in setup.commander_damage:
