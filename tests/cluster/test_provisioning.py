@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -80,6 +82,18 @@ def test_a_missing_server_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     report = survey()
     assert "redis" not in report and "postgres" not in report
     assert len(report["missing"]) == 2  # type: ignore[arg-type]
+
+
+def test_without_servers_the_cluster_tests_fail_and_say_why(tmp_path: Path) -> None:
+    env = {**os.environ, "ARBITER_REDIS_SERVER": str(tmp_path / "no-such-redis-server")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
+         "tests/cluster/test_directory.py::test_a_node_is_listed_while_it_beats"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    out = done.stdout + done.stderr
+    assert done.returncode != 0, out
+    assert "the cluster tests need real servers" in out and "no-such-redis-server" in out
+    assert "skipped" not in out and " passed" not in out
 
 
 def _load_dev() -> ModuleType:
