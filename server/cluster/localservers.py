@@ -1,10 +1,11 @@
 """Throwaway Redis-protocol and PostgreSQL servers on 127.0.0.1, for the cluster tests and for
 trying a cluster on one machine.
 
-Each server gets a free port and a fresh temporary directory, is started as a child process in
-its own process group (so that a test can freeze it, kill it outright, or restart it on the same
-port and data), and is waited on with a bounded timeout until it really answers: a Redis server
-must reply to PING, PostgreSQL must accept a login. Nothing here sleeps for a fixed time.
+Each server gets a free port and a fresh temporary directory and is started as a child process.
+A test can freeze all its processes, kill them outright, or restart it on the same port and
+data (its processes are found through /proc: this is for Linux). A start is waited on, with a
+bounded timeout, until the server really answers: a Redis server must reply to PING,
+PostgreSQL must accept a login. Nothing here sleeps for a fixed time.
 
 PostgreSQL refuses to run as root. When this process is root, ``initdb`` and ``postgres`` run as
 the unprivileged ``postgres`` user (Debian's package creates it) and the data directory belongs
@@ -168,6 +169,38 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str,
         time.sleep(interval)  # a poll interval, not a wait for something to happen
 
 
+def _descendants(root: int) -> list[int]:
+    """``root`` and every process below it, parents before children (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry))
+    found = [root]
+    for pid in found:  # grows as it goes: a breadth-first walk
+        found += children.get(pid, [])
+    return found
+
+
+def _state(pid: int) -> str | None:
+    """The process's state letter (R, S, T, Z, ...), or None if there is no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting to be reaped by init has ended)."""
+    return _state(pid) not in (None, "Z")
+
+
 @dataclass
 class _Child:
     process: subprocess.Popen[bytes]
@@ -240,23 +273,31 @@ class LocalServer:
             return ""
         return "\n".join(self._child.log.read_text(errors="replace").splitlines()[-lines:])
 
-    def _signal(self, sig: signal.Signals) -> None:
-        if self._child is not None:
+    def processes(self) -> list[int]:
+        """The server's process and all its descendants, parent first. (Not its process
+        group: PostgreSQL puts each backend in a session of its own.)"""
+        if self._child is None:
+            return []
+        return _descendants(self._child.process.pid)
+
+    def _signal(self, sig: signal.Signals, pids: list[int] | None = None) -> None:
+        for pid in self.processes() if pids is None else pids:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self._child.process.pid, sig)
+                os.kill(pid, sig)
 
     def stop(self, timeout: float = STOP_TIMEOUT) -> None:
         """A clean shutdown (SIGTERM, or the server's own fast-shutdown signal)."""
         if self._child is None:
             return
-        self._signal(signal.SIGCONT)  # a frozen server cannot shut down
-        self._signal(self._stop_signal)
+        pids = self.processes()
+        self._signal(signal.SIGCONT, pids)  # a frozen server cannot shut down
+        self._signal(self._stop_signal, pids[:1])
         try:
             self._child.process.wait(timeout)
         except subprocess.TimeoutExpired:
-            self._signal(signal.SIGKILL)
+            self._signal(signal.SIGKILL, self.processes())
             self._child.process.wait(timeout)
-        self._reap_group()
+        self._wait_gone(pids)
         self._child = None
 
     _stop_signal = signal.SIGTERM
@@ -265,29 +306,27 @@ class LocalServer:
         """The machine dies: every process of the server gets SIGKILL at once."""
         if self._child is None:
             return
-        self._signal(signal.SIGKILL)
+        pids = self.processes()
+        self._signal(signal.SIGKILL, pids)
         self._child.process.wait(STOP_TIMEOUT)
-        self._reap_group()
+        self._wait_gone(pids)
         self._child = None
 
-    def _reap_group(self) -> None:
-        # Helper processes (PostgreSQL's backends) are not our children: wait until the whole
-        # group is gone, so that a restart finds the port and the shared memory free.
-        assert self._child is not None
-        group = self._child.process.pid
-
-        def gone() -> bool:
-            try:
-                os.killpg(group, 0)
-            except ProcessLookupError:
-                return True
-            return False
-
-        wait_until(gone, STOP_TIMEOUT, f"{self.name}'s processes to exit")
+    def _wait_gone(self, pids: list[int]) -> None:
+        # Helper processes (PostgreSQL's backends) are not our children: wait until every one
+        # has gone, so that a restart finds the port and the shared memory free.
+        wait_until(lambda: not any(_alive(pid) for pid in pids), STOP_TIMEOUT,
+                   f"{self.name}'s processes to exit")
 
     def freeze(self) -> None:
-        """The server stops answering without closing anything (SIGSTOP): a hung machine."""
-        self._signal(signal.SIGSTOP)
+        """The server stops answering without closing anything (SIGSTOP on every process of
+        it, the parent first so that it starts no new one): a hung machine. Returns once
+        every one of them has stopped."""
+        pids = self.processes()
+        self._signal(signal.SIGSTOP, pids)
+        # Stopped, or ended (a backend that exited is a zombie while its parent is stopped).
+        wait_until(lambda: all(_state(pid) in ("T", "t", "Z", None) for pid in pids),
+                   STOP_TIMEOUT, f"{self.name}'s processes to stop")
 
     def thaw(self) -> None:
         self._signal(signal.SIGCONT)

@@ -625,6 +625,8 @@ class ClusterLog:
                             self.conninfo, node=self.node, connect_timeout=self.connect_timeout,
                             statement_timeout=self.timeout, lock_timeout=self.lock_timeout,
                             idle_in_transaction_timeout=self.idle_in_transaction_timeout)
+                    if call.abandoned:  # connected too late: the caller has moved on, and a
+                        raise LogUnavailable("given up")  # write must not land after that
                     call.connected = True
                     return fn(call.db)
                 finally:

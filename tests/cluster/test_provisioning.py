@@ -33,12 +33,15 @@ def _owner_uid(pid: int) -> int:
     raise AssertionError("no Uid line")
 
 
-def _group_alive(pid: int) -> bool:
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
+        return _state(pid) != "Z"
+    except OSError:
         return False
-    return True
 
 
 def test_throwaway_servers_answer_on_loopback_and_leave_nothing_behind() -> None:
@@ -49,15 +52,31 @@ def test_throwaway_servers_answer_on_loopback_and_leave_nothing_behind() -> None
         with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:
             row = conn.execute("SHOW listen_addresses").fetchone()
             assert row == ("127.0.0.1",)
-        pids = [redis.pid, postgres.pid]
+        pids = redis.processes() + postgres.processes()
+        assert len(postgres.processes()) > 1  # the postmaster and its helpers
         folders = [redis.directory, postgres.directory]
         if os.geteuid() == 0:  # PostgreSQL refuses root: it runs as postgres, on its own data
             assert postgres.pid is not None
             postgres_uid = _owner_uid(postgres.pid)
             assert postgres_uid != 0
             assert postgres.data.stat().st_uid == postgres_uid
-    assert not any(_group_alive(pid) for pid in pids if pid is not None)
+    assert not any(_alive(pid) for pid in pids)
     assert not any(folder.exists() for folder in folders)
+
+
+def test_a_frozen_server_stops_every_process_of_it() -> None:
+    with LocalPostgres() as postgres:
+        with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:  # its own backend
+            backend = conn.info.backend_pid
+            assert backend in postgres.processes()
+            postgres.freeze()
+            try:
+                states = {pid: _state(pid) for pid in postgres.processes()}
+            finally:
+                postgres.thaw()
+            conn.execute("SELECT 1")  # thawed, it answers again
+        assert states[backend] == "T" and states[postgres.processes()[0]] == "T"
+        assert set(states.values()) <= {"T", "Z"}  # stopped, or ended just before
 
 
 def test_a_restarted_postgres_keeps_what_was_committed() -> None:
