@@ -3,6 +3,7 @@ fencing that PostgreSQL itself enforces (docs/cluster.md, "Fencing")."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
@@ -12,6 +13,8 @@ from typing import Any
 import psycopg
 import pytest
 import trio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arbiter.server.cluster.pglog import (
     ClusterLog,
@@ -441,3 +444,99 @@ async def test_commits_are_counted_and_timed_for_metrics(log: ClusterLog, log_b:
     assert "arbiter_pg_fenced_batches_total 1\n" in text
     assert 'arbiter_pg_commits_by_latency_total{le="+Inf"} 2\n' in text
     assert 'arbiter_pg_commits_by_latency_total{le="5.0"} 2\n' in text
+
+
+# --------------------------------------------------------------------------- the twin, at random
+
+_example = itertools.count()
+
+
+@st.composite
+def _histories(draw: st.DrawFn) -> list[list[Record]]:
+    """A valid history of records over two rooms (games, commands, seats, states, sessions
+    coming and going), cut into batches at random: runs of one kind, repeated keys within a
+    run, and every order the rooms could produce."""
+    records: list[Record] = []
+    games: dict[int, tuple[int, int]] = {}  # game -> (room, commands so far)
+    finished: set[int] = set()
+    tokens = ["ann", "bob", "cid"]
+    name = st.text(st.characters(codec="utf-8"), max_size=6)
+    for room in (1, 2):
+        records.append(RoomCreated(room, draw(name), {"n": room}, draw(st.sampled_from(tokens))))
+    for _ in range(draw(st.integers(5, 40))):
+        kind = draw(st.sampled_from(["session", "forget", "seat", "state", "game", "command",
+                                     "command", "command", "finish"]))
+        room = draw(st.sampled_from([1, 2]))
+        if kind == "session":
+            records.append(SessionCreated(draw(st.sampled_from(tokens)), draw(name)))
+        elif kind == "forget":
+            records.append(SessionForgotten(draw(st.sampled_from(tokens))))
+        elif kind == "seat":
+            taken = draw(st.booleans())
+            records.append(SeatSet(room, draw(st.integers(0, 2)),
+                                   draw(st.sampled_from(["s1", "s2"])) if taken else None,
+                                   draw(st.sampled_from(tokens)) if taken else None,
+                                   draw(name) if taken else None,
+                                   {"main": ["Forest"]} if taken else None))
+        elif kind == "state":
+            records.append(RoomStateSet(room, draw(st.sampled_from(
+                ["waiting", "playing", "paused", "finished"]))))
+        elif kind == "game":
+            game = len(games) + 1
+            games[game] = (room, 0)
+            records.append(GameStarted(room, game, game, draw(st.integers(0, 2**62)), {}, None))
+        else:
+            open_games = [g for g in games if g not in finished]
+            if not open_games:
+                continue
+            game = draw(st.sampled_from(open_games))
+            owner, n = games[game]
+            if kind == "command":
+                games[game] = (owner, n + 1)
+                records.append(_command(owner, game, n + 1))
+            else:
+                finished.add(game)
+                records.append(GameFinished(owner, game, {"winners": [n % 2]}, f"h{n}"))
+    cuts = sorted(draw(st.sets(st.integers(1, len(records) - 1), max_size=6)))
+    return [records[a:b] for a, b in zip([0, *cuts], [*cuts, len(records)], strict=True)]
+
+
+def _shifted(record: Record, rooms: int, games: int, tag: str) -> Record:
+    """The record moved into an example's own ids, so examples share one database."""
+    changes: dict[str, Any] = {}
+    if hasattr(record, "room"):
+        changes["room"] = record.room + rooms
+    if hasattr(record, "game"):
+        changes["game"] = record.game + games
+    for field in ("token", "session", "creator"):
+        if getattr(record, field, None) is not None:
+            changes[field] = tag + getattr(record, field)
+    return replace(record, **changes)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=_histories())
+def test_any_history_reads_back_as_from_the_sqlite_store(
+        dsn: str, tmp_path: Path, history: list[list[Record]]) -> None:
+    n = next(_example)
+    tag, rooms, games = f"x{n}-", 10 * n, 1000 * n
+    db = PgLog(dsn, node="A")
+    db.ensure_schema()
+    sqlite = Store(tmp_path / f"twin{n}.sqlite3")
+    try:
+        for batch in history:
+            moved = [_shifted(r, rooms, games, tag) for r in batch]
+            db.write(moved, {rooms + 1: 1, rooms + 2: 1})
+            sqlite.write(moved)
+        assert {t: v for t, v in db.sessions().items() if t.startswith(tag)} == sqlite.sessions()
+        mine = [r for r in db.rooms(unfinished=False) if rooms < r.id <= rooms + 2]
+        assert _without_times(mine) == _without_times(sqlite.rooms(unfinished=False))
+        for room in (rooms + 1, rooms + 2):
+            assert db.seats(room) == sqlite.seats(room)
+            assert _without_times(db.games(room)) == _without_times(sqlite.games(room))
+        for game in sqlite.all_games():
+            assert _without_times(db.commands(game.id)) == _without_times(
+                list(sqlite.commands(game.id)))
+    finally:
+        sqlite.close()
+        db.close()
