@@ -50,6 +50,7 @@ from typing import Any, TypeVar
 import msgpack
 import psycopg
 import trio
+from psycopg.conninfo import conninfo_to_dict
 
 from arbiter.server.store.db import CommandRow, GameRow, RoomRow, SeatRow
 from arbiter.server.store.records import (
@@ -329,6 +330,9 @@ class PgLog:
                    f"-c lock_timeout={int(lock_timeout * 1000)} "
                    f"-c idle_in_transaction_session_timeout="
                    f"{int(idle_in_transaction_timeout * 1000)}")
+        given = conninfo_to_dict(conninfo).get("options")  # keep the operator's, ours last
+        if given:
+            options = f"{given} {options}"
         self.conn = psycopg.connect(conninfo, autocommit=True,
                                     connect_timeout=max(1, round(connect_timeout)),
                                     options=options, application_name=f"arbiter {node}")
@@ -655,8 +659,11 @@ class ClusterLog:
                     call.abandoned = True
                     if call.db is not None:
                         call.db.interrupt()  # so that it ends now, and its connection too
-            if call.db is not None and not call.db.broken and not self._closed:
-                self._idle.append(call.db)
+            if call.db is not None and not call.db.broken:
+                if self._closed:  # closed while this call ran
+                    await trio.to_thread.run_sync(call.db.close)
+                else:
+                    self._idle.append(call.db)
             return result
 
     # ------------------------------------------------------------------ writing

@@ -203,6 +203,15 @@ def test_a_log_of_another_schema_version_is_refused(sync_logs: Callable[..., PgL
         db.ensure_schema()
 
 
+def test_the_operators_connection_options_are_kept(dsn: str) -> None:
+    db = PgLog(dsn + " options='-c work_mem=7MB'", node="A", lock_timeout=3.0)
+    try:
+        assert db.conn.execute("SHOW work_mem").fetchone() == ("7MB",)
+        assert db.conn.execute("SHOW lock_timeout").fetchone() == ("3s",)
+    finally:
+        db.close()
+
+
 # --------------------------------------------------------------------------- ids
 
 async def test_ids_are_unique_across_nodes(log: ClusterLog, log_b: ClusterLog) -> None:
