@@ -208,7 +208,8 @@ class _Child:
 
 
 class LocalServer:
-    """One server process in its own process group, with a temporary directory of its own."""
+    """One server (its process and every process it starts), on a port and in a temporary
+    directory of its own."""
 
     name = "server"
 
