@@ -52,7 +52,6 @@ import psycopg
 import trio
 from psycopg.conninfo import conninfo_to_dict
 
-from arbiter.server.store.db import CommandRow, GameRow, RoomRow, SeatRow
 from arbiter.server.store.records import (
     CommandAppended,
     GameFinished,
@@ -64,6 +63,7 @@ from arbiter.server.store.records import (
     SessionCreated,
     SessionForgotten,
 )
+from arbiter.server.store.rows import CommandRow, GameRow, RoomRow, SeatRow
 
 SCHEMA_VERSION = 1
 STALE_EPOCH = "AR001"  # SQLSTATE of a refused stale write (ours: class AR is not PostgreSQL's)
@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS rooms(
 CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(id) WHERE state <> 'finished';
 CREATE TABLE IF NOT EXISTS seats(
     room bigint NOT NULL, seat integer NOT NULL, token text, session text, name bytea,
-    deck bytea, epoch bigint NOT NULL, PRIMARY KEY(room, seat));
+    deck bytea, bot text, epoch bigint NOT NULL, PRIMARY KEY(room, seat));
 CREATE TABLE IF NOT EXISTS games(
     id bigint PRIMARY KEY, room bigint NOT NULL, number integer NOT NULL,
     seed bigint NOT NULL, config bytea NOT NULL, chooser integer,
@@ -269,14 +269,14 @@ def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], 
                  "%s::text[], %s::bigint[]) AS u(i, s, e) WHERE rooms.id = u.i", cols)]
     if kind is SeatSet:
         cols = _columns([(r.room, r.seat, r.token, r.session, _utf8(r.name), _opt_pack(r.deck),
-                          epochs[r.room])
-                         for r in _last_by(run, lambda r: (r.room, r.seat))], 7)
-        return [("INSERT INTO seats(room, seat, token, session, name, deck, epoch) "
+                          r.bot, epochs[r.room])
+                         for r in _last_by(run, lambda r: (r.room, r.seat))], 8)
+        return [("INSERT INTO seats(room, seat, token, session, name, deck, bot, epoch) "
                  "SELECT * FROM unnest(%s::bigint[], %s::int[], %s::text[], %s::text[], "
-                 "%s::bytea[], %s::bytea[], %s::bigint[]) "
+                 "%s::bytea[], %s::bytea[], %s::text[], %s::bigint[]) "
                  "ON CONFLICT (room, seat) DO UPDATE SET token = EXCLUDED.token, "
                  "session = EXCLUDED.session, name = EXCLUDED.name, deck = EXCLUDED.deck, "
-                 "epoch = EXCLUDED.epoch", cols)]
+                 "bot = EXCLUDED.bot, epoch = EXCLUDED.epoch", cols)]
     if kind is GameStarted:
         cols = _columns([(r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
                           epochs[r.room]) for r in run], 7)
@@ -479,9 +479,9 @@ class PgLog:
         return RoomRow(r[0], _text(r[1]), _unpack(r[2]), r[3], r[4], r[5])
 
     def seats(self, room: int) -> list[SeatRow]:
-        return [SeatRow(r[0], r[1], r[2], r[3], _opt_text(r[4]), _unpack(r[5]))
+        return [SeatRow(r[0], r[1], r[2], r[3], _opt_text(r[4]), _unpack(r[5]), r[6])
                 for r in self.conn.execute(
-            "SELECT room, seat, token, session, name, deck FROM seats WHERE room = %s "
+            "SELECT room, seat, token, session, name, deck, bot FROM seats WHERE room = %s "
             "ORDER BY seat", (room,))]
 
     _GAME = "SELECT id, room, number, seed, config, chooser, started, result, final_hash FROM games"

@@ -486,7 +486,8 @@ def _histories(draw: st.DrawFn) -> list[list[Record]]:
                                    draw(st.sampled_from(["s1", "s2"])) if taken else None,
                                    draw(st.sampled_from(tokens)) if taken else None,
                                    draw(name) if taken else None,
-                                   {"main": ["Forest"]} if taken else None))
+                                   {"main": ["Forest"]} if taken else None,
+                                   draw(st.sampled_from([None, "random"])) if taken else None))
         elif kind == "state":
             records.append(RoomStateSet(room, draw(st.sampled_from(
                 ["waiting", "playing", "paused", "finished"]))))
