@@ -198,16 +198,16 @@ class TableScreen(Screen[None]):
         pending = [(r, d) for r, d in client.decisions(self.match)
                    if d["serial"] != self.app_.answered.get(r)]
         current = pending[0] if pending else None
+        if current is None:
+            # Said afresh every time: the game may have ended since the last prompt.
+            self.decision = None
+            menu.clear_options()
+            self._set("prompt", Text(self._idle_prompt(client, view, names), style="italic"))
+            return
         if current == self.decision:
             return
         self.decision = current
         menu.clear_options()
-        if current is None:
-            who = render.decider(view)
-            waiting = (f"Waiting for {names.get(who, '?')}…" if who is not None
-                       else "Waiting…")
-            self._set("prompt", Text(waiting, style="italic"))
-            return
         room, decision = current
         actions = decision["actions"]
         passes = [a for a in actions if a["kind"] == "pass"]
@@ -226,6 +226,15 @@ class TableScreen(Screen[None]):
         menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
         menu.highlighted = 0
         self.texts["actions"] = "\n".join(a["label"] for a in decision["actions"])
+
+    def _idle_prompt(self, client: Client, view: Any, names: dict[int, str]) -> str:
+        """What the prompt says when nothing is asked of the person."""
+        if client.match_over(self.match):
+            return "The match is over. Esc: back to the lobby."
+        if "x" in view:
+            return "This game is over."
+        who = render.decider(view)
+        return f"Waiting for {names.get(who, '?')}…" if who is not None else "Waiting…"
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         if self.decision is None or message.option.id is None:
@@ -448,7 +457,7 @@ class ArbiterApp(App[None]):
             for line, style in self._unshown:
                 self.table.write_line(line, style)
             self._unshown.clear()
-            where = f"sit in seat {event.seat + 1}" if event.seat is not None else "watch"
+            where = f"sit in seat {event.seat}" if event.seat is not None else "watch"
             self.write_log(f"You {where} in room {event.room}.")
         elif isinstance(event, Refused):
             line = f"Refused ({event.what}): {event.message}"

@@ -25,11 +25,12 @@ View = Mapping[Any, Any]
 
 def names_of(summary: Mapping[str, Any] | None) -> dict[int, str]:
     seats = (summary or {}).get("seats", [])
-    return {i: (s.get("n") or f"Seat {i + 1}") for i, s in enumerate(seats)}
+    # Seats are numbered from 0, as the protocol and every other tool number them.
+    return {i: (s.get("n") or f"Seat {i}") for i, s in enumerate(seats)}
 
 
 def _name(names: Mapping[int, str], pid: Any) -> str:
-    return names.get(int(pid), f"Seat {int(pid) + 1}") if isinstance(pid, int) else str(pid)
+    return names.get(int(pid), f"Seat {int(pid)}") if isinstance(pid, int) else str(pid)
 
 
 def objects(view: View) -> dict[int, dict[str, Any]]:

@@ -111,9 +111,7 @@ class ArbiterServer:
     async def run(self, task_status: trio.TaskStatus[ArbiterServer] = trio.TASK_STATUS_IGNORED
                   ) -> None:
         """Recover unfinished rooms, then serve until cancelled."""
-        self.recovered = self.recover()
-        for line in self.recovered:
-            log.info("%s", line)
+        self.recovered = self.recover()  # said once, by whoever runs the server (serve_cmd)
         cfg = self.config
         origins: list[str | None] | None = None
         if cfg.origins is not None:

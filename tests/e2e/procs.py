@@ -73,7 +73,11 @@ class Server:
                                  + (self.data.parent / f"{self.data.name}.err").read_text())
         while line := self.proc.stdout.readline():
             self.output.append(line.rstrip("\n"))
-        return any("listening on" in line for line in self.output[-5:])
+        return any("listening on" in line for line in self.output)
+
+    def errors(self) -> str:
+        """What the server wrote to stderr, over all its starts."""
+        return (self.data.parent / f"{self.data.name}.err").read_text()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what was committed is all that survives."""

@@ -35,6 +35,9 @@ def _kill_and_restart(server: Server, rng: random.Random, kills: int,
         server.kill()
         moments.append(at)
         server.start()
+        resumed = [line for line in server.output if " resumed" in line]
+        assert resumed and len(resumed) == len(set(resumed)), server.output  # each said once
+        assert " resumed" not in server.errors(), "said twice: on stdout and in the log"
     return moments
 
 
