@@ -28,10 +28,7 @@ from arbiter.protocol.server_messages import (
     Welcome,
     encode,
 )
-from arbiter.server.rules import Table
 from arbiter.server.rules.cards import catalog
-from arbiter.server.rules.commands import from_record
-from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
@@ -39,8 +36,9 @@ from .context import Entropy, HubSettings, RoomContext, SecretEntropy
 from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, SERVICE_RESTART, Effects, Resolved
 from .match import MatchRoom, RecoveryError, Refusal
 from .peers import Limits, Peer
+from .recovery import rebuild
 from .sessions import WAKE_KEY, SessionBook
-from .setup import deck_from_wire, parse_settings, variants
+from .setup import parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
 
@@ -461,8 +459,9 @@ class Hub:
         log (saying whether it could be resumed) and the effects (its timers)."""
         out = self._begin(now)
         row = stored.room
+        self.restore_sessions(stored.sessions)
         try:
-            match = self._restore(stored)
+            match = rebuild(self.ctx, self.sessions, stored)
         except (RecoveryError, ProtocolError) as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
@@ -480,39 +479,3 @@ class Hub:
         out = self._begin(now)
         self.sessions.released_all(list(self.sessions.sessions.values()), now, out)
         return out
-
-    def _restore(self, stored: StoredRoom) -> MatchRoom:
-        row = stored.room
-        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
-        self.restore_sessions(stored.sessions)
-        match = MatchRoom(self.ctx, row.id, settings, row.creator, None)
-        for s in stored.seats:
-            if s.seat >= len(match.seats):
-                continue
-            seat = match.seats[s.seat]
-            seat.token, seat.name = s.token, s.name
-            seat.deck = deck_from_wire(s.deck) if s.deck is not None else seat.deck
-            if s.bot is not None:
-                from .bots import RoomBot
-
-                seat.bot = RoomBot(s.bot, self.ctx.entropy.bits(62))
-            session = self.sessions.get(s.session) if s.session is not None else None
-            if session is not None and s.token is not None:
-                seat.session = session
-                session.seats[match.id] = seat.index
-        current = stored.games[-1] if stored.games and stored.games[-1].result is None \
-            else None
-        for g in stored.games:
-            if g.result is None:
-                continue
-            match.score.record(g.result)
-            match.score.game = g.number
-        if current is not None:
-            table = Table(config_from_wire(current.config), current.seed)
-            commands = [(from_record(r.command), r.hash) for r in stored.commands]
-            clocks = stored.commands[-1].clocks if stored.commands else None
-            match.restore_game(table, current.id, current.number, current.chooser, commands,
-                               clocks)
-        else:
-            match.hold_seats()
-        return match
