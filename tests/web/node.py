@@ -7,6 +7,7 @@ tests fail and say why, never skip."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 from pathlib import Path
@@ -26,9 +27,12 @@ def node() -> str:
 
 
 def node_modules() -> Path:
-    """clients/web/node_modules as package-lock.json pins it (npm ci when it is missing)."""
+    """clients/web/node_modules as package-lock.json pins it (npm ci when it is missing or
+    the lock file changed since)."""
     modules = WEB / "node_modules"
-    if not (modules / ".package-lock.json").exists():
+    stamp = modules / ".arbiter-lock"
+    lock = hashlib.sha256((WEB / "package-lock.json").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text() != lock:
         npm = shutil.which("npm")
         if npm is None:
             pytest.fail("npm is not installed: `python3 dev.py test` installs it")
@@ -36,4 +40,5 @@ def node_modules() -> Path:
                               capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             pytest.fail(f"npm ci failed in {WEB}:\n{done.stdout}\n{done.stderr}")
+        stamp.write_text(lock)
     return modules
