@@ -222,6 +222,22 @@ class Person:
             page.click(f'#actions button[data-id="{action["id"]}"]')
         self.clicks += 1
 
+    def key_action(self, action: dict[str, Any]) -> None:
+        """Choose ``action`` with the keyboard: Space for the one-key action (pass, done,
+        keep), else its number in the list."""
+        state = self.read()
+        assert state is not None and state["decision"] is not None
+        actions = state["decision"]["actions"]
+        primary = next((a for k in ("pass", "done", "keep", "choose_none")
+                        for a in actions if a["kind"] == k), None)
+        self.page.locator("body").focus()
+        if primary is not None and primary["id"] == action["id"]:
+            self.page.keyboard.press("Space")
+        else:
+            index = [a["id"] for a in actions].index(action["id"])
+            assert index < 9, "only the first nine actions have a key"
+            self.page.keyboard.press(str(index + 1))
+
     def wait_turn(self, timeout: float = 30_000) -> dict[str, Any]:
         """Wait until this person must decide or the game on screen is over."""
         self.wait("() => { const a = window.arbiter; if (!a || a.match === null) return false;"

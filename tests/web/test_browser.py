@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 import trio
+from websockets.sync.client import connect
 
 from arbiter.clients.sdk import open_client
+from arbiter.protocol.codec import pack, unpack_server
 
 from .browser import Bot, Person, Server, aggressive, chromium, running_server
 
@@ -75,6 +77,14 @@ def test_a_person_creates_a_room_adds_a_bot_and_plays_a_game_to_its_end(
         browser: Any, server: Server) -> None:
     ann = Person(browser, server, "Ann")
     ann.enter()
+    # A pasted deck list: every bad line is shown, with its number, before anything is sent.
+    ann.page.check("input[name=decksource][value=text]")
+    ann.page.fill("textarea[name=decktext]", "4 Lightning Bolt\n0 Mountain\n3\n16 Mountain")
+    ann.page.wait_for_selector(".deck-errors li:nth-child(2)")
+    errors = ann.page.inner_text(".deck-errors")
+    assert "line 2" in errors and "line 3" in errors and "line 1" not in errors
+    ann.page.check("input[name=decksource][value=ready]")
+    ann.shot("lobby-create")
     room = create_from_lobby(ann)
     bot = Bot(server, room, 1)  # an `arbiter bot` process: the server does not run bots yet
     try:
@@ -98,11 +108,36 @@ def test_a_person_creates_a_room_adds_a_bot_and_plays_a_game_to_its_end(
     ann.close()
 
 
+def server_runs_bots(server: Server) -> bool:
+    """Whether the server knows the ``bot`` request (docs/protocol.md) or refuses its type."""
+    with connect(server.ws_url) as ws:
+        ws.send(pack({"t": "hello", "i": 1, "v": [1], "name": "Probe"}))
+        unpack_server(ws.recv(timeout=10))  # type: ignore[arg-type]
+        ws.send(pack({"t": "bot", "i": 2, "r": "0"}))
+        reply = unpack_server(ws.recv(timeout=10))  # type: ignore[arg-type]
+    return not (reply["t"] == "error" and reply["code"] == "unknown_type")
+
+
+def test_the_page_fills_the_other_seat_with_a_bot_the_server_runs(browser: Any,
+                                                                   server: Server) -> None:
+    if not server_runs_bots(server):
+        pytest.skip("this server does not run bots: the `bot` request has not landed yet")
+    ann = Person(browser, server, "Ann")
+    ann.enter()
+    create_from_lobby(ann, bots=True)
+    ann.wait("() => document.querySelector('.table-screen')", timeout=30_000)
+    play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=300)
+    assert "bot" in ann.page.inner_text('.seat-head[data-player="1"]').lower()
+    ann.check_console()
+    ann.close()
+
+
 def test_three_players_one_concedes_and_the_others_play_on(browser: Any, server: Server
                                                           ) -> None:
     ann, bob, cid = (Person(browser, server, n) for n in ("Ann", "Bob", "Cid"))
     for p in (ann, bob, cid):
         p.enter()
+    ann.page.select_option("select[name=clock]", "20")
     room = create_from_lobby(ann, seats=3, variant="free_for_all")
     for p, deck in ((bob, "quick-green"), (cid, "quick-red")):
         p.page.click("button[data-do=refresh]")
@@ -117,6 +152,12 @@ def test_three_players_one_concedes_and_the_others_play_on(browser: Any, server:
     for p in people:
         p.wait("() => document.querySelector('.table-screen')")
     play_until(people, lambda: (ann.read() or {}).get("turn", 0) >= 3)
+    assert ann.page.locator("#topbar .clock").count() == 3  # the chess clocks
+    bob.page.press("body", "/")
+    bob.page.keyboard.type("good game, I am out")
+    bob.page.keyboard.press("Enter")
+    for p in people:
+        p.wait("() => /Bob: good game, I am out/.test(document.querySelector('#log').innerText)")
     # Bob concedes (CR 104.3a): one click arms the button, the second concedes.
     bob.page.click("button[data-do=concede]")
     bob.page.wait_for_selector("text=Really concede?")
@@ -163,7 +204,15 @@ def test_a_reload_mid_game_returns_to_the_same_seat_and_the_game_goes_on(
         assert after["match"] == room and after["me"] == before["me"] == 0
         assert ann.page.evaluate("window.arbiter.conn.session") == session
         assert after["turn"] >= before["turn"]
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= before["turn"] + 2)
+        # Played from the keyboard this time.
+        deadline = time.monotonic() + 120
+        while (ann.read() or {}).get("turn", 0) < before["turn"] + 2:
+            assert time.monotonic() < deadline
+            state = ann.wait_turn()
+            ann.key_action(aggressive(state))
+            ann.page.wait_for_function(
+                "s => { const a = window.arbiter; const d = a.decision(a.match);"
+                " return !d || d.serial !== s; }", arg=state["decision"]["serial"])
         # And a dropped connection (not a reload) resumes the same way.
         ann.page.evaluate("window.arbiter.conn.drop()")
         ann.wait("() => window.arbiter.conn.stats.reconnects >= 1 && window.arbiter.conn.ready")

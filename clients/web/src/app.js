@@ -614,6 +614,7 @@ export class App {
       this.deckErrors = t.value.trim() ? checkDeckList(t.value, this.catalog?.cards).errors : [];
       this.renderRegion("deck-errors", T.deckErrorsHtml(this.deckErrors));
     } else if (t.name === "decksource" || t.name === "variant") {
+      if (t.name === "decksource" && t.value === "ready") this.deckErrors = [];
       this.formState = Object.fromEntries(new FormData(t.form));
       this.render();
     }

@@ -47,10 +47,10 @@ export function checkDeckList(text, cards = null) {
     const name = m[2];
     if (count < 1 || count > 250) {
       errors.push({ line: lineno, text: raw, why: "the count must be between 1 and 250" });
+    } else if (/^\d+\s*[xX]?$/.test(line)) {
+      errors.push({ line: lineno, text: raw, why: "malformed line (a count with no card name)" });
     } else if (!known(name)) {
-      const why = /^\d+\s*[xX]?$/.test(line) ? "malformed line (a count with no card name)"
-        : `unknown card "${name}"`;
-      errors.push({ line: lineno, text: raw, why });
+      errors.push({ line: lineno, text: raw, why: `unknown card "${name}"` });
     } else {
       for (let i = 0; i < count; i++) section.push(name);
     }
