@@ -238,12 +238,13 @@ def test_a_spectator_by_link_sees_no_hidden_card(browser: Any, server: Server) -
         eve.wait("() => document.querySelector('.table-screen') && "
                  "document.querySelectorAll('#seats .seat').length === 2")
         assert "Watching" in eve.page.inner_text("#hand")
+        held = 0
         for _ in range(3):  # look at several moments of the game
             ann.play_one(aggressive)
             hidden = ann.page.evaluate(
                 "() => { const v = window.arbiter.view(window.arbiter.match);"
                 " return Object.keys(v).filter(k => v[k] && v[k].z === 'h'); }")
-            assert hidden, "Ann holds cards"
+            held += len(hidden)
             eve.page.wait_for_timeout(200)
             seen = eve.page.evaluate(
                 "ids => { const v = window.arbiter.view(window.arbiter.match);"
@@ -253,6 +254,7 @@ def test_a_spectator_by_link_sees_no_hidden_card(browser: Any, server: Server) -
             assert seen == {"inView": [], "inPage": []}
             counts = eve.page.inner_text('.seat-head[data-player="0"]')
             assert "hand" in counts
+        assert held > 0, "Ann held cards the spectator must not see"
     finally:
         bot.stop()
     for p in (ann, eve):
@@ -321,6 +323,46 @@ def test_a_shahrazad_subgame_pauses_the_main_game_and_returns_to_it(
         state = ann.wait_turn()
         assert state["room"] == room and not state["over"]
         assert state["decision"] is not None and state["decision"]["room"] == room
+    finally:
+        bot.stop()
+    ann.check_console()
+    ann.close()
+
+
+def test_a_restart_is_shown_as_a_fresh_game_and_who_starts(browser: Any, server: Server
+                                                           ) -> None:
+    """Karn Liberated restarts the game (CR 724): the page says so and who takes the first
+    turn (CR 724.1a), and the fresh game starts with a new hand to keep."""
+    library = ["Mountain", "Hill Giant", "Mountain", "Lightning Bolt"] * 6
+    setups = [{"library": library, "battlefield": ["Karn Liberated", "Mountain"],
+               "counters": [[0, "loyalty", 14]]},
+              {"library": library, "hand": ["Mountain"]}]
+
+    async def create() -> str:
+        async with open_client(server.ws_url, "Host") as host:
+            return await host.create({"name": "Karn", "seats": 2, "seed": 8,
+                                      "scenario": {"players": setups, "active": 0}})
+    room = trio.run(create)
+    ann = Person(browser, server, "Ann")
+    ann.enter(f"#/room/{room}")
+    ann.page.wait_for_selector('button[data-do=join][data-seat="0"]')
+    ann.page.click('button[data-do=join][data-seat="0"]')
+    ann.page.wait_for_selector("#deck-form")
+    ann.page.click("#deck-form button[type=submit]")
+    bot = Bot(server, room, 1, deck="quick-red")
+    try:
+        state = ann.wait_turn()
+        old_game = ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n")
+        restart = next(a for a in state["decision"]["actions"] if "Restart" in a["label"])
+        ann.click_action(restart)  # Karn on the battlefield: a menu of its abilities
+        ann.wait("() => /The game restarted \\(CR 724\\)/.test("
+                 "document.querySelector('#banner').innerText)", timeout=30_000)
+        banner = ann.page.inner_text("#banner")
+        assert "takes the first turn" in banner
+        assert ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n") != old_game
+        state = ann.wait_turn()
+        assert state["turn"] <= 1 and not state["over"]
+        assert ann.page.locator(".seat .card").count() == 0, "a fresh game: no permanents"
     finally:
         bot.stop()
     ann.check_console()
