@@ -167,6 +167,7 @@ def test_three_players_one_concedes_and_the_others_play_on(browser: Any, server:
         p.wait("() => (window.arbiter.view(window.arbiter.match).p1 || {}).s === 'lost'")
         head = p.page.inner_text('.seat-head[data-player="1"]')
         assert "left the game" in head.lower(), head
+    cid.shot("table-a-player-left")
     turn = (ann.read() or {})["turn"]
     assert not (ann.read() or {})["over"]
     # The others play on for two more turns, then agree to a draw (CR 104.4i).

@@ -448,6 +448,10 @@ export class App {
     const seated = this.conn.seats.has(match);
     this.watching.delete(match);
     this.conn.request({ t: "leave", r: match }).catch(() => {});
+    if (seated && (this.summaries.get(match)?.state ?? "waiting") === "waiting") {
+      this.conn.seats.delete(match); // a waiting room frees the seat at once
+      this.conn.save();
+    }
     if (!seated || this.summaries.get(match)?.state !== "playing") {
       for (const [rid, rv] of this.conn.tracker.rooms) if (matchOf(rid) === match) rv.closed = true;
     }
@@ -550,6 +554,10 @@ export class App {
         this.join(data.room, data.seat === undefined ? undefined : Number(data.seat));
         break;
       case "watch":
+        if (this.conn.seats.has(data.room) && !this.roomsOf(data.room).length) {
+          // Back to a seat we stopped following: joining again re-attaches us to it.
+          this.conn.request({ t: "join", r: data.room }).catch(this.refused("Back to the seat"));
+        }
         this.go(data.room);
         break;
       case "lobby":
