@@ -4,8 +4,8 @@ the page takes to apply a server message to its replica and render it, over whol
     python bench/web.py [--games 3] [--json]
 
 Each game: a fresh ``arbiter serve`` on loopback, a person in a fresh browser context (a cold
-cache) who creates a room and plays quick-red against an ``arbiter bot`` (quick-green) to the
-end by clicking (tests/web/browser.py). Printed:
+cache) who creates a room with a bot the server runs in the other seat and plays quick-red
+to the end by clicking (tests/web/browser.py). Printed:
 
 * first load: bytes transferred for the page and its assets (the Performance API's
   transferSize: headers and the compressed body), and their decoded size;
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
     sys.path[0] = str(ROOT)
 
-from tests.web.browser import Bot, Person, chromium, running_server  # noqa: E402
+from tests.web.browser import Person, chromium, running_server  # noqa: E402
 from tests.web.test_browser import create_from_lobby, play_until  # noqa: E402
 
 LOAD = """() => {
@@ -51,14 +51,10 @@ def one_game(browser: Any, seed_dir: Path) -> dict[str, Any]:
         ann = Person(browser, server, "Ann")
         ann.enter()
         load = ann.page.evaluate(LOAD)
-        room = create_from_lobby(ann)
-        bot = Bot(server, room, 1)
-        try:
-            ann.wait("() => document.querySelector('.table-screen')")
-            play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=600)
-            times = ann.page.evaluate(TIMES)
-        finally:
-            bot.stop()
+        create_from_lobby(ann, bots=True)
+        ann.wait("() => document.querySelector('.table-screen')")
+        play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=600)
+        times = ann.page.evaluate(TIMES)
         problems = list(ann.problems)
         ann.close()
     return {"load": load, "delta": times["delta"], "snapshot": times["snapshot"],

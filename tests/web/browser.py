@@ -96,27 +96,6 @@ class Server:
         self.err.close()
 
 
-class Bot:
-    """``arbiter bot`` in a seat of a room (until the server runs bots itself)."""
-
-    def __init__(self, server: Server, room: str, seat: int, deck: str = "quick-green",
-                 name: str = "Bot") -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "arbiter.server.cli", "bot", "--url", server.ws_url,
-             "--room", room, "--seat", str(seat), "--deck", deck, "--name", name,
-             "--strategy", "heuristic", "--seed", "1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-
 @contextmanager
 def running_server(tmp: Path, *extra: str) -> Iterator[Server]:
     server = Server(tmp, *extra)

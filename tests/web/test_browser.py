@@ -15,12 +15,10 @@ from typing import Any
 
 import pytest
 import trio
-from websockets.sync.client import connect
 
 from arbiter.clients.sdk import open_client
-from arbiter.protocol.codec import pack, unpack_server
 
-from .browser import Bot, Person, Server, aggressive, chromium, running_server
+from .browser import Person, Server, aggressive, chromium, running_server
 
 LIBRARY = ["Plains", "Shahrazad", "Plains", "Plains", "Shahrazad"] * 6
 
@@ -85,48 +83,21 @@ def test_a_person_creates_a_room_adds_a_bot_and_plays_a_game_to_its_end(
     assert "line 2" in errors and "line 3" in errors and "line 1" not in errors
     ann.page.check("input[name=decksource][value=ready]")
     ann.shot("lobby-create")
-    room = create_from_lobby(ann)
-    bot = Bot(server, room, 1)  # an `arbiter bot` process: the server does not run bots yet
-    try:
-        ann.wait("() => document.querySelector('.table-screen')")
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 4)
-        ann.wait("() => document.querySelectorAll('#seats .card').length > 0")
-        ann.shot("table-mid-game")
-        play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=300)
-        state = ann.read()
-        assert state is not None and state["result"]["outcomes"]
-        ann.wait("() => document.querySelector('.game-over')")
-        text = ann.page.inner_text(".game-over")
-        assert "Game over" in text and "CR 104." in text
-        ann.shot("game-over")
-        assert ann.clicks > 10
-        figures = ann.page.evaluate("window.arbiter.figures()")
-        assert figures["stats"]["desyncs"] == 0 and figures["delta"]["n"] > 20
-    finally:
-        bot.stop()
-    ann.check_console()
-    ann.close()
-
-
-def server_runs_bots(server: Server) -> bool:
-    """Whether the server knows the ``bot`` request (docs/protocol.md) or refuses its type."""
-    with connect(server.ws_url) as ws:
-        ws.send(pack({"t": "hello", "i": 1, "v": [1], "name": "Probe"}))
-        unpack_server(ws.recv(timeout=10))  # type: ignore[arg-type]
-        ws.send(pack({"t": "bot", "i": 2, "r": "0"}))
-        reply = unpack_server(ws.recv(timeout=10))  # type: ignore[arg-type]
-    return not (reply["t"] == "error" and reply["code"] == "unknown_type")
-
-
-def test_the_page_fills_the_other_seat_with_a_bot_the_server_runs(browser: Any,
-                                                                   server: Server) -> None:
-    if not server_runs_bots(server):
-        pytest.skip("this server does not run bots: the `bot` request has not landed yet")
-    ann = Person(browser, server, "Ann")
-    ann.enter()
-    create_from_lobby(ann, bots=True)
-    ann.wait("() => document.querySelector('.table-screen')", timeout=30_000)
+    create_from_lobby(ann, bots=True)  # "Fill the other seats with bots": the server runs one
+    ann.wait("() => document.querySelector('.table-screen')")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 4)
+    ann.wait("() => document.querySelectorAll('#seats .card').length > 0")
+    ann.shot("table-mid-game")
     play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=300)
+    state = ann.read()
+    assert state is not None and state["result"]["outcomes"]
+    ann.wait("() => document.querySelector('.game-over')")
+    text = ann.page.inner_text(".game-over")
+    assert "Game over" in text and "CR 104." in text
+    ann.shot("game-over")
+    assert ann.clicks > 10
+    figures = ann.page.evaluate("window.arbiter.figures()")
+    assert figures["stats"]["desyncs"] == 0 and figures["delta"]["n"] > 20
     assert "bot" in ann.page.inner_text('.seat-head[data-player="1"]').lower()
     ann.check_console()
     ann.close()
@@ -188,39 +159,35 @@ def test_a_reload_mid_game_returns_to_the_same_seat_and_the_game_goes_on(
         browser: Any, server: Server) -> None:
     ann = Person(browser, server, "Ann")
     ann.enter()
-    room = create_from_lobby(ann)
-    bot = Bot(server, room, 1)
-    try:
-        ann.wait("() => document.querySelector('.table-screen')")
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 3)
-        before = ann.read()
-        assert before is not None
-        session = ann.page.evaluate("window.arbiter.conn.session")
-        ann.page.reload()
-        # No name is asked: the session in the browser's storage brings the seat back.
-        ann.wait("() => window.arbiter && window.arbiter.conn.ready "
-                 "&& document.querySelector('.table-screen')")
-        after = ann.read()
-        assert after is not None
-        assert after["match"] == room and after["me"] == before["me"] == 0
-        assert ann.page.evaluate("window.arbiter.conn.session") == session
-        assert after["turn"] >= before["turn"]
-        # Played from the keyboard this time.
-        deadline = time.monotonic() + 120
-        while (ann.read() or {}).get("turn", 0) < before["turn"] + 2:
-            assert time.monotonic() < deadline
-            state = ann.wait_turn()
-            ann.key_action(aggressive(state))
-            ann.page.wait_for_function(
-                "s => { const a = window.arbiter; const d = a.decision(a.match);"
-                " return !d || d.serial !== s; }", arg=state["decision"]["serial"])
-        # And a dropped connection (not a reload) resumes the same way.
-        ann.page.evaluate("window.arbiter.conn.drop()")
-        ann.wait("() => window.arbiter.conn.stats.reconnects >= 1 && window.arbiter.conn.ready")
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= before["turn"] + 3)
-        assert ann.page.evaluate("window.arbiter.conn.stats.desyncs") == 0
-    finally:
-        bot.stop()
+    room = create_from_lobby(ann, bots=True)
+    ann.wait("() => document.querySelector('.table-screen')")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 3)
+    before = ann.read()
+    assert before is not None
+    session = ann.page.evaluate("window.arbiter.conn.session")
+    ann.page.reload()
+    # No name is asked: the session in the browser's storage brings the seat back.
+    ann.wait("() => window.arbiter && window.arbiter.conn.ready "
+             "&& document.querySelector('.table-screen')")
+    after = ann.read()
+    assert after is not None
+    assert after["match"] == room and after["me"] == before["me"] == 0
+    assert ann.page.evaluate("window.arbiter.conn.session") == session
+    assert after["turn"] >= before["turn"]
+    # Played from the keyboard this time.
+    deadline = time.monotonic() + 120
+    while (ann.read() or {}).get("turn", 0) < before["turn"] + 2:
+        assert time.monotonic() < deadline
+        state = ann.wait_turn()
+        ann.key_action(aggressive(state))
+        ann.page.wait_for_function(
+            "s => { const a = window.arbiter; const d = a.decision(a.match);"
+            " return !d || d.serial !== s; }", arg=state["decision"]["serial"])
+    # And a dropped connection (not a reload) resumes the same way.
+    ann.page.evaluate("window.arbiter.conn.drop()")
+    ann.wait("() => window.arbiter.conn.stats.reconnects >= 1 && window.arbiter.conn.ready")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= before["turn"] + 3)
+    assert ann.page.evaluate("window.arbiter.conn.stats.desyncs") == 0
     # A reload closes the page's socket while it is open: that is not a console error.
     ann.check_console()
     ann.close()
@@ -229,35 +196,31 @@ def test_a_reload_mid_game_returns_to_the_same_seat_and_the_game_goes_on(
 def test_a_spectator_by_link_sees_no_hidden_card(browser: Any, server: Server) -> None:
     ann = Person(browser, server, "Ann")
     ann.enter()
-    room = create_from_lobby(ann)
-    bot = Bot(server, room, 1)
+    room = create_from_lobby(ann, bots=True)
     eve = Person(browser, server, "Eve")
-    try:
-        ann.wait("() => document.querySelector('.table-screen')")
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 3)
-        eve.enter(f"#/room/{room}")
-        eve.wait("() => document.querySelector('.table-screen') && "
-                 "document.querySelectorAll('#seats .seat').length === 2")
-        assert "Watching" in eve.page.inner_text("#hand")
-        held = 0
-        for _ in range(3):  # look at several moments of the game
-            ann.play_one(aggressive)
-            hidden = ann.page.evaluate(
-                "() => { const v = window.arbiter.view(window.arbiter.match);"
-                " return Object.keys(v).filter(k => v[k] && v[k].z === 'h'); }")
-            held += len(hidden)
-            eve.page.wait_for_timeout(200)
-            seen = eve.page.evaluate(
-                "ids => { const v = window.arbiter.view(window.arbiter.match);"
-                " return {inView: Object.keys(v).filter(k => v[k] && v[k].z === 'h'),"
-                "  inPage: ids.filter(id => document.querySelector(`[data-obj=\"${id}\"]`))}; }",
-                hidden)
-            assert seen == {"inView": [], "inPage": []}
-            counts = eve.page.inner_text('.seat-head[data-player="0"]')
-            assert "hand" in counts
-        assert held > 0, "Ann held cards the spectator must not see"
-    finally:
-        bot.stop()
+    ann.wait("() => document.querySelector('.table-screen')")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 3)
+    eve.enter(f"#/room/{room}")
+    eve.wait("() => document.querySelector('.table-screen') && "
+             "document.querySelectorAll('#seats .seat').length === 2")
+    assert "Watching" in eve.page.inner_text("#hand")
+    held = 0
+    for _ in range(3):  # look at several moments of the game
+        ann.play_one(aggressive)
+        hidden = ann.page.evaluate(
+            "() => { const v = window.arbiter.view(window.arbiter.match);"
+            " return Object.keys(v).filter(k => v[k] && v[k].z === 'h'); }")
+        held += len(hidden)
+        eve.page.wait_for_timeout(200)
+        seen = eve.page.evaluate(
+            "ids => { const v = window.arbiter.view(window.arbiter.match);"
+            " return {inView: Object.keys(v).filter(k => v[k] && v[k].z === 'h'),"
+            "  inPage: ids.filter(id => document.querySelector(`[data-obj=\"${id}\"]`))}; }",
+            hidden)
+        assert seen == {"inView": [], "inPage": []}
+        counts = eve.page.inner_text('.seat-head[data-player="0"]')
+        assert "hand" in counts
+    assert held > 0, "Ann held cards the spectator must not see"
     for p in (ann, eve):
         p.check_console()
         p.close()
@@ -289,43 +252,41 @@ def test_a_shahrazad_subgame_pauses_the_main_game_and_returns_to_it(
     ann.enter()
     ann.page.wait_for_selector(f'tr[data-room-row="{room}"] button[data-do=join]')
     ann.page.click(f'tr[data-room-row="{room}"] button[data-do=join]')
+    ann.page.wait_for_selector('button[data-do=bot][data-seat="1"]')
+    ann.page.click('button[data-do=bot][data-seat="1"]')  # the waiting room's "Add a bot"
     ann.page.wait_for_selector("#deck-form")
     ann.page.click("#deck-form button[type=submit]")
-    bot = Bot(server, room, 1, deck="quick-red")
-    try:
-        ann.wait("() => document.querySelector('.table-screen')")
-        state = ann.wait_turn()
-        cast = [a for a in state["decision"]["actions"]
-                if a["kind"] == "cast" and "Shahrazad" in a["label"]]
-        assert cast, state["decision"]
-        ann.click_action(cast[0])  # click Shahrazad in the hand
-        # The spell resolves (the bot passes) and the subgame begins (CR 726).
-        ann.wait("() => { const a = window.arbiter; return a.roomsOf(a.match).length === 2; }")
-        ann.wait("() => document.querySelector('.banner.sub')")
-        banner = ann.page.inner_text("#banner")
-        assert "MAIN GAME PAUSED" in banner and "depth 1" in banner
-        assert "subgame depth 1" in ann.page.inner_text("#topbar")
-        sub = (ann.read() or {})["room"]
-        assert sub.startswith(f"{room}.")
-        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 2, choose=no_shahrazad)
-        ann.shot("subgame")
-        # Ann concedes the subgame (the innermost game, CR 104.3a); the main game resumes.
-        ann.page.click("button[data-do=concede]")
-        ann.page.click("button[data-do=concede]")
-        ann.wait("() => { const a = window.arbiter; return a.roomsOf(a.match).length === 1; }")
-        state = ann.read()
-        assert state is not None and state["room"] == room and state["depth"] == 0
-        ann.wait("() => !document.querySelector('.banner.sub') || "
-                 "/Subgame over/.test(document.querySelector('#banner').innerText)")
-        assert "MAIN GAME PAUSED" not in ann.page.inner_text("#banner")
-        log = ann.page.inner_text("#log")
-        assert f"The subgame in room {sub} ended" in log
-        # The main game goes on: Ann gets decisions in the main room again.
-        state = ann.wait_turn()
-        assert state["room"] == room and not state["over"]
-        assert state["decision"] is not None and state["decision"]["room"] == room
-    finally:
-        bot.stop()
+    ann.wait("() => document.querySelector('.table-screen')")
+    state = ann.wait_turn()
+    cast = [a for a in state["decision"]["actions"]
+            if a["kind"] == "cast" and "Shahrazad" in a["label"]]
+    assert cast, state["decision"]
+    ann.click_action(cast[0])  # click Shahrazad in the hand
+    # The spell resolves (the bot passes) and the subgame begins (CR 726).
+    ann.wait("() => { const a = window.arbiter; return a.roomsOf(a.match).length === 2; }")
+    ann.wait("() => document.querySelector('.banner.sub')")
+    banner = ann.page.inner_text("#banner")
+    assert "MAIN GAME PAUSED" in banner and "depth 1" in banner
+    assert "subgame depth 1" in ann.page.inner_text("#topbar")
+    sub = (ann.read() or {})["room"]
+    assert sub.startswith(f"{room}.")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 2, choose=no_shahrazad)
+    ann.shot("subgame")
+    # Ann concedes the subgame (the innermost game, CR 104.3a); the main game resumes.
+    ann.page.click("button[data-do=concede]")
+    ann.page.click("button[data-do=concede]")
+    ann.wait("() => { const a = window.arbiter; return a.roomsOf(a.match).length === 1; }")
+    state = ann.read()
+    assert state is not None and state["room"] == room and state["depth"] == 0
+    ann.wait("() => !document.querySelector('.banner.sub') || "
+             "/Subgame over/.test(document.querySelector('#banner').innerText)")
+    assert "MAIN GAME PAUSED" not in ann.page.inner_text("#banner")
+    log = ann.page.inner_text("#log")
+    assert f"The subgame in room {sub} ended" in log
+    # The main game goes on: Ann gets decisions in the main room again.
+    state = ann.wait_turn()
+    assert state["room"] == room and not state["over"]
+    assert state["decision"] is not None and state["decision"]["room"] == room
     ann.check_console()
     ann.close()
 
@@ -348,23 +309,21 @@ def test_a_restart_is_shown_as_a_fresh_game_and_who_starts(browser: Any, server:
     ann.enter(f"#/room/{room}")
     ann.page.wait_for_selector('button[data-do=join][data-seat="0"]')
     ann.page.click('button[data-do=join][data-seat="0"]')
+    ann.page.wait_for_selector('button[data-do=bot][data-seat="1"]')
+    ann.page.click('button[data-do=bot][data-seat="1"]')  # the waiting room's "Add a bot"
     ann.page.wait_for_selector("#deck-form")
     ann.page.click("#deck-form button[type=submit]")
-    bot = Bot(server, room, 1, deck="quick-red")
-    try:
-        state = ann.wait_turn()
-        old_game = ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n")
-        restart = next(a for a in state["decision"]["actions"] if "Restart" in a["label"])
-        ann.click_action(restart)  # Karn on the battlefield: a menu of its abilities
-        ann.wait("() => /The game restarted \\(CR 724\\)/.test("
-                 "document.querySelector('#banner').innerText)", timeout=30_000)
-        banner = ann.page.inner_text("#banner")
-        assert "takes the first turn" in banner
-        assert ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n") != old_game
-        state = ann.wait_turn()
-        assert state["turn"] <= 1 and not state["over"]
-        assert ann.page.locator(".seat .card").count() == 0, "a fresh game: no permanents"
-    finally:
-        bot.stop()
+    state = ann.wait_turn()
+    old_game = ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n")
+    restart = next(a for a in state["decision"]["actions"] if "Restart" in a["label"])
+    ann.click_action(restart)  # Karn on the battlefield: a menu of its abilities
+    ann.wait("() => /The game restarted \\(CR 724\\)/.test("
+             "document.querySelector('#banner').innerText)", timeout=30_000)
+    banner = ann.page.inner_text("#banner")
+    assert "takes the first turn" in banner
+    assert ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n") != old_game
+    state = ann.wait_turn()
+    assert state["turn"] <= 1 and not state["over"]
+    assert ann.page.locator(".seat .card").count() == 0, "a fresh game: no permanents"
     ann.check_console()
     ann.close()

@@ -11,11 +11,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from arbiter.clients.bots.local import ViewKeeper
 from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.protocol.codec import canonical, pack
 from arbiter.protocol.views import checksum
+from arbiter.server.local import ViewKeeper
 from arbiter.server.rules import Table
+from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.config import GameConfig, PlayerConfig
 
@@ -40,7 +41,8 @@ def _game_views() -> list[tuple[str, dict[Any, Any]]]:
                        for v, view in keeper.views.items())
         decision = table.pending
         assert decision is not None
-        choice = heuristic_strategy(keeper.views[decision.player], decision.to_wire(), rng)
+        choice = heuristic_strategy(keeper.views[decision.player], decision.to_wire(), rng,
+                                    cards())
         table.act(decision.player, decision.serial, choice)
     return out
 

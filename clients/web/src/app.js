@@ -10,28 +10,6 @@ import { Connection } from "./net.js";
 import * as T from "./table.js";
 import { clockText, names as namesOf, resultText } from "./text.js";
 
-// A server that predates the catalog request (docs/protocol.md) answers it with unknown_type;
-// such a server offers these variants and ready-made decks (its docs list them), and the cards
-// show what the views say of them.
-const FALLBACK = {
-  cards: null,
-  decks: [
-    { name: "quick-red", format: "constructed" }, { name: "quick-green", format: "constructed" },
-    { name: "quick-infect", format: "constructed" }, { name: "gruul-stompy", format: "constructed" },
-    { name: "azorius-skies", format: "constructed" }, { name: "dimir-control", format: "constructed" },
-    { name: "boros-lifecycle", format: "constructed" },
-    { name: "isamaru-commander", format: "commander", commander: "Isamaru, Hound of Konda" },
-    { name: "phage-commander", format: "commander", commander: "Phage the Untouchable" },
-  ],
-  variants: [
-    { name: "two_player", seats: [2, 2], teams: false },
-    { name: "free_for_all", seats: [3, 8], teams: false },
-    { name: "team_vs_team", seats: [4, 8], teams: true },
-    { name: "emperor", seats: [6, 6], teams: true },
-    { name: "commander", seats: [2, 8], teams: false },
-  ],
-};
-
 export function matchOf(room) {
   return String(room).split(".")[0];
 }
@@ -126,12 +104,7 @@ export class App {
     this.conn.request({ t: "catalog" }).then((msg) => {
       this.catalog = { cards: msg.cards ?? {}, decks: msg.decks ?? [], variants: msg.variants ?? [] };
       this.render();
-    }).catch((err) => {
-      if (err.code === "unknown_type") {
-        this.catalog = FALLBACK;
-        this.render();
-      }
-    });
+    }).catch((err) => this.toast(`No card data from the server: ${err.detail ?? err.message}`));
   }
 
   onMessage(msg) {
@@ -235,7 +208,7 @@ export class App {
   // ------------------------------------------------------------------ state for the screens
 
   variants() {
-    return this.catalog?.variants ?? FALLBACK.variants;
+    return this.catalog?.variants ?? [];
   }
 
   names(match) {
@@ -413,8 +386,7 @@ export class App {
     const msg = { t: "bot", r: room, strategy };
     if (seat !== null && seat !== undefined) msg.seat = seat;
     return this.conn.request(msg).catch((err) => {
-      if (err.code === "unknown_type") this.toast("This server cannot run bots yet (it does not know the 'bot' request).");
-      else this.toast(`No bot: ${err.detail ?? err.message}`);
+      this.toast(`No bot: ${err.detail ?? err.message}`);
     });
   }
 

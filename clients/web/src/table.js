@@ -136,7 +136,8 @@ export function createHtml(catalog, state, busy, errors) {
     if (variant === "team_vs_team" && n % 2) continue;
     seatChoices.push([n, `${n} players`]);
   }
-  const multi = seats > 2;
+  const offered = (option) => (info.options ? info.options.includes(option) : seats > 2);
+  const multi = seats > 2 && offered("attack");
   return `<form id="create-form" autocomplete="off">
 <label>Name <input name="name" maxlength="40" value="${esc(state.name ?? "")}" placeholder="My table"></label>
 <div class="row"><label>Variant <select name="variant">${options(variants.map((v) => [v.name, VARIANT_NAMES[v.name] ?? v.name]), variant)}</select></label>
@@ -145,7 +146,7 @@ export function createHtml(catalog, state, busy, errors) {
 <label>Clock <select name="clock">${options([[0, "none"], [5, "5 min"], [10, "10 min"], [20, "20 min"], [30, "30 min"], [50, "50 min"]], state.clock ?? 0)}</select>
 + <select name="inc" aria-label="increment per move">${options([[0, "0 s"], [2, "2 s"], [5, "5 s"], [10, "10 s"]], state.inc ?? 0)}</select></label></div>
 <div class="row"><label>Spectators <select name="spectators">${options([["public", "public information"], ["all", "see all hands"], ["none", "none"]], state.spectators ?? "public")}</select></label>
-<label>Range of influence <select name="range">${options([[0, "unlimited"], [1, "1 (CR 801)"], [2, "2 (CR 801)"]], state.range ?? 0)}</select></label></div>
+${offered("range_of_influence") ? `<label>Range of influence <select name="range">${options([[0, "unlimited"], [1, "1 (CR 801)"], [2, "2 (CR 801)"]], state.range ?? 0)}</select></label>` : ""}</div>
 ${multi ? `<div class="row"><label>Attack <select name="attack">${options([["multiple", "multiple players"], ["left", "left only (CR 803)"], ["right", "right only (CR 803)"]], state.attack ?? "multiple")}</select></label></div>` : ""}
 ${deckFields(catalog, state, variant, errors)}
 <div class="row"><label><input type="checkbox" name="bots"${state.bots === "on" || state.bots === undefined ? " checked" : ""}> Fill the other seats with bots</label>
