@@ -38,7 +38,7 @@ LOAD = """() => {
 }"""
 
 TIMES = ("() => ({delta: window.arbiter.perf.delta, snapshot: window.arbiter.perf.snapshot,"
-         " stats: window.arbiter.conn.stats})")
+         " apply: window.arbiter.perf.apply, stats: window.arbiter.conn.stats})")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -58,6 +58,7 @@ def one_game(browser: Any, seed_dir: Path) -> dict[str, Any]:
         problems = list(ann.problems)
         ann.close()
     return {"load": load, "delta": times["delta"], "snapshot": times["snapshot"],
+            "apply": times["apply"],
             "stats": times["stats"], "problems": problems}
 
 
@@ -78,8 +79,10 @@ def main() -> int:
     files = [(e["name"].rsplit("/", 1)[-1] or "/", e["transfer"]) for e in first]
     deltas = [float(t) for g in games for t in g["delta"]]
     snaps = [float(t) for g in games for t in g["snapshot"]]
+    applied = [float(t) for g in games for t in g["apply"]]
     delta = {"n": len(deltas), "p50": round(pct(deltas, 0.5), 3),
              "p99": round(pct(deltas, 0.99), 3), "max": round(max(deltas), 3)}
+    apply = {"p50": round(pct(applied, 0.5), 3), "p99": round(pct(applied, 0.99), 3)}
     snap = {"n": len(snaps), "p50": round(pct(snaps, 0.5), 3),
             "max": round(max(snaps, default=0.0), 3)}
     desyncs = sum(int(g["stats"]["desyncs"]) for g in games)
@@ -87,13 +90,15 @@ def main() -> int:
     if args.json:
         print(json.dumps({"games": len(games), "first_load": {
             "bytes_transferred": transfer, "bytes_decoded": decoded, "files": files},
-            "delta_ms": delta, "snapshot_ms": snap, "desyncs": desyncs,
+            "delta_ms": delta, "delta_apply_only_ms": apply, "snapshot_ms": snap,
+            "desyncs": desyncs,
             "console_problems": problems}, indent=2))
         return 0
     print(f"first load: {transfer} bytes transferred ({decoded} decoded) in {len(first)} "
           "files: " + ", ".join(f"{n} {b}" for n, b in files))
     print(f"apply and render a delta, over {len(games)} games ({delta['n']} deltas): "
-          f"p50 {delta['p50']} ms, p99 {delta['p99']} ms, max {delta['max']} ms")
+          f"p50 {delta['p50']} ms, p99 {delta['p99']} ms, max {delta['max']} ms "
+          f"(of which applying it to the replica: p50 {apply['p50']} ms, p99 {apply['p99']} ms)")
     print(f"apply and render a snapshot ({snap['n']}): p50 {snap['p50']} ms, "
           f"max {snap['max']} ms")
     print(f"desyncs: {desyncs}; console errors/warnings: {len(problems)}")

@@ -60,7 +60,7 @@ export class App {
     this.detailId = null;
     this.concedeArmed = false;
     this.regions = new Map(); // region name -> last HTML written
-    this.perf = { delta: [], snapshot: [] }; // milliseconds to apply and render
+    this.perf = { delta: [], snapshot: [], apply: [] }; // milliseconds to apply (and render)
     this.conn.on((kind, detail) => this.onConnection(kind, detail));
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.onKey(e));
@@ -95,7 +95,10 @@ export class App {
     this.onMessage(detail.msg);
     this.render();
     const took = detail.applyMs + performance.now() - start;
-    if (detail.msg.t === "d") this.perf.delta.push(took);
+    if (detail.msg.t === "d") {
+      this.perf.delta.push(took);
+      this.perf.apply.push(detail.applyMs);
+    }
     else if (detail.msg.t === "s") this.perf.snapshot.push(took);
   }
 
@@ -695,7 +698,17 @@ export class App {
     this.renderTopbar(ctx);
     this.renderRegion("banner", T.bannerHtml(ctx, this.notes.get(ctx.match), this.roomsOf(ctx.match),
       this.results.get(ctx.match)));
-    this.renderRegion("seats", T.seatsHtml(ctx));
+    const frame = T.seatsFrame(ctx);
+    if (this.regions.get("seats") !== frame) {
+      for (const key of [...this.regions.keys()]) if (key.startsWith("seat-")) this.regions.delete(key);
+      this.renderRegion("seats", frame);
+    }
+    for (const pid of T.seatOrder(ctx.view, ctx.me)) {
+      const el = document.getElementById(`seat-${pid}`);
+      const cls = T.seatClass(ctx, pid);
+      if (el && el.className !== cls) el.className = cls;
+      this.renderRegion(`seat-${pid}`, T.seatHtml(ctx, pid));
+    }
     this.renderRegion("stack", T.stackHtml(ctx));
     this.renderRegion("hand", T.handHtml(ctx));
     this.renderRegion("actions", T.actionsHtml(ctx, this.autoPass));
@@ -724,7 +737,15 @@ export class App {
     if (!el) return;
     const shown = Number(el.dataset.count ?? 0);
     if (shown === list.length && el.dataset.match === this.match) return;
-    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+    if (!el.dataset.watched) {
+      // Follow the end of the log unless the person scrolled up to read; measured on scroll,
+      // not on every message, so that rendering a delta never forces a layout.
+      el.dataset.watched = "1";
+      this.logPinned = true;
+      el.addEventListener("scroll", () => {
+        this.logPinned = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+      }, { passive: true });
+    }
     if (el.dataset.match !== this.match || shown > list.length) {
       el.innerHTML = "";
       el.dataset.match = this.match;
@@ -739,7 +760,13 @@ export class App {
     }
     el.appendChild(frag);
     el.dataset.count = String(list.length);
-    if (atEnd || from === 0) el.scrollTop = el.scrollHeight;
+    if ((this.logPinned || from === 0) && !this.scrollQueued) {
+      this.scrollQueued = true;
+      requestAnimationFrame(() => {
+        this.scrollQueued = false;
+        el.scrollTop = el.scrollHeight;
+      });
+    }
   }
 
   renderDetail(ctx = null) {

@@ -264,7 +264,7 @@ ${mine ? `<button data-do="draw" data-op="accept" class="small">Accept</button> 
   return out.join("");
 }
 
-function seatOrder(view, me) {
+export function seatOrder(view, me) {
   const seats = seatsOf(view);
   if (me === null || !seats.includes(me)) return seats;
   const i = seats.indexOf(me);
@@ -358,20 +358,28 @@ ${p.m ? `<span class="pool" title="mana pool">${poolHtml(p.m)}</span>` : ""}${ma
 ${extra.length ? `<span class="extra">${extra.join(" · ")}</span>` : ""}</div>`;
 }
 
-export function seatsHtml(ctx) {
+/** The seats' frame: one box per player, opponents above in turn order, you below. Each
+ * box is a region of its own (seatHtml), so a change at one seat rewrites that seat only. */
+export function seatsFrame(ctx) {
   const { view, me } = ctx;
   const order = seatOrder(view, me);
   const opponents = order.filter((p) => p !== me);
-  const seat = (pid) => {
-    const p = view[`p${pid}`] ?? {};
-    const cls = ["seat", pid === me ? "me" : "opp", (view.t ?? [])[1] === pid ? "active" : "",
-      p.s && p.s !== "in" ? "out" : "", decider(view) === pid ? "deciding" : ""].filter(Boolean).join(" ");
-    return `<section class="${cls}" aria-label="${esc(nameOf(ctx.names, pid))}">${playerHead(ctx, pid)}
+  const box = (pid) => `<section id="seat-${pid}" aria-label="${esc(nameOf(ctx.names, pid))}"></section>`;
+  const mine = me !== null && order.includes(me) ? box(me) : "";
+  return `<div class="opponents n${opponents.length}">${opponents.map(box).join("")}</div>${mine}`;
+}
+
+export function seatClass(ctx, pid) {
+  const { view, me } = ctx;
+  const p = view[`p${pid}`] ?? {};
+  return ["seat", pid === me ? "me" : "opp", (view.t ?? [])[1] === pid ? "active" : "",
+    p.s && p.s !== "in" ? "out" : "", decider(view) === pid ? "deciding" : ""].filter(Boolean).join(" ");
+}
+
+export function seatHtml(ctx, pid) {
+  return `${playerHead(ctx, pid)}
 <div class="bf">${battlefieldHtml(ctx, pid)}</div>
-<div class="piles">${pileHtml(ctx, pid, "g", "Graveyard")}${pileHtml(ctx, pid, "e", "Exile")}${pileHtml(ctx, pid, "c", "Command")}</div></section>`;
-  };
-  const mine = me !== null && order.includes(me) ? seat(me) : "";
-  return `<div class="opponents n${opponents.length}">${opponents.map(seat).join("")}</div>${mine}`;
+<div class="piles">${pileHtml(ctx, pid, "g", "Graveyard")}${pileHtml(ctx, pid, "e", "Exile")}${pileHtml(ctx, pid, "c", "Command")}</div>`;
 }
 
 export function stackHtml(ctx) {
