@@ -156,7 +156,7 @@ export class App {
         this.log(match, `Room ${room} runs again.`, "note");
         break;
       case "restarted": {
-        const who = this.names(match).get(msg.starting) ?? `Seat ${msg.starting + 1}`;
+        const who = this.names(match).get(msg.starting) ?? `Seat ${msg.starting}`;
         const text = `The game restarted (CR 724): a fresh game ${msg.g}; ${who} takes the first turn.`;
         this.log(match, text, "note");
         this.notes.set(match, { text, cls: "restart", turns: 1 });

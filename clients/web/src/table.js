@@ -78,7 +78,7 @@ export function lobbyFrame() {
 
 function seatList(summary) {
   return summary.seats.map((s, i) => {
-    if (!s.n) return `<span class="seat-chip free">seat ${i + 1} free</span>`;
+    if (!s.n) return `<span class="seat-chip free">seat ${i} free</span>`;
     const flagsText = [s.b ? "bot" : "", s.c || s.b ? "" : "away", s.d ? "" : "no deck"].filter(Boolean);
     return `<span class="seat-chip${s.c || s.b ? "" : " away"}">${esc(s.n)}${flagsText.length ? ` <small>(${esc(flagsText.join(", "))})</small>` : ""}</span>`;
   }).join(" ");
@@ -91,7 +91,7 @@ export function roomsHtml(rooms, seats) {
     const mine = seats.has(r.r);
     const buttons = [];
     if (mine) buttons.push(`<button data-do="watch" data-room="${esc(r.r)}" class="primary">Back to my seat</button>`);
-    else if (r.state === "waiting" && free >= 0) buttons.push(`<button data-do="join" data-room="${esc(r.r)}" data-seat="${free}">Take seat ${free + 1}</button>`);
+    else if (r.state === "waiting" && free >= 0) buttons.push(`<button data-do="join" data-room="${esc(r.r)}" data-seat="${free}">Take seat ${free}</button>`);
     if (!mine && r.spectators !== "none") buttons.push(`<button data-do="watch" data-room="${esc(r.r)}">Watch</button>`);
     const game = r.game ? `game ${r.game}${r.best_of > 1 ? ` of best-of-${r.best_of} (${r.wins.join("–")})` : ""}` : (r.best_of > 1 ? `best of ${r.best_of}` : "");
     return `<tr data-room-row="${esc(r.r)}"><td class="num">${esc(r.r)}</td><td><strong>${esc(r.name)}</strong><br><small>${esc(VARIANT_NAMES[r.variant] ?? r.variant)}${r.clock ? ` · clock ${Math.round(r.clock.total / 60)}+${r.clock.inc}` : ""}${game ? ` · ${esc(game)}` : ""}</small></td>
@@ -170,7 +170,7 @@ export function waitingHtml({ match, summary, me, catalog, formState, deckErrors
     const bot = !s.n && me !== null
       ? `<button data-do="bot" data-seat="${i}" data-key="bot${i}">Add a bot</button>` : "";
     const take = !s.n && me === null ? `<button data-do="join" data-room="${esc(match)}" data-seat="${i}">Sit here</button>` : "";
-    return `<li class="wseat ${s.n ? "taken" : "free"}"><span class="wname">${esc(s.n ?? `Seat ${i + 1}`)}${you}${s.b ? " <small>(bot)</small>" : ""}</span>
+    return `<li class="wseat ${s.n ? "taken" : "free"}"><span class="wname">${esc(s.n ?? `Seat ${i}`)}${you}${s.b ? " <small>(bot)</small>" : ""}</span>
 <span class="wstate">${esc(state)}${s.n && !s.c && !s.b ? ", away" : ""}</span>${bot}${take}</li>`;
   }).join("");
   const mine = me !== null ? summary.seats[me] : null;
@@ -313,7 +313,8 @@ function battlefieldHtml(ctx, pid) {
   };
   const lands = hosts.filter(([, o]) => isLand(o, catalog));
   const others = hosts.filter(([, o]) => !isLand(o, catalog));
-  return `<div class="bf-row creatures">${others.map(group).join("") || '<span class="empty">no permanents</span>'}</div>
+  if (!hosts.length) return '<div class="bf-row creatures"><span class="empty">no permanents</span></div>';
+  return `<div class="bf-row creatures">${others.map(group).join("")}</div>
 <div class="bf-row lands">${lands.map(group).join("")}</div>`;
 }
 

@@ -25,12 +25,12 @@ export function esc(value) {
 
 export function names(summary) {
   const out = new Map();
-  (summary?.seats ?? []).forEach((s, i) => out.set(i, s.n || `Seat ${i + 1}`));
+  (summary?.seats ?? []).forEach((s, i) => out.set(i, s.n || `Seat ${i}`));
   return out;
 }
 
 export function nameOf(names, pid) {
-  return names.get(pid) ?? `Seat ${Number(pid) + 1}`;
+  return names.get(pid) ?? `Seat ${Number(pid)}`;
 }
 
 export function seatsOf(view) {
