@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import planechase
 from .cards.vocab import SELF, Activated, Cost, GiveControl, ManaAbility, Target, TargetSpec
 from .characteristics import has_keyword
 from .config import COMMANDER
@@ -27,6 +28,7 @@ from .state import (
     Ref,
     last_known,
 )
+from .statics import cost_reduction
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -113,6 +115,8 @@ def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
         cost = cost.plus_generic(2 * game.players[pid].commander_casts.get(obj.card.cid, 0))
+    if game.global_sources:
+        cost = cost.minus_generic(cost_reduction(game, pid))  # CR 601.2f
     return cost
 
 
@@ -120,8 +124,10 @@ def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
 
 
 def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
-                  exclude: tuple[Ref, ...] = (), source: Obj | None = None) -> list[Ref]:
-    """Every legal choice for one target (CR 115), within range of influence (CR 801.4)."""
+                  exclude: tuple[Ref, ...] = (), source: Obj | None = None,
+                  unlimited: bool = False) -> list[Ref]:
+    """Every legal choice for one target (CR 115), within range of influence (CR 801.4) unless
+    the ability's source is exempt from it (``unlimited``: a plane's, CR 901.13)."""
     kind = spec.kind
     out: list[Ref] = []
     if kind in ("any", "player_or_planeswalker", "player", "opponent", "teammate"):
@@ -131,11 +137,13 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
             if kind == "teammate" and (p == controller or game.are_opponents(controller, p)):
                 continue
             out.append(("p", p))
-    if kind in ("any", "player_or_planeswalker", "creature", "permanent"):
+    if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
                 continue
-            if kind == "creature" and not o.defn.is_("Creature"):
+            if kind in ("creature", "opponent_creature") and not o.defn.is_("Creature"):
+                continue
+            if kind == "opponent_creature" and not game.are_opponents(controller, o.controller):
                 continue
             if kind == "player_or_planeswalker" and not o.defn.is_("Planeswalker"):
                 continue
@@ -144,19 +152,25 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
             out.append(("o", o.oid))
-    if game.ranges is not None:
+    if game.ranges is not None and not unlimited:
         out = [r for r in out if game.ref_in_range(controller, r)]
     return [r for r in out if r not in exclude]
 
 
-def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref) -> bool:
+def unlimited_source(obj: Obj) -> bool:
+    """Is this spell or ability exempt from the limited range of influence (CR 901.13)?"""
+    return obj.source is not None and planechase.exempt(obj.source.defn)
+
+
+def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref, *,
+                       unlimited: bool = False) -> bool:
     """CR 608.2b: on resolution each target is checked again."""
     if ref[0] == "p":
-        return ref in legal_targets(game, controller, spec)
+        return ref in legal_targets(game, controller, spec, unlimited=unlimited)
     obj = game.objects.get(ref[1])
     if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
         return False
-    return ref in legal_targets(game, controller, spec)
+    return ref in legal_targets(game, controller, spec, unlimited=unlimited)
 
 
 def describe_ref(game: Game, ref: Ref) -> str:
@@ -170,9 +184,11 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
     """One decision per target (CR 601.2c). Returns False if some target has no legal choice
     left (possible only after a concession changed the game mid-cast)."""
     chosen: list[Ref] = []
+    unlimited = unlimited_source(obj)
     for i, spec in enumerate(specs):
         while True:
-            options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen))
+            options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen),
+                                    unlimited=unlimited)
             if not game.in_game(obj.controller) or not options:
                 return False
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
@@ -298,6 +314,14 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         if can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
+    for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
+        if o.controller != pid or not o.defn.supplementary:
+            continue
+        for idx, ab in enumerate(o.defn.abilities):
+            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
+    if planechase.may_roll(game, pid):  # CR 901.9: a special action
+        add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
     for oid, color in mana_sources(game, pid):
         name = game.objects[oid].name
@@ -341,6 +365,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     what = f" targeting {', '.join(describe_ref(game, r) for r in spell.targets)}" \
         if spell.targets else ""
     game.say(f"{game.name(pid)} casts {spell.name}{what}.", "cast", player=pid, obj=spell.oid)
+    game.emit("cast", player=pid, obj=spell)  # "whenever a player casts a spell"
 
 
 def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
@@ -390,4 +415,6 @@ def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
         yield from activate_ability(game, pid, obj, action.index)
     elif action.kind == "mana" and obj is not None:
         activate_mana(game, pid, obj)
+    elif action.kind == "roll_planar_die":
+        planechase.roll(game, pid)
 

@@ -19,6 +19,7 @@ from .characteristics import has_keyword, power, toughness
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .damage import deal_damage
 from .state import REFRESH, Action, Decision, Obj, Ref
+from .statics import combat_limit
 from .teams import active_players, choice_groups, team_of
 
 if TYPE_CHECKING:
@@ -106,7 +107,10 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
         else:
             done = "Declare these attackers" if planned else "No attacks"
         actions = [Action(0, "done", done)]
+        most = combat_limit(game, "attack") if game.global_sources else None
         for o in game.battlefield:
+            if most is not None and len(planned) >= most:
+                break  # "no more than one creature can attack each combat"
             if o.oid in planned or not can_attack(game, o) or o.controller != ap:
                 continue
             for ref in targets:
@@ -153,6 +157,7 @@ def declare_blockers(game: Game) -> Flow:
                 continue
             blocker.blocking = aoid
             attacker.blocked = True
+            blocks += 1
             game.touch(blocker)
             game.touch(attacker)
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
@@ -170,7 +175,13 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
         else:
             done = "Declare these blockers" if planned else "No blocks"
         actions = [Action(0, "done", done)]
+        most = combat_limit(game, "block") if game.global_sources else None
+        # Blocks declared earlier this combat (by another defending player or team) count.
+        declared = sum(1 for o in game.battlefield if o.blocking is not None) \
+            if most is not None else 0
         for b in game.battlefield:
+            if most is not None and declared + len(planned) >= most:
+                break  # "no more than one creature can block each combat"
             if b.controller != dp or b.oid in planned:
                 continue
             for a in mine:

@@ -1,4 +1,4 @@
-"""Game configuration: variant, options, players, decks (CR 800-810, 903).
+"""Game configuration: variant, options, players, decks (CR 100.2, 800-810, 901-904).
 
 :func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from .cards import formats
+from .cards.decks import DeckList
 from .cards.pool import lookup
 from .cards.vocab import CardDef
 from .errors import ErrorCode, RulesError
@@ -21,16 +23,19 @@ TEAM_VS_TEAM = "team_vs_team"
 EMPEROR = "emperor"
 COMMANDER = "commander"
 TWO_HEADED_GIANT = "two_headed_giant"
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT)
+ARCHENEMY = "archenemy"
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT, ARCHENEMY)
 
 # Variants that always use the shared team turns option (CR 805.1); Team vs. Team may choose it
-# (``GameConfig.shared_team_turns``). A variant built on team turns adds itself here.
-TEAM_TURN_VARIANTS: tuple[str, ...] = (TWO_HEADED_GIANT,)
+# (``GameConfig.shared_team_turns``). A variant built on team turns adds itself here: Archenemy's
+# default setup uses it (CR 904.2).
+TEAM_TURN_VARIANTS: tuple[str, ...] = (TWO_HEADED_GIANT, ARCHENEMY)
+
+# Planechase and Vanguard change every game they are added to without changing who plays
+# against whom, so they are options of a game of any variant (see docs/rulings.md).
+OPTIONS_NOT_VARIANTS = {"planechase": "CR 901", "vanguard": "CR 902"}
 
 UNSUPPORTED_VARIANTS = {
-    "planechase": "CR 901",
-    "vanguard": "CR 902",
-    "archenemy": "CR 904",
     "grand_melee": "CR 807",
     "brawl": "CR 903.12",
     "conspiracy": "CR 905",
@@ -51,11 +56,16 @@ class PlayerConfig:
     team: int | None = None
     emperor: bool = False
     range: int | None = None  # a per-player range of influence (CR 801.2a)
+    planar_deck: tuple[str, ...] = ()  # Planechase (CR 901.3)
+    scheme_deck: tuple[str, ...] = ()  # the archenemy's (CR 904.3)
+    vanguard: str | None = None  # Vanguard (CR 902.3)
+    archenemy: bool = False  # CR 904.2a
 
 
 @dataclass(frozen=True)
 class PlayerSetup:
-    """Where one player's cards start in a scenario. Libraries list the top card first.
+    """Where one player's cards start in a scenario. Libraries (and planar and scheme decks)
+    list the top card first; ``command`` may hold face-up planes, phenomena and schemes.
 
     ``counters`` maps a battlefield index to counters on that permanent (e.g. loyalty).
     """
@@ -71,6 +81,8 @@ class PlayerSetup:
     tapped: tuple[int, ...] = ()  # battlefield indexes that start tapped
     counters: tuple[tuple[int, str, int], ...] = ()  # (battlefield index, kind, amount)
     commander_damage: tuple[tuple[int, int], ...] = ()  # (commander's owner, damage dealt)
+    planar_deck: tuple[str, ...] = ()
+    scheme_deck: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +111,9 @@ class GameConfig:
     starting_player: int | None = None
     chooser: int | None = None  # CR 103.1: this player chooses who plays first
     hand_size: int = 7
-    casual_deck_sizes: bool = False  # skip the Commander 100-card rule (quick games)
+    format: str | None = None  # deck construction (cards/formats.py); None: the variant's usual
+    planechase: bool = False  # CR 901
+    vanguard: bool = False  # CR 902
     allow_test_cards: bool = False
     scenario: Scenario | None = None
 
@@ -110,7 +124,7 @@ class GameConfig:
 
     @property
     def team_game(self) -> bool:
-        return self.variant in (TEAM_VS_TEAM, EMPEROR, TWO_HEADED_GIANT)
+        return self.variant in (TEAM_VS_TEAM, EMPEROR, TWO_HEADED_GIANT, ARCHENEMY)
 
     @property
     def team_turns(self) -> bool:
@@ -130,6 +144,23 @@ class GameConfig:
         return len(self.players) // max(len(teams), 1)
 
     @property
+    def deck_format(self) -> str:
+        return self.format if self.format is not None else formats.default_format(self.variant)
+
+    def team_of(self, pid: int) -> int | None:
+        """``pid``'s team: as configured, or in Archenemy the archenemy alone (team 0) against
+        everyone else (team 1) (CR 904.2a-b)."""
+        if self.variant == ARCHENEMY:
+            return 0 if self.players[pid].archenemy else 1
+        return self.players[pid].team if self.team_game else None
+
+    @property
+    def archenemy(self) -> int | None:
+        if self.variant != ARCHENEMY:
+            return None
+        return next((pid for pid, p in enumerate(self.players) if p.archenemy), None)
+
+    @property
     def seat_order(self) -> tuple[int, ...]:
         return self.seating if self.seating is not None else tuple(range(len(self.players)))
 
@@ -144,11 +175,28 @@ class GameConfig:
     def uses_deploy(self) -> bool:
         return self.deploy_creatures or self.variant == EMPEROR  # CR 809.3b
 
-    def starting_life(self) -> int:
+    def starting_life(self, pid: int) -> int:
+        """CR 103.4: 20, or 40 in Commander (103.4c) and for the archenemy (103.4e, 904.5), a
+        Two-Headed Giant team's 30 (810.4, 810.11); plus a vanguard's life modifier (103.4b,
+        902.4)."""
         if self.giant:
             # CR 810.4: a team of two starts at 30; CR 810.11: 15 more per extra member.
             return 30 + 15 * (self.team_size - 2)
-        return 40 if self.variant == COMMANDER else 20  # CR 103.4, 103.4c
+        base = 40 if self.variant == COMMANDER or (
+            self.variant == ARCHENEMY and self.players[pid].archenemy) else 20
+        return base + self._vanguard_of(pid, "life_modifier")
+
+    def hand_size_of(self, pid: int) -> int:
+        """The starting and maximum hand size: the table's (normally seven), modified by a
+        vanguard's hand modifier (CR 103.5a, 902.5, 902.5b)."""
+        return max(self.hand_size + self._vanguard_of(pid, "hand_modifier"), 0)
+
+    def _vanguard_of(self, pid: int, modifier: str) -> int:
+        name = self.players[pid].vanguard
+        if not self.vanguard or name is None:
+            return 0
+        card = lookup(name, allow_test=self.allow_test_cards)
+        return int(getattr(card, modifier)) if card is not None else 0
 
     def poison_limit(self) -> int:
         """Poison counters that make a player (a team: CR 810.8d, 810.11) lose."""
@@ -195,6 +243,9 @@ def emperor_ranges(config: GameConfig) -> dict[int, int | None]:
 def validate(config: GameConfig) -> None:
     """Raise :class:`RulesError` (code ``bad_config``) when ``config`` makes no sense."""
     variant = config.variant
+    if variant in OPTIONS_NOT_VARIANTS:
+        raise _bad(f"{variant.capitalize()} ({OPTIONS_NOT_VARIANTS[variant]}) is an option, "
+                   f"not a variant: set {variant}=true on a game of any variant")
     if variant in UNSUPPORTED_VARIANTS:
         raise _bad(f"the {variant.replace('_', ' ')} variant ({UNSUPPORTED_VARIANTS[variant]}) "
                    "is not supported yet")
@@ -263,9 +314,15 @@ def validate(config: GameConfig) -> None:
     if config.shared_team_turns and variant not in (TEAM_VS_TEAM, *TEAM_TURN_VARIANTS):
         raise _bad("the shared team turns option (CR 805) is for Team vs. Team games")
 
+    # Archenemy (CR 904.2): the archenemy alone against one team of everyone else.
+    if variant == ARCHENEMY:
+        _validate_archenemy(config)
+    elif any(p.archenemy for p in config.players):
+        raise _bad("only the Archenemy variant has an archenemy")
+
     # Teams (CR 805, 808, 809, 810).
     teams = [p.team for p in config.players]
-    if config.team_game:
+    if config.team_game and variant != ARCHENEMY:
         if any(t is None for t in teams):
             raise _bad(f"every player in a {variant.replace('_', ' ')} game needs a team")
         counts = Counter(teams)
@@ -316,6 +373,22 @@ def validate(config: GameConfig) -> None:
 SCENARIO_STEPS = ("upkeep", "draw", "main1", "begin_combat", "main2", "end")
 
 
+def _validate_archenemy(config: GameConfig) -> None:
+    archenemies = [pid for pid, p in enumerate(config.players) if p.archenemy]
+    if len(archenemies) != 1:
+        raise _bad("an Archenemy game has exactly one archenemy (CR 904.2a)")
+    if any(p.team is not None or p.emperor for p in config.players):
+        raise _bad("Archenemy makes the teams itself: the archenemy against everyone else "
+                   "(CR 904.2a-b)")
+    if (config.attack not in (None, ATTACK_MULTIPLE) or config.deploy_creatures
+            or config.range_of_influence is not None
+            or any(p.range is not None for p in config.players)):
+        raise _bad("an Archenemy game uses the attack multiple players option and no other "
+                   "multiplayer option (CR 904.2)")
+    if config.starting_player is not None and config.starting_player != archenemies[0]:
+        raise _bad("the archenemy takes the first turn (CR 904.6)")
+
+
 def _validate_scenario(config: GameConfig, sc: Scenario) -> None:
     if len(sc.players) != len(config.players):
         raise _bad("a scenario describes every player, no more and no fewer")
@@ -335,7 +408,7 @@ def _validate_scenario(config: GameConfig, sc: Scenario) -> None:
                            "(CR 810.4, 810.10); give them once")
     for setup in sc.players:
         for name in (*setup.library, *setup.hand, *setup.battlefield, *setup.graveyard,
-                     *setup.exile, *setup.command):
+                     *setup.exile, *setup.command, *setup.planar_deck, *setup.scheme_deck):
             card_def(name, config)
         for index, _kind, _n in setup.counters:
             if not 0 <= index < len(setup.battlefield):
@@ -371,11 +444,27 @@ def card_def(name: str, config: GameConfig) -> CardDef:
     return card
 
 
+def check_format(variant: str, fmt: str) -> None:
+    """Raise :class:`RulesError` (``bad_config``) if decks of format ``fmt`` can't be used in
+    a game of ``variant``."""
+    if fmt not in formats.FORMATS:
+        raise _bad(f"unknown format {fmt!r}; choose one of {', '.join(formats.FORMATS)}")
+    if fmt == formats.COMMANDER and variant != COMMANDER:
+        raise _bad("the commander format is for Commander games (CR 903.5)")
+    if variant == COMMANDER and fmt not in (formats.COMMANDER, formats.CASUAL):
+        raise _bad(f"Commander decks are built as CR 903.5 says: use the commander format, or "
+                   f"casual, not {fmt}")
+
+
 def _validate_decks(config: GameConfig) -> None:
+    fmt = config.deck_format
+    check_format(config.variant, fmt)
     for pid, p in enumerate(config.players):
         who = f"player {pid} ({p.name})"
-        for name in (*p.deck, *p.sideboard, *([p.commander] if p.commander else [])):
+        for name in (*p.deck, *p.sideboard, *([p.commander] if p.commander else []),
+                     *p.planar_deck, *p.scheme_deck, *([p.vanguard] if p.vanguard else [])):
             card_def(name, config)
+        _validate_parts(config, p, who)
         if config.variant == COMMANDER:
             if p.commander is None:
                 raise _bad(f"{who} needs a commander (CR 903.3)")
@@ -383,24 +472,30 @@ def _validate_decks(config: GameConfig) -> None:
             if not (commander.legendary and commander.is_("Creature")):
                 raise _bad(f"{who}'s commander {p.commander} must be a legendary creature "
                            "(CR 903.3)")
-            if config.scenario is not None:
-                continue  # a scenario places its cards itself
-            if p.commander not in p.deck:
+            if config.scenario is None and p.commander not in p.deck:
                 raise _bad(f"{who}'s deck must contain its commander {p.commander}")
-            if not config.casual_deck_sizes and len(p.deck) != 100:
-                raise _bad(f"{who}'s Commander deck has {len(p.deck)} cards; it must have "
-                           "exactly 100 (CR 903.5a)")
-            identity = commander.color_identity
-            seen: set[str] = set()
-            for name in p.deck:
-                card = card_def(name, config)
-                if "Basic" not in card.supertypes:
-                    if name in seen:
-                        raise _bad(f"{who}'s Commander deck has more than one {name} "
-                                   "(CR 903.5b)")
-                    seen.add(name)
-                if not card.color_identity <= identity:
-                    raise _bad(f"{name} is outside {p.commander}'s colour identity "
-                               "(CR 903.5c)")
         elif p.commander is not None:
             raise _bad("only Commander games have commanders")
+        if config.scenario is not None:
+            continue  # a scenario places its cards itself
+        deck = DeckList(p.deck, p.sideboard, p.commander, p.planar_deck, p.scheme_deck,
+                        p.vanguard)
+        needs = formats.Needs(planar=config.planechase, schemes=p.archenemy,
+                              vanguard=config.vanguard)
+        problems = formats.deck_problems(deck, fmt, needs, allow_test=config.allow_test_cards)
+        if problems:
+            raise RulesError(ErrorCode.BAD_DECK, f"{who}'s deck is not legal ({fmt}): "
+                             + "; ".join(str(pr) for pr in problems))
+
+
+def _validate_parts(config: GameConfig, p: PlayerConfig, who: str) -> None:
+    """Supplementary decks only where their variant uses them (the server leaves out the parts
+    a room's game doesn't use)."""
+    if p.planar_deck and not config.planechase:
+        raise _bad(f"{who} has a planar deck, but only Planechase games use them (CR 901.3)")
+    if p.scheme_deck and not p.archenemy:
+        raise _bad(f"{who} has a scheme deck, but only the archenemy uses one (CR 904.3)")
+    if p.vanguard is not None and not config.vanguard:
+        raise _bad(f"{who} has a vanguard, but only Vanguard games use them (CR 902.3)")
+    if config.vanguard and config.scenario is not None and p.vanguard is None:
+        raise _bad(f"{who} needs a vanguard in a Vanguard game (CR 902.3)")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .characteristics import has_keyword
+from .planechase import exempt
 from .state import BATTLEFIELD, Obj, Ref
+from .statics import prevents_one
 
 if TYPE_CHECKING:
     from .game import Game
@@ -29,6 +31,9 @@ def _apply_redirection(game: Game, source: Obj, target: Ref, amount: int, contro
 
 
 def _apply_prevention(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> int:
+    if (game.global_sources and target[0] == "p"
+            and prevents_one(game, target[1], source.controller)):
+        amount -= 1  # "if a source an opponent controls would deal damage to you, prevent 1"
     for eff in game.effects:
         if amount <= 0:
             break
@@ -51,8 +56,8 @@ def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: i
     """Deal ``amount`` damage from ``source`` to a player or permanent; returns damage dealt."""
     if amount <= 0:
         return 0
-    if not game.ref_in_range(controller, target):
-        return 0  # CR 801.10
+    if not game.ref_in_range(controller, target) and not exempt(source.defn):
+        return 0  # CR 801.10 (planes are exempt, CR 901.13)
     if not redirected:
         amount = _apply_redirection(game, source, target, amount, controller, combat)
     amount = _apply_prevention(game, source, target, amount, combat)
@@ -68,6 +73,7 @@ def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: i
             game.add_poison(pid, amount)  # CR 702.90b
         else:
             game.lose_life(pid, amount)
+        game.players[pid].damage_this_turn += amount
         if combat and source.is_commander and source.card is not None:
             cd = game.players[pid].commander_damage
             cd[source.card.cid] = cd.get(source.card.cid, 0) + amount  # CR 903.10a

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import planechase
 from .config import EMPEROR
 from .results import DREW, LOST, REASON_RULES, WON, GameResult, PlayerOutcome
 from .state import EXILE, GameEnded
@@ -201,8 +202,10 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
 
 
 def remove_players(game: Game, pids: list[int]) -> None:
-    """CR 800.4a for players leaving at the same time."""
+    """CR 800.4a for players leaving at the same time (and, in Planechase, CR 901.6 and 901.10
+    around it)."""
     gone = set(pids)
+    planar_left = planechase.before_leaving(game, gone)
     for pid in pids:
         ps = game.players[pid]
         ps.in_game = False
@@ -233,6 +236,7 @@ def remove_players(game: Game, pids: list[int]) -> None:
         game.draw_offer = None
         game.dirty.add("d")
     game.bump_version()
+    planechase.after_leaving(game, planar_left)
 
 
 def exile_orphans(game: Game) -> None:

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import ending, sba, teams
+from . import archenemy, ending, nontraditional, planechase, sba, teams
 from .casting import perform_priority_action, priority_actions
 from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
 from .config import EMPEROR, TEAM_VS_TEAM
@@ -36,6 +36,7 @@ from .state import (
     Action,
     Decision,
 )
+from .statics import untap_also
 from .triggers import put_triggers_on_stack
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
     live = game.players_in_game()
     if starting_player is not None and starting_player in live:
         sp = starting_player  # a restart (CR 724.1a) or a subgame's random pick (726.2)
+    elif cfg.archenemy is not None and cfg.archenemy in live:
+        sp = cfg.archenemy  # CR 103.1b, 904.6: no choosing, the archenemy goes first
     elif game.depth == 0 and cfg.starting_player is not None:
         sp = cfg.starting_player
     elif game.depth == 0 and cfg.chooser is not None and game.restart_followup is None:
@@ -64,10 +67,12 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
     game.active = sp
     game.dirty.add("t")
     game.say(f"{teams.team_name(game, sp)} will play first.", "starting_player", player=sp)
-    for p in live:  # CR 103.3
+    for p in live:  # CR 103.3, 103.3a
         game.shuffle(p)
+        nontraditional.shuffle_decks(game, p)
         game.touch_player(p)
     yield from mulligans(game)
+    planechase.set_starting_plane(game)  # CR 103.7, 901.5
 
 
 def random_starting_player(game: Game) -> int:
@@ -130,17 +135,18 @@ def mulligans(game: Game) -> Flow:
     """CR 103.5: draw opening hands, then rounds of mulligan declarations in turn order from the
     starting player; those who mulligan shuffle, draw anew and put cards on the bottom. With
     shared team turns the starting team declares first, in its acting order, then each other
-    team in turn order (CR 103.5d, 805.3a): turn order from the starting team's turn holder."""
-    size = game.config.hand_size
+    team in turn order (CR 103.5d, 805.3a): turn order from the starting team's turn holder.
+    Each player's starting hand size may differ (a vanguard's, CR 103.5a, 902.5a)."""
+    size = {p: game.config.hand_size_of(p) for p in game.seats}
     order = game.apnap()
     for p in order:
-        draw_cards(game, p, size)
+        draw_cards(game, p, size[p])
     undecided = list(order)
     while undecided:
         takers: list[int] = []
         for p in undecided:
             while game.in_game(p):
-                if _mulligan_counts(game, p) >= size:
+                if _mulligan_counts(game, p) >= size[p]:
                     break  # CR 103.5: the opening hand is already down to zero cards
                 n = len(game.hand(p))
                 actions = [Action(0, "keep", f"Keep these {n} cards"),
@@ -158,7 +164,7 @@ def mulligans(game: Game) -> Flow:
                 game.move(o, LIBRARY, cause="mulligan")
             game.shuffle(p)
             game.players[p].mulligans += 1
-            draw_cards(game, p, size)
+            draw_cards(game, p, size[p])
             game.say(f"{game.name(p)} takes a mulligan.", "mulligan", player=p)
         for p in takers:
             for _ in range(min(_mulligan_counts(game, p), len(game.hand(p)))):
@@ -238,6 +244,7 @@ def _expire_until_next_turn(game: Game, pid: int) -> None:
         ending.exile_orphans(game)
         for o in game.battlefield:
             game.touch(o)
+        game.touch_player(pid)  # a maximum hand size may be back
 
 
 def begin_turn(game: Game, pid: int) -> None:
@@ -248,6 +255,11 @@ def begin_turn(game: Game, pid: int) -> None:
         if p in game.players:
             game.players[p].turn_started = game.table.timestamp
     game.lands_played = {}
+    game.die_rolls = {}
+    for other in game.players.values():  # "this turn" records
+        other.damage_this_turn = other.to_graveyard_this_turn = 0
+    if game.config.planechase:
+        planechase.set_planar_controller(game, pid)  # CR 901.6
     game.compute_ranges()  # CR 801.2c
     for p in teams.team_of(game, pid):
         _expire_until_next_turn(game, p)
@@ -268,10 +280,10 @@ def take_turn(game: Game, pid: int, *, first_turn: bool, start_step: str | None 
         # Giant game's starting team skip their first draw.
         (DRAW, lambda: draw_step(game, skip=first_turn and (not game.multiplayer
                                                             or game.config.giant))),
-        (MAIN1, lambda: step_with_priority(game, MAIN1)),
+        (MAIN1, lambda: step_with_priority(game, MAIN1, main1=True)),
         (BEGIN_COMBAT, lambda: combat_phase(game)),
         (MAIN2, lambda: step_with_priority(game, MAIN2)),
-        (END, lambda: step_with_priority(game, END)),
+        (END, lambda: step_with_priority(game, END, event="end_step")),
     ]
     started = start_step is None
     for step, run in steps:
@@ -290,8 +302,10 @@ def untap_step(game: Game) -> None:
         finish_restart(game)
     aps = teams.team_of(game, game.active)
     _phasing(game, aps)
+    # "Untap all permanents you control during each opponent's untap step" adds players.
+    untappers = {*aps, *untap_also(game, game.active)} if game.global_sources else set(aps)
     for o in game.battlefield:
-        if o.controller in aps and o.tapped and not o.phased_out:
+        if o.controller in untappers and o.tapped and not o.phased_out:
             game.set_tapped(o, False)
     game.empty_mana_pools()
 
@@ -332,18 +346,24 @@ def draw_step(game: Game, *, skip: bool = False) -> Flow:
         verb = "skip" if len(teams.team_of(game, game.active)) > 1 else "skips"
         game.say(f"{teams.team_name(game, game.active)} {verb} the first draw step.")
         return
-    for p in teams.active_players(game):
+    actives = teams.active_players(game)
+    for p in actives:
         draw_cards(game, p, 1)  # CR 504.1; 805.4b, 805.6a: each player on the team, in order
+    if actives:  # "at the beginning of your draw step", for each player whose turn it is
+        game.emit("draw_step", player=actives[0], players=actives)
     yield from priority(game)
     game.empty_mana_pools()
 
 
-def step_with_priority(game: Game, step: str, *, upkeep: bool = False) -> Flow:
+def step_with_priority(game: Game, step: str, *, upkeep: bool = False, main1: bool = False,
+                       event: str = "") -> Flow:
     game.set_step(step)
-    if upkeep:
+    if upkeep or event:
         actives = teams.active_players(game)
-        if actives:  # "at the beginning of your upkeep", for each player whose turn it is
-            game.emit("upkeep", player=actives[0], players=actives)
+        if actives:  # "at the beginning of your upkeep / end step", for each whose turn it is
+            game.emit("upkeep" if upkeep else event, player=actives[0], players=actives)
+    if main1:
+        archenemy.set_in_motion(game)  # CR 904.9
     yield from priority(game)
     game.empty_mana_pools()
 
@@ -369,8 +389,10 @@ def combat_phase(game: Game) -> Flow:
 
 
 def _discard_to_hand_size(game: Game, ap: int) -> Flow:
-    """CR 514.1: the active player discards down to their maximum hand size."""
-    while game.in_game(ap) and len(game.hand(ap)) > game.config.hand_size:
+    """CR 514.1: the active player discards down to their maximum hand size (a vanguard's,
+    CR 902.5b; none at all under "no maximum hand size")."""
+    most = game.max_hand_size(ap) if game.in_game(ap) else None
+    while game.in_game(ap) and most is not None and len(game.hand(ap)) > most:
         seen: set[str] = set()
         actions: list[Action] = []
         for o in game.hand(ap):

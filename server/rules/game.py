@@ -31,7 +31,9 @@ from .state import (
     GRAVEYARD,
     HAND,
     LIBRARY,
-    PRIVATE_ZONES,
+    PLANAR_DECK,
+    PLAYER_ZONES,
+    SCHEME_DECK,
     SETUP,
     STACK,
     Card,
@@ -75,11 +77,11 @@ class Game:
         self.parent = parent
         participants = set(players)
         self.seats: list[int] = [p for p in config.seat_order if p in participants]
-        life = config.starting_life()
-        self.players: dict[int, PlayerState] = {p: PlayerState(p, life) for p in self.seats}
+        self.players: dict[int, PlayerState] = {p: PlayerState(p, config.starting_life(p))
+                                                 for p in self.seats}
         self.zones: dict[tuple[str, int | None], list[Obj]] = {}
         for p in self.seats:
-            for z in PRIVATE_ZONES:
+            for z in PLAYER_ZONES:
                 self.zones[(z, p)] = []
         for z in (BATTLEFIELD, EXILE, STACK, COMMAND):
             self.zones[(z, None)] = []
@@ -122,6 +124,11 @@ class Game:
         self.turn_mates = acting_orders(config, self.seats) if self.team_turns else {}
         self.life_mates = acting_orders(config, self.seats) if config.giant else {}
         self.poison_limit = config.poison_limit()
+        # Objects with static abilities that affect other objects or the game's rules
+        # (battlefield permanents and functioning command-zone cards), for short loops.
+        self.global_sources: list[Obj] = []
+        self.planar_controller: int | None = None  # Planechase (CR 901.6)
+        self.die_rolls: dict[int, int] = {}  # planar die rolled as a special action this turn
 
     # ------------------------------------------------------------------ players
 
@@ -175,13 +182,13 @@ class Game:
         return self.team_turns and pid in self.turn_mates.get(self.active, ())
 
     def team(self, pid: int) -> int | None:
-        return self.config.players[pid].team if self.config.team_game else None
+        return self.config.team_of(pid)
 
     def teammates(self, pid: int) -> list[int]:
         t = self.team(pid)
         if t is None:
             return []
-        return [q for q in self.seats if q != pid and self.config.players[q].team == t]
+        return [q for q in self.seats if q != pid and self.config.team_of(q) == t]
 
     @property
     def everyone(self) -> list[int]:
@@ -194,7 +201,7 @@ class Game:
         t = self.team(pid)
         if t is None:
             return [pid]
-        return [q for q in self.everyone if self.config.players[q].team == t]
+        return [q for q in self.everyone if self.config.team_of(q) == t]
 
     def are_opponents(self, a: int, b: int) -> bool:
         if a == b:
@@ -257,7 +264,7 @@ class Game:
     # ------------------------------------------------------------------ zones and objects
 
     def zone(self, zone: str, pid: int | None = None) -> list[Obj]:
-        return self.zones[(zone, pid if zone in PRIVATE_ZONES else None)]
+        return self.zones[(zone, pid if zone in PLAYER_ZONES else None)]
 
     def library(self, pid: int) -> list[Obj]:
         return self.zones[(LIBRARY, pid)]
@@ -284,6 +291,27 @@ class Game:
     def command(self) -> list[Obj]:
         return self.zones[(COMMAND, None)]
 
+    def max_hand_size(self, pid: int) -> int | None:
+        """CR 402.2 / 514.1: seven as modified by a vanguard (902.5b), or None when an effect
+        says the player has no maximum hand size."""
+        if self.players[pid].no_max_hand or any(
+                e.kind == "no_max_hand" and e.player == pid for e in self.effects):
+            return None
+        return self.config.hand_size_of(pid)
+
+    def planar_deck(self, pid: int) -> list[Obj]:
+        """``pid``'s planar deck, bottom card first (CR 901.3)."""
+        return self.zones[(PLANAR_DECK, pid)]
+
+    def scheme_deck(self, pid: int) -> list[Obj]:
+        """``pid``'s scheme deck, bottom card first (CR 904.3)."""
+        return self.zones[(SCHEME_DECK, pid)]
+
+    def face_up(self) -> list[Obj]:
+        """The nontraditional cards face up in the command zone: planes, phenomena, schemes
+        and vanguards, whose abilities function there (CR 901.7, 902.7, 904.8)."""
+        return [o for o in self.command if o.defn.supplementary]
+
     def permanents(self) -> Iterator[Obj]:
         """Phased-in permanents (phased-out ones are treated as if absent, CR 702.26b)."""
         return (o for o in self.battlefield if not o.phased_out)
@@ -302,7 +330,7 @@ class Game:
         oid = self.table.new_oid()
         self.table.timestamp += 1
         self._order += 1
-        zo = (zone_owner if zone_owner is not None else owner) if zone in PRIVATE_ZONES else None
+        zo = (zone_owner if zone_owner is not None else owner) if zone in PLAYER_ZONES else None
         obj = Obj(oid=oid, defn=defn, owner=owner, controller=controller, zone=zone,
                   zone_owner=zo, card=card, order=self._order, base_controller=controller,
                   timestamp=self.table.timestamp, since=self.table.timestamp)
@@ -314,6 +342,8 @@ class Game:
         self.objects[oid] = obj
         if defn.token:
             self.tokens.add(oid)
+        if zone == COMMAND and defn.supplementary:
+            self._functions(obj)  # CR 901.7, 902.7, 904.8: its abilities work from there
         self.dirty.add(oid)
         self._mark_zone(zone, zo)
         return obj
@@ -330,6 +360,9 @@ class Game:
         self._mark_zone(obj.zone, obj.zone_owner)
         if obj in self.triggered_watchers:
             self.triggered_watchers.remove(obj)
+        if obj in self.global_sources:
+            self.global_sources.remove(obj)
+            self.statics_changed()
         if obj.zone == BATTLEFIELD:
             self._left_battlefield(obj)
 
@@ -349,6 +382,8 @@ class Game:
             return None
         ctrl = controller if controller is not None else obj.owner
         new = self.new_object(obj.defn, obj.owner, ctrl, zone, card=obj.card, position=position)
+        if zone == GRAVEYARD and obj.card is not None:
+            self.players[obj.owner].to_graveyard_this_turn += 1
         if zone == BATTLEFIELD:
             new.tapped = tapped
             self._entered_battlefield(new)
@@ -376,8 +411,27 @@ class Game:
             obj.counters["loyalty"] = obj.defn.loyalty  # CR 306.5b
         if any(isinstance(a, Triggered) for a in obj.defn.abilities):
             self.triggered_watchers.append(obj)
+        if obj.defn.global_statics:
+            self.global_sources.append(obj)
+            self.statics_changed()
         if obj.defn.statics:
             self.control_changed()
+
+    def _functions(self, obj: Obj) -> None:
+        """A face-up nontraditional card in the command zone: its triggered abilities watch
+        and its static abilities apply."""
+        if any(isinstance(a, Triggered) for a in obj.defn.abilities):
+            self.triggered_watchers.append(obj)
+        if obj.defn.global_statics:
+            self.global_sources.append(obj)
+            self.statics_changed()
+
+    def statics_changed(self) -> None:
+        """A static ability that changes creatures began or stopped applying: every
+        creature's power, toughness and keywords may differ now (for the views)."""
+        for o in self.battlefield:
+            if o.defn.is_("Creature"):
+                self.dirty.add(o.oid)
 
     def enter_silently(self, obj: Obj) -> None:
         """Set up a permanent placed by a scenario: its static abilities apply and its

@@ -25,14 +25,15 @@ def _obj(o: Obj) -> tuple[Any, ...]:
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
     return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, e.keyword,
-            e.amount, e.target, e.redirect_to, e.expires_turn_of)
+            e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
 
 
 def game_state(g: Game) -> tuple[Any, ...]:
     players = tuple(
         (p, ps.life, ps.in_game, ps.poison, sorted(ps.mana.items()), ps.drew_from_empty,
          ps.mulligans, ps.kept, sorted(ps.commander_damage.items()),
-         sorted(ps.commander_casts.items()), tuple(ps.spells_cast), ps.turn_started)
+         sorted(ps.commander_casts.items()), tuple(ps.spells_cast), ps.turn_started,
+         ps.damage_this_turn, ps.to_graveyard_this_turn, ps.no_max_hand)
         for p, ps in sorted(g.players.items()))
     zones = tuple((k, tuple(_obj(o) for o in lst))
                   for k, lst in sorted(g.zones.items(), key=lambda kv: repr(kv[0])))
@@ -51,7 +52,8 @@ def game_state(g: Game) -> tuple[Any, ...]:
         tuple(sorted((p, tuple(c.cid for c in cs)) for p, cs in g.departed_cards.items())),
         g.draw_offer and (g.draw_offer[0], tuple(sorted(g.draw_offer[1])), g.draw_offer[2]),
         g.version, tuple(g.attack_plan), tuple(g.block_plan), tuple(sorted(g.lands_played.items())),
-        g.suspended, g.result is not None,
+        g.suspended, g.result is not None, g.planar_controller,
+        tuple(sorted(g.die_rolls.items())),
     )
 
 

@@ -52,6 +52,10 @@ class ManaCost:
     def plus_generic(self, extra: int) -> ManaCost:
         return ManaCost(self.generic + extra, self.pips) if extra else self
 
+    def minus_generic(self, less: int) -> ManaCost:
+        """A cost reduction: generic mana only, never below nothing (CR 601.2f)."""
+        return ManaCost(max(self.generic - less, 0), self.pips) if less else self
+
     def __str__(self) -> str:
         parts = [f"{{{self.generic}}}"] if self.generic or not self.pips else []
         for color in MANA_TYPES:

@@ -11,27 +11,33 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import ending
+from . import ending, planechase
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
     CHOSEN,
     CHOSEN_PLAYER,
+    EACH_CREATURE,
     EACH_OPPONENT,
+    EACH_OTHER_PLAYER,
     EACH_PLAYER,
     ENCHANTED,
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
+    OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
     YOU,
     AllOf,
+    CardsInHandOfRecipient,
+    CardsToGraveyardThisTurnAtLeast,
     CastAnotherNamedThisGame,
     CastFromHand,
     ChooseOpponent,
     Condition,
     CreateToken,
     Damage,
+    DamageTakenThisTurnAtLeast,
     Destroy,
     Draw,
     DrawGame,
@@ -53,11 +59,13 @@ from .cards.vocab import (
     LoseLife,
     MayPay,
     Mill,
+    NoCardsInHand,
     NoCounters,
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
     PlaySubgame,
+    PowerAtMost,
     PreventAllCombatDamage,
     PreventDamage,
     PutCounters,
@@ -78,7 +86,8 @@ from .cards.vocab import (
     WinGame,
     WishFromOutside,
 )
-from .casting import describe_ref, target_still_legal
+from .casting import describe_ref, target_still_legal, unlimited_source
+from .characteristics import power
 from .damage import deal_damage
 from .state import (
     BATTLEFIELD,
@@ -112,6 +121,11 @@ class Ctx:
     targets: list[tuple[str, int] | None]  # None where a target became illegal
     event: dict[str, Any]
     memory: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def unlimited(self) -> bool:
+        """CR 901.13: a plane's or phenomenon's ability reaches everyone, whatever the range."""
+        return planechase.exempt(self.source.defn)
 
 
 class Aborted(Exception):
@@ -156,9 +170,16 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == CHOSEN_PLAYER:
         chosen = _chosen_player(ctx)
         out = [chosen] if chosen is not None else []
+    elif ref == EACH_OTHER_PLAYER:
+        out = [p for p in g.players_in_game() if p != ctx.controller]
+    elif ref == OTHER_OPPONENTS:
+        first = ctx.targets[0] if ctx.targets else None
+        out = [p for p in g.opponents(ctx.controller) if first != ("p", p)]
     else:
         out = []
     # CR 801.10: a spell or ability can't affect players outside its controller's range.
+    if ctx.unlimited:
+        return [p for p in out if g.in_game(p)]
     return [p for p in out if g.in_game(p) and g.in_range(ctx.controller, p)]
 
 
@@ -186,9 +207,13 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         found = g.objects.get(src.attached_to) if src and src.attached_to else None
     elif ref == CHOSEN:
         found = ctx.memory.get("chosen")
+    elif ref == EACH_CREATURE:
+        return [o for o in g.creatures()
+                if ctx.unlimited or g.obj_in_range(ctx.controller, o)]
     if found is None or found.oid not in g.objects:
         return []
-    if found.zone == BATTLEFIELD and not g.obj_in_range(ctx.controller, found):
+    if (found.zone == BATTLEFIELD and not ctx.unlimited
+            and not g.obj_in_range(ctx.controller, found)):
         return []  # CR 801.10
     return [found]
 
@@ -204,9 +229,13 @@ def refs_of(ctx: Ctx, ref: Ref) -> list[tuple[str, int]]:
     return [("p", p) for p in players_of(ctx, ref)] + [("o", o.oid) for o in objects_of(ctx, ref)]
 
 
-def amount_of(ctx: Ctx, amount: object) -> int:
+def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None) -> int:
     if isinstance(amount, int):
         return amount
+    if isinstance(amount, CardsInHandOfRecipient):
+        if recipient is None or recipient[0] != "p":
+            return 0
+        return len(ctx.game.hand(recipient[1]))
     if isinstance(amount, HalfLibrary):
         ps = players_of(ctx, amount.who)
         return len(ctx.game.library(ps[0])) // 2 if ps else 0
@@ -248,6 +277,14 @@ def condition_holds(game: Game, source: Obj, cond: Condition, controller: int,
                    for c in cond.conditions)
     if isinstance(cond, Paid):
         return bool(memory.get("paid")) != cond.negate
+    if isinstance(cond, NoCardsInHand):
+        return game.in_game(controller) and not game.hand(controller)
+    if isinstance(cond, DamageTakenThisTurnAtLeast):
+        return game.in_game(controller) and game.players[controller].damage_this_turn >= \
+            cond.amount
+    if isinstance(cond, CardsToGraveyardThisTurnAtLeast):
+        return game.in_game(controller) and \
+            game.players[controller].to_graveyard_this_turn >= cond.amount
     raise TypeError(f"unknown condition {cond!r}")
 
 
@@ -306,7 +343,7 @@ def choose(game: Game, player: int, kind: str, prompt: str,
 def _damage(ctx: Ctx, e: Damage) -> None:
     src = ctx.source if ctx.obj.is_ability else ctx.obj
     for ref in refs_of(ctx, e.to):
-        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount), ctx.controller)
+        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount, ref), ctx.controller)
         if dealt:
             ctx.game.say(f"{src.name} deals {dealt} damage to {describe_ref(ctx.game, ref)}.")
 
@@ -440,24 +477,35 @@ def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
         lib = g.library(owner)
         seen: dict[str, Obj] = {}
         for o in lib:
-            if (not e.filter.types or o.defn.types & e.filter.types) and o.name not in seen:
+            if e.filter.matches(o.defn) and o.name not in seen:
                 seen[o.name] = o
         acts = [Action(0, "choose_none", "Find nothing")]
         acts += [Action(i + 1, "choose_card", f"Put {name} onto the battlefield", obj=o.oid)
                  for i, (name, o) in enumerate(sorted(seen.items()))]
         return acts
 
-    answer = yield from choose(g, searcher, "search",
-                               f"Search {g.name(owner)}'s library for a "
-                               f"{e.filter.describe()}", build)
-    if answer is not None and answer.kind == "choose_card" and answer.obj in g.objects:
-        under = players_of(ctx, e.under)
-        card = g.objects[answer.obj]
-        if under:
+    found: list[Obj] = []  # the chosen cards stay in the library until the search is over
+    for n in range(e.count):
+        left = "" if e.count == 1 else f" ({n + 1} of up to {e.count})"
+
+        def build_rest() -> list[Action]:
+            return [a for a in build() if a.obj is None or all(f.oid != a.obj for f in found)]
+
+        answer = yield from choose(g, searcher, "search",
+                                   f"Search {g.name(owner)}'s library for a "
+                                   f"{e.filter.describe()}{left}", build_rest)
+        if answer is None or answer.kind != "choose_card" or answer.obj not in g.objects:
+            break
+        found.append(g.objects[answer.obj])
+    under = players_of(ctx, e.under)
+    for card in found:
+        if under and card.oid in g.objects:
             new = g.put_onto_battlefield(card, under[0], cause="search")
             if new is not None:
+                if e.tapped:
+                    new.tapped = True
                 g.say(f"{g.name(searcher)} puts {new.name} onto the battlefield from "
-                      f"{g.name(owner)}'s library.")
+                      f"{g.name(owner)}'s library{' tapped' if e.tapped else ''}.")
     if g.in_game(owner):
         g.shuffle(owner)
         g.touch_player(owner)
@@ -503,8 +551,14 @@ def _remove_counters(ctx: Ctx, e: RemoveCounters) -> None:
 
 
 def _if(ctx: Ctx, e: If) -> Flow:
-    holds = condition_holds(ctx.game, ctx.obj if not ctx.obj.is_ability else ctx.source,
-                            e.condition, ctx.controller, ctx.memory, ctx.event)
+    cond = e.condition
+    if isinstance(cond, PowerAtMost):  # about an object the resolving ability refers to
+        found = objects_of(ctx, cond.what)
+        holds = bool(found) and found[0].zone == BATTLEFIELD and \
+            found[0].defn.is_("Creature") and power(ctx.game, found[0]) <= cond.amount
+    else:
+        holds = condition_holds(ctx.game, ctx.obj if not ctx.obj.is_ability else ctx.source,
+                                cond, ctx.controller, ctx.memory, ctx.event)
     yield from run_effects(ctx, e.then if holds else e.otherwise)
 
 
@@ -629,9 +683,10 @@ def _create_token(ctx: Ctx, e: CreateToken) -> None:
     g = ctx.game
     defn = TOKEN_DEFS[e.token]
     for p in players_of(ctx, e.under):  # CR 800.4b: none for a player who has left
-        tok = g.create_token(defn, p)
-        if tok is not None:
-            g.say(f"{g.name(p)} creates a {defn.name} token.")
+        made = sum(g.create_token(defn, p) is not None for _ in range(e.count))
+        if made:
+            g.say(f"{g.name(p)} creates {'a' if made == 1 else made} {defn.name} "
+                  f"token{'s' if made > 1 else ''}.")
 
 
 def _restart(ctx: Ctx, e: RestartGame) -> Flow:
@@ -858,8 +913,10 @@ def run_effects(ctx: Ctx, effects: tuple[Any, ...]) -> Flow:
 def _check_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]
                    ) -> list[tuple[str, int] | None]:
     checked: list[tuple[str, int] | None] = []
+    unlimited = unlimited_source(obj)
     for spec, ref in zip(specs, obj.targets, strict=False):
-        checked.append(ref if target_still_legal(game, obj.controller, spec, ref) else None)
+        legal = target_still_legal(game, obj.controller, spec, ref, unlimited=unlimited)
+        checked.append(ref if legal else None)
     return checked
 
 
@@ -890,14 +947,15 @@ def _resolve_ability(game: Game, obj: Obj) -> Flow:
         game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")
         game.remove_object(obj)
         return
-    assert obj.source is not None
+    # An ability with no source (Planechase's planeswalking ability, CR 901.8) is its own.
+    source = obj.source if obj.source is not None else obj
     # CR 603.4: an intervening "if" is checked again on resolution.
     cond = getattr(ab, "condition", None)
-    if cond is not None and not condition_holds(game, obj.source, cond, obj.controller, {},
+    if cond is not None and not condition_holds(game, source, cond, obj.controller, {},
                                                 obj.event):
         game.remove_object(obj)
         return
-    ctx = Ctx(game, obj, obj.controller, obj.source, checked, obj.event)
+    ctx = Ctx(game, obj, obj.controller, source, checked, obj.event)
     yield from run_effects(ctx, ab.effects)
     if obj.oid in game.objects:
         game.remove_object(obj)
@@ -931,3 +989,10 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         game.move(obj, EXILE if d.exile_on_resolve else GRAVEYARD, cause="resolved")
 
 
+
+
+# The effects of the variants' cards live in a module of their own that uses the helpers above,
+# so it is imported (and registered) last.
+from .variant_effects import VARIANT_HANDLERS  # noqa: E402
+
+HANDLERS.update(VARIANT_HANDLERS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ending
+from . import archenemy, ending, planechase
 from .characteristics import toughness
-from .config import COMMANDER
+from .config import ARCHENEMY, COMMANDER
 from .resolve import choose
 from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
 
@@ -76,6 +76,10 @@ def check(game: Game) -> Flow:
     legend = yield from _legend_rule(game)
     commander = yield from _commanders_home(game)
     game.commander_moved.clear()
+    if game.config.variant == ARCHENEMY and archenemy.scheme_check(game):
+        performed = True  # CR 704.6e
+    if game.config.planechase and planechase.phenomenon_check(game):
+        performed = True  # CR 704.6f
     return performed or legend or commander
 
 

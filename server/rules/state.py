@@ -23,6 +23,14 @@ EXILE = "exile"
 STACK = "stack"
 COMMAND = "command"
 PRIVATE_ZONES = (LIBRARY, HAND, GRAVEYARD)  # one per player
+# Supplementary decks: face-down piles of nontraditional cards, one of each per player. By the
+# rules they are in the command zone (CR 901.4, 904.4); the engine keeps each as a pile of its
+# own so that, like a library, its order and contents are hidden and only its size is shown.
+PLANAR_DECK = "planar_deck"
+SCHEME_DECK = "scheme_deck"
+PILES = (PLANAR_DECK, SCHEME_DECK)
+PLAYER_ZONES = (*PRIVATE_ZONES, *PILES)
+HIDDEN_ZONES = (LIBRARY, *PILES)  # zones nobody may look into
 
 # Steps (CR 500-514), in order.
 UNTAP, UPKEEP, DRAW = "untap", "upkeep", "draw"
@@ -127,13 +135,16 @@ class PlayerState:
     commander_casts: dict[int, int] = field(default_factory=dict)  # CR 903.8 tax
     spells_cast: list[str] = field(default_factory=list)  # names, for Approach of the Second Sun
     turn_started: int = -1  # timestamp at which this player's most recent turn began
+    damage_this_turn: int = 0  # damage dealt to this player this turn
+    to_graveyard_this_turn: int = 0  # cards put into their graveyard this turn
+    no_max_hand: bool = False  # "no maximum hand size for the rest of the game" (CR 402.2)
 
 
 @dataclass(eq=False, slots=True)
 class Continuous:
     """A continuous effect from a resolved spell or ability (CR 611.2)."""
 
-    kind: str  # "control", "keyword", "prevent", "prevent_combat", "redirect"
+    kind: str  # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int
     duration: str
@@ -144,6 +155,8 @@ class Continuous:
     target: Ref | None = None  # prevention shield or redirection source recipient
     redirect_to: Ref | None = None
     expires_turn_of: int | None = None  # for "until your next turn" (CR 800.4m)
+    power: int = 0  # a "pt" effect's +power/+toughness (layer 7c)
+    toughness: int = 0
 
 
 @dataclass(frozen=True, slots=True)

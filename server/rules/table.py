@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from . import ending
+from . import ending, nontraditional
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
 from .config import COMMANDER, GameConfig, PlayerConfig, Scenario, card_def, validate
@@ -28,7 +28,9 @@ from .state import (
     EXILE,
     HAND,
     LIBRARY,
+    PLANAR_DECK,
     REFRESH,
+    SCHEME_DECK,
     Card,
     Decision,
     GameEnded,
@@ -65,6 +67,9 @@ class Table:
                     card.commander = True
                     commander_marked = True
                 deck.append(card)
+            # The nontraditional cards the game uses (config.validate allows no others).
+            extra = [*pc.planar_deck, *pc.scheme_deck, *([pc.vanguard] if pc.vanguard else [])]
+            deck.extend(self._new_card(pid, name) for name in extra)
             decks[pid] = deck
             self.starting_decks[pid] = list(pc.deck)
             self.outside[pid] = [self._new_card(pid, name) for name in pc.sideboard]
@@ -97,14 +102,16 @@ class Table:
                     depth=depth, parent=parent)
 
     def _deal(self, game: Game, decks: dict[int, list[Card]], exempt: list[Card]) -> None:
-        """Set up zones: commanders into the command zone (CR 103.2c / 903.6), the rest of each
-        deck as its library; exempt cards of a restart wait in exile (CR 724.4)."""
+        """Set up zones: commanders into the command zone (CR 103.2c / 903.6), nontraditional
+        cards to their supplementary decks or, for a vanguard, the command zone, the rest of
+        each deck as its library; exempt cards of a restart wait in exile (CR 724.4)."""
         for pid, cards in decks.items():
             for card in cards:
-                if card.commander and game.config.variant == COMMANDER:
-                    game.new_object(card.defn, pid, pid, COMMAND, card=card)
-                else:
-                    game.new_object(card.defn, pid, pid, LIBRARY, card=card)
+                zone = nontraditional.home(card.defn)
+                if zone is None:
+                    commander = card.commander and game.config.variant == COMMANDER
+                    zone = COMMAND if commander else LIBRARY
+                game.new_object(card.defn, pid, pid, zone, card=card)
         for card in exempt:
             game.new_object(card.defn, card.owner, card.owner, EXILE, card=card)
 
@@ -122,6 +129,10 @@ class Table:
                 return placed
 
             place(tuple(reversed(setup.library)), LIBRARY)
+            place(tuple(reversed(setup.planar_deck)), PLANAR_DECK)
+            place(tuple(reversed(setup.scheme_deck)), SCHEME_DECK)
+            if self.config.vanguard and pc.vanguard is not None:
+                place((pc.vanguard,), COMMAND)
             place(setup.hand, HAND)
             place(setup.graveyard, "graveyard")
             place(setup.exile, EXILE)
@@ -148,6 +159,10 @@ class Table:
                 game.players[pid].commander_damage[commander.cid] = amount
         game.control_changed()
         game.starting_player = sc.active
+        if self.config.planechase:
+            from .planechase import set_planar_controller
+
+            set_planar_controller(game, sc.active)
 
     # ------------------------------------------------------------------ the public surface
 
@@ -400,6 +415,7 @@ class Table:
             if obj.is_commander and obj.owner in players and obj.card is not None:
                 parent.remove_object(obj)
                 sub.new_object(obj.defn, obj.owner, obj.owner, COMMAND, card=obj.card)
+        nontraditional.into_subgame(parent, sub, players)  # CR 726.2a-b
         self.games.append(sub)
         # CR 726.2: a random starting player, drawn here so the event can name them.
         starting = random_starting_player(sub) if players else None
@@ -411,13 +427,28 @@ class Table:
         return sub
 
     def _close_subgame(self, sub: Game) -> None:
-        """CR 726.5: every card in the subgame (exile and phased-out ones included, the command
-        zone excepted) goes into its owner's main-game library, which is then shuffled; the rest
-        of the subgame ceases to exist. Commanders in the subgame command zone go back to the
-        main-game command zone (CR 726.5c)."""
+        """CR 726.5: every traditional card in the subgame (exile and phased-out ones included,
+        the command zone excepted) goes into its owner's main-game library, which is then
+        shuffled; the rest of the subgame ceases to exist. Commanders in the subgame command
+        zone go back to the main-game command zone (CR 726.5c); every plane, phenomenon and
+        scheme, face up or not, goes back into its owner's supplementary deck, which is then
+        shuffled (CR 726.5a), and vanguards return to the main-game command zone (726.5b)."""
         parent = sub.parent
         assert parent is not None
         touched: set[int] = set()
+        piles: set[int] = set()
+
+        def home(card: Card, zone: str) -> None:
+            supplementary = nontraditional.home(card.defn)
+            if supplementary is not None:
+                parent.new_object(card.defn, card.owner, card.owner, supplementary, card=card)
+                piles.add(card.owner)
+            elif zone == COMMAND and card.commander:
+                parent.new_object(card.defn, card.owner, card.owner, COMMAND, card=card)
+            else:
+                parent.new_object(card.defn, card.owner, card.owner, LIBRARY, card=card)
+                touched.add(card.owner)
+
         for obj in list(sub.objects.values()):
             card = obj.card
             if card is None:
@@ -425,22 +456,19 @@ class Table:
             sub.remove_object(obj)
             if not parent.in_game(card.owner):
                 parent.departed_cards.setdefault(card.owner, []).append(card)
-            elif obj.zone == COMMAND and card.commander:
-                parent.new_object(card.defn, card.owner, card.owner, COMMAND, card=card)
             else:
-                parent.new_object(card.defn, card.owner, card.owner, LIBRARY, card=card)
-                touched.add(card.owner)
+                home(card, obj.zone)
         # Cards of players who left the subgame but are still in the main game go home too.
         for owner, cards in sub.departed_cards.items():
             for card in cards:
                 if parent.in_game(owner):
-                    parent.new_object(card.defn, owner, owner, LIBRARY, card=card)
-                    touched.add(owner)
+                    home(card, "")
                 else:
                     parent.departed_cards.setdefault(owner, []).append(card)
         sub.departed_cards = {}
         for p in touched:
             parent.shuffle(p)
+        nontraditional.back_from_subgame(parent, piles)
         self.games.remove(sub)
 
     # ------------------------------------------------------------------ restarts (724)

@@ -33,8 +33,8 @@ def acting_orders(config: GameConfig, seats: list[int]) -> dict[int, tuple[int, 
     """
     out: dict[int, tuple[int, ...]] = {}
     n = len(seats)
-    for team in sorted({config.players[p].team for p in seats}, key=lambda t: (t is None, t)):
-        members = {p for p in seats if config.players[p].team == team}
+    for team in sorted({config.team_of(p) for p in seats}, key=lambda t: (t is None, t)):
+        members = {p for p in seats if config.team_of(p) == team}
         start = next((i for i, p in enumerate(seats)
                       if p in members and seats[(i - 1) % n] not in members), None)
         if start is None:  # the whole table is one team

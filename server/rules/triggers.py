@@ -11,20 +11,41 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    PLANE,
+    AtDrawStep,
+    AtEndStep,
     AtUpkeep,
     BecomesTapped,
     BecomesUntapped,
     CardLeavesYourZone,
+    ChaosEnsues,
     CreatureEnters,
     CreatureLeavesBattlefield,
+    CreatureYouControlDies,
     DealsCombatDamage,
+    LandEnters,
     LastCounterRemoved,
+    PlaneswalkAway,
+    PlaneswalkTo,
+    PlayerCastsSpell,
     PlayerLoses,
     SelfEnters,
+    SetInMotion,
     Triggered,
 )
 from .casting import choose_targets
-from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj, last_known
+from .planechase import exempt
+from .state import (
+    BATTLEFIELD,
+    COMMAND,
+    GRAVEYARD,
+    REFRESH,
+    STACK,
+    Action,
+    Decision,
+    Obj,
+    last_known,
+)
 from .teams import choice_groups
 
 if TYPE_CHECKING:
@@ -44,7 +65,7 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return (kind == "enters" and obj is not None and obj.defn.is_("Creature")
                 and not (ev.nontoken and obj.is_token))
     if isinstance(ev, DealsCombatDamage):
-        return (kind == "combat_damage" and data["source"] is src
+        return (kind == "combat_damage" and (ev.any_creature or data["source"] is src)
                 and (data["target"][0] == "p") == (ev.to == "player"))
     if isinstance(ev, PlayerLoses):
         return kind == "player_lost"
@@ -63,12 +84,38 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return (kind == "zone_change" and obj is not None and data["from_zone"] == ev.zone
                 and obj.card is not None and obj.zone_owner == src.controller
                 and (not ev.filter.types or bool(obj.defn.types & ev.filter.types)))
+    return _matches_more(src, ev, kind, data, obj)
+
+
+def _matches_more(src: Obj, ev: object, kind: str, data: dict[str, Any], obj: Obj | None
+                  ) -> bool:
+    """The trigger events of the variants' cards (steps, spells, planes, schemes)."""
+    if isinstance(ev, AtDrawStep | AtEndStep):
+        # Like an upkeep, a step belongs to each player whose turn it is (CR 805.4).
+        wanted = "draw_step" if isinstance(ev, AtDrawStep) else "end_step"
+        return kind == wanted and (ev.whose == "each" or src.controller in data["players"])
+    if isinstance(ev, LandEnters):
+        return kind == "enters" and obj is not None and obj.defn.is_("Land")
+    if isinstance(ev, PlayerCastsSpell):
+        return kind == "cast"
+    if isinstance(ev, CreatureYouControlDies):
+        return (kind == "zone_change" and obj is not None and data["from_zone"] == BATTLEFIELD
+                and data["to_zone"] == GRAVEYARD and obj.defn.is_("Creature")
+                and obj.controller == src.controller)
+    if isinstance(ev, ChaosEnsues):
+        return kind == "chaos" and src.defn.is_(PLANE)  # CR 311.7
+    if isinstance(ev, PlaneswalkTo):
+        return kind == "planeswalked_to" and obj is src
+    if isinstance(ev, PlaneswalkAway):
+        return kind == "planeswalked_away" and obj is src
+    if isinstance(ev, SetInMotion):
+        return kind == "set_in_motion" and obj is src
     return False
 
 
 def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
     """Players whose objects (or selves) the event involves (CR 801.7, 801.7a)."""
-    if kind == "upkeep" or kind == "player_lost":
+    if kind in ("upkeep", "player_lost", "draw_step", "end_step", "cast"):
         return [data["player"]]
     if kind == "combat_damage":
         tgt = data["target"]
@@ -89,12 +136,13 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
 def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
     involved: list[int] | None = None
     for src in list(game.triggered_watchers):
-        if src.phased_out or src.zone != BATTLEFIELD:
+        if src.phased_out or (src.zone != BATTLEFIELD
+                              and not (src.zone == COMMAND and src.defn.supplementary)):
             continue
         for idx, ab in enumerate(src.defn.abilities):
             if not isinstance(ab, Triggered) or not _matches(game, src, ab, kind, data):
                 continue
-            if game.ranges is not None:
+            if game.ranges is not None and not exempt(src.defn):  # CR 901.13
                 if involved is None:
                     involved = _event_players(game, kind, data)
                 if not all(game.in_range(src.controller, p) for p in involved):
@@ -153,6 +201,13 @@ _EVENT_WORDS = {
     "BecomesTapped": "when it becomes tapped", "BecomesUntapped": "when a permanent untaps",
     "CardLeavesYourZone": "when a card leaves your zone",
     "CreatureLeavesBattlefield": "when a creature leaves the battlefield",
+    "AtDrawStep": "at the beginning of the draw step",
+    "AtEndStep": "at the beginning of the end step",
+    "LandEnters": "when a land enters", "PlayerCastsSpell": "when a player casts a spell",
+    "CreatureYouControlDies": "when a creature you control dies",
+    "ChaosEnsues": "when chaos ensues", "PlaneswalkTo": "when you planeswalk to it",
+    "PlaneswalkAway": "when you planeswalk away from it",
+    "SetInMotion": "when you set it in motion", "PlanarDieRolled": "planeswalk",
 }
 
 

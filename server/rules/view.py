@@ -3,8 +3,10 @@
 A viewer is a player id, :data:`SPECTATOR` (public information only) or :data:`OMNISCIENT`
 (a spectator allowed to see everything). The view is keyed by stable keys (object ids, ``p0``,
 ``t``...), never by positions in a list, so a delta names exactly what changed. Cards in a
-library are never part of any view (only the count is); a card in a hand is visible to its owner
-and, in team games, to the owner's teammates (CR 808.5, 809.7). See docs/protocol.md.
+library, a planar deck or a scheme deck are never part of any view (only the counts are); a card
+in a hand is visible to its owner and, in team games, to the owner's teammates (CR 808.5,
+809.7). Face-up planes, phenomena, schemes and vanguards are public objects in the command zone.
+See docs/protocol.md.
 
 :func:`project` returns one key's value for everyone at once: a public value plus, for keys
 whose value depends on the viewer, a map of viewer-specific values.
@@ -15,7 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .characteristics import power, toughness
-from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, Obj
+from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, HIDDEN_ZONES, STACK, Obj
+from .statics import granted_keywords
 from .teams import acting_orders
 
 if TYPE_CHECKING:
@@ -58,6 +61,14 @@ def _player(game: Game, pid: int) -> dict[str, Any]:
                      for cid, n in sorted(ps.commander_damage.items())}
     if ps.commander_casts:
         out["ct"] = sum(ps.commander_casts.values())
+    planar, schemes = len(game.planar_deck(pid)), len(game.scheme_deck(pid))
+    if planar:
+        out["pd"] = planar
+    if schemes:
+        out["sd"] = schemes
+    most = game.max_hand_size(pid)
+    if most != 7:
+        out["mx"] = "none" if most is None else most
     return out
 
 
@@ -83,10 +94,12 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["x"] = 1
         if o.defn.is_("Creature"):
             out["pt"] = [power(game, o), toughness(game, o)]
-            granted = sorted(e.keyword for e in game.effects
-                             if e.kind == "keyword" and e.affected == o.oid)
+            granted = [e.keyword for e in game.effects
+                       if e.kind == "keyword" and e.affected == o.oid]
+            if game.global_sources:
+                granted.extend(granted_keywords(game, o))
             if granted:
-                out["kw"] = granted
+                out["kw"] = sorted(set(granted))
         if o.attacking is not None:
             out["at"] = list(o.attacking)
         if o.blocking is not None:
@@ -111,7 +124,7 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
     """
     if isinstance(key, int):
         o = game.objects.get(key)
-        if o is None or o.zone == LIBRARY:
+        if o is None or o.zone in HIDDEN_ZONES:
             return None, None
         if o.zone == HAND:
             entry = _object(game, o)
@@ -128,6 +141,8 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
         return None, None
     if key == "g":
         return _game_entry(game), None
+    if key == "pc":
+        return game.planar_controller, None
     if key == "r":
         if game.ranges is None:
             return None, None
@@ -159,13 +174,18 @@ def _game_entry(game: Game) -> dict[str, Any]:
         out["teams"] = [list(t) for t in sorted(teams, key=lambda t: game.seats.index(t[0]))]
         shared = ["turns"] if game.team_turns else []
         out["shared"] = shared + (["life"] if game.config.giant else [])
+    options = [o for o in ("planechase", "vanguard") if getattr(game.config, o)]
+    if options:
+        out["options"] = options
+    if game.config.archenemy is not None:
+        out["archenemy"] = game.config.archenemy
     return out
 
 
 def all_keys(game: Game) -> list[Any]:
-    keys: list[Any] = ["g", "t", "w", "r", "d", "x"]
+    keys: list[Any] = ["g", "t", "w", "r", "d", "x", "pc"]
     keys.extend(player_key(p) for p in game.seats)
-    keys.extend(oid for oid, o in game.objects.items() if o.zone != LIBRARY)
+    keys.extend(oid for oid, o in game.objects.items() if o.zone not in HIDDEN_ZONES)
     return keys
 
 

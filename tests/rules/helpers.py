@@ -42,6 +42,10 @@ class _Setup:
     range: int | None = None
     commander: str | None = None
     commander_damage: list[tuple[int, int]] = field(default_factory=list)
+    planar_deck: list[str] = field(default_factory=list)
+    scheme_deck: list[str] = field(default_factory=list)
+    vanguard: str | None = None
+    archenemy: bool = False
 
 
 class Scene:
@@ -123,6 +127,35 @@ class Scene:
         self.setups[pid].commander_damage.append((from_owner, amount))
         return self
 
+    def planar_deck(self, pid: int, *names: str) -> Scene:
+        """``pid``'s planar deck, top card first (Planechase, CR 901.3)."""
+        self.setups[pid].planar_deck = list(names)
+        return self
+
+    def plane(self, pid: int, name: str) -> Scene:
+        """A plane (or phenomenon) ``pid`` owns, face up in the command zone."""
+        self.setups[pid].command.append(name)
+        return self
+
+    def scheme_deck(self, pid: int, *names: str) -> Scene:
+        """``pid``'s scheme deck, top card first (Archenemy, CR 904.3)."""
+        self.setups[pid].scheme_deck = list(names)
+        return self
+
+    def scheme(self, pid: int, name: str) -> Scene:
+        """A scheme ``pid`` owns, already set in motion (face up in the command zone)."""
+        self.setups[pid].command.append(name)
+        return self
+
+    def vanguard(self, pid: int, name: str) -> Scene:
+        """``pid``'s vanguard card (Vanguard, CR 902.3); it starts in the command zone."""
+        self.setups[pid].vanguard = name
+        return self
+
+    def archenemy(self, pid: int) -> Scene:
+        self.setups[pid].archenemy = True
+        return self
+
     def at(self, step: str, active: int = 0, turn: int = 1) -> Scene:
         self.step, self.active, self.turn = step, active, turn
         return self
@@ -137,13 +170,15 @@ class Scene:
         for i, s in enumerate(self.setups):
             players.append(PlayerConfig(
                 name="ABCDEFGHIJ"[i], deck=(), sideboard=tuple(s.sideboard), team=s.team,
-                emperor=s.emperor, range=s.range, commander=s.commander))
+                emperor=s.emperor, range=s.range, commander=s.commander, vanguard=s.vanguard,
+                archenemy=s.archenemy))
             setups.append(PlayerSetup(
                 library=tuple(s.library if s.library is not None else DEFAULT_LIBRARY),
                 hand=tuple(s.hand), battlefield=tuple(s.battlefield),
                 graveyard=tuple(s.graveyard), exile=tuple(s.exile), command=tuple(s.command),
                 life=s.life, poison=s.poison, tapped=tuple(s.tapped),
-                counters=tuple(s.counters), commander_damage=tuple(s.commander_damage)))
+                counters=tuple(s.counters), commander_damage=tuple(s.commander_damage),
+                planar_deck=tuple(s.planar_deck), scheme_deck=tuple(s.scheme_deck)))
         scenario = Scenario(players=tuple(setups), active=self.active, step=self.step,
                             turn=self.turn, sick=self.sick)
         return GameConfig(players=tuple(players), variant=self.variant, scenario=scenario,
@@ -418,6 +453,19 @@ class G:
             self.choose("keep")
         return self
 
+    def roll(self) -> str:
+        """Roll the planar die (the active player's special action, CR 901.9); returns the
+        face rolled."""
+        self.choose("roll_planar_die")
+        return str(next(e.data["face"] for e in reversed(self.events)
+                        if e.kind == "planar_die"))
+
+    def plane(self, game: Any = None) -> str:
+        """The name of the face-up plane or phenomenon."""
+        g = game or self.game
+        (card,) = [o for o in g.command if o.defn.planar]
+        return str(card.name)
+
     def play_land(self, pid: int, name: str) -> G:
         return self.choose("play_land", f"Play {name}", player=pid)
 
@@ -428,6 +476,20 @@ class G:
 
     def hash(self) -> str:
         return self.table.state_hash()
+
+
+def seed_rolling(*faces: str) -> int:
+    """A seed with which a scenario's first planar die rolls come up ``faces`` (the scenario's
+    game draws on its random generator for nothing else first). Tests check the faces they
+    roll, so a change in how the die is rolled shows up as a failure, not a silent change."""
+    from arbiter.server.rules.planechase import FACES
+    from arbiter.server.rules.rng import Rng
+
+    for seed in range(100_000):
+        rng = Rng(seed).fork()
+        if all(FACES[rng.below(len(FACES))] == face for face in faces):
+            return seed
+    raise AssertionError(f"no seed rolls {faces}")
 
 
 def with_config(scene: Scene, **changes: Any) -> GameConfig:

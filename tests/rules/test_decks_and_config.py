@@ -71,10 +71,11 @@ def _p(n: int, **kw: object) -> tuple[PlayerConfig, ...]:
     (GameConfig(players=_p(1)), "at least two players"),
     (GameConfig(players=_p(3)), "exactly two players"),
     (GameConfig(players=_p(2), variant="free_for_all"), "needs at least three players"),
-    (GameConfig(players=_p(2), variant="planechase"), "planechase variant (CR 901) is not "
-                                                      "supported"),
-    (GameConfig(players=_p(2), variant="vanguard"), "not supported"),
-    (GameConfig(players=_p(2), variant="archenemy"), "not supported"),
+    (GameConfig(players=_p(2), variant="planechase"), "Planechase (CR 901) is an option"),
+    (GameConfig(players=_p(2), variant="vanguard"), "Vanguard (CR 902) is an option"),
+    (GameConfig(players=_p(2), variant="archenemy"), "exactly one archenemy (CR 904.2a)"),
+    (GameConfig(players=_p(2), variant="grand_melee"), "grand melee variant (CR 807) is not "
+                                                       "supported"),
     (GameConfig(players=_p(2), variant="chess"), "unknown variant"),
     (GameConfig(players=_p(2), range_of_influence=1), "multiplayer option"),
     (GameConfig(players=_p(3), variant="free_for_all", range_of_influence=0),
@@ -109,7 +110,7 @@ def test_903_4_colour_identity_limits_a_commander_deck() -> None:
     deck[deck.index("Plains")] = "Forest"  # green is outside Isamaru's white identity
     players = tuple(PlayerConfig(f"P{i}", tuple(deck), commander="Isamaru, Hound of Konda")
                     for i in range(2))
-    with pytest.raises(RulesError, match="Forest is outside"):
+    with pytest.raises(RulesError, match=r"Forest's colour identity \(G\) is outside Isamaru"):
         validate(GameConfig(players=players, variant="commander"))
     # Door to Nothingness's activation cost has every colour: its identity is all five.
     from arbiter.server.rules.cards.pool import POOL
@@ -122,9 +123,9 @@ def test_903_5_commander_decks_are_singleton_and_a_hundred_cards() -> None:
     deck[deck.index("Plains")] = "Serra Angel"  # a second Serra Angel
     players = tuple(PlayerConfig(f"P{i}", tuple(deck), commander="Isamaru, Hound of Konda")
                     for i in range(2))
-    with pytest.raises(RulesError, match="more than one Serra Angel"):
+    with pytest.raises(RulesError, match="more than one card named Serra Angel"):
         validate(GameConfig(players=players, variant="commander"))
     short = tuple(PlayerConfig(f"P{i}", tuple(deck[:60]), commander="Isamaru, Hound of Konda")
                   for i in range(2))
-    with pytest.raises(RulesError, match="exactly 100"):
+    with pytest.raises(RulesError, match="has exactly 100"):
         validate(GameConfig(players=short, variant="commander"))

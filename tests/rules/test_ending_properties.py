@@ -55,7 +55,7 @@ def configs(draw: Any) -> GameConfig:
     if variant == "free_for_all":
         options["attack"] = draw(st.sampled_from(["multiple", "left", "right"]))
     if variant == "commander":
-        options["casual_deck_sizes"] = False
+        options["format"] = "commander"
     return GameConfig(players=tuple(players), variant=variant, **options)
 
 

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.vocab import CREATURE_OR_LAND_CARD
-from arbiter.server.rules.config import validate
-from arbiter.server.rules.errors import ErrorCode, RulesError
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.hashing import game_state
 from arbiter.server.rules.state import BATTLEFIELD, COMMAND, GRAVEYARD, HAND, LIBRARY
@@ -547,20 +544,3 @@ def test_801_10_only_players_in_range_play_the_subgame() -> None:
     g.concede(1)
     g.concede(4)
     assert [g.life(p) for p in range(5)] == [20, 10, 20, 20, 10]
-
-
-# --------------------------------------------------------------------------- not supported
-
-
-@pytest.mark.parametrize("variant,rule", [("planechase", "CR 901"), ("vanguard", "CR 902"),
-                                          ("archenemy", "CR 904")])
-def test_726_2a_726_2b_726_5a_726_5b_variants_with_supplementary_cards_are_refused(
-        variant: str, rule: str) -> None:
-    config = GameConfig(players=(PlayerConfig("A", ()), PlayerConfig("B", ())),
-                        variant=variant)
-    with pytest.raises(RulesError) as err:
-        validate(config)
-    assert err.value.code == ErrorCode.BAD_CONFIG
-    assert "not supported" in err.value.message and rule in err.value.message
-    with pytest.raises(RulesError):
-        Table(config, 0)

@@ -8,21 +8,48 @@ The format, one entry per line::
     Sideboard                (every line after this header is in the sideboard)
     2 Hill Giant
     Commander: Isamaru, Hound of Konda
+    Planar deck              (the planes and phenomena of a Planechase game, CR 901.3)
+    Krosa
+    Scheme deck              (the schemes of the archenemy, CR 904.3)
+    2 Look Skyward and Despair
+    Vanguard: Maraxus        (a Vanguard game's vanguard card, CR 902.3)
 
 A ``Commander:`` line names the deck's commander; the commander counts as one of the deck's cards
-(CR 903.5a), so it is added to the main deck. Unknown card names and malformed lines are rejected
-with a :class:`~server.rules.errors.RulesError` naming the line.
+(CR 903.5a), so it is added to the main deck. ``Deck`` (or ``Main``) goes back to the main deck.
+Unknown card names and malformed lines are rejected with a :class:`~server.rules.errors.RulesError`
+naming the line. Whether a deck is legal in a format is a separate question
+(:mod:`server.rules.cards.formats`), answered with the lines this parse records.
+
+Every ready-made deck comes with the nontraditional cards the variants use: a planar deck, a
+scheme deck and a vanguard. A game uses only the parts its variant needs.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ErrorCode, RulesError
 from .pool import lookup
 
 _ENTRY = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(\S.*?)\s*$")
+
+MAIN, SIDEBOARD, COMMANDER_LINE, PLANAR, SCHEMES, VANGUARD_LINE = (
+    "main", "sideboard", "commander", "planar", "schemes", "vanguard")
+_HEADERS = {"sideboard": SIDEBOARD, "deck": MAIN, "main": MAIN, "maindeck": MAIN,
+            "planar deck": PLANAR, "planes": PLANAR, "scheme deck": SCHEMES, "schemes": SCHEMES}
+_NAMED_LINES = {"commander": COMMANDER_LINE, "vanguard": VANGUARD_LINE}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One entry of a deck list as written: where it is and what it adds."""
+
+    number: int
+    text: str
+    section: str  # main, sideboard, commander, planar, schemes or vanguard
+    name: str
+    count: int
 
 
 @dataclass(frozen=True)
@@ -30,19 +57,47 @@ class DeckList:
     main: tuple[str, ...]
     sideboard: tuple[str, ...] = ()
     commander: str | None = None
+    planar: tuple[str, ...] = ()  # the planar deck (CR 901.3)
+    schemes: tuple[str, ...] = ()  # the scheme deck (CR 904.3)
+    vanguard: str | None = None  # CR 902.3
+    # The entries as written, for deck-construction messages; a deck built in code gets the
+    # lines of its canonical text (see :meth:`entries`).
+    lines: tuple[Line, ...] = field(default=(), compare=False, repr=False)
 
     def to_text(self) -> str:
         lines: list[str] = []
         if self.commander:
             lines.append(f"Commander: {self.commander}")
         main = list(self.main)
-        if self.commander:
+        if self.commander and self.commander in main:
             main.remove(self.commander)
         lines.extend(_grouped(main))
-        if self.sideboard:
-            lines.append("Sideboard")
-            lines.extend(_grouped(list(self.sideboard)))
+        for header, names in (("Sideboard", self.sideboard), ("Planar deck", self.planar),
+                              ("Scheme deck", self.schemes)):
+            if names:
+                lines.append(header)
+                lines.extend(_grouped(list(names)))
+        if self.vanguard:
+            lines.append(f"Vanguard: {self.vanguard}")
         return "\n".join(lines) + "\n"
+
+    def entries(self) -> tuple[Line, ...]:
+        """The deck's lines: as written when it was parsed, else those of :meth:`to_text`."""
+        if self.lines:
+            return self.lines
+        return parse_deck_list(self.to_text(), allow_test=True).lines
+
+    def without(self, *, planar: bool = False, schemes: bool = False,
+                vanguard: bool = False) -> DeckList:
+        """The same deck with the named supplementary parts left out (a game that doesn't use
+        them)."""
+        keep = tuple(ln for ln in self.lines
+                     if not ((planar and ln.section == PLANAR)
+                             or (schemes and ln.section == SCHEMES)
+                             or (vanguard and ln.section == VANGUARD_LINE)))
+        return DeckList(self.main, self.sideboard, self.commander,
+                        () if planar else self.planar, () if schemes else self.schemes,
+                        None if vanguard else self.vanguard, keep)
 
 
 def _grouped(names: list[str]) -> list[str]:
@@ -57,31 +112,33 @@ def _err(lineno: int, line: str, why: str) -> RulesError:
 
 
 def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
-    main: list[str] = []
-    side: list[str] = []
-    commander: str | None = None
-    section = main
+    sections: dict[str, list[str]] = {MAIN: [], SIDEBOARD: [], PLANAR: [], SCHEMES: []}
+    named: dict[str, str | None] = {COMMANDER_LINE: None, VANGUARD_LINE: None}
+    entries: list[Line] = []
+    section = MAIN
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         header = line.rstrip(":").strip().lower()
-        if header == "sideboard":
-            section = side
+        if header in _HEADERS:
+            section = _HEADERS[header]
             continue
-        if header in ("deck", "main", "maindeck"):
-            section = main
-            continue
-        if line.lower().startswith("commander:"):
+        label = line.split(":", 1)[0].strip().lower() if ":" in line else ""
+        if label in _NAMED_LINES:
+            kind = _NAMED_LINES[label]
+            word = label.capitalize()
             name = line.split(":", 1)[1].strip()
             if not name:
-                raise _err(lineno, raw, "the Commander line names no card")
-            if commander is not None:
-                raise _err(lineno, raw, "a deck has one Commander line")
+                raise _err(lineno, raw, f"the {word} line names no card")
+            if named[kind] is not None:
+                raise _err(lineno, raw, f"a deck has one {word} line")
             if lookup(name, allow_test=allow_test) is None:
                 raise _err(lineno, raw, f"unknown card {name!r}")
-            commander = name
-            main.append(name)
+            named[kind] = name
+            if kind == COMMANDER_LINE:
+                sections[MAIN].append(name)
+            entries.append(Line(lineno, line, kind, name, 1))
             continue
         m = _ENTRY.match(line)
         if m is None:
@@ -94,28 +151,94 @@ def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
             if re.fullmatch(r"\d+\s*[xX]?", line):
                 raise _err(lineno, raw, "malformed line (a count with no card name)")
             raise _err(lineno, raw, f"unknown card {name!r}")
-        section.extend([name] * count)
-    if not main:
+        sections[section].extend([name] * count)
+        entries.append(Line(lineno, line, section, name, count))
+    if not sections[MAIN]:
         raise RulesError(ErrorCode.BAD_DECK, "the deck list has no cards")
-    return DeckList(tuple(main), tuple(side), commander)
+    return DeckList(tuple(sections[MAIN]), tuple(sections[SIDEBOARD]), named[COMMANDER_LINE],
+                    tuple(sections[PLANAR]), tuple(sections[SCHEMES]), named[VANGUARD_LINE],
+                    tuple(entries))
 
 
-def _deck(spec: str, sideboard: str = "", commander: str | None = None) -> DeckList:
+# The nontraditional parts of the ready-made decks: planar decks of ten different cards with
+# at most two phenomena (CR 901.3), scheme decks of twenty with at most two of a name (CR 904.3).
+PLANAR_WANDERER = """Krosa
+Goldmeadow
+Lethe Lake
+Panopticon
+Sanctum of Serra
+Fields of Summer
+The Hippodrome
+Astral Arena
+Mutual Epiphany
+Planewide Disaster"""
+PLANAR_SCHOLAR = """Academy at Tolaria West
+Undercity Reaches
+Krosa
+Goldmeadow
+Lethe Lake
+Panopticon
+Fields of Summer
+Astral Arena
+Sanctum of Serra
+Chaotic Aether"""
+PLANAR_GRAND_TOUR = """Academy at Tolaria West
+Astral Arena
+Fields of Summer
+Goldmeadow
+Krosa
+Lethe Lake
+Panopticon
+Sanctum of Serra
+The Hippodrome
+Undercity Reaches"""
+SCHEMES_TYRANT = """2 Look Skyward and Despair
+2 The Iron Guardian Stirs
+2 Know Naught but Fire
+2 The Fate of the Flammable
+2 Your Puny Minds Cannot Fathom
+2 Realms Befitting My Majesty
+2 The Very Soil Shall Shake
+1 Behold the Power of Destruction
+1 Embrace My Diabolical Vision
+1 Surrender Your Thoughts
+1 Your Will Is Not Your Own
+1 Nothing Can Stop Me Now
+1 I Know All, I See All"""
+SCHEMES_SCHEMER = """2 Behold the Power of Destruction
+2 Embrace My Diabolical Vision
+2 Surrender Your Thoughts
+2 Your Will Is Not Your Own
+2 Nothing Can Stop Me Now
+2 I Know All, I See All
+1 Look Skyward and Despair
+1 The Iron Guardian Stirs
+1 Know Naught but Fire
+1 The Fate of the Flammable
+1 Your Puny Minds Cannot Fathom
+1 Realms Befitting My Majesty
+2 The Very Soil Shall Shake"""
+
+
+def _deck(spec: str, sideboard: str = "", commander: str | None = None, *,
+          planar: str = PLANAR_WANDERER, schemes: str = SCHEMES_TYRANT,
+          vanguard: str = "Maraxus") -> DeckList:
     text = spec + ("\nSideboard\n" + sideboard if sideboard else "")
     if commander:
         text = f"Commander: {commander}\n" + text
+    text += f"\nPlanar deck\n{planar}\nScheme deck\n{schemes}\nVanguard: {vanguard}\n"
     return parse_deck_list(text)
 
 
 READY_MADE: dict[str, DeckList] = {
     "gruul-stompy": _deck(
-        """12 Forest
-        12 Mountain
+        """13 Forest
+        13 Mountain
         4 Llanowar Elves
-        4 Runeclaw Bear
+        3 Runeclaw Bear
         4 Grizzly Bears
         4 Glistener Elf
-        4 Hill Giant
+        3 Hill Giant
         4 Lightning Bolt
         4 Lava Axe
         4 Act of Treason
@@ -125,6 +248,7 @@ READY_MADE: dict[str, DeckList] = {
         1 Runeclaw Bear
         1 Forest
         1 Mountain""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Tahngarth",
     ),
     "azorius-skies": _deck(
         """12 Plains
@@ -142,7 +266,8 @@ READY_MADE: dict[str, DeckList] = {
         2 Approach of the Second Sun
         2 Shahrazad
         1 Test of Endurance
-        1 Celestial Convergence"""
+        1 Celestial Convergence""",
+        planar=PLANAR_SCHOLAR, schemes=SCHEMES_SCHEMER, vanguard="Serra",
     ),
     "dimir-control": _deck(
         """14 Island
@@ -160,14 +285,15 @@ READY_MADE: dict[str, DeckList] = {
         4 Divination
         2 Mind Control
         1 Door to Nothingness
-        2 Karn Liberated"""
+        2 Karn Liberated""",
+        planar=PLANAR_GRAND_TOUR, schemes=SCHEMES_SCHEMER, vanguard="Urza",
     ),
     "boros-lifecycle": _deck(
-        """12 Plains
+        """13 Plains
         12 Mountain
         4 Isamaru, Hound of Konda
         4 Assault Griffin
-        4 Hill Giant
+        3 Hill Giant
         4 Lightning Bolt
         4 Shahrazad
         4 Karn Liberated
@@ -177,25 +303,29 @@ READY_MADE: dict[str, DeckList] = {
         2 Blood Tyrant""",
         """1 Serra Angel
         1 Hill Giant""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Maraxus",
     ),
     # Small decks for quick tests and load runs: games end in a few turns.
     "quick-red": _deck(
         """8 Mountain
         4 Hill Giant
         4 Lightning Bolt
-        4 Lava Axe"""
+        4 Lava Axe""",
+        planar=PLANAR_GRAND_TOUR, schemes=SCHEMES_TYRANT, vanguard="Hanna",
     ),
     "quick-green": _deck(
         """8 Forest
         4 Llanowar Elves
         4 Runeclaw Bear
-        4 Grizzly Bears"""
+        4 Grizzly Bears""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_SCHEMER, vanguard="Gerrard",
     ),
     "quick-infect": _deck(
         """8 Forest
         4 Swamp
         4 Glistener Elf
-        4 Plague Stinger"""
+        4 Plague Stinger""",
+        planar=PLANAR_SCHOLAR, schemes=SCHEMES_TYRANT, vanguard="Maraxus",
     ),
     "isamaru-commander": _deck(
         """80 Plains
@@ -212,6 +342,7 @@ READY_MADE: dict[str, DeckList] = {
         1 Platinum Angel
         1 Karn Liberated""",
         commander="Isamaru, Hound of Konda",
+        planar=PLANAR_SCHOLAR, schemes=SCHEMES_TYRANT, vanguard="Serra",
     ),
     "phage-commander": _deck(
         """89 Swamp
@@ -221,6 +352,7 @@ READY_MADE: dict[str, DeckList] = {
         1 Platinum Angel
         1 Karn Liberated""",
         commander="Phage the Untouchable",
+        planar=PLANAR_GRAND_TOUR, schemes=SCHEMES_SCHEMER, vanguard="Urza",
     ),
 }
 

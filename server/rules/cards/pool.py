@@ -9,6 +9,8 @@ CR 104.4b); they are refused in deck lists and ready-made decks.
 from __future__ import annotations
 
 from ..mana import ManaCost
+from .supplementary import PHENOMENA, PLANES, SCHEMES, VANGUARDS
+from .supplementary import TOKENS as SUPPLEMENTARY_TOKENS
 from .vocab import (
     ANY_TARGET,
     CHOSEN_PLAYER,
@@ -403,9 +405,9 @@ TEST_CARDS = [
 
 POOL: dict[str, CardDef] = {
     c.name: c for c in (*BASICS, *CREATURES, *SPELLS, *WINNING, *LOSING, *DRAWN, *PREVENTING,
-                        *REACTING, *RESTARTING)
+                        *REACTING, *RESTARTING, *PLANES, *PHENOMENA, *SCHEMES, *VANGUARDS)
 }
-TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in TOKENS}
+TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS)}
 TEST_POOL: dict[str, CardDef] = {c.name: c for c in TEST_CARDS}
 
 SECTIONS: dict[str, list[CardDef]] = {
@@ -413,6 +415,8 @@ SECTIONS: dict[str, list[CardDef]] = {
     "Winning the game": WINNING, "Losing the game": LOSING, "Drawn games": DRAWN,
     "Preventing the end": PREVENTING, "Reacting to the end": REACTING,
     "Restarting the game, subgames, and cards from outside the game": RESTARTING,
+    "Planes (Planechase)": PLANES, "Phenomena (Planechase)": PHENOMENA,
+    "Schemes (Archenemy)": SCHEMES, "Vanguards (Vanguard)": VANGUARDS,
 }
 
 

@@ -30,6 +30,18 @@ INFECT = "infect"
 PHASING = "phasing"
 KEYWORDS = frozenset({FLYING, VIGILANCE, HASTE, TRAMPLE, LIFELINK, INFECT, PHASING})
 
+# --------------------------------------------------------------------------- card types
+
+# Nontraditional card types (CR 311-314): they live in the command zone and are never part of a
+# deck, a library or a sideboard (CR 100.2d).
+PLANE = "Plane"
+PHENOMENON = "Phenomenon"
+SCHEME = "Scheme"
+VANGUARD = "Vanguard"
+PLANAR_TYPES = frozenset({PLANE, PHENOMENON})
+SUPPLEMENTARY_TYPES = frozenset({PLANE, PHENOMENON, SCHEME, VANGUARD})
+ONGOING = "Ongoing"  # the supertype of schemes that stay face up (CR 904.11)
+
 # --------------------------------------------------------------------------- references
 
 
@@ -54,6 +66,9 @@ EVENT_OBJECT_CONTROLLER = Ref("event_object_controller")
 ENCHANTED = Ref("enchanted")
 CHOSEN = Ref("chosen")
 CHOSEN_PLAYER = Ref("chosen_player")
+EACH_OTHER_PLAYER = Ref("each_other_player")  # every player but you
+OTHER_OPPONENTS = Ref("other_opponents")  # your opponents other than the first target
+EACH_CREATURE = Ref("each_creature")  # every creature on the battlefield
 
 
 def Target(index: int = 0) -> Ref:
@@ -73,7 +88,8 @@ class TargetSpec:
     """What a target may be (CR 115).
 
     ``kind``: ``any`` (creature, player or planeswalker), ``player_or_planeswalker``,
-    ``player``, ``opponent``, ``teammate``, ``creature``, ``permanent``.
+    ``player``, ``opponent``, ``teammate``, ``creature``, ``opponent_creature`` (a creature an
+    opponent controls), ``permanent``.
     """
 
     kind: str
@@ -86,6 +102,7 @@ class TargetSpec:
             "opponent": "target opponent",
             "teammate": "target teammate",
             "creature": "target creature",
+            "opponent_creature": "target creature an opponent controls",
             "permanent": "target permanent",
         }[self.kind]
 
@@ -96,6 +113,7 @@ TARGET_PLAYER = TargetSpec("player")
 TARGET_OPPONENT = TargetSpec("opponent")
 TARGET_TEAMMATE = TargetSpec("teammate")
 TARGET_CREATURE = TargetSpec("creature")
+TARGET_OPPONENT_CREATURE = TargetSpec("opponent_creature")
 TARGET_PERMANENT = TargetSpec("permanent")
 
 # --------------------------------------------------------------------------- amounts
@@ -129,32 +147,48 @@ class Remembered:
     key: str
 
 
-Amount = int | HalfLibrary | HalfLife | LifeTotalOf | Remembered
+@dataclass(frozen=True, slots=True)
+class CardsInHandOfRecipient:
+    """The number of cards in the hand of the player being dealt the damage (one amount per
+    recipient, for "deals damage to each opponent equal to the number of cards in that
+    player's hand")."""
+
+
+Amount = int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient
 
 # --------------------------------------------------------------------------- card filters
 
 
 @dataclass(frozen=True, slots=True)
 class CardFilter:
-    """Which cards qualify, by card type; an empty ``types`` means any card."""
+    """Which cards qualify, by card type (and supertype); an empty ``types`` means any card."""
 
     types: frozenset[str] = frozenset()
     nontoken: bool = False
+    supertypes: frozenset[str] = frozenset()
 
     def describe(self) -> str:
-        if not self.types:
-            return "card"
-        return " or ".join(sorted(t.lower() for t in self.types)) + " card"
+        head = " ".join(sorted(t.lower() for t in self.supertypes))
+        kinds = " or ".join(sorted(t.lower() for t in self.types)) if self.types else ""
+        words = " ".join(w for w in (head, kinds) if w)
+        return f"{words} card" if words else "card"
+
+    def matches(self, defn: CardDef) -> bool:
+        return ((not self.types or bool(defn.types & self.types))
+                and self.supertypes <= defn.supertypes)
 
 
 CREATURE_CARD = CardFilter(frozenset({"Creature"}))
 CREATURE_OR_LAND_CARD = CardFilter(frozenset({"Creature", "Land"}))
+BASIC_LAND_CARD = CardFilter(frozenset({"Land"}), supertypes=frozenset({"Basic"}))
 
 # --------------------------------------------------------------------------- durations
 
 UNTIL_END_OF_TURN = "until_end_of_turn"
 INDEFINITELY = "indefinitely"
 UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # CR 800.4m cares about this one
+FOR_THE_GAME = "game"  # "for the rest of the game"
+UNTIL_PLANESWALK_FROM_PLANE = "until_planeswalk_from_plane"  # CR 901.11
 
 # --------------------------------------------------------------------------- conditions
 
@@ -202,8 +236,36 @@ class Paid:
     negate: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class NoCardsInHand:
+    """You have no cards in hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerAtMost:
+    """``what`` is a creature on the battlefield whose power is ``amount`` or less."""
+
+    what: Ref
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class DamageTakenThisTurnAtLeast:
+    """You have been dealt ``amount`` or more damage this turn."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsToGraveyardThisTurnAtLeast:
+    """``amount`` or more cards were put into your graveyard this turn from anywhere."""
+
+    amount: int
+
+
 Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters |
-    SourceUntapped | AllOf | Paid)
+    SourceUntapped | AllOf | Paid | NoCardsInHand | PowerAtMost | DamageTakenThisTurnAtLeast |
+    CardsToGraveyardThisTurnAtLeast)
 
 # --------------------------------------------------------------------------- effects
 
@@ -290,14 +352,17 @@ class GrantKeyword:
 
 @dataclass(frozen=True, slots=True)
 class SearchLibrary:
-    """``searcher`` searches ``whose`` library for a card matching ``filter`` and puts it onto
-    the battlefield under ``under``'s control; then that library's owner shuffles. A search of
-    a hidden zone may fail to find (CR 701.19b), so the choice always includes "nothing"."""
+    """``searcher`` searches ``whose`` library for up to ``count`` cards matching ``filter`` and
+    puts them onto the battlefield (``tapped`` or not) under ``under``'s control; then that
+    library's owner shuffles. A search of a hidden zone may fail to find (CR 701.19b), so each
+    pick includes "nothing"."""
 
     whose: Ref
     filter: CardFilter
     under: Ref = YOU
     searcher: Ref = YOU
+    count: int = 1
+    tapped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +460,7 @@ class Simultaneously:
 class CreateToken:
     token: str  # name of a token definition in the pool
     under: Ref
+    count: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,13 +532,103 @@ class RedirectDamage:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class May:
+    """``who`` may have ``effects`` happen ("you may ...", "that player may ..."): asked yes or
+    no as the ability resolves."""
+
+    effects: tuple[Effect, ...]
+    who: Ref = YOU
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AddMana:
+    """Add ``mana`` (a string of mana symbols such as ``WUBRG``) to your mana pool."""
+
+    mana: str
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyAll:
+    """Destroy every permanent of one of ``types`` (any permanent if empty), leaving lands
+    alone when ``nonland``, controlled by ``whose`` when given."""
+
+    types: frozenset[str] = frozenset()
+    nonland: bool = False
+    whose: Ref | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """``who`` discards ``amount`` cards of their choice."""
+
+    amount: int
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHand:
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleHandAndGraveyardIntoLibrary:
+    who: Ref = EACH_PLAYER
+
+
+@dataclass(frozen=True, slots=True)
+class NoMaximumHandSize:
+    """``who`` has no maximum hand size for ``duration`` (CR 402.2)."""
+
+    who: Ref = YOU
+    duration: str = FOR_THE_GAME
+
+
+@dataclass(frozen=True, slots=True)
+class Pump:
+    """``what`` gets +``power``/+``toughness`` until end of turn (layer 7c)."""
+
+    what: Ref
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentChoosesSelfOrOthers:
+    """The target opponent chooses self or others: ``self_effects`` happen (to that player,
+    ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
+
+    self_effects: tuple[Effect, ...]
+    others_effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Planeswalk:
+    """The planar controller planeswalks (CR 701.24)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlankRollsAreChaos:
+    """Each blank roll of the planar die is a chaos roll until a player planeswalks away from a
+    plane (CR 901.11 ends the effect)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """Abandon this scheme (CR 701.26): it turns face down and goes to the bottom of its
+    owner's scheme deck."""
+
+
 Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
     GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
     ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
-    PreventAllCombatDamage | RedirectDamage)
+    PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
+    DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
+    OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -498,9 +654,11 @@ class CreatureEnters:
 
 @dataclass(frozen=True, slots=True)
 class DealsCombatDamage:
-    """Whenever this deals combat damage to a ``creature`` or a ``player``."""
+    """Whenever this (or, with ``any_creature``, any creature) deals combat damage to a
+    ``creature`` or a ``player``."""
 
     to: str
+    any_creature: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,9 +698,66 @@ class CardLeavesYourZone:
     filter: CardFilter = CardFilter()
 
 
+@dataclass(frozen=True, slots=True)
+class AtDrawStep:
+    """At the beginning of your draw step."""
+
+    whose: str = "you"
+
+
+@dataclass(frozen=True, slots=True)
+class AtEndStep:
+    """At the beginning of your end step (``whose='you'``) or of each end step (``'each'``)."""
+
+    whose: str = "you"
+
+
+@dataclass(frozen=True, slots=True)
+class LandEnters:
+    """Whenever a land enters."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCastsSpell:
+    """Whenever a player casts a spell."""
+
+
+@dataclass(frozen=True, slots=True)
+class CreatureYouControlDies:
+    """When a creature you control dies."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChaosEnsues:
+    """Whenever chaos ensues: a plane's chaos ability (CR 311.7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaneswalkTo:
+    """When you planeswalk to this plane, or encounter this phenomenon (CR 312.5): when it is
+    moved off a planar deck and turned face up after the game has begun (CR 901.11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaneswalkAway:
+    """When you planeswalk away from this plane (CR 701.24d)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetInMotion:
+    """When you set this scheme in motion (CR 701.25, 904.9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanarDieRolled:
+    """Whenever you roll the Planeswalker symbol on the planar die (CR 901.8)."""
+
+
 TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | PlayerLoses |
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
-    CreatureLeavesBattlefield)
+    CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
+    CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
+    PlanarDieRolled)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -629,8 +844,58 @@ class EntersWithCounters:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class CreaturesGet:
+    """Creatures (``whose='all'``) or creatures you control (``'you'``) get
+    +``power``/+``toughness`` (layer 7c)."""
+
+    power: int
+    toughness: int
+    whose: str = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class CreaturesHave:
+    """Creatures (``whose='all'``) or creatures you control (``'you'``) have ``keyword``."""
+
+    keyword: str
+    whose: str = "you"
+
+
+@dataclass(frozen=True, slots=True)
+class SpellsCostLess:
+    """Spells you cast cost {``generic``} less to cast (CR 601.2f)."""
+
+    generic: int
+
+
+@dataclass(frozen=True, slots=True)
+class CombatLimit:
+    """No more than ``most`` creature(s) can attack (``what='attack'``) or block (``'block'``)
+    each combat."""
+
+    what: str
+    most: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PreventOneFromOpponents:
+    """If a source an opponent controls would deal damage to you, prevent 1 of that damage."""
+
+
+@dataclass(frozen=True, slots=True)
+class UntapDuringOpponentsUntap:
+    """Untap all permanents you control during each opponent's untap step."""
+
+
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
-    EntersWithCounters)
+    EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
+    PreventOneFromOpponents | UntapDuringOpponentsUntap)
+
+# Statics that change other objects or the rules of the game (rather than their own object):
+# the game keeps the objects that have them in a list so that each check is a short loop.
+GLOBAL_STATICS = (CreaturesGet, CreaturesHave, SpellsCostLess, CombatLimit,
+                  PreventOneFromOpponents, UntapDuringOpponentsUntap)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card
@@ -660,6 +925,8 @@ class CardDef:
     abilities: tuple[Ability, ...] = ()
     token: bool = False
     test_only: bool = False
+    hand_modifier: int = 0  # a vanguard's (CR 313.6)
+    life_modifier: int = 0  # a vanguard's (CR 313.7)
     color_identity: frozenset[str] = field(default=frozenset(), compare=False)
 
     def __post_init__(self) -> None:
@@ -683,6 +950,23 @@ class CardDef:
     def legendary(self) -> bool:
         return "Legendary" in self.supertypes
 
+    @property
+    def supplementary(self) -> bool:
+        """A nontraditional card: a plane, phenomenon, scheme or vanguard (CR 311-314)."""
+        return bool(self.types & SUPPLEMENTARY_TYPES)
+
+    @property
+    def planar(self) -> bool:
+        return bool(self.types & PLANAR_TYPES)
+
+    @property
+    def ongoing(self) -> bool:
+        return ONGOING in self.supertypes
+
+    @cached_property
+    def global_statics(self) -> tuple[Static, ...]:
+        return tuple(a for a in self.statics if isinstance(a, GLOBAL_STATICS))
+
     @cached_property
     def statics(self) -> tuple[Static, ...]:
         return tuple(
@@ -695,4 +979,5 @@ class CardDef:
         return f"{head} \u2014 {' '.join(self.subtypes)}" if self.subtypes else head
 
 
-_TYPE_ORDER = ["Artifact", "Enchantment", "Land", "Planeswalker", "Creature", "Instant", "Sorcery"]
+_TYPE_ORDER = ["Artifact", "Enchantment", "Land", "Planeswalker", "Creature", "Instant", "Sorcery",
+               PLANE, PHENOMENON, SCHEME, VANGUARD]

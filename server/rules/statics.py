@@ -1,0 +1,87 @@
+"""What static abilities of one object do to other objects and to the game's rules.
+
+The sources are :attr:`Game.global_sources`: permanents on the battlefield and face-up
+nontraditional cards in the command zone (planes, phenomena, schemes, vanguards: CR 901.7,
+902.7, 904.8) whose static abilities reach beyond themselves. The list is usually empty, so each
+question here is a short loop. "You" in such an ability is the source's controller: the
+planar controller for a plane (CR 901.6), the owner for a scheme or a vanguard (CR 902.6,
+904.7).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards.vocab import (
+    CombatLimit,
+    CreaturesGet,
+    CreaturesHave,
+    PreventOneFromOpponents,
+    SpellsCostLess,
+    UntapDuringOpponentsUntap,
+)
+from .state import Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _active(game: Game) -> list[Obj]:
+    return [o for o in game.global_sources if not o.phased_out]
+
+
+def _reaches(source: Obj, whose: str, obj: Obj) -> bool:
+    return whose == "all" or obj.controller == source.controller
+
+
+def creature_bonus(game: Game, obj: Obj) -> tuple[int, int]:
+    """Layer 7c: +X/+Y from static abilities and from "gets +X/+Y until end of turn"."""
+    p = t = 0
+    for src in _active(game):
+        for st in src.defn.global_statics:
+            if isinstance(st, CreaturesGet) and _reaches(src, st.whose, obj):
+                p += st.power
+                t += st.toughness
+    for e in game.effects:
+        if e.kind == "pt" and e.affected == obj.oid:
+            p += e.power
+            t += e.toughness
+    return p, t
+
+
+def granted_keywords(game: Game, obj: Obj) -> list[str]:
+    """Keywords static abilities give ``obj`` (a creature)."""
+    out = []
+    for src in _active(game):
+        for st in src.defn.global_statics:
+            if isinstance(st, CreaturesHave) and _reaches(src, st.whose, obj):
+                out.append(st.keyword)
+    return out
+
+
+def cost_reduction(game: Game, pid: int) -> int:
+    """Generic mana that spells ``pid`` casts cost less (CR 601.2f)."""
+    return sum(st.generic for src in _active(game) if src.controller == pid
+               for st in src.defn.global_statics if isinstance(st, SpellsCostLess))
+
+
+def combat_limit(game: Game, what: str) -> int | None:
+    """The most creatures that can attack (``what='attack'``) or block each combat."""
+    limits = [st.most for src in _active(game) for st in src.defn.global_statics
+              if isinstance(st, CombatLimit) and st.what == what]
+    return min(limits) if limits else None
+
+
+def prevents_one(game: Game, pid: int, source_controller: int) -> bool:
+    """Is 1 of the damage a source controlled by ``source_controller`` would deal to ``pid``
+    prevented ("prevent 1 of that damage")? Each such ability prevents 1."""
+    return game.are_opponents(pid, source_controller) and any(
+        isinstance(st, PreventOneFromOpponents) and src.controller == pid
+        for src in _active(game) for st in src.defn.global_statics)
+
+
+def untap_also(game: Game, active: int) -> list[int]:
+    """Players other than ``active`` whose permanents untap during ``active``'s untap step."""
+    return sorted({src.controller for src in _active(game) for st in src.defn.global_statics
+                   if isinstance(st, UntapDuringOpponentsUntap)
+                   and game.are_opponents(src.controller, active)})
