@@ -3,24 +3,30 @@ engine configuration each game of a match is built from.
 
 A room's settings are a msgpack map (docs/protocol.md, "create"). Scenarios, fixed seeds and
 test-only cards are for tests: the server accepts them only when started with
-``--allow-scenarios``.
+``--allow-scenarios``. Whether a deck is legal is the engine's question (its format rules in
+``cards/formats.py``); the room asks it when a deck is submitted.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.server.rules.cards import formats
 from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_made
 from arbiter.server.rules.config import (
-    COMMANDER,
+    ARCHENEMY,
+    FREE_FOR_ALL,
+    OPTIONS_NOT_VARIANTS,
     TWO_HEADED_GIANT,
+    TWO_PLAYER,
     VARIANTS,
     GameConfig,
     PlayerConfig,
     PlayerSetup,
     Scenario,
+    check_format,
     validate,
 )
 from arbiter.server.rules.errors import RulesError
@@ -39,6 +45,7 @@ class SeatSpec:
     emperor: bool = False
     range: int | None = None
     deck: DeckList | None = None  # a deck fixed by the room's creator
+    archenemy: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,9 @@ class RoomSettings:
     deploy_creatures: bool = False
     shared_team_turns: bool = False
     hand_size: int = 7
-    casual_deck_sizes: bool = False
+    format: str | None = None  # None: the variant's usual format (formats.default_format)
+    planechase: bool = False
+    vanguard: bool = False
     seating: tuple[int, ...] | None = None
     scenario: Scenario | None = None
     seed: int | None = None
@@ -62,21 +71,39 @@ class RoomSettings:
 
     def game_config(self, names: list[str], decks: list[DeckList], *,
                     chooser: int | None = None, first_game: bool = True) -> GameConfig:
+        """The engine configuration of one game; each deck brings the supplementary parts
+        the game uses (a planar deck, the archenemy's scheme deck, a vanguard) and no others."""
         players = tuple(
             PlayerConfig(name, deck.main, deck.sideboard, commander=deck.commander,
-                         team=spec.team, emperor=spec.emperor, range=spec.range)
+                         team=spec.team, emperor=spec.emperor, range=spec.range,
+                         planar_deck=deck.planar if self.planechase else (),
+                         scheme_deck=deck.schemes if spec.archenemy else (),
+                         vanguard=deck.vanguard if self.vanguard else None,
+                         archenemy=spec.archenemy)
             for name, deck, spec in zip(names, decks, self.seats, strict=True))
         return GameConfig(
             players=players, variant=self.variant, attack=self.attack,
             range_of_influence=self.range_of_influence, deploy_creatures=self.deploy_creatures,
             shared_team_turns=self.shared_team_turns, seating=self.seating, chooser=chooser,
-            hand_size=self.hand_size, casual_deck_sizes=self.casual_deck_sizes,
+            hand_size=self.hand_size, format=self.format, planechase=self.planechase,
+            vanguard=self.vanguard,
             allow_test_cards=self.allow_test_cards,
             scenario=self.scenario if first_game else None)
 
+    def deck_format(self) -> str:
+        return self.format if self.format is not None else formats.default_format(self.variant)
+
     def check_deck(self, seat: int, deck: DeckList, others: list[DeckList | None]) -> None:
         """Raise :class:`ProtocolError` (bad_deck / bad_config) if ``deck`` cannot be used in
-        ``seat``, the other seats' decks being ``others`` (None: not known yet)."""
+        ``seat``, the other seats' decks being ``others`` (None: not known yet). Every way the
+        deck breaks its format is reported at once, by the line of the list it came from."""
+        needs = formats.Needs(planar=self.planechase, schemes=self.seats[seat].archenemy,
+                              vanguard=self.vanguard)
+        problems = formats.deck_problems(deck, self.deck_format(), needs,
+                                         allow_test=self.allow_test_cards)
+        if problems:
+            raise ProtocolError(Code.BAD_DECK, f"the deck is not legal ({self.deck_format()}): "
+                                + "; ".join(str(p) for p in problems))
         decks = [deck if i == seat else (d if d is not None else deck)
                  for i, d in enumerate(others)]
         names = [f"Seat {i + 1}" for i in range(len(self.seats))]
@@ -179,8 +206,8 @@ def variants() -> list[dict[str, Any]]:
 
 
 _KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
-          "range_of_influence", "deploy_creatures", "shared_team_turns", "hand_size",
-          "casual_deck_sizes", "seating", "scenario", "seed", "allow_test_cards"}
+          "range_of_influence", "deploy_creatures", "shared_team_turns", "hand_size", "format",
+          "planechase", "vanguard", "seating", "scenario", "seed", "allow_test_cards"}
 _TESTING = ("scenario", "seed", "allow_test_cards")
 
 
@@ -202,17 +229,29 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     variant = raw.get("variant", "two_player")
     if not isinstance(variant, str):
         raise _bad("variant must be a string")
+    options = {o: _bool(raw, o) for o in OPTIONS_NOT_VARIANTS}
+    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test)
+    if variant in OPTIONS_NOT_VARIANTS:
+        # "planechase" or "vanguard" as a variant: that option on the default game for the
+        # number of seats (CR 901.2: two-player, or Free-for-All).
+        options[variant] = True
+        variant = TWO_PLAYER if len(seats) == 2 else FREE_FOR_ALL
     if variant not in VARIANTS:
         # Let the engine say why (unsupported variants name their rule).
         try:
             validate(GameConfig(players=(), variant=variant))
         except RulesError as exc:
             raise _bad(exc.message) from None
-    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test)
     if variant == TWO_HEADED_GIANT and isinstance(raw.get("seats", 4), int):
         # Two-Headed Giant given a number of seats: the first half of the seats is one team,
         # the rest the other (CR 810.1, 810.3).
         seats = tuple(SeatSpec(team=i * 2 // len(seats)) for i in range(len(seats)))
+    if variant == ARCHENEMY and not any(seat.archenemy for seat in seats):
+        # Archenemy with no seat marked: the first seat is the archenemy's (CR 904.2a).
+        seats = (replace(seats[0], archenemy=True), *seats[1:])
+    fmt = raw.get("format")
+    if fmt is not None and not isinstance(fmt, str):
+        raise _bad("format must be a string")
     best_of = raw.get("best_of", 1)
     if type(best_of) is not int or best_of not in (1, 3, 5, 7):
         raise _bad("best_of must be 1, 3, 5 or 7")
@@ -245,12 +284,18 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         range_of_influence=_opt_int(raw, "range_of_influence", 1, MAX_SEATS),
         deploy_creatures=_bool(raw, "deploy_creatures"),
         shared_team_turns=_bool(raw, "shared_team_turns"),
-        hand_size=7 if hand_size is None else hand_size,
-        casual_deck_sizes=_bool(raw, "casual_deck_sizes"), seating=seating,
+        hand_size=7 if hand_size is None else hand_size, format=fmt,
+        planechase=options["planechase"], vanguard=options["vanguard"], seating=seating,
         scenario=_parse_scenario(raw["scenario"]) if raw.get("scenario") is not None else None,
         seed=seed, allow_test_cards=allow_test)
-    # Let the engine check the combination, with stand-in decks where none is fixed yet.
-    stand_in = ready_made("isamaru-commander" if variant == COMMANDER else "quick-red")
+    # Let the engine check the combination, with stand-in decks where none is fixed yet: a
+    # ready-made deck legal in the room's format (every ready-made deck has the parts the
+    # variants use). The format must fit the variant before a stand-in can be picked.
+    try:
+        check_format(settings.variant, settings.deck_format())
+    except RulesError as exc:
+        raise _bad(exc.message) from None
+    stand_in = ready_made(formats.stand_in(settings.deck_format()))
     decks = [s.deck or stand_in for s in seats]
     try:
         validate(settings.game_config([f"Seat {i + 1}" for i in range(len(seats))], decks))
@@ -268,12 +313,15 @@ def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
         raise _bad(f"seats must be a number or an array of 2 to {MAX_SEATS} seat descriptions")
     out = []
     for i, seat in enumerate(raw):
-        if not isinstance(seat, dict) or not set(seat) <= {"team", "emperor", "range", "deck"}:
-            raise _bad(f"seat {i} must be a map with team, emperor, range and deck only")
+        if not isinstance(seat, dict) or not set(seat) <= {"team", "emperor", "range", "deck",
+                                                           "archenemy"}:
+            raise _bad(f"seat {i} must be a map with team, emperor, range, archenemy and deck "
+                       "only")
         deck = parse_deck(seat["deck"], allow_test=allow_test) if seat.get("deck") else None
         out.append(SeatSpec(team=_opt_int(seat, "team", 0, MAX_SEATS),
                             emperor=_bool(seat, "emperor"),
-                            range=_opt_int(seat, "range", 1, MAX_SEATS), deck=deck))
+                            range=_opt_int(seat, "range", 1, MAX_SEATS), deck=deck,
+                            archenemy=_bool(seat, "archenemy")))
     return tuple(out)
 
 

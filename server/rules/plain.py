@@ -31,6 +31,9 @@ def _tuples(value: Any) -> Any:
 def config_from_wire(data: dict[str, Any]) -> GameConfig:
     """The configuration :func:`config_to_wire` wrote."""
     data = dict(data)
+    # Logs written before formats existed: casual_deck_sizes waived Commander's 100 cards.
+    if data.pop("casual_deck_sizes", False):
+        data["format"] = "casual"
     players = tuple(PlayerConfig(**{k: _tuples(v) for k, v in p.items()})
                     for p in data.pop("players"))
     scenario = data.pop("scenario", None)

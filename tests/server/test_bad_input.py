@@ -44,7 +44,7 @@ async def test_each_bad_request_gets_its_own_error_and_changes_nothing(
         (decider, {"t": "deck", "r": room, "ready": "quick-red"}, "wrong_state"),
         (decider, {"t": "resync", "r": room, "e": 1, "q": 10**9}, None),  # a snapshot
         (decider, {"t": "hello", "v": 1, "name": "Again"}, "already_hello"),
-        (decider, {"t": "create", "config": {"variant": "planechase"}}, "bad_config"),
+        (decider, {"t": "create", "config": {"variant": "grand_melee"}}, "bad_config"),
         (decider, {"t": "create", "config": {"seats": 2, "seed": 1}}, None),
     ]
     for client, msg, code in cases:
