@@ -65,6 +65,8 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
     sp = teams.turn_holder(game, sp)
     game.starting_player = sp
     game.active = sp
+    if cfg.planechase:
+        planechase.set_planar_controller(game, sp)  # CR 901.6: the active player
     game.dirty.add("t")
     game.say(f"{teams.team_name(game, sp)} will play first.", "starting_player", player=sp)
     for p in live:  # CR 103.3, 103.3a

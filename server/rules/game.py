@@ -442,12 +442,12 @@ class Game:
             obj.counters.update(counters)
 
     def put_onto_battlefield(self, obj: Obj, controller: int, *, cause: str = "",
-                             cast_from_hand: bool = False) -> Obj | None:
+                             cast_from_hand: bool = False, tapped: bool = False) -> Obj | None:
         """Put a card onto the battlefield under ``controller``'s control; CR 800.4b: if that
         player has left the game it stays where it is."""
         if not self.in_game(controller):
             return None
-        new = self.move(obj, BATTLEFIELD, controller=controller, cause=cause)
+        new = self.move(obj, BATTLEFIELD, controller=controller, cause=cause, tapped=tapped)
         if new is not None:
             new.cast_from_hand = cast_from_hand
             self.emit("enters", obj=new, cast_from_hand=cast_from_hand)

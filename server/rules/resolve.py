@@ -24,6 +24,7 @@ from .cards.vocab import (
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
+    EVENT_SOURCE_CONTROLLER,
     OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
@@ -165,6 +166,9 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == EVENT_OBJECT_CONTROLLER:
         o = ctx.event.get("obj")
         out = [o.controller] if isinstance(o, Obj) else []  # last known information (800.4i)
+    elif ref == EVENT_SOURCE_CONTROLLER:
+        o = ctx.event.get("source")
+        out = [o.controller] if isinstance(o, Obj) else []
     elif ref.kind == "each_player_at_or_below":
         out = [p for p in g.players_in_game() if g.players[p].life <= ref.index]
     elif ref == CHOSEN_PLAYER:
@@ -473,37 +477,32 @@ def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
     owner = owners[0]
     searcher = ctx.controller
 
+    found: list[Obj] = []  # the chosen cards stay in the library until the search is over
+
     def build() -> list[Action]:
-        lib = g.library(owner)
+        taken = {o.oid for o in found}
         seen: dict[str, Obj] = {}
-        for o in lib:
-            if e.filter.matches(o.defn) and o.name not in seen:
+        for o in g.library(owner):
+            if e.filter.matches(o.defn) and o.name not in seen and o.oid not in taken:
                 seen[o.name] = o
         acts = [Action(0, "choose_none", "Find nothing")]
         acts += [Action(i + 1, "choose_card", f"Put {name} onto the battlefield", obj=o.oid)
                  for i, (name, o) in enumerate(sorted(seen.items()))]
         return acts
 
-    found: list[Obj] = []  # the chosen cards stay in the library until the search is over
     for n in range(e.count):
         left = "" if e.count == 1 else f" ({n + 1} of up to {e.count})"
-
-        def build_rest() -> list[Action]:
-            return [a for a in build() if a.obj is None or all(f.oid != a.obj for f in found)]
-
         answer = yield from choose(g, searcher, "search",
                                    f"Search {g.name(owner)}'s library for a "
-                                   f"{e.filter.describe()}{left}", build_rest)
+                                   f"{e.filter.describe()}{left}", build)
         if answer is None or answer.kind != "choose_card" or answer.obj not in g.objects:
             break
         found.append(g.objects[answer.obj])
     under = players_of(ctx, e.under)
     for card in found:
         if under and card.oid in g.objects:
-            new = g.put_onto_battlefield(card, under[0], cause="search")
+            new = g.put_onto_battlefield(card, under[0], cause="search", tapped=e.tapped)
             if new is not None:
-                if e.tapped:
-                    new.tapped = True
                 g.say(f"{g.name(searcher)} puts {new.name} onto the battlefield from "
                       f"{g.name(owner)}'s library{' tapped' if e.tapped else ''}.")
     if g.in_game(owner):

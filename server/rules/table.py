@@ -67,9 +67,12 @@ class Table:
                     card.commander = True
                     commander_marked = True
                 deck.append(card)
-            # The nontraditional cards the game uses (config.validate allows no others).
-            extra = [*pc.planar_deck, *pc.scheme_deck, *([pc.vanguard] if pc.vanguard else [])]
-            deck.extend(self._new_card(pid, name) for name in extra)
+            # The nontraditional cards the game uses (config.validate allows no others); a
+            # scenario places its own.
+            if config.scenario is None:
+                extra = [*pc.planar_deck, *pc.scheme_deck, *([pc.vanguard] if pc.vanguard
+                                                              else [])]
+                deck.extend(self._new_card(pid, name) for name in extra)
             decks[pid] = deck
             self.starting_decks[pid] = list(pc.deck)
             self.outside[pid] = [self._new_card(pid, name) for name in pc.sideboard]

@@ -20,6 +20,7 @@ from .vocab import (
     EACH_PLAYER,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
+    EVENT_SOURCE_CONTROLLER,
     FLYING,
     HASTE,
     ONGOING,
@@ -167,7 +168,7 @@ PLANES = [
            "card.\nWhenever chaos ensues, you have no maximum hand size for the rest of the "
            "game.",
            Triggered(DealsCombatDamage("player", any_creature=True),
-                     (May((Draw(1, EVENT_OBJECT_CONTROLLER),), EVENT_OBJECT_CONTROLLER,
+                     (May((Draw(1, EVENT_SOURCE_CONTROLLER),), EVENT_SOURCE_CONTROLLER,
                           "Draw a card?"),),
                      text="its controller may draw a card"),
            _chaos(NoMaximumHandSize(YOU), text="no maximum hand size")),

@@ -63,6 +63,7 @@ EACH_OPPONENT = Ref("each_opponent")
 EVENT_PLAYER = Ref("event_player")
 EVENT_OBJECT = Ref("event_object")
 EVENT_OBJECT_CONTROLLER = Ref("event_object_controller")
+EVENT_SOURCE_CONTROLLER = Ref("event_source_controller")  # of the source that dealt damage
 ENCHANTED = Ref("enchanted")
 CHOSEN = Ref("chosen")
 CHOSEN_PLAYER = Ref("chosen_player")
