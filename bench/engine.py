@@ -3,11 +3,14 @@
     .venv/bin/python bench/engine.py --games 200 --players 2 --strategy random
     .venv/bin/python bench/engine.py --games 50 --players 4 --strategy heuristic
     .venv/bin/python bench/engine.py --games 100 --variant two_headed_giant
+    .venv/bin/python bench/engine.py --games 200 --players 2 --variant planechase
 
 ``--variant`` picks the variant (default: two-player for two players, Free-for-All otherwise);
 team variants seat the players in teams of two, in order (Two-Headed Giant: two teams, so
 ``--players 6`` gives teams of three, CR 810.11), and ``--shared-team-turns`` has Team vs. Team
-teams share turns (CR 805).
+teams share turns (CR 805). Archenemy makes player 0 the archenemy. ``--planechase`` and
+``--vanguard`` add those options (``--variant planechase`` or ``vanguard`` is that option on the
+default variant); the ready-made decks bring their planar decks, vanguards and scheme decks.
 
 "Applied actions" are commands the engine accepted (every decision answered). With the random
 strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
@@ -32,10 +35,17 @@ from arbiter.clients.bots.stall import DEFAULT_ROUNDS
 from arbiter.clients.bots.strategies import STRATEGIES
 from arbiter.server.local import play_local
 from arbiter.server.rules import GameConfig, PlayerConfig
-from arbiter.server.rules.cards.decks import READY_MADE, ready_made
-from arbiter.server.rules.config import FREE_FOR_ALL, TEAM_VS_TEAM, TWO_HEADED_GIANT, TWO_PLAYER
+from arbiter.server.rules.cards.decks import READY_MADE, DeckList, ready_made
+from arbiter.server.rules.config import (
+    ARCHENEMY,
+    FREE_FOR_ALL,
+    TEAM_VS_TEAM,
+    TWO_HEADED_GIANT,
+    TWO_PLAYER,
+)
 
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, TWO_HEADED_GIANT)
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, TWO_HEADED_GIANT, ARCHENEMY, "planechase",
+            "vanguard")
 
 
 def main() -> int:
@@ -45,6 +55,8 @@ def main() -> int:
                         help="players per game (default 2, or 4 for Two-Headed Giant)")
     parser.add_argument("--variant", choices=VARIANTS, default=None)
     parser.add_argument("--shared-team-turns", action="store_true")
+    parser.add_argument("--planechase", action="store_true", help="the Planechase option")
+    parser.add_argument("--vanguard", action="store_true", help="the Vanguard option")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
     parser.add_argument("--decks", nargs="*", default=None,
                         help="ready-made decks to draw from (default: every constructed deck)")
@@ -53,22 +65,22 @@ def main() -> int:
     parser.add_argument("--draw-after", type=int, default=DEFAULT_ROUNDS,
                         help="rounds without anyone leaving after which the bots agree to a "
                              "draw (0: never)")
+    parser.add_argument("--variant", choices=VARIANTS, default=None,
+                        help="Planechase, Vanguard or Archenemy games (all: the three at once)")
     args = parser.parse_args()
 
     variant = args.variant
-    players = args.players or (4 if variant == TWO_HEADED_GIANT else 2)
+    if variant in ("planechase", "vanguard"):  # an option, on the default variant
+        setattr(args, variant, True)
+        variant = None
+    players = args.players or (4 if variant == TWO_HEADED_GIANT else
+                               3 if variant == ARCHENEMY else 2)
     variant = variant or ("two_player" if players == 2 else "free_for_all")
     decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
     rng = random.Random(args.seed)
     strategy = STRATEGIES[args.strategy]
-    configs = []
-    for _ in range(args.games):
-        chosen = [ready_made(rng.choice(decks)) for _ in range(players)]
-        configs.append(GameConfig(
-            players=tuple(PlayerConfig(f"P{i}", d.main, d.sideboard, team=_team(variant, i,
-                                                                               players))
-                          for i, d in enumerate(chosen)),
-            variant=variant, shared_team_turns=args.shared_team_turns))
+    configs = [_config([ready_made(rng.choice(decks)) for _ in range(players)], variant, args)
+               for _ in range(args.games)]
 
     actions = finished = agreed = 0
     per_game: list[float] = []
@@ -89,14 +101,28 @@ def main() -> int:
     elapsed = time.perf_counter() - start
 
     print(f"games: {args.games} ({finished} finished, {agreed} of them by an agreed draw), "
-          f"players: {players}, variant: {variant}, "
-          f"strategy: {args.strategy}")
+          f"players: {players}, variant: {variant}"
+          + "".join(f" + {o}" for o in ("planechase", "vanguard") if getattr(args, o))
+          + f", strategy: {args.strategy}")
     print(f"elapsed: {elapsed:.2f} s")
     print(f"games per second: {args.games / elapsed:.1f}")
     print(f"applied actions per second: {actions / elapsed:,.0f}")
     print(f"actions per game: median {statistics.median(counts):.0f}; "
           f"time per game: median {statistics.median(per_game) * 1000:.1f} ms")
     return 0
+
+
+def _config(chosen: list[DeckList], variant: str, args: argparse.Namespace) -> GameConfig:
+    archenemy = variant == ARCHENEMY
+    players = tuple(
+        PlayerConfig(f"P{i}", d.main, d.sideboard, team=_team(variant, i, len(chosen)),
+                     planar_deck=d.planar if args.planechase else (),
+                     scheme_deck=d.schemes if archenemy and i == 0 else (),
+                     vanguard=d.vanguard if args.vanguard else None,
+                     archenemy=archenemy and i == 0)
+        for i, d in enumerate(chosen))
+    return GameConfig(players=players, variant=variant, shared_team_turns=args.shared_team_turns,
+                      planechase=args.planechase, vanguard=args.vanguard)
 
 
 def _team(variant: str, pid: int, players: int) -> int | None:

@@ -325,7 +325,8 @@ def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
     return tuple(out)
 
 
-_SETUP_LISTS = ("library", "hand", "battlefield", "graveyard", "exile", "command")
+_SETUP_LISTS = ("library", "hand", "battlefield", "graveyard", "exile", "command", "planar_deck",
+                "scheme_deck")
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:

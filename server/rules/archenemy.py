@@ -32,7 +32,7 @@ def set_in_motion(game: Game) -> None:
     if scheme is None:  # pragma: no cover - cards always become new objects
         return
     game.say(f"{game.name(pid)} sets {scheme.name} in motion.", "set_in_motion", player=pid,
-             obj=scheme.oid)
+             obj=scheme.oid, card=scheme.name)
     game.emit("set_in_motion", obj=scheme)
 
 

@@ -320,7 +320,7 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         for idx, ab in enumerate(o.defn.abilities):
             if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
                 add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
-    if planechase.may_roll(game, pid):  # CR 901.9: a special action
+    if game.config.planechase and planechase.may_roll(game, pid):  # CR 901.9
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
     for oid, color in mana_sources(game, pid):

@@ -102,7 +102,7 @@ def set_starting_plane(game: Game) -> None:
         plane = _turn_top_face_up(game, sp)
         if plane is not None:
             game.say(f"{game.name(sp)} sets {plane.name} as the starting plane.",
-                     "planeswalk", player=sp, obj=plane.oid)
+                     "planeswalk", player=sp, obj=plane.oid, card=plane.name)
         break
 
 
@@ -132,7 +132,8 @@ def _arrive(game: Game, pc: int) -> None:
         game.say(f"{game.name(pc)} has no planar deck to planeswalk to.")
         return
     verb = "encounters" if new.defn.is_(PHENOMENON) else "planeswalks to"
-    game.say(f"{game.name(pc)} {verb} {new.name}.", "planeswalk", player=pc, obj=new.oid)
+    game.say(f"{game.name(pc)} {verb} {new.name}.", "planeswalk", player=pc, obj=new.oid,
+             card=new.name)
     game.emit("planeswalked_to", obj=new)
 
 

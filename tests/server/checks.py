@@ -4,10 +4,12 @@ Convergence (invariant 2): each client's views, built only from the snapshot and
 sent, equal a fresh snapshot of that viewer's view taken from the engine.
 
 Secrecy (invariant 3): :class:`SecrecyOracle` replays the game from the server's log and notes,
-for every viewer, every object that was ever in a zone hidden from them (a library; another
-player's hand). Object ids are never reused for another card (CR 400.7: a card that changes
-zones is a new object), so no frame to that viewer may mention such an id, anywhere; and no
-frame may contain the name of a card that viewer never saw.
+for every viewer, every object that was ever in a zone hidden from them (a library, a planar or
+scheme deck; another player's hand). Object ids are never reused for another card (CR 400.7: a
+card that changes zones is a new object), so no frame to that viewer may mention such an id,
+anywhere; and no frame may contain the name of a card that viewer never saw. A plane or scheme
+turned face up counts as seen by everyone even if it is face down again by the end of the
+command (a scheme whose ability had no target, CR 904.10).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import from_record
 from arbiter.server.rules.plain import config_from_wire
-from arbiter.server.rules.state import HAND, LIBRARY
+from arbiter.server.rules.state import HAND, HIDDEN_ZONES
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, snapshot
 
 from .harness import Client
@@ -80,16 +82,21 @@ class SecrecyOracle:
         self.seen_names: dict[int, set[str]] = {v: set() for v in viewers}
         self._note(table)
         for rec in store.commands(game_id):
-            table.apply(from_record(rec.command))
+            events = table.apply(from_record(rec.command))
             self._note(table)
+            for e in events:
+                if e.kind in ("set_in_motion", "planeswalk") and "card" in e.data:
+                    for seen in self.seen_names.values():
+                        seen.add(e.data["card"])
         self.table = table
 
     def _note(self, table: Table) -> None:
         for game in table.games:
             for obj in game.objects.values():
                 for v in self.hidden:
-                    if obj.zone == LIBRARY or (obj.zone == HAND and v != OMNISCIENT and v not in
-                                               (obj.owner, *game.teammates(obj.owner))):
+                    if obj.zone in HIDDEN_ZONES or (
+                            obj.zone == HAND and v != OMNISCIENT
+                            and v not in (obj.owner, *game.teammates(obj.owner))):
                         self.hidden[v].add(obj.oid)
                         self.hidden_names[v].add(obj.name)
                     else:
