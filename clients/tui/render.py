@@ -57,6 +57,8 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
         flags.append("token")
     if o.get("cm"):
         flags.append("commander")
+    if o.get("on"):
+        flags.append("ongoing")
     if o.get("x"):
         flags.append("phased out")
     at = o.get("at")
@@ -129,6 +131,8 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
         out.append(f"Room {main_room} · game {g.get('n', '?')} · turn {turn} · "
                    f"{_turn_owner(view, names, active)}'s {STEPS.get(step, step)}",
                    style="bold")
+    if view.get("pc") is not None:
+        out.append(f" · planar controller {_name(names, view['pc'])}")
     w = view.get("w")
     if w == ["subgame"]:
         out.append(" · waiting for the subgame")
@@ -180,6 +184,12 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
             extra.append(f"{dmg} damage from {commander}")
         if p.get("ct"):
             extra.append(f"commander cast {p['ct']}x")
+        if "mx" in p:
+            extra.append(f"maximum hand size {p['mx']}")
+        if p.get("pd"):
+            extra.append(f"planar deck {p['pd']}")
+        if p.get("sd"):
+            extra.append(f"scheme deck {p['sd']}")
         if extra:
             out.append("  (" + ", ".join(extra) + ")")
         out.append("\n")
@@ -205,9 +215,34 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
     return out
 
 
-def zones_text(view: View, names: Mapping[int, str]) -> Text:
-    """The stack, then each player's battlefield, graveyard and exile."""
+def nontraditional_text(view: View, names: Mapping[int, str]) -> Text:
+    """The face-up plane or phenomenon (Planechase), the schemes in motion (Archenemy) and each
+    player's vanguard (Vanguard): public cards of the command zone, each named by kind."""
     out = Text()
+    objs = objects(view)
+    by_kind: dict[str, list[Mapping[str, Any]]] = {}
+    for o in sorted(objs.values(), key=lambda o: int(o.get("i", 0))):
+        if o.get("z") == "c" and o.get("ty"):
+            by_kind.setdefault(str(o["ty"]), []).append(o)
+    for o in by_kind.get("plane", []) + by_kind.get("phenomenon", []):
+        who = _name(names, o.get("c", o["o"]))
+        out.append(f"{str(o['ty']).capitalize()}: ", style="bold")
+        out.append(f"{o['n']} (owned by {_name(names, o['o'])}, controlled by {who})\n")
+    if by_kind.get("scheme"):
+        out.append("Schemes in motion: ", style="bold")
+        out.append("; ".join(f"{card_text(o)} [{_name(names, o['o'])}]"
+                             for o in by_kind["scheme"]) + "\n")
+    if by_kind.get("vanguard"):
+        out.append("Vanguards: ", style="bold")
+        out.append("; ".join(f"{_name(names, o['o'])}: {o['n']}"
+                             for o in by_kind["vanguard"]) + "\n")
+    return out
+
+
+def zones_text(view: View, names: Mapping[int, str]) -> Text:
+    """The plane, schemes and vanguards, the stack, then each player's battlefield, graveyard,
+    exile and command zone."""
+    out = nontraditional_text(view, names)
     objs = objects(view)
     stack = sorted((o for o in objs.values() if o.get("z") == "s"),
                    key=lambda o: -int(o.get("i", 0)))
@@ -222,9 +257,9 @@ def zones_text(view: View, names: Mapping[int, str]) -> Text:
         out.append(f"\n{_name(names, pid)}\n", style="bold underline")
         for zone, label in (("b", "Battlefield"), ("g", "Graveyard"), ("e", "Exile"),
                             ("c", "Command")):
-            cards = sorted((o for o in objs.values() if o.get("z") == zone and
-                            int(o.get("c", o.get("o", -1)) if zone == "b" else o.get("o", -1))
-                            == pid), key=lambda o: int(o.get("i", 0)))
+            cards = sorted((o for o in objs.values() if o.get("z") == zone and not o.get("ty")
+                            and int(o.get("c", o.get("o", -1)) if zone == "b" else
+                                    o.get("o", -1)) == pid), key=lambda o: int(o.get("i", 0)))
             if not cards and zone == "c":
                 continue
             out.append(f"  {label}: ", style="bold")

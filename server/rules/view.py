@@ -108,6 +108,11 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
         out["tk"] = 1
     if o.is_commander:
         out["cm"] = 1
+    if o.defn.supplementary:  # a plane, phenomenon, scheme or vanguard: what kind
+        out["ty"] = next(t.lower() for t in ("Plane", "Phenomenon", "Scheme", "Vanguard")
+                         if o.defn.is_(t))
+        if o.defn.ongoing:
+            out["on"] = 1
     if o.targets and o.zone == STACK:
         out["tg"] = [list(t) for t in o.targets]
     return out

@@ -92,3 +92,36 @@ def test_two_headed_giant_teams_shared_life_and_the_teammates_hand() -> None:
     lines = render.players_text(teams_only, GIANT_NAMES, me=2).plain.splitlines()
     assert lines[5:7] == ["Team 1: Ann and Bob", "Team 2: Cid and Dee (your team)"]
     assert lines[3].startswith("▶") and not lines[4].startswith("▶")
+
+
+VARIANT_VIEW = {
+    "g": {"n": 1, "depth": 0, "parent": None, "variant": "archenemy", "seats": [0, 1, 2],
+          "options": ["planechase", "vanguard"], "archenemy": 0},
+    "t": [3, 1, "main1", 0],
+    "w": [1, "priority"],
+    "pc": 1,
+    "p0": {"l": 47, "h": 4, "y": 40, "s": "in", "pd": 9, "sd": 18, "mx": 6},
+    "p1": {"l": 20, "h": 9, "y": 38, "s": "in", "pd": 10, "mx": "none"},
+    "p2": {"l": 30, "h": 6, "y": 39, "s": "in", "pd": 10},
+    20: {"n": "Krosa", "z": "c", "o": 0, "c": 1, "i": 1, "ty": "plane"},
+    21: {"n": "The Very Soil Shall Shake", "z": "c", "o": 0, "i": 2, "ty": "scheme", "on": 1},
+    22: {"n": "Tahngarth", "z": "c", "o": 0, "i": 3, "ty": "vanguard"},
+    23: {"n": "Urza", "z": "c", "o": 2, "i": 4, "ty": "vanguard"},
+    24: {"n": "Grizzly Bears", "z": "b", "o": 0, "i": 5, "pt": [6, 6], "kw": ["haste",
+                                                                            "trample"]},
+}
+
+
+def test_the_plane_schemes_and_vanguards_come_from_the_view_alone() -> None:
+    status = render.status_text(VARIANT_VIEW, NAMES, depth=0, main_room="9", room="9").plain
+    assert "Bob's first main phase · planar controller Bob" in status
+    zones = render.zones_text(VARIANT_VIEW, NAMES).plain.splitlines()
+    assert zones[:3] == [
+        "Plane: Krosa (owned by Ann, controlled by Bob)",
+        "Schemes in motion: The Very Soil Shall Shake (ongoing) [Ann]",
+        "Vanguards: Ann: Tahngarth; Cid: Urza"]
+    assert "  Battlefield: Grizzly Bears 6/6 (haste, trample)" in zones
+    assert not any(line.startswith("  Command") for line in zones)  # not listed twice
+    players = render.players_text(VARIANT_VIEW, NAMES, me=1).plain.splitlines()
+    assert players[1].endswith("(maximum hand size 6, planar deck 9, scheme deck 18)")
+    assert players[2].endswith("(maximum hand size none, planar deck 10)")
