@@ -86,6 +86,7 @@ def main() -> int:
     per_game: list[float] = []
     counts: list[int] = []
     start = time.perf_counter()
+    cpu_start = time.process_time()
     for i, config in enumerate(configs):
         t0 = time.perf_counter()
         table, applied = play_local(config, args.seed + i, [strategy] * players,
@@ -99,6 +100,7 @@ def main() -> int:
         agreed += bool(table.result is not None and table.result.draw and any(
             o.reason == "agreement" for o in table.result.outcomes))
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
 
     print(f"games: {args.games} ({finished} finished, {agreed} of them by an agreed draw), "
           f"players: {players}, variant: {variant}"
@@ -107,6 +109,8 @@ def main() -> int:
     print(f"elapsed: {elapsed:.2f} s")
     print(f"games per second: {args.games / elapsed:.1f}")
     print(f"applied actions per second: {actions / elapsed:,.0f}")
+    # On a shared machine the wall clock counts other processes' time too; this doesn't.
+    print(f"applied actions per CPU second: {actions / cpu:,.0f} ({cpu:.2f} s of CPU)")
     print(f"actions per game: median {statistics.median(counts):.0f}; "
           f"time per game: median {statistics.median(per_game) * 1000:.1f} ms")
     return 0

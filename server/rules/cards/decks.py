@@ -232,20 +232,20 @@ def _deck(spec: str, sideboard: str = "", commander: str | None = None, *,
 
 READY_MADE: dict[str, DeckList] = {
     "gruul-stompy": _deck(
-        """13 Forest
-        13 Mountain
+        """12 Forest
+        12 Mountain
         4 Llanowar Elves
-        3 Runeclaw Bear
+        4 Runeclaw Bear
         4 Grizzly Bears
         4 Glistener Elf
-        3 Hill Giant
+        4 Hill Giant
         4 Lightning Bolt
         4 Lava Axe
         4 Act of Treason
         2 Living Wish
         2 Karn Liberated""",
-        """1 Hill Giant
-        1 Runeclaw Bear
+        """1 Serra Angel
+        1 Assault Griffin
         1 Forest
         1 Mountain""",
         planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Tahngarth",
@@ -289,11 +289,11 @@ READY_MADE: dict[str, DeckList] = {
         planar=PLANAR_GRAND_TOUR, schemes=SCHEMES_SCHEMER, vanguard="Urza",
     ),
     "boros-lifecycle": _deck(
-        """13 Plains
+        """12 Plains
         12 Mountain
         4 Isamaru, Hound of Konda
         4 Assault Griffin
-        3 Hill Giant
+        4 Hill Giant
         4 Lightning Bolt
         4 Shahrazad
         4 Karn Liberated
@@ -302,7 +302,7 @@ READY_MADE: dict[str, DeckList] = {
         2 Divine Intervention
         2 Blood Tyrant""",
         """1 Serra Angel
-        1 Hill Giant""",
+        1 Runeclaw Bear""",
         planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Maraxus",
     ),
     # Small decks for quick tests and load runs: games end in a few turns.
