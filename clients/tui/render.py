@@ -224,10 +224,10 @@ def nontraditional_text(view: View, names: Mapping[int, str]) -> Text:
     for o in sorted(objs.values(), key=lambda o: int(o.get("i", 0))):
         if o.get("z") == "c" and o.get("ty"):
             by_kind.setdefault(str(o["ty"]), []).append(o)
-    for o in by_kind.get("plane", []) + by_kind.get("phenomenon", []):
-        who = _name(names, o.get("c", o["o"]))
-        out.append(f"{str(o['ty']).capitalize()}: ", style="bold")
-        out.append(f"{o['n']} (owned by {_name(names, o['o'])}, controlled by {who})\n")
+    for card in by_kind.get("plane", []) + by_kind.get("phenomenon", []):
+        who = _name(names, card.get("c", card["o"]))
+        out.append(f"{str(card['ty']).capitalize()}: ", style="bold")
+        out.append(f"{card['n']} (owned by {_name(names, card['o'])}, controlled by {who})\n")
     if by_kind.get("scheme"):
         out.append("Schemes in motion: ", style="bold")
         out.append("; ".join(f"{card_text(o)} [{_name(names, o['o'])}]"

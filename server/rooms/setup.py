@@ -152,11 +152,15 @@ def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
 
 
 def deck_to_wire(deck: DeckList) -> dict[str, Any]:
-    return {"main": list(deck.main), "side": list(deck.sideboard), "commander": deck.commander}
+    return {"main": list(deck.main), "side": list(deck.sideboard), "commander": deck.commander,
+            "planar": list(deck.planar), "schemes": list(deck.schemes),
+            "vanguard": deck.vanguard}
 
 
 def deck_from_wire(data: dict[str, Any]) -> DeckList:
-    return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"))
+    return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"),
+                    tuple(data.get("planar", ())), tuple(data.get("schemes", ())),
+                    data.get("vanguard"))
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
@@ -186,18 +190,25 @@ def _seconds(value: Any, key: str, hi: float) -> float:
 
 # What "create room" offers, for clients that build a form from it (the catalog's
 # ``variants``): seats (fewest, most), whether seats need teams, and which settings apply.
+# Planechase and Vanguard are options of every variant; the format is a setting of every room.
 _MULTIPLAYER = ("attack", "range_of_influence")
+_EVERY = ("format", "planechase", "vanguard")
 VARIANT_INFO: dict[str, dict[str, Any]] = {
-    "two_player": {"seats": [2, 2], "teams": False, "options": []},
-    "free_for_all": {"seats": [3, MAX_SEATS], "teams": False, "options": list(_MULTIPLAYER)},
+    "two_player": {"seats": [2, 2], "teams": False, "options": [*_EVERY]},
+    "free_for_all": {"seats": [3, MAX_SEATS], "teams": False,
+                     "options": [*_MULTIPLAYER, *_EVERY]},
     "team_vs_team": {"seats": [3, MAX_SEATS], "teams": True,
-                     "options": [*_MULTIPLAYER, "deploy_creatures", "shared_team_turns"]},
+                     "options": [*_MULTIPLAYER, "deploy_creatures", "shared_team_turns", *_EVERY]},
     "emperor": {"seats": [6, MAX_SEATS], "teams": True, "emperor": True,
-                "options": ["deploy_creatures"]},
+                "options": ["deploy_creatures", *_EVERY]},
     "commander": {"seats": [2, MAX_SEATS], "teams": False, "commander": True,
-                  "options": list(_MULTIPLAYER)},
+                  "options": [*_MULTIPLAYER, *_EVERY]},
     # Two teams of equal size (CR 810.1, 810.11); a number of seats is split into two teams.
-    "two_headed_giant": {"seats": [4, MAX_SEATS], "teams": True, "options": []},
+    # Planechase and Vanguard have rules of their own there (901.12), not played here.
+    "two_headed_giant": {"seats": [4, MAX_SEATS], "teams": True, "options": ["format"]},
+    # The archenemy (the first seat, or the one marked) against a team of everyone else.
+    "archenemy": {"seats": [2, MAX_SEATS], "teams": False, "archenemy": True,
+                  "options": [*_EVERY]},
 }
 
 

@@ -320,7 +320,8 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         for idx, ab in enumerate(o.defn.abilities):
             if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
                 add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
-    if game.config.planechase and planechase.may_roll(game, pid):  # CR 901.9
+    if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
+            and can_afford(game, pid, planechase.die_cost(game, pid))):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
     for oid, color in mana_sources(game, pid):
@@ -416,5 +417,6 @@ def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
     elif action.kind == "mana" and obj is not None:
         activate_mana(game, pid, obj)
     elif action.kind == "roll_planar_die":
+        pay_mana(game, pid, planechase.die_cost(game, pid))
         planechase.roll(game, pid)
 

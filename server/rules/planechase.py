@@ -172,20 +172,15 @@ def die_cost(game: Game, pid: int) -> ManaCost:
 
 def may_roll(game: Game, pid: int) -> bool:
     """CR 901.9 / 116.2i: the active player, with priority, the stack empty, in a main phase
-    of their turn, who can pay the cost."""
-    from .casting import can_afford
-
+    of their turn (the caller checks that they can pay :func:`die_cost`)."""
     return (game.config.planechase and game.active == pid and game.step in MAIN_PHASES
-            and not game.stack and can_afford(game, pid, die_cost(game, pid)))
+            and not game.stack)
 
 
 def roll(game: Game, pid: int) -> None:
-    """CR 901.9a-c: pay, roll, and act on the face. Doesn't use the stack; the roller keeps
-    priority."""
-    from .casting import pay_mana
-
+    """CR 901.9a-c: roll (the cost has been paid) and act on the face. Doesn't use the stack;
+    the roller keeps priority."""
     cost = die_cost(game, pid)
-    pay_mana(game, pid, cost)
     game.die_rolls[pid] = game.die_rolls.get(pid, 0) + 1
     face = FACES[game.rng.below(len(FACES))]
     if face == "blank" and any(e.kind == "blank_chaos" for e in game.effects):

@@ -106,6 +106,7 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .variant_effects import VARIANT_HANDLERS
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -127,6 +128,20 @@ class Ctx:
     def unlimited(self) -> bool:
         """CR 901.13: a plane's or phenomenon's ability reaches everyone, whatever the range."""
         return planechase.exempt(self.source.defn)
+
+    # For effect handlers in other modules (variant_effects.py), which this one imports.
+    def players(self, ref: Ref) -> list[int]:
+        return players_of(self, ref)
+
+    def objects(self, ref: Ref) -> list[Obj]:
+        return objects_of(self, ref)
+
+    def choose(self, player: int, kind: str, prompt: str,
+               build: Callable[[], list[Action]]) -> Flow:
+        return choose(self.game, player, kind, prompt, build)
+
+    def run(self, effects: tuple[Any, ...]) -> Flow:
+        return run_effects(self, effects)
 
 
 class Aborted(Exception):
@@ -892,6 +907,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     PreventDamage: _prevent, PreventAllCombatDamage: _prevent_combat,
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
+    **VARIANT_HANDLERS,
 }
 
 
@@ -986,12 +1002,3 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
     yield from run_effects(ctx, d.spell)
     if obj.oid in game.objects and obj.zone == STACK:
         game.move(obj, EXILE if d.exile_on_resolve else GRAVEYARD, cause="resolved")
-
-
-
-
-# The effects of the variants' cards live in a module of their own that uses the helpers above,
-# so it is imported (and registered) last.
-from .variant_effects import VARIANT_HANDLERS  # noqa: E402
-
-HANDLERS.update(VARIANT_HANDLERS)

@@ -1,6 +1,7 @@
 """What the effects of the variants' cards do: planes and phenomena (CR 901), schemes
 (CR 904) and vanguards (CR 902). One handler per effect type, as in :mod:`resolve`, which
-registers these with its own.
+registers these with its own; a handler reaches the resolving ability's references, choices
+and nested effects through its :class:`~server.rules.resolve.Ctx`.
 """
 
 from __future__ import annotations
@@ -27,27 +28,27 @@ from .cards.vocab import (
     ShuffleHandAndGraveyardIntoLibrary,
     Target,
 )
-from .resolve import Ctx, choose, objects_of, players_of, run_effects
 from .state import GRAVEYARD, LIBRARY, Action, Continuous
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .game import Flow
+    from .resolve import Ctx
 
 
 def _may(ctx: Ctx, e: May) -> Flow:
     """"You may ..." / "that player may ...": the player named is asked as it resolves."""
     g = ctx.game
-    who = players_of(ctx, e.who)
+    who = ctx.players(e.who)
     if not who:
         return
     pid = who[0]
     prompt = e.prompt or f"{ctx.source.name}: do it?"
-    answer = yield from choose(g, pid, "may", prompt,
+    answer = yield from ctx.choose(pid, "may", prompt,
                                lambda: [Action(0, "yes", "Yes"), Action(1, "no", "No")])
     if answer is not None and answer.kind == "yes" and g.in_game(pid):
-        yield from run_effects(ctx, e.effects)
+        yield from ctx.run(e.effects)
     else:
         g.say(f"{g.name(pid)} declines.")
 
@@ -62,7 +63,7 @@ def _add_mana(ctx: Ctx, e: AddMana) -> None:
 def _set_life(ctx: Ctx, e: SetLife) -> None:
     """CR 119.5: the player gains or loses the difference."""
     g = ctx.game
-    for p in players_of(ctx, e.who):
+    for p in ctx.players(e.who):
         diff = e.amount - g.players[p].life
         if diff > 0:
             g.gain_life(p, diff)
@@ -73,7 +74,7 @@ def _set_life(ctx: Ctx, e: SetLife) -> None:
 
 def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
     g = ctx.game
-    whose = None if e.whose is None else set(players_of(ctx, e.whose))
+    whose = None if e.whose is None else set(ctx.players(e.whose))
     if whose is not None and not whose:
         return
     doomed = [o for o in g.permanents()
@@ -92,7 +93,7 @@ def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
 def _discard(ctx: Ctx, e: Discard) -> Flow:
     """Each player named discards ``amount`` cards of their choice, one choice at a time."""
     g = ctx.game
-    for p in players_of(ctx, e.who):
+    for p in ctx.players(e.who):
         for _ in range(e.amount):
             def build(p: int = p) -> list[Action]:
                 seen: dict[str, int] = {}
@@ -101,7 +102,7 @@ def _discard(ctx: Ctx, e: Discard) -> Flow:
                 return [Action(i, "discard", f"Discard {name}", obj=oid)
                         for i, (name, oid) in enumerate(seen.items())]
 
-            answer = yield from choose(g, p, "discard", "Discard a card", build)
+            answer = yield from ctx.choose(p, "discard", "Discard a card", build)
             if answer is None or answer.obj not in g.objects:
                 break
             card = g.objects[answer.obj]
@@ -111,7 +112,7 @@ def _discard(ctx: Ctx, e: Discard) -> Flow:
 
 def _discard_hand(ctx: Ctx, e: DiscardHand) -> None:
     g = ctx.game
-    for p in players_of(ctx, e.who):
+    for p in ctx.players(e.who):
         cards = list(g.hand(p))
         for o in cards:
             g.move(o, GRAVEYARD, cause="discard")
@@ -120,7 +121,7 @@ def _discard_hand(ctx: Ctx, e: DiscardHand) -> None:
 
 def _shuffle_in(ctx: Ctx, e: ShuffleHandAndGraveyardIntoLibrary) -> None:
     g = ctx.game
-    for p in players_of(ctx, e.who):
+    for p in ctx.players(e.who):
         for o in [*g.hand(p), *g.graveyard(p)]:
             g.move(o, LIBRARY, cause="shuffle")
         g.shuffle(p)
@@ -130,7 +131,7 @@ def _shuffle_in(ctx: Ctx, e: ShuffleHandAndGraveyardIntoLibrary) -> None:
 
 def _no_maximum_hand_size(ctx: Ctx, e: NoMaximumHandSize) -> None:
     g = ctx.game
-    for p in players_of(ctx, e.who):
+    for p in ctx.players(e.who):
         if e.duration == FOR_THE_GAME:
             g.players[p].no_max_hand = True
         else:
@@ -145,7 +146,7 @@ def _no_maximum_hand_size(ctx: Ctx, e: NoMaximumHandSize) -> None:
 
 def _pump(ctx: Ctx, e: Pump) -> None:
     g = ctx.game
-    for o in objects_of(ctx, e.what):
+    for o in ctx.objects(e.what):
         g.table.timestamp += 1
         g.effects.append(Continuous("pt", ctx.controller, g.table.timestamp, UNTIL_END_OF_TURN,
                                     affected=o.oid, power=e.power, toughness=e.toughness))
@@ -155,17 +156,17 @@ def _pump(ctx: Ctx, e: Pump) -> None:
 def _self_or_others(ctx: Ctx, e: OpponentChoosesSelfOrOthers) -> Flow:
     """The target opponent chooses "self" or "others"; the chosen half happens."""
     g = ctx.game
-    chooser = players_of(ctx, Target(0))
+    chooser = ctx.players(Target(0))
     if not chooser:
         return
     pid = chooser[0]
-    answer = yield from choose(
-        g, pid, "self_or_others", f"{ctx.source.name}: choose self or others",
+    answer = yield from ctx.choose(
+        pid, "self_or_others", f"{ctx.source.name}: choose self or others",
         lambda: [Action(0, "self", "Self"), Action(1, "others", "Others")])
     if answer is None:
         return
     g.say(f"{g.name(pid)} chooses {answer.label.lower()}.")
-    yield from run_effects(ctx, e.self_effects if answer.kind == "self" else e.others_effects)
+    yield from ctx.run(e.self_effects if answer.kind == "self" else e.others_effects)
 
 
 def _planeswalk(ctx: Ctx, e: Planeswalk) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .decks import READY_MADE, DeckList
+from .decks import READY_MADE
+from .formats import READY_FORMATS
 from .pool import POOL, TEST_POOL, TOKEN_DEFS
-from .vocab import CardDef
+from .vocab import VANGUARD, CardDef
 
 TYPE_ORDER = ("Tribal", "Artifact", "Enchantment", "Land", "Creature", "Planeswalker",
-              "Instant", "Sorcery")
+              "Instant", "Sorcery", "Plane", "Phenomenon", "Scheme", "Vanguard")
 
 
 def type_line(card: CardDef) -> str:
@@ -42,14 +43,16 @@ def card_data(card: CardDef) -> dict[str, Any]:
         "colors": "".join(c for c in "WUBRG" if c in (card.cost.colors if card.cost else ())),
         "identity": "".join(c for c in "WUBRG" if c in card.color_identity),
         "token": card.token,
+        # A vanguard's hand and life modifiers (CR 313.6-7), for the nontraditional cards.
+        **({"hand": card.hand_modifier, "life": card.life_modifier}
+           if card.is_(VANGUARD) else {}),
     }
 
 
-def deck_format(deck: DeckList) -> str:
-    """The format a ready-made deck is built for (docs/protocol.md, "catalog")."""
-    if deck.commander is not None:
-        return "commander"
-    return "constructed" if len(deck.main) >= 60 else "casual"
+def deck_format(name: str) -> str:
+    """The format a ready-made deck is built for (docs/protocol.md, "catalog"): the engine's
+    own record of it, in which the deck is legal (cards/formats.py)."""
+    return READY_FORMATS[name]
 
 
 @cache
@@ -60,6 +63,8 @@ def cards(*, test_cards: bool = False) -> dict[str, dict[str, Any]]:
 
 @cache
 def decks() -> list[dict[str, Any]]:
-    return [{"name": name, "format": deck_format(deck), "size": len(deck.main),
-             "sideboard": len(deck.sideboard), "commander": deck.commander}
+    return [{"name": name, "format": deck_format(name), "size": len(deck.main),
+             "sideboard": len(deck.sideboard), "commander": deck.commander,
+             "planar": len(deck.planar), "schemes": len(deck.schemes),
+             "vanguard": deck.vanguard}
             for name, deck in sorted(READY_MADE.items())]
