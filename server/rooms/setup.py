@@ -307,6 +307,10 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     except RulesError as exc:
         raise _bad(exc.message) from None
     stand_in = ready_made(formats.stand_in(settings.deck_format()))
+    fixed = [s.deck for s in seats]
+    for i, deck in enumerate(fixed):
+        if deck is not None:  # a deck the creator fixed: its problems, by its own lines
+            settings.check_deck(i, deck, [d or stand_in for d in fixed])
     decks = [s.deck or stand_in for s in seats]
     try:
         validate(settings.game_config([f"Seat {i + 1}" for i in range(len(seats))], decks))

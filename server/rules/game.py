@@ -307,11 +307,6 @@ class Game:
         """``pid``'s scheme deck, bottom card first (CR 904.3)."""
         return self.zones[(SCHEME_DECK, pid)]
 
-    def face_up(self) -> list[Obj]:
-        """The nontraditional cards face up in the command zone: planes, phenomena, schemes
-        and vanguards, whose abilities function there (CR 901.7, 902.7, 904.8)."""
-        return [o for o in self.command if o.defn.supplementary]
-
     def permanents(self) -> Iterator[Obj]:
         """Phased-in permanents (phased-out ones are treated as if absent, CR 702.26b)."""
         return (o for o in self.battlefield if not o.phased_out)

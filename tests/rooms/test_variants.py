@@ -63,3 +63,18 @@ def test_the_catalog_offers_archenemy_the_options_and_the_decks_formats() -> Non
     assert (urza["types"], urza["hand"], urza["life"]) == ("Vanguard", -1, 10)
     assert catalog["cards"]["Krosa"]["types"] == "Plane \u2014 Dominaria"
     assert catalog["cards"]["Nothing Can Stop Me Now"]["types"] == "Ongoing Scheme"
+
+
+def test_a_deck_fixed_by_the_rooms_creator_is_checked_by_its_lines() -> None:
+    sim = Sim()
+    ann = sim.connect("Ann")
+    text = "30 Forest\nPlanar deck\nKrosa\n20 Mountain\n"
+    err = ann.call({"t": "create", "config": {"planechase": True, "format": "constructed",
+                                              "seats": [{"deck": {"text": text}}, {}]}})
+    assert err["t"] == "error" and err["code"] == "bad_deck"
+    assert err["msg"] == (
+        "the deck is not legal (constructed): the deck has 30 cards; a constructed deck has "
+        "at least 60 (CR 100.2a); line 4 ('20 Mountain'): Mountain is a traditional card: it "
+        "belongs in the deck or the sideboard, not in the planar deck (CR 901.3); line 4 ('20 "
+        "Mountain'): more than one card named Mountain; each card in a planar deck has a "
+        "different name (CR 901.3)")

@@ -87,18 +87,6 @@ class DeckList:
             return self.lines
         return parse_deck_list(self.to_text(), allow_test=True).lines
 
-    def without(self, *, planar: bool = False, schemes: bool = False,
-                vanguard: bool = False) -> DeckList:
-        """The same deck with the named supplementary parts left out (a game that doesn't use
-        them)."""
-        keep = tuple(ln for ln in self.lines
-                     if not ((planar and ln.section == PLANAR)
-                             or (schemes and ln.section == SCHEMES)
-                             or (vanguard and ln.section == VANGUARD_LINE)))
-        return DeckList(self.main, self.sideboard, self.commander,
-                        () if planar else self.planar, () if schemes else self.schemes,
-                        None if vanguard else self.vanguard, keep)
-
 
 def _grouped(names: list[str]) -> list[str]:
     counts: dict[str, int] = {}
