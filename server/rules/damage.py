@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .characteristics import has_keyword
 from .planechase import exempt
 from .state import BATTLEFIELD, Obj, Ref
-from .statics import prevents_one
+from .statics import prevented_from_opponents
 
 if TYPE_CHECKING:
     from .game import Game
@@ -31,9 +31,9 @@ def _apply_redirection(game: Game, source: Obj, target: Ref, amount: int, contro
 
 
 def _apply_prevention(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> int:
-    if (game.global_sources and target[0] == "p"
-            and prevents_one(game, target[1], source.controller)):
-        amount -= 1  # "if a source an opponent controls would deal damage to you, prevent 1"
+    if game.global_sources and target[0] == "p":
+        # "If a source an opponent controls would deal damage to you, prevent 1 of that damage."
+        amount -= prevented_from_opponents(game, target[1], source.controller)
     for eff in game.effects:
         if amount <= 0:
             break

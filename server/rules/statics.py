@@ -72,12 +72,14 @@ def combat_limit(game: Game, what: str) -> int | None:
     return min(limits) if limits else None
 
 
-def prevents_one(game: Game, pid: int, source_controller: int) -> bool:
-    """Is 1 of the damage a source controlled by ``source_controller`` would deal to ``pid``
-    prevented ("prevent 1 of that damage")? Each such ability prevents 1."""
-    return game.are_opponents(pid, source_controller) and any(
-        isinstance(st, PreventOneFromOpponents) and src.controller == pid
-        for src in _active(game) for st in src.defn.global_statics)
+def prevented_from_opponents(game: Game, pid: int, source_controller: int) -> int:
+    """How much of the damage a source controlled by ``source_controller`` would deal to
+    ``pid`` is prevented by "prevent 1 of that damage" abilities: 1 for each (two copies of
+    a scheme in motion prevent 2)."""
+    if not game.are_opponents(pid, source_controller):
+        return 0
+    return sum(1 for src in _active(game) if src.controller == pid
+               for st in src.defn.global_statics if isinstance(st, PreventOneFromOpponents))
 
 
 def untap_also(game: Game, active: int) -> list[int]:

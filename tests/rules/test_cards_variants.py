@@ -283,6 +283,12 @@ def test_nothing_can_stop_me_now() -> None:
     assert g.life(0) == 38  # 3 damage, 1 prevented
     g.until("end", 1)
     assert not g.game.stack  # dealt 2 this turn: not abandoned
+    # Two copies in motion prevent 1 each.
+    g = (Scene(2, variant="archenemy").archenemy(0).scheme(0, "Nothing Can Stop Me Now")
+         .scheme(0, "Nothing Can Stop Me Now").battlefield(1, "Mountain")
+         .hand(1, "Lightning Bolt").at("main1", 1).start())
+    g.cast(1, "Lightning Bolt", 0).resolve()
+    assert g.life(0) == 39
     g = (Scene(2, variant="archenemy").archenemy(0).scheme(0, "Nothing Can Stop Me Now")
          .battlefield(1, "Serra Angel", "Hill Giant").at("main1", 1).start())
     g.until("declare_attackers", 1)
