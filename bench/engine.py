@@ -52,7 +52,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=None,
-                        help="players per game (default 2, or 4 for Two-Headed Giant)")
+                        help="players per game (default 2; 4 for Two-Headed Giant, 3 for "
+                             "Archenemy)")
     parser.add_argument("--variant", choices=VARIANTS, default=None)
     parser.add_argument("--shared-team-turns", action="store_true")
     parser.add_argument("--planechase", action="store_true", help="the Planechase option")
@@ -65,8 +66,6 @@ def main() -> int:
     parser.add_argument("--draw-after", type=int, default=DEFAULT_ROUNDS,
                         help="rounds without anyone leaving after which the bots agree to a "
                              "draw (0: never)")
-    parser.add_argument("--variant", choices=VARIANTS, default=None,
-                        help="Planechase, Vanguard or Archenemy games (all: the three at once)")
     args = parser.parse_args()
 
     variant = args.variant

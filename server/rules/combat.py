@@ -157,7 +157,6 @@ def declare_blockers(game: Game) -> Flow:
                 continue
             blocker.blocking = aoid
             attacker.blocked = True
-            blocks += 1
             game.touch(blocker)
             game.touch(attacker)
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)

@@ -24,7 +24,8 @@ EMPEROR = "emperor"
 COMMANDER = "commander"
 TWO_HEADED_GIANT = "two_headed_giant"
 ARCHENEMY = "archenemy"
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT, ARCHENEMY)
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT,
+            ARCHENEMY)
 
 # Variants that always use the shared team turns option (CR 805.1); Team vs. Team may choose it
 # (``GameConfig.shared_team_turns``). A variant built on team turns adds itself here: Archenemy's
@@ -314,6 +315,13 @@ def validate(config: GameConfig) -> None:
     if config.shared_team_turns and variant not in (TEAM_VS_TEAM, *TEAM_TURN_VARIANTS):
         raise _bad("the shared team turns option (CR 805) is for Team vs. Team games")
 
+    # Planechase and Vanguard in Two-Headed Giant: 901.12 gives that game rules of its own
+    # (the whole team is "you" on a plane, each teammate rolls), and one team life total leaves
+    # no rule for two vanguards' life modifiers (docs/rulings.md).
+    if config.giant and (config.planechase or config.vanguard):
+        raise _bad("Planechase and Vanguard can't be added to a Two-Headed Giant game here "
+                   "(CR 901.12)")
+
     # Archenemy (CR 904.2): the archenemy alone against one team of everyone else.
     if variant == ARCHENEMY:
         _validate_archenemy(config)
@@ -380,11 +388,6 @@ def _validate_archenemy(config: GameConfig) -> None:
     if any(p.team is not None or p.emperor for p in config.players):
         raise _bad("Archenemy makes the teams itself: the archenemy against everyone else "
                    "(CR 904.2a-b)")
-    if (config.attack not in (None, ATTACK_MULTIPLE) or config.deploy_creatures
-            or config.range_of_influence is not None
-            or any(p.range is not None for p in config.players)):
-        raise _bad("an Archenemy game uses the attack multiple players option and no other "
-                   "multiplayer option (CR 904.2)")
     if config.starting_player is not None and config.starting_player != archenemies[0]:
         raise _bad("the archenemy takes the first turn (CR 904.6)")
 

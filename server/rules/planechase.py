@@ -172,8 +172,10 @@ def die_cost(game: Game, pid: int) -> ManaCost:
 
 def may_roll(game: Game, pid: int) -> bool:
     """CR 901.9 / 116.2i: the active player, with priority, the stack empty, in a main phase
-    of their turn (the caller checks that they can pay :func:`die_cost`)."""
-    return (game.config.planechase and game.active == pid and game.step in MAIN_PHASES
+    of their turn (the caller checks that they can pay :func:`die_cost`). With shared team
+    turns each player on the active team is an active player (CR 805.4a) and may roll, each
+    at their own cost."""
+    return (game.config.planechase and game.is_active(pid) and game.step in MAIN_PHASES
             and not game.stack)
 
 

@@ -24,7 +24,6 @@ from .cards.vocab import (
     OpponentChoosesSelfOrOthers,
     Planeswalk,
     Pump,
-    SetLife,
     ShuffleHandAndGraveyardIntoLibrary,
     Target,
 )
@@ -58,18 +57,6 @@ def _add_mana(ctx: Ctx, e: AddMana) -> None:
     for color in e.mana:
         g.add_mana(ctx.controller, color)
     g.say(f"{g.name(ctx.controller)} adds {''.join('{' + c + '}' for c in e.mana)}.")
-
-
-def _set_life(ctx: Ctx, e: SetLife) -> None:
-    """CR 119.5: the player gains or loses the difference."""
-    g = ctx.game
-    for p in ctx.players(e.who):
-        diff = e.amount - g.players[p].life
-        if diff > 0:
-            g.gain_life(p, diff)
-        else:
-            g.lose_life(p, -diff)
-        g.say(f"{g.name(p)}'s life total becomes {e.amount}.")
 
 
 def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
@@ -184,7 +171,7 @@ def _abandon(ctx: Ctx, e: Abandon) -> None:
 
 
 VARIANT_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    May: _may, AddMana: _add_mana, SetLife: _set_life, DestroyAll: _destroy_all,
+    May: _may, AddMana: _add_mana, DestroyAll: _destroy_all,
     Discard: _discard, DiscardHand: _discard_hand, ShuffleHandAndGraveyardIntoLibrary: _shuffle_in,
     NoMaximumHandSize: _no_maximum_hand_size, Pump: _pump,
     OpponentChoosesSelfOrOthers: _self_or_others, Planeswalk: _planeswalk,

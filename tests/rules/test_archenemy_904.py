@@ -44,8 +44,9 @@ def test_904_2a_the_archenemy_is_a_team_of_one_against_everyone_else() -> None:
     assert g.teammates(2) == [] and g.teammates(0) == [1, 3]
     for bad, fragment in [
         (_config(3, archenemy=5), "exactly one archenemy (CR 904.2a)"),
-        (_config(3, range_of_influence=1), "no other multiplayer option (CR 904.2)"),
-        (_config(3, attack="left"), "no other multiplayer option (CR 904.2)"),
+        # CR 904.2: shared team turns and no other multiplayer option.
+        (_config(3, range_of_influence=1), "can't be combined with shared team turns"),
+        (_config(3, attack="left"), "teams sharing turns attack as a team (CR 805.10)"),
     ]:
         with pytest.raises(RulesError) as err:
             validate(bad)
@@ -161,3 +162,29 @@ def test_904_11_abandoned_when_a_creature_you_control_dies() -> None:
     g.resolve()
     assert not [o for o in g.game.command if o.defn.is_("Scheme")]
     assert g.game.scheme_deck(0)[0].name == "The Very Soil Shall Shake"
+
+
+def test_904_2_the_archenemys_opponents_share_their_turns() -> None:
+    """CR 904.2, 805.4: the default setup uses shared team turns: after the archenemy's turn
+    the other team takes one turn together, each of its players drawing and untapping in it,
+    and the team has priority as one (CR 805.5)."""
+    t = Table(_config(3, archenemy=0), 4)
+    g = t.main
+    assert g.team_turns and g.turn_mates[1] == (1, 2) and g.turn_mates[0] == (0,)
+    assert snapshot(g, SPECTATOR)["g"]["shared"] == ["turns"]
+    while t.pending is not None and t.pending.kind == "mulligan":
+        d = t.pending
+        t.act(d.player, d.serial, next(a.id for a in d.actions if a.kind == "keep"))
+    turns: list[tuple[int, ...]] = []
+    while g.turn < 3:
+        if g.turn > len(turns):
+            turns.append(tuple(q for q in range(3) if g.is_active(q)))
+        d = t.pending
+        assert d is not None
+        pick = next((a for a in d.actions if a.kind in ("pass", "done", "keep")), d.actions[0])
+        t.act(d.player, d.serial, pick.id)
+    assert turns == [(0,), (1, 2)]
+    assert g.active == 0 and g.turn == 3
+    # Both opponents drew in their shared turn (CR 805.4b): seven and one each (and each
+    # discarded one down to seven in its cleanup step).
+    assert all(len(g.hand(q)) + len(g.graveyard(q)) == 8 for q in (1, 2))

@@ -327,3 +327,29 @@ def test_901_13_planes_are_exempt_from_the_limited_range_of_influence() -> None:
     assert g.decision.kind == "may" and g.decision.player == 2
     g.choose("yes")
     assert g.life(2) == 22
+
+
+def test_901_9_with_shared_team_turns_each_active_player_may_roll() -> None:
+    """In an Archenemy game the opponents share their turns (CR 904.2, 805.4a): each of them is
+    an active player, may roll the planar die and pays by their own count of rolls; the planar
+    controller is the team's turn holder. Planechase isn't added to Two-Headed Giant, whose own
+    rules for it (901.12) aren't played here."""
+    s = (Scene(3, variant="archenemy", planechase=True).archenemy(0).plane(0, "Krosa")
+         .at("main1", 1))
+    for p in range(3):
+        s.planar_deck(p, "Goldmeadow", "Lethe Lake")
+    g = s.start(seed_rolling("blank"))
+    assert g.game.planar_controller == 1
+    assert g.decision.player == 1 and g.roll() == "blank"
+    g.pass_()
+    assert g.decision.player == 2
+    assert g.find("roll_planar_die").label == "Roll the planar die ({0})"
+    giant = Scene(4, variant="two_headed_giant", planechase=True)
+    for p in range(4):
+        giant.team(p, p // 2)
+    try:
+        giant.start()
+    except RulesError as err:
+        assert "CR 901.12" in err.message
+    else:
+        raise AssertionError("Planechase was added to Two-Headed Giant")

@@ -91,7 +91,7 @@ def test_a_room_chooses_two_headed_giant_with_teams_of_two() -> None:
     s = parse_settings({"variant": "two_headed_giant", "seats": explicit}, default_name="R")
     assert [seat.team for seat in s.seats] == [1, 1, 0, 0]
     config = s.game_config(["A", "B", "C", "D"], [ready_made("quick-red")] * 4)
-    assert config.giant and config.team_turns and config.starting_life() == 30
+    assert config.giant and config.team_turns and config.starting_life(0) == 30
 
 
 @pytest.mark.parametrize(("raw", "why"), [
