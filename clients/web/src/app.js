@@ -339,6 +339,8 @@ export class App {
     const range = Number(data.get("range"));
     if (range > 0) config.range_of_influence = range;
     if (n > 2 && data.get("attack")) config.attack = data.get("attack");
+    if (data.get("format")) config.format = data.get("format");
+    for (const option of ["planechase", "vanguard"]) if (data.get(option) === "on") config[option] = true;
     const deck = this.deckFrom(data);
     if (!deck) return;
     const bots = data.get("bots") === "on";

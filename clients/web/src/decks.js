@@ -3,15 +3,22 @@
 
 const ENTRY = /^(?:(\d+)\s*[xX]?\s+)?(\S.*?)\s*$/;
 
+const HEADERS = {
+  sideboard: "side", deck: "main", main: "main", maindeck: "main",
+  "planar deck": "planar", planes: "planar", "scheme deck": "schemes", schemes: "schemes",
+};
+
 /**
  * Parse a deck list. `cards` (the catalog's cards by name) lets unknown names be flagged; without
- * it only the format is checked. Returns {main, side, commander, errors: [{line, text, why}]}.
+ * it only the format is checked. Returns {main, side, commander, planar, schemes, vanguard,
+ * errors: [{line, text, why}]}: the supplementary parts of Planechase (a planar deck),
+ * Archenemy (a scheme deck) and Vanguard (a vanguard) as the server reads them.
  */
 export function checkDeckList(text, cards = null) {
-  const main = [];
-  const side = [];
+  const parts = { main: [], side: [], planar: [], schemes: [] };
+  const { main, side, planar, schemes } = parts;
   const errors = [];
-  let commander = null;
+  const named = { commander: null, vanguard: null };
   let section = main;
   const known = (name) => !cards || Object.prototype.hasOwnProperty.call(cards, name);
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
@@ -19,22 +26,20 @@ export function checkDeckList(text, cards = null) {
     const lineno = index + 1;
     if (!line) return;
     const header = line.replace(/:+$/, "").trim().toLowerCase();
-    if (header === "sideboard") {
-      section = side;
+    if (Object.prototype.hasOwnProperty.call(HEADERS, header)) {
+      section = parts[HEADERS[header]];
       return;
     }
-    if (["deck", "main", "maindeck"].includes(header)) {
-      section = main;
-      return;
-    }
-    if (line.toLowerCase().startsWith("commander:")) {
+    const label = line.includes(":") ? line.split(":", 1)[0].trim().toLowerCase() : "";
+    if (label === "commander" || label === "vanguard") {
+      const word = label === "commander" ? "Commander" : "Vanguard";
       const name = line.split(":").slice(1).join(":").trim();
-      if (!name) errors.push({ line: lineno, text: raw, why: "the Commander line names no card" });
-      else if (commander !== null) errors.push({ line: lineno, text: raw, why: "a deck has one Commander line" });
+      if (!name) errors.push({ line: lineno, text: raw, why: `the ${word} line names no card` });
+      else if (named[label] !== null) errors.push({ line: lineno, text: raw, why: `a deck has one ${word} line` });
       else if (!known(name)) errors.push({ line: lineno, text: raw, why: `unknown card "${name}"` });
       else {
-        commander = name;
-        main.push(name);
+        named[label] = name;
+        if (label === "commander") main.push(name);
       }
       return;
     }
@@ -56,7 +61,7 @@ export function checkDeckList(text, cards = null) {
     }
   });
   if (!main.length && !errors.length) errors.push({ line: 0, text: "", why: "the deck list has no cards" });
-  return { main, side, commander, errors };
+  return { main, side, commander: named.commander, planar, schemes, vanguard: named.vanguard, errors };
 }
 
 /** "line 3: unknown card 'Foo': '2 Foo'" (the server's bad_deck message) -> its line number. */

@@ -8,7 +8,7 @@ import { clockText, decider, describeRef, esc, nameOf, REASONS, resultText, seat
   from "./text.js";
 
 const VARIANT_NAMES = { two_player: "Two players", free_for_all: "Free-for-all",
-  team_vs_team: "Team vs. team", emperor: "Emperor", commander: "Commander" };
+  team_vs_team: "Team vs. team", emperor: "Emperor", commander: "Commander", archenemy: "Archenemy" };
 const STATUS = { in: "", won: "won", lost: "lost", drew: "drew" };
 
 // ------------------------------------------------------------------ legal actions
@@ -147,6 +147,9 @@ export function createHtml(catalog, state, busy, errors) {
 + <select name="inc" aria-label="increment per move">${options([[0, "0 s"], [2, "2 s"], [5, "5 s"], [10, "10 s"]], state.inc ?? 0)}</select></label></div>
 <div class="row"><label>Spectators <select name="spectators">${options([["public", "public information"], ["all", "see all hands"], ["none", "none"]], state.spectators ?? "public")}</select></label>
 ${offered("range_of_influence") ? `<label>Range of influence <select name="range">${options([[0, "unlimited"], [1, "1 (CR 801)"], [2, "2 (CR 801)"]], state.range ?? 0)}</select></label>` : ""}</div>
+${offered("format") ? `<div class="row"><label>Decks <select name="format">${options([["", "usual for the variant"], ["constructed", "constructed (CR 100.2a)"], ["limited", "limited (CR 100.2b)"], ["commander", "commander (CR 903.5)"], ["casual", "casual"]], state.format ?? "")}</select></label>
+${offered("planechase") ? `<label><input type="checkbox" name="planechase"${state.planechase === "on" ? " checked" : ""}> Planechase</label>` : ""}
+${offered("vanguard") ? `<label><input type="checkbox" name="vanguard"${state.vanguard === "on" ? " checked" : ""}> Vanguard</label>` : ""}</div>` : ""}
 ${multi ? `<div class="row"><label>Attack <select name="attack">${options([["multiple", "multiple players"], ["left", "left only (CR 803)"], ["right", "right only (CR 803)"]], state.attack ?? "multiple")}</select></label></div>` : ""}
 ${deckFields(catalog, state, variant, errors)}
 <div class="row"><label><input type="checkbox" name="bots"${state.bots === "on" || state.bots === undefined ? " checked" : ""}> Fill the other seats with bots</label>

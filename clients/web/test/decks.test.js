@@ -27,3 +27,17 @@ test("a commander line, and a list checked for its form only without card data",
   assert.equal(checkDeckList("", cards).errors[0].why, "the deck list has no cards");
   assert.equal(serverErrorLine("line 12: unknown card 'X': 'X'"), 12);
 });
+
+test("the supplementary parts: a planar deck, a scheme deck and a vanguard", () => {
+  const known = { ...cards, Krosa: {}, Goldmeadow: {}, "Look Skyward and Despair": {}, Maraxus: {} };
+  const text = "20 Mountain\nPlanar deck\nKrosa\nGoldmeadow\nScheme deck\n2 Look Skyward and Despair\n" +
+    "Deck\n4 Lightning Bolt\nVanguard: Maraxus";
+  const deck = checkDeckList(text, known);
+  assert.deepEqual(deck.errors, []);
+  assert.equal(deck.main.length, 24, "Deck goes back to the main deck");
+  assert.deepEqual(deck.planar, ["Krosa", "Goldmeadow"]);
+  assert.equal(deck.schemes.length, 2);
+  assert.equal(deck.vanguard, "Maraxus");
+  const twice = checkDeckList("Mountain\nVanguard: Maraxus\nVanguard: Maraxus", known);
+  assert.deepEqual(twice.errors.map((e) => [e.line, e.why]), [[3, "a deck has one Vanguard line"]]);
+});
