@@ -34,6 +34,7 @@ class Option:
     help: str
     off_when_zero: bool = False  # 0 on the command line means None (off) in the settings
     metavar: str | None = None
+    kind: type[Any] | None = None  # the value's type, where the default (None) does not say
 
 
 OPTIONS = (
@@ -77,6 +78,10 @@ OPTIONS = (
            metavar="SECONDS"),
     Option("--gc-full", ServerConfig, "gc_full_every",
            "seconds between full collections while freezing", metavar="SECONDS"),
+    Option("--seed", ServerConfig, "seed",
+           "draw tokens and game seeds from a generator with this seed, so tests replay the "
+           "same games (needs --allow-scenarios; never on a public server: tokens become "
+           "guessable)", kind=int),
 )
 
 
@@ -90,7 +95,7 @@ def _default(option: Option) -> Any:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     for option in OPTIONS:
         default = _default(option)
-        kind = type(default) if default is not None else float
+        kind = option.kind or (type(default) if default is not None else float)
         shown = 0 if default is None and option.off_when_zero else default
         parser.add_argument(option.flag, type=kind, default=None, metavar=option.metavar,
                             help=f"{option.help} (default {shown})")
@@ -119,6 +124,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         if option.off_when_zero and value == 0:
             value = None
         given.setdefault(option.owner, {})[option.field] = value
+    if "seed" in given.get(ServerConfig, {}) and not args.allow_scenarios:
+        raise SystemExit("arbiter serve: --seed is for tests; it needs --allow-scenarios")
     sessions = SessionSettings(**given.get(SessionSettings, {}))
     hub = HubSettings(**given.get(HubSettings, {}), sessions=sessions,
                       allow_scenarios=args.allow_scenarios)

@@ -24,7 +24,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 
-from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects
 from arbiter.server.rooms.hub import Counters, Hub
 from arbiter.server.rooms.peers import Limits, Peer
@@ -58,6 +58,10 @@ class ServerConfig:
     synchronous: str = "NORMAL"  # SQLite: NORMAL survives a process crash, FULL a power cut
     gc_freeze_every: float | None = 2.0  # seconds; None leaves the collector alone
     gc_full_every: float = 600.0
+    # Tests only: tokens, epochs and game seeds from a generator seeded with this, so that a
+    # test driving the server from outside (a browser) plays the same games every run. Never
+    # on a public server: seat and session tokens become guessable.
+    seed: int | None = None
 
 
 class ArbiterServer:
@@ -69,7 +73,8 @@ class ArbiterServer:
         self.gate = CommitGate(self.store, threaded=config.synchronous == "FULL")
         self.timers = Timers()
         ids = Counters(self.store.next_id("rooms"), self.store.next_id("games"))
-        self.hub = Hub(config.hub, config.limits, ids=ids)
+        entropy = SeededEntropy(config.seed) if config.seed is not None else None
+        self.hub = Hub(config.hub, config.limits, ids=ids, entropy=entropy)
         self.connections: set[Connection] = set()
         self.port: int | None = None
         self.ws_server: Server | None = None

@@ -57,9 +57,10 @@ class Server:
     """``arbiter serve`` in a child process on a port the OS chose."""
 
     def __init__(self, data_dir: Path, *extra: str) -> None:
+        # A seeded server: the same games every run (the people click the same way).
         args = [sys.executable, "-m", "arbiter.server.cli", "serve", "--port", "0",
-                "--data-dir", str(data_dir), "--allow-scenarios", "--ping-interval", "0",
-                "--log-level", "WARNING", *extra]
+                "--data-dir", str(data_dir), "--allow-scenarios", "--seed", "7",
+                "--ping-interval", "0", "--log-level", "WARNING", *extra]
         self.err = open(data_dir / "server.err", "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.err, text=True)
         self.lines: list[str] = []
