@@ -3,7 +3,7 @@
 :func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
 drives turn order, "left" and ranges of influence) is ``seating`` or, when absent, the listed
-order.
+order (in Grand Melee, a random order: CR 807.3, see :mod:`server.rules.melee`).
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ FREE_FOR_ALL = "free_for_all"
 TEAM_VS_TEAM = "team_vs_team"
 EMPEROR = "emperor"
 COMMANDER = "commander"
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER)
+GRAND_MELEE = "grand_melee"
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, GRAND_MELEE)
+MELEE_MIN_PLAYERS = 4  # one full four players: one turn marker (CR 807.4a)
 
 UNSUPPORTED_VARIANTS = {
     "planechase": "CR 901",
     "vanguard": "CR 902",
     "archenemy": "CR 904",
     "two_headed_giant": "CR 810",
-    "grand_melee": "CR 807",
     "brawl": "CR 903.12",
     "conspiracy": "CR 905",
 }
@@ -116,6 +117,8 @@ class GameConfig:
         """The attack option in force; multiplayer games default to attack multiple players."""
         if not self.multiplayer:
             return None
+        if self.variant == GRAND_MELEE:
+            return ATTACK_LEFT  # CR 807.2b
         return self.attack or ATTACK_MULTIPLE
 
     @property
@@ -129,6 +132,8 @@ class GameConfig:
         """Each player's range of influence, None meaning unlimited (CR 801.2, 809.3a)."""
         if self.variant == EMPEROR:
             return emperor_ranges(self)
+        if self.variant == GRAND_MELEE:
+            return dict.fromkeys(range(len(self.players)), 1)  # CR 807.2a
         out: dict[int, int | None] = {}
         for pid, p in enumerate(self.players):
             out[pid] = p.range if p.range is not None else self.range_of_influence
@@ -179,6 +184,8 @@ def validate(config: GameConfig) -> None:
     if variant in (FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR) and n < 3:
         raise _bad(f"{variant.replace('_', ' ')} is a multiplayer variant (CR 800.1): "
                    "it needs at least three players")
+    if variant == GRAND_MELEE:
+        _validate_melee(config)
     names = [p.name for p in config.players]
     if len(set(names)) != n:
         raise _bad("player names must be different")
@@ -268,6 +275,21 @@ def validate(config: GameConfig) -> None:
     _validate_decks(config)
     if config.scenario is not None:
         _validate_scenario(config, config.scenario)
+
+
+def _validate_melee(config: GameConfig) -> None:
+    """CR 807.1-807.2c: Grand Melee plays with its default options, and it needs at least one
+    full four players, or there would be no turn marker (CR 807.4a)."""
+    if len(config.players) < MELEE_MIN_PLAYERS:
+        raise _bad(f"grand melee needs at least {MELEE_MIN_PLAYERS} players, one turn marker "
+                   "for each full four (CR 807.4a); it is meant for ten or more (CR 807.1)")
+    if config.attack not in (None, ATTACK_LEFT):
+        raise _bad("grand melee uses the attack left option (CR 807.2b, 807.2c)")
+    if config.deploy_creatures:
+        raise _bad("grand melee doesn't use the deploy creatures option (CR 807.2c)")
+    ranges = [config.range_of_influence, *(p.range for p in config.players)]
+    if any(r not in (None, 1) for r in ranges):
+        raise _bad("in grand melee every player has a range of influence of 1 (CR 807.2a)")
 
 
 SCENARIO_STEPS = ("upkeep", "draw", "main1", "begin_combat", "main2", "end")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import ending, sba
 from .casting import perform_priority_action, priority_actions
 from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
-from .config import EMPEROR, TEAM_VS_TEAM
+from .config import EMPEROR, GRAND_MELEE, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
 from .state import (
     ATTACKERS,
@@ -178,6 +178,10 @@ def play(game: Game, *, starting_player: int | None = None,
     ``resume`` = (active player, turn number, step) starts a scenario at the beginning of that
     step instead of starting the game from shuffled decks.
     """
+    if game.config.variant == GRAND_MELEE:  # several turns at once (CR 807.4)
+        from .melee import play as play_melee
+
+        return (yield from play_melee(game, starting_player=starting_player, resume=resume))
     start_step: str | None = None
     if resume is None:
         yield from start_game(game, starting_player=starting_player)
@@ -399,6 +403,10 @@ def settle(game: Game) -> Flow:
 
 def priority(game: Game) -> Flow:
     """Priority in the current step until all players pass in succession on an empty stack."""
+    if game.melee is not None:  # one stack per turn marker (CR 807.5)
+        from .melee import priority as melee_priority
+
+        return (yield from melee_priority(game))
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)

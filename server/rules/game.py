@@ -45,6 +45,7 @@ from .state import (
 )
 
 if TYPE_CHECKING:
+    from .melee import Melee
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
@@ -114,6 +115,10 @@ class Game:
         self.lands_played: dict[int, int] = {}
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
+        # Grand Melee (CR 807): the turn markers and their turns; the fields above from
+        # ``turn`` to ``lands_played`` then describe the turn being played now (melee.py).
+        self.melee: Melee | None = None
+        self.stack_id = 0  # the stack new stack objects go on (0: the game's only stack)
 
     # ------------------------------------------------------------------ players
 
@@ -260,7 +265,14 @@ class Game:
 
     @property
     def stack(self) -> list[Obj]:
+        """The stack of the turn being played (in Grand Melee, one of several: CR 807.5)."""
         return self.zones[(STACK, None)]
+
+    def stack_objects(self) -> list[Obj]:
+        """Every object on every stack."""
+        if self.melee is None:
+            return self.stack
+        return self.melee.stack_objects()
 
     @property
     def exile(self) -> list[Obj]:
@@ -292,6 +304,8 @@ class Game:
         obj = Obj(oid=oid, defn=defn, owner=owner, controller=controller, zone=zone,
                   zone_owner=zo, card=card, order=self._order, base_controller=controller,
                   timestamp=self.table.timestamp, since=self.table.timestamp)
+        if zone == STACK:
+            obj.stack_id = self.stack_id
         lst = self.zones[(zone, zo)]
         if position is None:
             lst.append(obj)
@@ -308,7 +322,10 @@ class Game:
         """Take ``obj`` out of its zone (and, from the battlefield, out of combat and out of
         the control calculation), whatever moves it: a zone change, a player leaving, a card
         taken into a subgame."""
-        lst = self.zones[(obj.zone, obj.zone_owner)]
+        if obj.stack_id and self.melee is not None:
+            lst = self.melee.stack(obj.stack_id)
+        else:
+            lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
         del self.objects[obj.oid]
         self.tokens.discard(obj.oid)

@@ -20,7 +20,7 @@ def _obj(o: Obj) -> tuple[Any, ...]:
             o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()),
             o.attached_to, o.phased_out, o.phased_indirectly, o.cast_from_hand,
             tuple(o.linked), o.loyalty_turn, o.ability_index, tuple(o.targets), o.attacking,
-            o.blocking, o.blocked, o.since, o.timestamp, o.order)
+            o.blocking, o.blocked, o.since, o.timestamp, o.order, o.stack_id)
 
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
@@ -39,8 +39,8 @@ def game_state(g: Game) -> tuple[Any, ...]:
     pending = None
     if g.pending is not None:
         d = g.pending
-        pending = (d.kind, d.player, d.serial, tuple((a.kind, a.obj, a.ref, a.index)
-                                                      for a in d.actions))
+        pending = (d.kind, d.player, d.serial, d.stack,
+                   tuple((a.kind, a.obj, a.ref, a.index) for a in d.actions))
     return (
         g.number, g.depth, tuple(g.seats), g.turn, g.active, g.step, g.priority,
         g.starting_player, g.rng.state, players, zones, tuple(_effect(e) for e in g.effects),
@@ -51,7 +51,7 @@ def game_state(g: Game) -> tuple[Any, ...]:
         tuple(sorted((p, tuple(c.cid for c in cs)) for p, cs in g.departed_cards.items())),
         g.draw_offer and (g.draw_offer[0], tuple(sorted(g.draw_offer[1])), g.draw_offer[2]),
         g.version, tuple(g.attack_plan), tuple(g.block_plan), tuple(sorted(g.lands_played.items())),
-        g.suspended, g.result is not None,
+        g.suspended, g.result is not None, g.melee.hash_state() if g.melee else None,
     )
 
 

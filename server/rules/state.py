@@ -64,6 +64,7 @@ class Obj:
     zone: str
     zone_owner: int | None  # whose library/hand/graveyard; None for shared zones
     card: Card | None = None  # None for tokens and abilities
+    stack_id: int = 0  # Grand Melee: the turn marker whose stack it is on (CR 807.5)
     order: int = 0  # arrival order in its zone; clients sort by it (graveyard, stack)
     base_controller: int = -1  # controller before control-changing effects (CR 613.2)
     timestamp: int = 0
@@ -177,6 +178,7 @@ class Decision:
     actions: list[Action]
     serial: int = 0
     game: int = 0
+    stack: int | None = None  # Grand Melee: the turn marker (and stack) it is for (CR 807.5)
 
     @property
     def forced(self) -> bool:
@@ -185,10 +187,13 @@ class Decision:
         return sum(1 for a in self.actions if a.kind != "mana") <= 1
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "serial": self.serial, "game": self.game, "kind": self.kind, "player": self.player,
             "prompt": self.prompt, "actions": [a.to_wire() for a in self.actions],
         }
+        if self.stack is not None:
+            out["stack"] = self.stack
+        return out
 
 
 class Refresh:

@@ -15,10 +15,19 @@ from typing import Any
 from . import ending
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
-from .config import COMMANDER, GameConfig, PlayerConfig, Scenario, card_def, validate
+from .config import (
+    COMMANDER,
+    GRAND_MELEE,
+    GameConfig,
+    PlayerConfig,
+    Scenario,
+    card_def,
+    validate,
+)
 from .errors import ErrorCode, RulesError
 from .flow import play, random_starting_player, reset_loop_watch
 from .game import Event, Game
+from .melee import seat_at_random
 from .results import GameResult
 from .rng import Rng
 from .state import (
@@ -40,9 +49,11 @@ from .state import (
 class Table:
     def __init__(self, config: GameConfig, seed: int) -> None:
         validate(config)
-        self.config = config
         self.seed = seed
         self.rng = Rng(seed)
+        if config.variant == GRAND_MELEE and config.seating is None and config.scenario is None:
+            config = seat_at_random(config, self.rng)  # CR 807.3
+        self.config = config
         self._oid = 0
         self.timestamp = 0
         self.serial = 0
