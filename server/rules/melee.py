@@ -243,13 +243,13 @@ class Melee:
         extra = m.removals - 1
         right = self._right_of(m.holder) if extra > 0 else None
         if right is not None:
-            self._designate(right, extra)
+            self._designate(right, extra, "807.4g")
             if not right.taking_turn:
                 self._remove(right)
 
-    def _designate(self, m: Marker, times: int = 1) -> None:
+    def _designate(self, m: Marker, times: int = 1, rule: str = "807.4e") -> None:
         m.removals += times
-        self.game.say(f"Turn marker {m.number} is designated for removal (CR 807.4e).",
+        self.game.say(f"Turn marker {m.number} is designated for removal (CR {rule}).",
                       "turn_marker", marker=m.number, player=m.holder, op="designate")
 
     def players_left(self, gone: set[int]) -> None:
