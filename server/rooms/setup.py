@@ -15,6 +15,7 @@ from arbiter.protocol.errors import Code, ProtocolError
 from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_made
 from arbiter.server.rules.config import (
     COMMANDER,
+    GRAND_MELEE,
     VARIANTS,
     GameConfig,
     PlayerConfig,
@@ -25,6 +26,7 @@ from arbiter.server.rules.config import (
 from arbiter.server.rules.errors import RulesError
 
 MAX_SEATS = 8
+MAX_MELEE_SEATS = 24  # Grand Melee is played by ten or more (CR 807.1)
 SPECTATOR_MODES = ("none", "public", "all")
 
 
@@ -163,7 +165,8 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
             validate(GameConfig(players=(), variant=variant))
         except RulesError as exc:
             raise _bad(exc.message) from None
-    seats = _parse_seats(raw.get("seats", 2), allow_test)
+    max_seats = MAX_MELEE_SEATS if variant == GRAND_MELEE else MAX_SEATS
+    seats = _parse_seats(raw.get("seats", 2), allow_test, max_seats)
     best_of = raw.get("best_of", 1)
     if best_of not in (1, 3, 5, 7) or isinstance(best_of, bool):
         raise _bad("best_of must be 1, 3, 5 or 7")
@@ -194,7 +197,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     settings = RoomSettings(
         name=name.strip(), variant=variant, seats=seats, best_of=best_of, clock=parsed_clock,
         spectators=spectators, attack=attack,
-        range_of_influence=_opt_int(raw, "range_of_influence", 1, MAX_SEATS),
+        range_of_influence=_opt_int(raw, "range_of_influence", 1, max_seats),
         deploy_creatures=_bool(raw, "deploy_creatures"),
         hand_size=7 if hand_size is None else hand_size,
         casual_deck_sizes=_bool(raw, "casual_deck_sizes"), seating=seating,
@@ -210,21 +213,21 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     return settings
 
 
-def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
+def _parse_seats(raw: Any, allow_test: bool, max_seats: int) -> tuple[SeatSpec, ...]:
     if isinstance(raw, int) and not isinstance(raw, bool):
-        if not 2 <= raw <= MAX_SEATS:
-            raise _bad(f"a room has 2 to {MAX_SEATS} seats")
+        if not 2 <= raw <= max_seats:
+            raise _bad(f"a room has 2 to {max_seats} seats")
         return tuple(SeatSpec() for _ in range(raw))
-    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_SEATS:
-        raise _bad(f"seats must be a number or an array of 2 to {MAX_SEATS} seat descriptions")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= max_seats:
+        raise _bad(f"seats must be a number or an array of 2 to {max_seats} seat descriptions")
     out = []
     for i, seat in enumerate(raw):
         if not isinstance(seat, dict) or not set(seat) <= {"team", "emperor", "range", "deck"}:
             raise _bad(f"seat {i} must be a map with team, emperor, range and deck only")
         deck = parse_deck(seat["deck"], allow_test=allow_test) if seat.get("deck") else None
-        out.append(SeatSpec(team=_opt_int(seat, "team", 0, MAX_SEATS),
+        out.append(SeatSpec(team=_opt_int(seat, "team", 0, max_seats),
                             emperor=_bool(seat, "emperor"),
-                            range=_opt_int(seat, "range", 1, MAX_SEATS), deck=deck))
+                            range=_opt_int(seat, "range", 1, max_seats), deck=deck))
     return tuple(out)
 
 
@@ -262,7 +265,7 @@ def _parse_scenario(raw: Any) -> Scenario:
             raise _bad(f"unknown scenario player field {sorted(extra)[0]!r}")
         players.append(PlayerSetup(**kwargs))
     step = raw.get("step", "main1")
-    active = _opt_int(raw, "active", 0, MAX_SEATS) or 0
+    active = _opt_int(raw, "active", 0, MAX_MELEE_SEATS) or 0
     turn = _opt_int(raw, "turn", 1, 1000) or 1
     if not isinstance(step, str):
         raise _bad("scenario step must be a string")
