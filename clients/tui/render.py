@@ -5,7 +5,7 @@ snapshot map of docs/protocol.md), the room's summary and the latest events. No 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -82,7 +82,7 @@ def _ref(ref: Any, objs: Mapping[int, Mapping[str, Any]], names: Mapping[int, st
 
 def decider(view: View) -> int | None:
     w = view.get("w")
-    if isinstance(w, list) and len(w) == 2 and isinstance(w[0], int):
+    if isinstance(w, list) and len(w) >= 2 and isinstance(w[0], int):
         return w[0]
     return None
 
@@ -106,9 +106,11 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
     w = view.get("w")
     if w == ["subgame"]:
         out.append(" · waiting for the subgame")
-    elif isinstance(w, list) and len(w) == 2:
+    elif isinstance(w, list) and len(w) >= 2:
         kind = "has priority" if w[1] == "priority" else f"decides ({w[1]})"
         out.append(f" · {_name(names, w[0])} {kind}")
+        if len(w) == 3:  # Grand Melee: which turn marker's stack (CR 807.5)
+            out.append(f" for stack {w[2]}")
     if clock is not None:
         millis, running = clock
         parts = []
@@ -156,6 +158,9 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
         out.append("Range of influence (CR 801): " + "; ".join(
             f"{_name(names, int(p))} sees {', '.join(_name(names, q) for q in r)}"
             for p, r in sorted(ranges.items())) + "\n")
+    markers = view.get("m")
+    if markers:
+        out.append(markers_text(markers, names, me))
     offer = view.get("d")
     if offer:
         out.append(f"Draw proposed by {_name(names, offer[0])}; accepted by "
@@ -164,18 +169,57 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
     return out
 
 
-def zones_text(view: View, names: Mapping[int, str]) -> Text:
-    """The stack, then each player's battlefield, graveyard and exile."""
-    out = Text()
-    objs = objects(view)
-    stack = sorted((o for o in objs.values() if o.get("z") == "s"),
-                   key=lambda o: -int(o.get("i", 0)))
-    out.append("Stack: ", style="bold")
+def markers_text(markers: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 me: int | None) -> Text:
+    """Grand Melee's turn markers (CR 807.4): who holds each, that turn's number and step and
+    who has priority for its stack, or that its holder waits; who may act on each stack
+    (CR 807.5a), and whether that includes the viewer."""
+    out = Text("Turn markers (CR 807):\n", style="bold")
+    for m in markers:
+        out.append(f"  #{m['n']} {_name(names, m['p'])}: ")
+        if m.get("s") == "turn":
+            out.append(f"turn {m.get('turn')}, {STEPS.get(m.get('st', ''), m.get('st'))}")
+            if m.get("h") is not None:
+                out.append(f", priority {_name(names, m['h'])}")
+            able = [_name(names, p) for p in m.get("pr", [])]
+            out.append(f"; may act on its stack: {', '.join(able) or 'nobody'}")
+            if me is not None and me in m.get("pr", []):
+                out.append("  (you may act)", style="bold green")
+        else:
+            out.append("waiting to begin a turn (CR 807.4d)", style="italic")
+        if m.get("rm"):
+            times = f" {m['rm']} times" if m["rm"] > 1 else ""
+            out.append(f"  designated for removal{times} (CR 807.4e)", style="bold red")
+        out.append("\n")
+    return out
+
+
+def _stack_line(out: Text, title: str, stack: Sequence[Mapping[str, Any]],
+                objs: Mapping[int, Mapping[str, Any]], names: Mapping[int, str]) -> None:
+    out.append(f"{title}: ", style="bold")
     if stack:
         out.append(" ← ".join(f"{card_text(o, objs, names)} [{_name(names, o.get('c', o['o']))}]"
                               for o in stack) + "  (top first)\n")
     else:
         out.append("empty\n")
+
+
+def zones_text(view: View, names: Mapping[int, str]) -> Text:
+    """The stack (in Grand Melee, each turn marker's stack), then each player's battlefield,
+    graveyard and exile."""
+    out = Text()
+    objs = objects(view)
+    stack = sorted((o for o in objs.values() if o.get("z") == "s"),
+                   key=lambda o: -int(o.get("i", 0)))
+    markers = view.get("m")
+    if markers:
+        for m in markers:
+            if m.get("s") == "turn":
+                mine = [o for o in stack if o.get("sk") == m["n"]]
+                _stack_line(out, f"Stack {m['n']} ({_name(names, m['p'])}'s turn)", mine, objs,
+                            names)
+    else:
+        _stack_line(out, "Stack", stack, objs, names)
     seats = (view.get("g") or {}).get("seats") or sorted(names)
     for pid in seats:
         out.append(f"\n{_name(names, pid)}\n", style="bold underline")
