@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/engine.py --games 200 --players 2 --strategy random
     .venv/bin/python bench/engine.py --games 50 --players 4 --strategy heuristic
+    .venv/bin/python bench/engine.py --games 20 --players 10 --variant grand_melee
 
 "Applied actions" are commands the engine accepted (every decision answered). With the random
 strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
@@ -27,6 +28,7 @@ from arbiter.clients.bots.stall import DEFAULT_ROUNDS
 from arbiter.clients.bots.strategies import STRATEGIES
 from arbiter.server.rules import GameConfig, PlayerConfig
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
+from arbiter.server.rules.config import VARIANTS
 
 
 def main() -> int:
@@ -34,6 +36,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
+    parser.add_argument("--variant", choices=VARIANTS, default=None,
+                        help="default: two_player for two players, free_for_all for more")
     parser.add_argument("--decks", nargs="*", default=None,
                         help="ready-made decks to draw from (default: every constructed deck)")
     parser.add_argument("--seed", type=int, default=1)
@@ -44,6 +48,7 @@ def main() -> int:
     args = parser.parse_args()
 
     decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
+    variant = args.variant or ("two_player" if args.players == 2 else "free_for_all")
     rng = random.Random(args.seed)
     strategy = STRATEGIES[args.strategy]
     configs = []
@@ -52,7 +57,7 @@ def main() -> int:
         configs.append(GameConfig(
             players=tuple(PlayerConfig(f"P{i}", d.main, d.sideboard)
                           for i, d in enumerate(chosen)),
-            variant="two_player" if args.players == 2 else "free_for_all"))
+            variant=variant))
 
     actions = finished = agreed = 0
     per_game: list[float] = []
@@ -73,8 +78,7 @@ def main() -> int:
     elapsed = time.perf_counter() - start
 
     print(f"games: {args.games} ({finished} finished, {agreed} of them by an agreed draw), "
-          f"players: {args.players}, "
-          f"strategy: {args.strategy}")
+          f"players: {args.players}, variant: {variant}, strategy: {args.strategy}")
     print(f"elapsed: {elapsed:.2f} s")
     print(f"games per second: {args.games / elapsed:.1f}")
     print(f"applied actions per second: {actions / elapsed:,.0f}")

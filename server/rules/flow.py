@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import ending, sba
 from .casting import perform_priority_action, priority_actions
@@ -406,7 +406,8 @@ def priority(game: Game) -> Flow:
     if game.melee is not None:  # one stack per turn marker (CR 807.5)
         from .melee import priority as melee_priority
 
-        return (yield from melee_priority(game))
+        # Its ROTATE signals go to the Grand Melee scheduler, never to the table.
+        return (yield from cast("Flow", melee_priority(game)))
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)

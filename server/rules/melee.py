@@ -11,11 +11,11 @@ game's own fields, so turns, priority, casting, combat and resolution work uncha
 
 The table still asks one decision at a time. Which turn asks next (docs/rulings.md, "Grand
 Melee"): as the game begins, every turn runs up to its first decision, in marker order, before
-anyone is asked anything (CR 807.4b); then a marker keeps the floor while its turn asks things,
-and once one of its players has passed priority, the floor goes, at that turn's next priority
-decision, to the next marker in number order that can go on. Every decision names the marker
-whose stack it is for (``Decision.stack``). A turn that gets the floor back rebuilds its
-decision from the current state (``REFRESH``), since the other turns have moved on meanwhile.
+anyone is asked anything (CR 807.4b); from then on a marker keeps the floor while its turn asks
+things, until one of its players passes priority: the turn then yields :data:`ROTATE` and the
+floor goes to the next marker in number order that can go on. Every decision names the marker
+whose stack it is for (``Decision.stack``). A turn stopped at a decision rebuilds it from the
+current state (``REFRESH``) when it gets the floor back.
 """
 
 from __future__ import annotations
@@ -46,15 +46,19 @@ SEATS_PER_MARKER = 4  # CR 807.4a: one turn marker for each full four players
 BLOCKING_SEATS = 3  # CR 807.4d: no other marker within three seats to the left
 
 
-class _Wait:
-    """Yielded by a marker whose holder may not begin a turn yet (CR 807.4d)."""
+class _Signal:
+    """What a marker's turns yield to the scheduler besides decisions and table requests."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "WAIT"
+        return self.name
 
 
-WAIT = _Wait()
-MarkerFlow = Generator["Request | _Wait", Any, Any]  # a marker's turns: decisions, or WAIT
+WAIT = _Signal("WAIT")  # the holder may not begin a turn yet (CR 807.4d)
+ROTATE = _Signal("ROTATE")  # a player passed priority: the next marker may go on
+MarkerFlow = Generator["Request | _Signal", Any, Any]  # a marker's turns
 
 # The game fields that belong to the turn being played; each marker keeps its own.
 TURN_FIELDS = ("turn", "active", "step", "priority", "passed", "pending_triggers",
@@ -92,7 +96,6 @@ class Marker:
     waiting: bool = False  # its holder may not begin a turn yet (CR 807.4d)
     removals: int = 0  # times designated for removal (CR 807.4e)
     resume: Any = None  # what its flow gets when it has the floor again
-    passed: bool = False  # one of its players passed priority since it got the floor
 
 
 def seat_at_random(config: GameConfig, rng: Rng) -> GameConfig:
@@ -329,9 +332,13 @@ class Melee:
         if not m.taking_turn:
             return []
         game = self.game
-        controllers = {o.controller for o in self.stacks[m.number]}
-        return [p for p in game.players_in_game()
-                if game.in_range(p, m.holder) or any(game.in_range(p, c) for c in controllers)]
+        live = game.players_in_game()
+        ranges = game.ranges
+        if ranges is None:
+            return live
+        reach = {m.holder, *(o.controller for o in self.stacks[m.number])}
+        none: frozenset[int] = frozenset()
+        return [p for p in live if p in reach or not ranges.get(p, none).isdisjoint(reach)]
 
     # ------------------------------------------------------------------ the scheduler
 
@@ -380,40 +387,27 @@ class Melee:
                 self._hand_over_triggers(m, nxt)
                 m, value = nxt, nxt.resume
                 continue
-            if isinstance(request, _Wait):
+            if isinstance(request, _Signal):  # WAIT or ROTATE: the floor moves on
                 m.resume = None
                 nxt = self._next(m)
-                self._hand_over_triggers(m, nxt)
+                if request is WAIT:
+                    self._hand_over_triggers(m, nxt)
                 m, value = nxt, nxt.resume
                 continue
             if isinstance(request, Decision):
-                nxt = self._floor(m, request)
-                if nxt is not m:
-                    m.resume = REFRESH
-                    m, value = nxt, nxt.resume
-                    continue
+                if self.starting:  # CR 807.4b: every turn begins before anyone is asked
+                    nxt = self._next(None)
+                    self.starting = not all(x.begun for x in self.markers)
+                    if nxt is not m:
+                        m.resume = REFRESH
+                        m, value = nxt, nxt.resume
+                        continue
                 request.stack = m.number
                 self._touch()
-                answer = yield request
-                if (answer is not REFRESH and request.kind == "priority"
-                        and answer.kind == "pass"):
-                    m.passed = True
-                value = answer
+                value = yield request
                 continue
             self._touch()  # a subgame or a restart: the table answers (CR 726, 724)
             value = yield request
-
-    def _floor(self, m: Marker, request: Decision) -> Marker:
-        """Who asks next, now that ``m``'s turn asks ``request``: see the module docstring."""
-        if self.starting:
-            nxt = self._next(None)
-            if all(x.begun for x in self.markers):
-                self.starting = False
-            return nxt
-        if request.kind == "priority" and m.passed:
-            m.passed = False
-            return self._next(m)
-        return m
 
     # ------------------------------------------------------------------ views and hashing
 
@@ -445,7 +439,7 @@ class Melee:
         for m in self.markers:
             c = self.context(m)
             out.append((
-                m.number, m.holder, m.begun, m.taking_turn, m.waiting, m.removals, m.passed,
+                m.number, m.holder, m.begun, m.taking_turn, m.waiting, m.removals,
                 m.resume is REFRESH, c.turn, c.active, c.step, c.priority,
                 tuple(sorted(c.passed)),
                 tuple((t.ability_index, t.source.oid if t.source else None, t.controller,
@@ -470,10 +464,11 @@ def _holder_from(game: Game, eligible: list[int], start: int) -> int:
     return eligible[0]
 
 
-def priority(game: Game) -> Flow:
+def priority(game: Game) -> MarkerFlow:
     """CR 117 for one turn marker's stack: the active player first, then in turn order, but
     only the players who get priority for this stack (CR 807.5a); the step ends (or the top
-    object resolves) once all of them pass in succession."""
+    object resolves) once all of them pass in succession. After each pass the other turns may
+    go on (:data:`ROTATE`)."""
     melee = game.melee
     assert melee is not None and melee.current is not None
     marker = melee.current
@@ -500,6 +495,8 @@ def priority(game: Game) -> Flow:
                 continue  # CR 117.3c: the player who acted receives priority again
             game.passed.add(holder)
             holder = game.next_player(holder)
+            if len(melee.markers) > 1:
+                yield ROTATE
             if not set(melee.with_priority(marker)) <= game.passed:
                 continue
         # Everyone who gets priority for this stack has passed in succession (CR 117.4).

@@ -48,6 +48,17 @@ def waiting(g: G, number: int) -> bool:
     return m is not None and not m.taking_turn
 
 
+def b_waits() -> G:
+    """Nine players, markers 1 (A, seat 0) and 2 (E, seat 4), both turns in the end step.
+    E's Lightning Bolt keeps E's end step going, so A's turn ends first: B gets marker 1, but
+    E's is three seats to B's left, so B waits (CR 807.4d) while E's turn goes on."""
+    g = melee(9).battlefield(4, "Mountain").hand(4, "Lightning Bolt").at("end").start()
+    g.until_asked(4, 2).cast(4, "Lightning Bolt", 5)
+    until(g, lambda: holder(g, 1) == 1)
+    assert g.markers() == [(1, 1, "waiting"), (2, 4, "turn")]
+    return g
+
+
 # --------------------------------------------------------------------------- 807.2
 
 
@@ -140,21 +151,15 @@ def test_807_4c_a_holder_who_leaves_during_their_turn_passes_it_when_the_turn_en
 
 
 def test_807_4c_a_holder_who_leaves_before_their_turn_begins_passes_it_at_once() -> None:
-    g = melee(9).at("end").start()
-    until(g, lambda: holder(g, 1) == 1)
-    assert waiting(g, 1)  # CR 807.4d: turn marker 2 is three seats to B's left
+    g = b_waits()
     g.concede(1)
     assert holder(g, 1) == 2 and waiting(g, 1)
 
 
 def test_807_4d_a_player_waits_while_another_marker_is_within_three_seats_to_the_left() -> None:
-    # Nine players: markers 1 (A, seat 0) and 2 (E, seat 4). When A's turn ends first, B gets
-    # the marker but E's is three seats to B's left: B waits until E's marker reaches F, four
-    # seats to B's left.
-    g = melee(9).at("end").start()
-    until(g, lambda: holder(g, 1) == 1)
-    assert g.markers() == [(1, 1, "waiting"), (2, 4, "turn")]
-    assert "B waits with turn marker 1" in g.log[-1]
+    # B waits with marker 1 until E's marker reaches F, four seats to B's left.
+    g = b_waits()
+    assert any(line.startswith("B waits with turn marker 1") for line in g.log)
     while holder(g, 2) == 4:
         assert waiting(g, 1)
         assert g.decision.stack == 2  # only the other turn goes on meanwhile
@@ -216,9 +221,7 @@ def test_807_4g_a_waiting_marker_designated_for_removal_goes_at_once() -> None:
     # Nine players: B waits with marker 1 (E's is three seats to the left). H leaves (eight
     # players: still two markers), then C: seven players need one marker, and the marker
     # immediately to C's right is B's, which is removed at once.
-    g = melee(9).at("end").start()
-    until(g, lambda: holder(g, 1) == 1)
-    assert waiting(g, 1)
+    g = b_waits()
     g.concede(7)
     assert len(g.markers()) == 2
     g.concede(2)
