@@ -434,8 +434,11 @@ class Melee:
     def hash_state(self) -> tuple[Any, ...]:
         from .hashing import _obj
 
+        game = self.game
         out: list[Any] = [self.current.number if self.current else None,
-                          max(self.turns_begun, self.game.turn), self.starting]
+                          max(self.turns_begun, game.turn), self.starting,
+                          tuple((o.oid, o.combat_turn) for o in game.battlefield
+                                if o.attacking is not None)]
         for m in self.markers:
             c = self.context(m)
             out.append((

@@ -89,6 +89,7 @@ class Obj:
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
     blocked: bool = False
+    combat_turn: int = 0  # the turn whose combat it attacks in (Grand Melee has several)
 
     @property
     def name(self) -> str:

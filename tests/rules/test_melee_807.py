@@ -240,6 +240,36 @@ def test_807_4h_neighbours_of_a_departed_player_meet_only_when_a_turn_begins() -
     assert 6 in g.with_priority(2)
 
 
+def test_807_4_two_turns_fight_two_separate_combats() -> None:
+    # A attacks B and E attacks F at the same time: each defender blocks only in the combat
+    # they are attacked in, each damage step deals only its own combat's damage, and the end
+    # of one combat leaves the other's attacker attacking.
+    g = (melee(10).battlefield(0, "Hill Giant").battlefield(4, "Hill Giant")
+         .battlefield(1, "Grizzly Bears").battlefield(5, "Grizzly Bears")
+         .at("begin_combat").start())
+    g.until_asked(0, 1, "attackers").choose("attack", ref=("p", 1))
+    g.until_asked(4, 2, "attackers").choose("attack", ref=("p", 5))
+    giants = {1: g.obj("Hill Giant", controller=0), 2: g.obj("Hill Giant", controller=4)}
+    combat = ("declare_attackers", "declare_blockers", "combat_damage", "end_combat")
+    blockers: list[tuple[int, int | None]] = []
+    apart = 0
+    steps = lambda: {n: g.game.melee.context(g.marker(n)).step for n in (1, 2)}  # noqa: E731
+    while set(steps().values()) != {"main2"}:
+        d = g.decision
+        if d.kind == "blockers":
+            blockers.append((d.player, d.stack))
+        now = steps()
+        for n, other in ((1, 2), (2, 1)):
+            if now[n] == "main2" and now[other] in combat:
+                assert giants[n].attacking is None and giants[other].attacking is not None
+                apart += 1
+        g.step_on()
+    assert sorted(blockers) == [(1, 1), (5, 2)] and apart
+    assert g.life(1) == g.life(5) == 17
+    assert g.log.count("Hill Giant deals 3 combat damage to B.") == 1
+    assert g.log.count("Hill Giant deals 3 combat damage to F.") == 1
+
+
 # --------------------------------------------------------------------------- 807.5
 
 
