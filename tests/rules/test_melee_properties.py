@@ -7,10 +7,11 @@ Checked after every command: every physical card is in exactly one place; every 
 Grand Melee game names a live turn marker; a priority decision goes only to a player who gets
 priority for that marker's stack (CR 807.5a), worked out here from the game state alone; a
 spell or ability a player puts on a stack goes on the stack of the decision they acted in
-(CR 807.5b); every stack object is on its marker's stack; there are never more markers than
-one per full four players plus those designated for removal (CR 807.4a, 807.4e-f). Games end
-or reach the turn limit, replay to the same state hash, and every viewer's incrementally kept
-view equals a fresh snapshot with nothing hidden in it.
+(CR 807.5b); only a turn's active player declares its attackers, and only players attacked in
+its combat declare blockers; every stack object is on its marker's stack; there are never more
+markers than one per full four players plus those designated for removal (CR 807.4a,
+807.4e-f). Games end or reach the turn limit, replay to the same state hash, and every
+viewer's incrementally kept view equals a fresh snapshot with nothing hidden in it.
 """
 
 from __future__ import annotations
@@ -94,6 +95,13 @@ def gets_priority(game: Game, player: int, stack: int) -> bool:
     return any(q == player or q in game.ranges[player] for q in {marker.holder, *controllers})
 
 
+def _defender(game: Game, ref: Any) -> int | None:
+    if ref[0] == "p":
+        return int(ref[1])
+    planeswalker = game.objects.get(ref[1])
+    return planeswalker.controller if planeswalker is not None else None
+
+
 class Watch:
     def __init__(self, table: Table) -> None:
         self.owner = {cid: c.owner for cid, c in table.cards.items()}
@@ -119,6 +127,14 @@ class Watch:
             game = table.top
             numbers = {m.number for m in game.melee.markers}
             assert d.stack in numbers, "a Grand Melee decision names a live turn marker"
+            marker = next(m for m in game.melee.markers if m.number == d.stack)
+            if d.kind == "attackers":  # only the active player of that turn attacks
+                assert d.player == marker.holder
+            if d.kind == "blockers":  # a player attacked in that turn's combat
+                turn = game.melee.context(marker).turn
+                assert any(_defender(game, o.attacking) == d.player for o in game.battlefield
+                           if o.attacking is not None and o.combat_turn == turn)
+                self.note("blockers")
             if d.kind == "priority":
                 self.note("priority")
                 assert gets_priority(game, d.player, d.stack), (d.player, d.stack)
@@ -226,7 +242,7 @@ def test_the_random_grand_melee_games_do_what_the_properties_need() -> None:
         assert watch.seen.get("several markers")
         for k, v in watch.seen.items():
             watch_all[k] = watch_all.get(k, 0) + v
-    assert {"several markers", "waiting marker", "designated marker", "priority",
+    assert {"several markers", "waiting marker", "designated marker", "priority", "blockers",
             "priority through a stack object", "cast with several stacks",
             "left while several turns run", "subgame_started", "game_restarted"} <= set(watch_all)
 
