@@ -128,7 +128,9 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
     influence when it is limited (CR 801)."""
     out = Text()
     t = view.get("t") or [0, None, "", 0]
-    active = t[1]
+    markers = view.get("m")
+    # In Grand Melee every holder of a turn marker taking a turn is an active player (CR 807.4).
+    active = {m["p"] for m in markers if m.get("s") == "turn"} if markers else {t[1]}
     deciding = decider(view)
     seats = (view.get("g") or {}).get("seats") or sorted(
         int(k[1:]) for k in view if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit())
@@ -138,7 +140,7 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
         p = view.get(f"p{pid}")
         if p is None:
             continue
-        mark = ("▶" if pid == active else " ") + ("*" if pid == deciding else " ")
+        mark = ("▶" if pid in active else " ") + ("*" if pid == deciding else " ")
         who = _name(names, pid) + (" (you)" if pid == me else "")
         status = STATUS.get(p.get("s", "in"), p.get("s", "?"))
         style = "bold green" if status == "WON" else "bold red" if status == "LOST" else ""
@@ -158,7 +160,6 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
         out.append("Range of influence (CR 801): " + "; ".join(
             f"{_name(names, int(p))} sees {', '.join(_name(names, q) for q in r)}"
             for p, r in sorted(ranges.items())) + "\n")
-    markers = view.get("m")
     if markers:
         out.append(markers_text(markers, names, me))
     offer = view.get("d")

@@ -81,6 +81,7 @@ def test_807_grand_melee_turn_markers_and_stacks_from_the_view_alone() -> None:
     assert "turn 7 · Eve's first main phase · Fay has priority for stack 2" in status
     assert render.decider(MELEE) == 5
     players = render.players_text(MELEE, MELEE_NAMES, me=3).plain.splitlines()
+    assert players[5].startswith("▶ Eve") and players[2].startswith("  Bob")  # B waits
     at = players.index("Turn markers (CR 807):")
     assert players[at + 1] == "  #1 Bob: waiting to begin a turn (CR 807.4d)"
     assert players[at + 2] == ("  #2 Eve: turn 7, first main phase, priority Fay; may act on "
