@@ -499,6 +499,7 @@ def priority(game: Game) -> MarkerFlow:
             game.passed.add(holder)
             holder = game.next_player(holder)
             if len(melee.markers) > 1:
+                game.priority = None  # passing on: nobody holds it while other turns go on
                 yield ROTATE
             if not set(melee.with_priority(marker)) <= game.passed:
                 continue
