@@ -161,6 +161,7 @@ class Melee:
     def _life(self, m: Marker, start_step: str | None) -> MarkerFlow:
         """A marker's turns, one after another, each by the player holding it then."""
         game = self.game
+        first = m.number == 1  # the game's first turn: CR 103.8a if only two play
         while True:
             if self._blocked(m):
                 m.waiting = True
@@ -173,8 +174,9 @@ class Melee:
             m.taking_turn = True
             self.turns_begun = max(self.turns_begun, game.turn)
             game.turn = self.turns_begun  # begin_turn numbers the turn after every other
-            yield from take_turn(game, m.holder, first_turn=False, start_step=start_step)
+            yield from take_turn(game, m.holder, first_turn=first, start_step=start_step)
             m.taking_turn = False
+            first = False
             start_step = None
             if m.removals:  # CR 807.4g: removed rather than passed
                 self._remove(m)

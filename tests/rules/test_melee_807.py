@@ -391,3 +391,20 @@ def test_807_5_a_subgame_suspends_every_turn_of_the_main_game() -> None:
     assert (first.ctx.step, first.ctx.priority) == (step, priority)
     assert [g.life(p) for p in (3, 4, 5)] == [10, 20, 10]
     assert g.stack_of(2) == []
+
+
+def test_807_4a_a_two_player_subgame_of_a_grand_melee_skips_the_first_draw() -> None:
+    # B is alone with A in B's range (C has left): the subgame of two players has one turn
+    # marker and is a two-player game, so its first player skips their first draw (CR 103.8a).
+    g = melee(10).hand(1, "Tale Within a Tale").start()
+    g.concede(2)
+    g.until_asked(1, 1).cast(1, "Tale Within a Tale").resolve()
+    sub = g.game
+    assert sub.players_in_game() == [0, 1]
+    g.keep_hands()
+    assert len(sub.melee.markers) == 1
+    first = sub.starting_player
+    hand = len(sub.hand(first))
+    until(g, lambda: g.game.step == "main1")
+    assert len(sub.hand(first)) == hand
+    assert any(line.endswith("skips the first draw step.") for line in g.log)
