@@ -115,8 +115,9 @@ class Game:
         self.lands_played: dict[int, int] = {}
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
-        # Grand Melee (CR 807): the turn markers and their turns; the fields above from
-        # ``turn`` to ``lands_played`` then describe the turn being played now (melee.py).
+        # Grand Melee (CR 807): the turn markers and their turns. There, the turn fields
+        # above (melee.TURN_FIELDS: turn, active, step, priority, passes, waiting triggers,
+        # combat plans, lands played, loop watch) and the stack are the current turn's.
         self.melee: Melee | None = None
         self.stack_id = 0  # the stack new stack objects go on (0: the game's only stack)
 
