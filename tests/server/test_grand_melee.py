@@ -1,7 +1,8 @@
-"""A ten-player Grand Melee room (CR 807) with a spectator, played to its end over real
+"""Ten-player Grand Melee rooms (CR 807) with a spectator, played to their end over real
 websockets: the room accepts the variant with more seats than other variants, every view shows
 the turn markers and who gets priority for each stack, every decision names its stack, a
-player concedes while two turns run, and views converge with no hidden card in any frame."""
+player concedes while two turns run, a subgame gets a room of its own and a restart starts the
+room afresh with new turn markers, and views converge with no hidden card in any frame."""
 
 from __future__ import annotations
 
@@ -96,4 +97,58 @@ async def test_a_ten_player_grand_melee_room_plays_to_its_end(
         assert set(outcomes) == set(range(10))
     assert n > 500
     assert assert_converged(server, everyone) == 11
+    assert_secret(server, room, players, [watcher])
+
+
+async def test_a_subgame_and_a_restart_in_a_grand_melee_room(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    # E casts Tale Within a Tale on turn marker 2's stack: D, E and F (E's range) play a
+    # subgame in a room of its own, one turn marker strong, while every turn of the main game
+    # waits (CR 726.1a). Later H restarts the game (CR 724): the room starts afresh with new
+    # turn markers, the first H's (CR 724.1a, 807.4b).
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    players = {i: await Client.open(nursery, server, f"P{i}") for i in range(10)}
+    watcher = await Client.open(nursery, server, "Watcher")
+    library = ["Mountain", "Hill Giant", "Lightning Bolt"] * 4
+    setups: list[dict[str, Any]] = [{"library": library, "battlefield": ["Mountain"]}
+                                    for _ in range(10)]
+    setups[4]["hand"] = ["Tale Within a Tale"]
+    setups[7]["hand"] = ["Second Beginning"]
+    room = await create_room(players[0], {
+        "variant": "grand_melee", "seats": 10, "seed": 9, "allow_test_cards": True,
+        "scenario": {"players": setups, "active": 0, "step": "main1"}})
+    await watcher.ok({"t": "spectate", "r": room})
+    for c in players.values():
+        await c.join(room, deck="quick-red")
+    await settle()
+    cast: set[str] = set()
+    sub_views: list[dict[Any, Any]] = []
+    first_markers: dict[int, list[dict[str, Any]]] = {}  # game number -> its first "m"
+
+    def choose(n: int, where: str, decision: dict[str, Any], view: dict[Any, Any]
+               ) -> int | None:
+        if where != room and "m" in view:
+            sub_views.append(dict(view))
+        if where == room and "m" in view:
+            first_markers.setdefault(view["g"]["n"], view["m"])
+        for a in decision["actions"]:
+            for name in ("Tale Within a Tale", "Second Beginning"):
+                if a["label"] == f"Cast {name}" and name not in cast and (
+                        name == "Tale Within a Tale" or "Tale Within a Tale" in cast):
+                    cast.add(name)
+                    return int(a["id"])
+        return None
+
+    n = await play(players, strategy=heuristic_strategy, rng=random.Random(4), choose=choose)
+    await settle()
+    assert cast == {"Tale Within a Tale", "Second Beginning"} and n > 100
+    opened = watcher.of_type("opened")[0]  # the bots may cast the cards again later
+    assert opened["players"] == [3, 4, 5]
+    assert sub_views and all(len(v["m"]) == 1 and len(v["w"]) == 3 for v in sub_views)
+    restarted = watcher.of_type("restarted")[0]
+    assert restarted["starting"] == 7
+    assert [m["p"] for m in first_markers[restarted["g"]]] == [7, 1]  # four live seats on
+    for c in [*players.values(), watcher]:
+        assert c.of_type("result")
+    assert assert_converged(server, [*players.values(), watcher]) >= 11
     assert_secret(server, room, players, [watcher])
