@@ -7,13 +7,19 @@
 
 On first use (and whenever pyproject.toml changes) this creates `.venv/` beside this file and
 installs the project into it in editable mode with its development extras. Nothing outside the
-checkout is touched.
+checkout is touched, with one exception: the cluster tests (tests/cluster) start throwaway Redis
+and PostgreSQL servers, and when either is missing and this runs as root on a machine with
+apt-get (a fresh Debian CI machine), ``test`` installs the distribution's packages first
+(docs/cluster.md, "Provisioning"). Where they cannot be had, the cluster tests fail saying what
+is missing, and the summary at the end says so too.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -43,15 +49,59 @@ def ensure_environment() -> None:
         STAMP.write_text(digest + "\n")
 
 
-def _quiet(command: list[str]) -> None:
+def _quiet(command: list[str], env: dict[str, str] | None = None, *, fatal: bool = True
+           ) -> bool:
     """Run an install step, showing its output only if it fails: pip passes on the build
     backend's notes (setuptools explains its editable-install finder every time), which say
     nothing to someone who just wants to run the tests."""
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         sys.stdout.write(done.stdout)
         sys.stderr.write(done.stderr)
-        raise SystemExit(f"[dev] failed: {' '.join(command)}")
+        if fatal:
+            raise SystemExit(f"[dev] failed: {' '.join(command)}")
+        print(f"[dev] failed: {' '.join(command)}", flush=True)
+    return done.returncode == 0
+
+
+# What the cluster tests need, as Debian 12 packages: Valkey is not in its main archive, Redis
+# 7.0 speaks the same protocol. The key is what the survey reports when it is missing.
+SERVER_PACKAGES = {"redis": "redis-server", "postgres": "postgresql"}
+
+
+def _survey() -> dict[str, object]:
+    """What arbiter.server.cluster.localservers finds: the servers, and what is missing."""
+    done = subprocess.run([str(BIN / "python"), "-m", "arbiter.server.cluster.localservers"],
+                          capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        return {"missing": [f"the server survey failed: {done.stderr.strip()}"]}
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+def ensure_cluster_servers() -> str:
+    """Make sure a Redis-protocol server and PostgreSQL are installed (apt-get, as root, when
+    they are not); return the line the summary ends with."""
+    report = _survey()
+    wanted = [package for key, package in SERVER_PACKAGES.items() if key not in report]
+    if wanted and report["missing"] and os.name == "posix" and os.geteuid() == 0 \
+            and shutil.which("apt-get"):
+        print(f"[dev] the cluster tests start throwaway Redis and PostgreSQL servers; "
+              f"installing {' '.join(wanted)} with apt-get (update, then install)", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        wait = ["-o", "DPkg::Lock::Timeout=300"]  # another apt-get may hold the lock a while
+        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
+                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
+                            *wanted], env, fatal=False)):
+            report = _survey()
+    missing = report["missing"]
+    assert isinstance(missing, list)
+    if missing:
+        line = ("[dev] cluster tests CANNOT RUN here (they fail, they are not skipped): "
+                + "; ".join(missing))
+    else:
+        line = f"[dev] cluster tests' servers: {report['redis']}, {report['postgres']}"
+    return line
 
 
 PACKAGES = ("server", "protocol", "clients")  # installed as arbiter.server, ... (pyproject.toml)
@@ -72,6 +122,15 @@ def typecheck_path() -> Path:
 
 
 def run_tests(args: list[str]) -> int:
+    summary = ensure_cluster_servers()
+    print(summary, flush=True)
+    code = _run_steps(args)
+    if "CANNOT" in summary:  # repeated last, where nobody can miss it (pytest's line stays
+        print(summary, flush=True)  # last when all is well: CI reads it)
+    return code
+
+
+def _run_steps(args: list[str]) -> int:
     mypy_env = {**os.environ, "MYPYPATH": str(typecheck_path())}
     steps: list[tuple[list[str], dict[str, str] | None]] = [
         ([str(BIN / "ruff"), "check", "."], None),

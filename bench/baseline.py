@@ -5,9 +5,9 @@ room's four clients, with no game, no views, no log.
     python bench/baseline.py [--rooms N] [--seconds S]   run it and load it with the bots
 
 For every "act" frame it receives it sends one ~200-byte msgpack frame to each of the room's
-four clients with ``await ws.send()`` in a loop (DESIGN.md's measured baseline); the frame names
-the next player to act. bench/server.py runs this and the Arbiter server with the same clients
-in the same invocation and reports the ratio of their rates.
+four clients with ``await ws.send()`` in a loop (the baseline docs/architecture.md measures
+against); the frame names the next player to act. bench/server.py runs this and the Arbiter
+server with the same clients in the same invocation and reports the ratio of their rates.
 """
 
 from __future__ import annotations

@@ -17,9 +17,14 @@ from .errors import Code, ProtocolError
 DEFAULT_MAX_FRAME = 64 * 1024  # bytes; the server announces its own limit in ``welcome``
 
 
+# One packer, reused: half the cost of msgpack.packb, which builds a packer per call. Packing
+# happens on one thread (the event loop's); a packer is not shared across threads.
+_packer = msgpack.Packer(use_bin_type=True)
+
+
 def pack(message: Any) -> bytes:
     """Encode one message (ordinary, not canonical, msgpack: str as str, bytes as bin)."""
-    data: bytes = msgpack.packb(message, use_bin_type=True)
+    data: bytes = _packer.pack(message)
     return data
 
 
@@ -39,6 +44,29 @@ def unpack_client(frame: bytes, *, max_size: int = DEFAULT_MAX_FRAME) -> dict[st
     if not isinstance(value, dict):
         raise ProtocolError(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
     return value
+
+
+def peek_request_id(frame: bytes) -> int | None:
+    """The request id (``"i"``) of a client frame, read without decoding anything else: so that
+    an answer to a frame too large to decode, or broken after its id, still carries the id.
+    None when the frame holds no readable id before whatever is wrong with it."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_str_len=64)
+    unpacker.feed(frame)
+    try:
+        entries = unpacker.read_map_header()
+        for _ in range(min(entries, 64)):
+            try:
+                key = unpacker.unpack()
+            except ValueError:
+                return None  # a key too long to be one of ours
+            if key != "i":
+                unpacker.skip()
+                continue
+            value = unpacker.unpack()
+            return value if type(value) is int and 0 <= value <= 2**53 - 1 else None
+    except Exception:  # malformed input raises many types
+        return None
+    return None
 
 
 def unpack_server(frame: bytes) -> dict[Any, Any]:

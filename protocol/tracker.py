@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ProtocolError
+from .server_messages import Actions, Closed, Delta, Result, ServerMessage, Snapshot
 from .views import ViewState, checksum
 
 
@@ -34,55 +35,57 @@ class Tracker:
     rooms: dict[str, RoomView] = field(default_factory=dict)
     mismatches: int = 0  # checksum or sequence problems seen (each leads to a resync)
 
-    def feed(self, msg: dict[Any, Any]) -> str | None:
+    def feed(self, msg: ServerMessage) -> str | None:
         """Process one server message; return a room id that needs a resync, if any."""
-        kind = msg.get("t")
-        room = msg.get("r")
-        if kind == "s":
-            state = ViewState(msg["v"])
-            rv = RoomView(str(room), int(msg["e"]), int(msg["q"]), state)
-            old = self.rooms.get(str(room))
+        if isinstance(msg, Snapshot):
+            state = ViewState(msg.view)
+            rv = RoomView(msg.room, msg.epoch, msg.seq, state)
+            old = self.rooms.get(msg.room)
             if old is not None and not old.closed:
                 rv.deltas = old.deltas
-            self.rooms[str(room)] = rv
-            if state.checksum != msg["c"] or checksum(state.view) != msg["c"]:
+            self.rooms[msg.room] = rv
+            if state.checksum != msg.checksum or checksum(state.view) != msg.checksum:
                 return self._stale(rv)
             return None
-        if not isinstance(room, str):
-            return None
-        rv2 = self.rooms.get(room)
-        if rv2 is None:
-            return None
-        if kind == "d":
-            if rv2.stale or msg["q"] <= rv2.seq:
+        if isinstance(msg, Delta):
+            return self._delta(msg)
+        if isinstance(msg, Actions | Closed | Result):
+            known = self.rooms.get(msg.room)
+            if known is None:
                 return None
-            if msg["q"] != rv2.seq + 1:
-                return self._stale(rv2)
-            try:
-                rv2.state.apply(msg["o"])
-            except ProtocolError:
-                return self._stale(rv2)
-            rv2.seq = int(msg["q"])
-            rv2.deltas += 1
-            if any(op[1] == "w" for op in msg["o"]):
-                rv2.actions = None
-            if "a" in msg:
-                rv2.actions = msg["a"]
-            if rv2.state.checksum != msg["c"]:
-                return self._stale(rv2)
-        elif kind == "a":
-            rv2.actions = msg["d"]
-        elif kind == "closed":
-            rv2.closed = True
-            rv2.actions = None
-            rv2.result = msg["res"]
-        elif kind == "result":
-            rv2.result = msg["res"]
+            if isinstance(msg, Actions):
+                known.actions = msg.decision
+            elif isinstance(msg, Closed):
+                known.closed = True
+                known.actions = None
+                known.result = msg.result
+            else:
+                known.result = msg.result
+        return None
+
+    def _delta(self, msg: Delta) -> str | None:
+        rv = self.rooms.get(msg.room)
+        if rv is None or rv.stale or msg.seq <= rv.seq:
+            return None  # not followed, waiting for a snapshot, or a duplicate
+        if msg.seq != rv.seq + 1:
+            return self._stale(rv)
+        try:
+            rv.state.apply(msg.ops)
+        except ProtocolError:
+            return self._stale(rv)
+        rv.seq = msg.seq
+        rv.deltas += 1
+        if any(op[1] == "w" for op in msg.ops):
+            rv.actions = None
+        if msg.actions is not None:
+            rv.actions = msg.actions
+        if rv.state.checksum != msg.checksum:
+            return self._stale(rv)
         return None
 
     def acted(self, room: str, serial: int) -> None:
         """The client answered decision ``serial`` in ``room``: its actions are used up (the
-        next decision's arrive in a new "a" message, after the acknowledging delta)."""
+        next decision's come with a later delta or "a" message)."""
         rv = self.rooms.get(room)
         if rv is not None and rv.actions is not None and rv.actions.get("serial") == serial:
             rv.actions = None

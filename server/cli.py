@@ -15,7 +15,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("arbiter.server.net.serve_cmd", "run the game server"),
     "replay": ("arbiter.server.store.replay_cmd", "print the readable log of a stored game"),
-    "demo": ("arbiter.clients.bots.demo", "play a complete bot game in the terminal"),
+    "demo": ("arbiter.server.demo_cmd", "play a complete bot game in the terminal"),
     "bot": ("arbiter.clients.bots.bot_cmd", "connect bots to a server and play"),
     "play": ("arbiter.clients.tui.play_cmd", "play interactively in the terminal"),
     "loadtest": ("arbiter.clients.loadtest.cmd", "load-test a server with simulated players"),

@@ -15,8 +15,7 @@ from typing import Any
 
 import trio
 
-from arbiter.clients.sdk import ConnectError, RequestError, open_client
-from arbiter.server.rules.cards.decks import READY_MADE
+from arbiter.clients.sdk import Client, ConnectError, RequestError, open_client
 
 from .net import NetBot, describe_result, seat_names
 from .stall import DEFAULT_ROUNDS
@@ -36,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=None,
                         help="the seat to take in --room (default: the first free one)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="heuristic")
-    parser.add_argument("--deck", action="append", choices=sorted(READY_MADE), default=None,
-                        metavar="DECK", help="a ready-made deck (repeat for each seat with "
-                                             "--create; default: a mix)")
+    parser.add_argument("--deck", action="append", default=None, metavar="DECK",
+                        help="a ready-made deck of the server's (repeat for each seat with "
+                             "--create; default: a mix)")
     parser.add_argument("--name", default=None, help="the bot's name (default: Bot)")
     parser.add_argument("--seats", type=int, default=2, help="seats of a created room")
     parser.add_argument("--variant", default=None,
@@ -61,21 +60,37 @@ def _deck(args: argparse.Namespace, seat: int) -> str:
     return str(decks[seat % len(decks)])
 
 
+class UnknownDeck(Exception):
+    pass
+
+
+async def _check_decks(args: argparse.Namespace, client: Client) -> None:
+    """The decks asked for must be the server's: its catalog lists them."""
+    known = {d["name"] for d in (await client.catalog())["decks"]}
+    unknown = sorted(set(args.deck or DEFAULT_DECKS) - known)
+    if unknown:
+        raise UnknownDeck(f"the server has no ready-made deck {unknown[0]!r}; it has "
+                          f"{', '.join(sorted(known))}")
+
+
 async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
                          name: str, rng: random.Random, seated: trio.Event | None = None,
                          print_results: bool = True) -> list[Any]:
     async with open_client(args.url, name) as client:
+        await _check_decks(args, client)
         index = await client.join(room, seat, deck=_deck(args, seat or 0))
         if seated is not None:
             seated.set()
         bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think,
                      draw_after=args.draw_after or None)
         results = await bot.play(room)
+        names = seat_names(client, room)
         if print_results:
-            names = seat_names(client, room)
             for r in results:
                 print(describe_result(r, names), flush=True)
-            print(f"{names.get(index, name)}: {bot.record.actions} actions", flush=True)
+        st = client.stats
+        print(f"{names.get(index, name)}: {bot.record.actions} actions, {st.desyncs} desyncs, "
+              f"{st.reconnects} reconnects", flush=True)
         await client.leave(room)
         return results
 
@@ -85,6 +100,7 @@ async def _create_and_play(args: argparse.Namespace, rng: random.Random) -> int:
     base = args.name or "Bot"
     for game in range(args.games):
         async with open_client(args.url, f"{base} host") as host:
+            await _check_decks(args, host)
             room = await host.create({"seats": args.seats, "variant": variant,
                                       "best_of": args.best_of,
                                       "name": f"{base} match {game + 1}"})
@@ -121,5 +137,8 @@ def run(args: argparse.Namespace) -> int:
     except RequestError as exc:
         print(f"arbiter bot: the server refused: {exc}", file=sys.stderr)
         return 1
+    except UnknownDeck as exc:
+        print(f"arbiter bot: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130

@@ -1,5 +1,5 @@
-"""Bots over the network: the engine's strategies (``strategies.py``, unchanged) fed by the SDK's
-replica and the legal actions the server sends.
+"""Bots over the network: the strategies (``strategies.py``) fed by the SDK's replica, the
+legal actions the server sends and the card data of its catalog.
 
 A bot answers every decision the server gives it in any room of its match (the main game and
 any subgame, CR 726) until the match is over. It never acts twice on one decision: the legal
@@ -21,7 +21,7 @@ import trio
 from arbiter.clients.sdk import Client, ConnectionLost, RequestError
 from arbiter.clients.sdk.events import Result
 
-from .stall import DEFAULT_ROUNDS, StallWatch, players_in
+from .stall import DEFAULT_ROUNDS, StallWatch, round_turns
 from .strategies import Strategy
 
 # Refusals a bot can meet in normal play: the decision moved on (someone conceded, a clock
@@ -67,6 +67,7 @@ class NetBot:
     async def play(self, match: str) -> list[Result]:
         """Answer decisions in ``match`` until it is over; return its games' results."""
         client = self.client
+        cards = (await client.catalog())["cards"]
         answered: dict[str, int] = {}  # room -> serial of the decision we answered
         while not client.match_over(match):
             if self.stall is not None and await self._settle_draws(match):
@@ -84,7 +85,7 @@ class NetBot:
                 rv = client.room(room)
                 if rv is None or rv.actions is not decision:
                     continue  # it changed while we were thinking
-            action = self.strategy(client.view(room), decision, self.rng)
+            action = self.strategy(client.view(room), decision, self.rng, cards)
             answered[room] = decision["serial"]
             sent = trio.current_time()
             try:
@@ -154,7 +155,7 @@ class NetBot:
         game, turn = view.get("g", {}).get("n", 0), int(view["t"][0])
         last = self._proposed.get(room)
         if last is not None and last[0] == game and \
-                turn - last[1] < self.stall.rounds * players_in(view):
+                turn - last[1] < self.stall.rounds * round_turns(view):
             return False  # one offer per stalled stretch, so a person is not pestered
         self._proposed[room] = (game, turn)
         if not await self._draw(room, "propose"):

@@ -43,7 +43,8 @@ def summary_table(summary: dict[str, Any]) -> Table:
         ("errors", summary["errors"]),
         ("desyncs", summary["desyncs"]),
         ("resyncs", summary["resyncs"]),
-        ("disconnects", summary["disconnects"]),
+        ("disconnects / reconnects", f"{summary['disconnects']} / {summary['reconnects']}"),
+        ("requests interrupted by a lost connection", summary["interrupted"]),
         ("delta bytes per viewer (median / p99)", f"{dbv['median']:.0f} / {dbv['p99']:.0f}"),
         ("bytes per delta (median / p99)",
          f"{summary['bytes_per_delta']['median']} / {summary['bytes_per_delta']['p99']}"),
@@ -82,7 +83,8 @@ def write_png(samples: list[tuple[float, float]], summary: dict[str, Any], path:
     rate.legend(loc="upper right")
     cfg = summary["config"]
     over_time.set_title(f"{cfg['rooms']} rooms x {cfg['players_per_room']} players, "
-                        f"think {cfg['think_ms']} ms, {cfg['workers']} workers")
+                        f"think {cfg['think_ms']} ms, {cfg['workers']} "
+                        f"worker{'s' if cfg['workers'] != 1 else ''}")
     latencies = [ms for _, ms in samples]
     histogram.hist(latencies or [0.0], bins=100, log=True)
     lat = summary["latency_ms"]

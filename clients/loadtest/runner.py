@@ -66,9 +66,11 @@ async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
         # stack, and cancel scopes must nest inside them.
         try:
             for i in range(config.players_per_room):
-                players.append(await _connect(stack, config, rec, f"p{slot}-{i}", rng))
+                players.append(await _connect(stack, config, rec, f"p{slot}-{i}", rng,
+                                              deadline))
             for i in range(config.spectators):
-                spectators.append(await _connect(stack, config, rec, f"s{slot}-{i}", rng))
+                spectators.append(await _connect(stack, config, rec, f"s{slot}-{i}", rng,
+                                                 deadline))
         except ConnectError:
             rec.error("connect")
             return
@@ -76,19 +78,34 @@ async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
             while trio.current_time() < deadline:
                 try:
                     await _one_match(config, slot, rec, players, spectators, rng)
-                except (RequestError, ConnectionLost) as exc:
-                    rec.error(getattr(exc, "code", "connection_lost"))
+                except RequestError as exc:
+                    rec.error(exc.code)
                     await trio.sleep(0.5)  # do not spin on a persistent refusal
+                except ConnectionLost:
+                    # The server went away (a restart): the clients reconnect by themselves.
+                    rec.interrupted += 1
+                    await trio.sleep(0.5)
 
 
 async def _connect(stack: AsyncExitStack, config: LoadConfig, rec: Recorder, name: str,
-                   rng: random.Random) -> Client:
-    client = await stack.enter_async_context(open_client(
-        config.url, name, ping_interval=config.ping_interval,
-        ping_timeout=config.ping_interval, rng=random.Random(rng.random())))
-    rec.connect(client)
-    stack.callback(rec.disconnect)
-    return client
+                   rng: random.Random, deadline: float) -> Client:
+    """A connected client. The first connection is tried again every half second until the
+    test's deadline: a server restarting while the load ramps up refuses connections for a
+    moment (once connected, the SDK reconnects by itself)."""
+    while True:
+        try:
+            client = await stack.enter_async_context(open_client(
+                config.url, name, ping_interval=config.ping_interval,
+                ping_timeout=config.ping_interval, rng=random.Random(rng.random())))
+        except ConnectError:
+            if trio.current_time() + 0.5 >= deadline:
+                raise
+            rec.interrupted += 1
+            await trio.sleep(0.5)
+            continue
+        rec.connect(client)
+        stack.callback(rec.disconnect)
+        return client
 
 
 async def _one_match(config: LoadConfig, slot: int, rec: Recorder, players: list[Client],
@@ -115,6 +132,7 @@ async def _one_match(config: LoadConfig, slot: int, rec: Recorder, players: list
         for bot in bots:
             for code, n in bot.record.refused.items():
                 rec.errors[code] = rec.errors.get(code, 0) + n
+            rec.interrupted += bot.record.lost
     rec.games += 1
     for c in (*players, *spectators):
         await c.leave(room)

@@ -39,6 +39,7 @@ class Recorder:
     samples: list[tuple[float, float]] = field(default_factory=list)  # (at, latency seconds)
     errors: dict[str, int] = field(default_factory=dict)
     clients: list[Client] = field(default_factory=list)
+    interrupted: int = 0  # requests whose connection dropped before the answer
     _sent: int = 0  # samples already reported by progress()
 
     def connect(self, client: Client) -> None:
@@ -57,11 +58,13 @@ class Recorder:
         self.errors[code] = self.errors.get(code, 0) + 1
 
     def client_totals(self) -> dict[str, int]:
-        out = {"desyncs": 0, "resyncs": 0, "disconnects": 0, "server_errors": 0}
+        out = {"desyncs": 0, "resyncs": 0, "disconnects": 0, "reconnects": 0,
+               "server_errors": 0, "interrupted": self.interrupted}
         for c in self.clients:
             out["desyncs"] += c.stats.desyncs
             out["resyncs"] += c.stats.resyncs
             out["disconnects"] += c.stats.disconnects
+            out["reconnects"] += c.stats.reconnects
         return out
 
     def progress(self) -> dict[str, Any]:
@@ -141,6 +144,8 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
         "desyncs": agg.total("desyncs"),
         "resyncs": agg.total("resyncs"),
         "disconnects": agg.total("disconnects"),
+        "reconnects": agg.total("reconnects"),
+        "interrupted": agg.total("interrupted"),
         "delta_bytes_per_viewer": {
             "viewers": len(bytes_per_viewer),
             "median": percentile(bytes_per_viewer, 50),
@@ -154,7 +159,8 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
 
 
 def failed(summary: dict[str, Any]) -> bool:
-    """A run fails when any error or desync occurred."""
+    """A run fails when any error (a refusal by the server) or desync occurred. Connections
+    lost and made again (a server restarting) are reported, not failures."""
     return bool(summary["errors"] or summary["desyncs"])
 
 

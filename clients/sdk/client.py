@@ -28,14 +28,15 @@ import random
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import ClientConnection, connect
 
-from arbiter.protocol import Tracker, check_server_message, pack, unpack_server
-from arbiter.protocol.errors import ProtocolError
+from arbiter.protocol import Tracker, pack, unpack_server
+from arbiter.protocol import server_messages as sm
+from arbiter.protocol.errors import Code, ProtocolError
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
@@ -108,7 +109,10 @@ class SeatTicket:
 @dataclass
 class _Pending:
     event: trio.Event
-    reply: dict[Any, Any] | None = None
+    reply: sm.ServerMessage | None = None
+
+
+R = TypeVar("R", bound=sm.ServerMessage)
 
 
 class _Bucket:
@@ -172,6 +176,7 @@ class Client:
         self._bucket: _Bucket | None = None
         self._ever_connected = False
         self._delays: Iterator[float] | None = None
+        self._catalog: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ the connection
 
@@ -264,32 +269,34 @@ class Client:
             msg["name"] = self.name
         reply = await self._hello_once(ws, msg)
         reclaim = False
-        if reply["t"] == "error" and reply["code"] == "unknown_session" and self.name:
+        if isinstance(reply, sm.Error) and reply.code == "unknown_session" and self.name:
             # The server forgot us: start a new session and reclaim seats by their tokens.
             reply = await self._hello_once(ws, {"t": "hello", "v": [1], "name": self.name})
             reclaim = resumed = True
-        if reply["t"] == "error":
-            raise RequestError(str(reply["code"]), str(reply["msg"]), reply.get("i"))
-        self.session = str(reply["session"])
-        self.name = str(reply["name"])
-        self.limits = dict(reply.get("limits") or {})
+        if isinstance(reply, sm.Error):
+            raise RequestError(reply.code, reply.message, reply.request)
+        assert isinstance(reply, sm.Welcome)
+        self.session = reply.session
+        self.name = reply.name
+        self.limits = dict(reply.limits)
         rate, burst = self.limits.get("rate"), self.limits.get("burst")
         self._bucket = _Bucket(float(rate), float(burst)) if self.pace and rate and burst \
             else None
-        for room, seat, token in reply["seats"]:
+        for room, seat, token in reply.seats:
             self.seats[room] = SeatTicket(room, int(seat), str(token))
         self.stats.connects += 1
         self._emit(ev.Connected(self.session, self.name, resumed))
         if reclaim:
             nursery.start_soon(self._reclaim)
 
-    async def _hello_once(self, ws: ClientConnection, msg: dict[str, Any]) -> dict[Any, Any]:
+    async def _hello_once(self, ws: ClientConnection, msg: dict[str, Any]
+                          ) -> sm.ServerMessage:
         await ws.send(pack({**msg, "i": next(self._ids)}))
         while True:
             frame = await ws.recv()
             if isinstance(frame, bytes):
-                reply = unpack_server(frame)
-                if reply.get("t") in ("welcome", "error"):
+                reply = sm.decode(unpack_server(frame))
+                if isinstance(reply, sm.Welcome | sm.Error):
                     return reply
 
     async def _reclaim(self) -> None:
@@ -317,7 +324,11 @@ class Client:
         was_connected = self._ws is not None
         self._ws = None
         self._nursery = None
-        self._connected = trio.Event()
+        if self._connected.is_set():
+            # A fresh event for the next connection, made once: a failed attempt to reconnect
+            # must not orphan the event that requests and bots are already waiting on (they
+            # would wait forever: the server restarted, the bots reconnected, nobody played).
+            self._connected = trio.Event()
         for pending in self._waiting.values():
             pending.event.set()
         self._waiting.clear()
@@ -329,76 +340,81 @@ class Client:
     # ------------------------------------------------------------------ incoming
 
     def _on_frame(self, frame: bytes) -> None:
-        msg = unpack_server(frame)
-        if self.strict:
-            check_server_message(msg)
+        msg = sm.decode(unpack_server(frame))
         stats = self.stats
         stats.frames += 1
-        kind = msg.get("t")
-        room = msg.get("r")
         stale = self.tracker.feed(msg)
-        if kind == "d":
-            rv = self.tracker.rooms.get(str(room))
-            if rv is not None and not rv.stale and rv.seq == msg["q"]:
-                stats.deltas += 1
-                stats.delta_bytes += len(frame)
-                self._emit(ev.Delta(str(room), int(msg["q"]), msg["o"], len(frame),
-                                    tuple(msg.get("l", ()))))
-                if "a" in msg:  # the decider's next legal actions ride in its delta
-                    self._emit(ev.Actions(str(room), msg["a"]))
-        elif kind == "s":
-            stats.snapshots += 1
-            stats.snapshot_bytes += len(frame)
-            # A copy: the replica moves on with the next delta, the event must not.
-            self._emit(ev.Snapshot(str(room), dict(self.tracker.rooms[str(room)].view),
-                                   tuple(msg.get("l", ()))))
-        elif kind == "a":
-            self._emit(ev.Actions(str(room), msg["d"]))
-        elif kind == "room":
-            summary = {k: v for k, v in msg.items() if k != "t"}
-            self.summaries[str(room)] = summary
-            self._prune(str(room), summary)
-            self._emit(ev.RoomUpdate(str(room), summary))
-        elif kind == "rooms":
-            self._emit(ev.RoomList(list(msg["rooms"])))
-        elif kind == "result":
-            result = ev.Result(str(room), msg["res"], msg.get("m") or {})
-            self.results.setdefault(match_of(str(room)), []).append(result)
-            self._emit(result)
-        elif kind == "opened":
-            self._emit(ev.SubgameOpened(str(room), str(msg["parent"]), int(msg["g"]),
-                                        int(msg["depth"]), list(msg["players"])))
-        elif kind == "closed":
-            self._emit(ev.SubgameClosed(str(room), str(msg["parent"]), msg["res"]))
-        elif kind == "paused":
-            self._emit(ev.Paused(str(room), str(msg["sub"])))
-        elif kind == "resumed":
-            self._emit(ev.Resumed(str(room)))
-        elif kind == "restarted":
-            self._emit(ev.Restarted(str(room), int(msg["g"]), int(msg["old"]),
-                                    int(msg["starting"])))
-        elif kind == "chat":
-            self._emit(ev.ChatMessage(str(room), str(msg["from"]), msg.get("seat"),
-                                      str(msg["text"])))
-        elif kind == "clock":
-            self._emit(ev.Clock(str(room), list(msg["k"]), msg["p"]))
-        elif kind == "error":
-            stats.errors += 1
-            if msg.get("i") is None or msg["i"] not in self._waiting:
-                self._emit(ev.ServerError(str(msg["code"]), str(msg["msg"]), msg.get("i"),
-                                          msg.get("r")))
+        self._event_for(msg, len(frame))
         if stale is not None:
             stats.desyncs += 1
             self._emit(ev.Resynced(stale))
             if self._nursery is not None:
                 self._nursery.start_soon(self._resync, stale)
-        rid = msg.get("i")
+        rid = getattr(msg, "request", None)
         if rid is not None:
             pending = self._waiting.pop(rid, None)
             if pending is not None:
                 pending.reply = msg
                 pending.event.set()
         self._notify()
+
+    def _event_for(self, msg: sm.ServerMessage, size: int) -> None:
+        """Hand the application the event a server message means."""
+        stats = self.stats
+        if isinstance(msg, sm.Delta):
+            rv = self.tracker.rooms.get(msg.room)
+            if rv is not None and not rv.stale and rv.seq == msg.seq:
+                stats.deltas += 1
+                stats.delta_bytes += size
+                self._emit(ev.Delta(msg.room, msg.seq, msg.ops, size, tuple(msg.log or ())))
+                if msg.actions is not None:  # the decider's next legal actions ride along
+                    self._emit(ev.Actions(msg.room, msg.actions))
+        elif isinstance(msg, sm.Snapshot):
+            stats.snapshots += 1
+            stats.snapshot_bytes += size
+            # A copy: the replica moves on with the next delta, the event must not.
+            self._emit(ev.Snapshot(msg.room, dict(self.tracker.rooms[msg.room].view),
+                                   tuple(msg.log)))
+        elif isinstance(msg, sm.Actions):
+            self._emit(ev.Actions(msg.room, msg.decision))
+        elif isinstance(msg, sm.RoomUpdate):
+            summary = sm.encode(msg)
+            del summary["t"]
+            self.summaries[msg.room] = summary
+            self._prune(msg.room, summary)
+            self._emit(ev.RoomUpdate(msg.room, summary))
+        elif isinstance(msg, sm.RoomList):
+            self._emit(ev.RoomList(list(msg.rooms)))
+        elif isinstance(msg, sm.Result):
+            result = ev.Result(msg.room, msg.result, msg.match or {})
+            self.results.setdefault(match_of(msg.room), []).append(result)
+            self._emit(result)
+        elif isinstance(msg, sm.Opened):
+            self._emit(ev.SubgameOpened(msg.room, msg.parent, msg.game, msg.depth,
+                                        list(msg.players)))
+        elif isinstance(msg, sm.Closed):
+            self._emit(ev.SubgameClosed(msg.room, msg.parent, msg.result))
+        elif isinstance(msg, sm.Paused):
+            self._emit(ev.Paused(msg.room, msg.subgame))
+        elif isinstance(msg, sm.Resumed):
+            self._emit(ev.Resumed(msg.room))
+        elif isinstance(msg, sm.Restarted):
+            self._emit(ev.Restarted(msg.room, msg.game, msg.old, msg.starting))
+        elif isinstance(msg, sm.ChatLine):
+            self._emit(ev.ChatMessage(msg.room, msg.sender, msg.seat, msg.text))
+        elif isinstance(msg, sm.Clock):
+            self._emit(ev.Clock(msg.room, list(msg.left), msg.running))
+        elif isinstance(msg, sm.SeatLost):
+            self.seats.pop(msg.room, None)
+            for rid, rv in self.tracker.rooms.items():
+                if match_of(rid) == msg.room:
+                    rv.closed = True
+                    rv.actions = None
+            self._emit(ev.SeatLost(msg.room, msg.seat))
+        elif isinstance(msg, sm.Error):
+            stats.errors += 1
+            if msg.request is None or msg.request not in self._waiting:
+                self._emit(ev.ServerError(msg.code, msg.message, msg.request, msg.room))
 
     def _prune(self, match: str, summary: dict[str, Any]) -> None:
         """Rooms of ``match`` the summary no longer lists closed while we were away."""
@@ -488,7 +504,7 @@ class Client:
 
     # ------------------------------------------------------------------ requests
 
-    async def request(self, msg: dict[str, Any]) -> dict[Any, Any]:
+    async def request(self, msg: dict[str, Any]) -> sm.ServerMessage:
         """Send a request and return its reply; raise :class:`RequestError` if refused or
         :class:`ConnectionLost` if the connection drops first."""
         if self._ws is None:
@@ -513,18 +529,31 @@ class Client:
         reply = pending.reply
         if reply is None:
             raise ConnectionLost("the connection dropped before the reply")
-        if reply.get("t") == "error":
-            raise RequestError(str(reply["code"]), str(reply["msg"]), rid)
+        if isinstance(reply, sm.Error):
+            raise RequestError(reply.code, reply.message, rid)
+        return reply
+
+    async def _expect(self, msg: dict[str, Any], kind: type[R]) -> R:
+        reply = await self.request(msg)
+        if not isinstance(reply, kind):
+            raise ProtocolError(Code.BAD_MESSAGE,
+                                f"{msg['t']} was answered with {reply.TYPE}")
         return reply
 
     async def list_rooms(self) -> list[dict[str, Any]]:
-        reply = await self.request({"t": "rooms"})
-        return list(reply["rooms"])
+        return list((await self._expect({"t": "rooms"}, sm.RoomList)).rooms)
+
+    async def catalog(self) -> dict[str, Any]:
+        """Card data, ready-made decks and variants (fetched once, then kept)."""
+        if self._catalog is None:
+            reply = await self._expect({"t": "catalog"}, sm.Catalog)
+            self._catalog = {"cards": reply.cards, "decks": reply.decks,
+                             "variants": reply.variants}
+        return self._catalog
 
     async def create(self, config: dict[str, Any] | None = None) -> str:
         """Create a match room (docs/protocol.md, "create", lists the settings)."""
-        reply = await self.request({"t": "create", "config": config or {}})
-        return str(reply["r"])
+        return (await self._expect({"t": "create", "config": config or {}}, sm.Created)).room
 
     async def join(self, room: str, seat: int | None = None, *, deck: str | None = None,
                    deck_text: str | None = None, token: str | None = None) -> int:
@@ -535,8 +564,9 @@ class Client:
             msg["seat"] = seat
         if token is not None:
             msg["token"] = token
-        reply = await self.request(msg)
-        ticket = SeatTicket(room, int(reply["seat"]), str(reply["token"]))
+        reply = await self._expect(msg, sm.Joined)
+        assert reply.seat is not None and reply.token is not None
+        ticket = SeatTicket(room, reply.seat, reply.token)
         self.seats[room] = ticket
         if deck is not None or deck_text is not None:
             await self.submit_deck(room, ready=deck, text=deck_text)
@@ -556,7 +586,7 @@ class Client:
             msg["text"] = text
         await self.request(msg)
 
-    async def act(self, room: str, serial: int, action: int) -> dict[Any, Any]:
+    async def act(self, room: str, serial: int, action: int) -> sm.ServerMessage:
         """Choose ``action`` of the decision ``serial`` in ``room``; returns the reply (your
         delta, already applied to the replica, or ``ok``)."""
         return await self.request({"t": "act", "r": room, "s": serial, "a": action})
@@ -596,11 +626,36 @@ class Client:
 @asynccontextmanager
 async def open_client(url: str, name: str | None = None, **options: Any
                       ) -> AsyncIterator[Client]:
-    """Connect (raising :class:`ConnectError` if that fails) and close on exit."""
+    """Connect (raising :class:`ConnectError` if that fails) and close on exit.
+
+    The client runs in a nursery of its own, which wraps whatever escapes it in an exception
+    group; a group of one is unwrapped, so that ``except ConnectError`` (or ``RequestError``
+    from the body) works as it reads."""
     client = Client(url, name, **options)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(client.run)
-        try:
-            yield client
-        finally:
-            await client.close()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(client.run)
+            try:
+                yield client
+            finally:
+                await client.close()
+    except BaseExceptionGroup as group:
+        only = _single(group)
+        if only is None:
+            raise
+        raise only from None
+
+
+def _single(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The one exception inside ``group`` (however deeply nested), or None."""
+    inner: list[BaseException] = []
+
+    def collect(g: BaseExceptionGroup[BaseException]) -> None:
+        for exc in g.exceptions:
+            if isinstance(exc, BaseExceptionGroup):
+                collect(exc)
+            else:
+                inner.append(exc)
+
+    collect(group)
+    return inner[0] if len(inner) == 1 else None

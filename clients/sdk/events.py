@@ -169,3 +169,12 @@ class Resynced(Event):
     """The client found a gap or a checksum mismatch in ``room`` and asked for a snapshot."""
 
     room: str
+
+
+@dataclass(frozen=True)
+class SeatLost(Event):
+    """Someone took over our seat in match ``room`` with its token (from another session):
+    this client no longer holds it."""
+
+    room: str
+    seat: int

@@ -24,12 +24,11 @@ from textual.widgets.option_list import Option
 
 from arbiter.clients.sdk import Client
 from arbiter.clients.sdk import events as ev
-from arbiter.server.rules.cards.decks import READY_MADE
 
 from . import render
 from .bridge import Entered, Failed, Ready, Refused, TrioBridge
 
-DECKS = sorted(READY_MADE)
+DEFAULT_DECK = "gruul-stompy"
 
 
 class SdkEvent(Message):
@@ -57,8 +56,9 @@ class LobbyScreen(Screen[None]):
             yield Static("New room: seats", classes="label")
             yield Input("2", id="seats", type="integer", max_length=1)
             yield Static("your deck", classes="label")
-            yield Select([(d, d) for d in DECKS], value="gruul-stompy", allow_blank=False,
-                         id="deck")
+            # The server's ready-made decks arrive with its catalog, once connected.
+            yield Select([(DEFAULT_DECK, DEFAULT_DECK)], value=DEFAULT_DECK,
+                         allow_blank=False, id="deck")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,6 +95,13 @@ class LobbyScreen(Screen[None]):
 
     def set_status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)
+
+    def set_decks(self, decks: tuple[str, ...]) -> None:
+        select = self.query_one("#deck", Select)
+        current = select.value
+        select.set_options([(d, d) for d in sorted(decks)])
+        if current in decks:
+            select.value = current
 
     def deck(self) -> str:
         return str(self.query_one("#deck", Select).value)
@@ -183,7 +190,7 @@ class TableScreen(Screen[None]):
             clock=app.clocks.get(self.match), banner=app.banner))
         self._set("players", render.players_text(view, names, me))
         self._set("zones", render.zones_text(view, names))
-        self._set("hand", render.hand_text(view, me))
+        self._set("hand", render.hand_text(view, me, names))
         self._update_menu(client, view, names)
 
     def _update_menu(self, client: Client, view: Any, names: dict[int, str]) -> None:
@@ -191,16 +198,16 @@ class TableScreen(Screen[None]):
         pending = [(r, d) for r, d in client.decisions(self.match)
                    if d["serial"] != self.app_.answered.get(r)]
         current = pending[0] if pending else None
+        if current is None:
+            # Said afresh every time: the game may have ended since the last prompt.
+            self.decision = None
+            menu.clear_options()
+            self._set("prompt", Text(self._idle_prompt(client, view, names), style="italic"))
+            return
         if current == self.decision:
             return
         self.decision = current
         menu.clear_options()
-        if current is None:
-            who = render.decider(view)
-            waiting = (f"Waiting for {names.get(who, '?')}…" if who is not None
-                       else "Waiting…")
-            self._set("prompt", Text(waiting, style="italic"))
-            return
         room, decision = current
         actions = decision["actions"]
         passes = [a for a in actions if a["kind"] == "pass"]
@@ -219,6 +226,15 @@ class TableScreen(Screen[None]):
         menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
         menu.highlighted = 0
         self.texts["actions"] = "\n".join(a["label"] for a in decision["actions"])
+
+    def _idle_prompt(self, client: Client, view: Any, names: dict[int, str]) -> str:
+        """What the prompt says when nothing is asked of the person."""
+        if client.match_over(self.match):
+            return "The match is over. Esc: back to the lobby."
+        if "x" in view:
+            return "This game is over."
+        who = render.decider(view)
+        return f"Waiting for {names.get(who, '?')}…" if who is not None else "Waiting…"
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         if self.decision is None or message.option.id is None:
@@ -424,6 +440,7 @@ class ArbiterApp(App[None]):
             for line in event.log:
                 self.write_log(line)
         if isinstance(event, Ready):
+            self.lobby.set_decks(event.decks)
             self.lobby.set_status(f"Connected to {self.url} as {self.player_name}. "
                                   "r: refresh, c: create, j: join, s: spectate.")
             self.refresh_rooms()
@@ -440,7 +457,7 @@ class ArbiterApp(App[None]):
             for line, style in self._unshown:
                 self.table.write_line(line, style)
             self._unshown.clear()
-            where = f"sit in seat {event.seat + 1}" if event.seat is not None else "watch"
+            where = f"sit in seat {event.seat}" if event.seat is not None else "watch"
             self.write_log(f"You {where} in room {event.room}.")
         elif isinstance(event, Refused):
             line = f"Refused ({event.what}): {event.message}"

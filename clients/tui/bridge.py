@@ -22,7 +22,11 @@ from arbiter.clients.sdk import events as ev
 
 @dataclass(frozen=True)
 class Ready(ev.Event):
-    """The SDK is connected (the first time)."""
+    """The SDK is connected (the first time), and has the server's catalog: the ready-made
+    decks' names and the card data (docs/protocol.md, "catalog")."""
+
+    decks: tuple[str, ...] = ()
+    cards: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,9 @@ class TrioBridge:
                 async with open_client(self.url, self.name, **self.client_options) as client:
                     self.client = client
                     events = client.subscribe()
-                    self.post(Ready())
+                    catalog = await client.catalog()
+                    self.post(Ready(tuple(d["name"] for d in catalog["decks"]),
+                                    catalog["cards"]))
                     async for event in events:
                         self.post(event)
             except ConnectError as exc:

@@ -25,11 +25,12 @@ View = Mapping[Any, Any]
 
 def names_of(summary: Mapping[str, Any] | None) -> dict[int, str]:
     seats = (summary or {}).get("seats", [])
-    return {i: (s.get("n") or f"Seat {i + 1}") for i, s in enumerate(seats)}
+    # Seats are numbered from 0, as the protocol and every other tool number them.
+    return {i: (s.get("n") or f"Seat {i}") for i, s in enumerate(seats)}
 
 
 def _name(names: Mapping[int, str], pid: Any) -> str:
-    return names.get(int(pid), f"Seat {int(pid) + 1}") if isinstance(pid, int) else str(pid)
+    return names.get(int(pid), f"Seat {int(pid)}") if isinstance(pid, int) else str(pid)
 
 
 def objects(view: View) -> dict[int, dict[str, Any]]:
@@ -80,6 +81,43 @@ def _ref(ref: Any, objs: Mapping[int, Mapping[str, Any]], names: Mapping[int, st
     return str(ref)
 
 
+def teams_of(view: View) -> list[list[int]]:
+    """The teams of a team game, each in its acting order (docs/protocol.md, "g")."""
+    return [[int(p) for p in team] for team in (view.get("g") or {}).get("teams") or []]
+
+
+def shared_of(view: View) -> list[str]:
+    """What teammates share: "turns" (CR 805) and "life" (Two-Headed Giant, CR 810.4)."""
+    return list((view.get("g") or {}).get("shared") or [])
+
+
+def _team_names(names: Mapping[int, str], team: list[int]) -> str:
+    who = [_name(names, p) for p in team]
+    return who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+
+
+def _turn_owner(view: View, names: Mapping[int, str], active: Any) -> str:
+    """Whose turn it is: with shared team turns the active player's whole team."""
+    if "turns" in shared_of(view):
+        for team in teams_of(view):
+            if active in team:
+                return _team_names(names, team)
+    return _name(names, active)
+
+
+def active_players(view: View) -> set[Any]:
+    """Whose turn it is: in Grand Melee every holder of a turn marker taking a turn with it
+    (CR 807.4); with shared team turns every player on the active team (CR 805.4a); otherwise
+    the active player."""
+    markers = view.get("m")
+    if markers:
+        return {m["p"] for m in markers if m.get("s") == "turn"}
+    active = (view.get("t") or [0, None])[1]
+    if "turns" in shared_of(view):
+        return set(next((team for team in teams_of(view) if active in team), [active]))
+    return {active}
+
+
 def decider(view: View) -> int | None:
     w = view.get("w")
     if isinstance(w, list) and len(w) >= 2 and isinstance(w[0], int):
@@ -102,7 +140,8 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
     if t:
         turn, active, step = t[0], t[1], t[2]
         out.append(f"Room {main_room} · game {g.get('n', '?')} · turn {turn} · "
-                   f"{_name(names, active)}'s {STEPS.get(step, step)}", style="bold")
+                   f"{_turn_owner(view, names, active)}'s {STEPS.get(step, step)}",
+                   style="bold")
     w = view.get("w")
     if w == ["subgame"]:
         out.append(" · waiting for the subgame")
@@ -124,13 +163,13 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
 
 
 def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
-    """Each player: life, poison, hand, library, mana, counters, status; then the range of
-    influence when it is limited (CR 801)."""
+    """Each player: life, poison, hand, library, mana, counters, status; then the teams (with
+    their shared life and poison in Two-Headed Giant) and the range of influence when it is
+    limited (CR 801), and Grand Melee's turn markers (CR 807.4)."""
     out = Text()
-    t = view.get("t") or [0, None, "", 0]
+    active = active_players(view)
+    shared = shared_of(view)
     markers = view.get("m")
-    # In Grand Melee every holder of a turn marker taking a turn is an active player (CR 807.4).
-    active = {m["p"] for m in markers if m.get("s") == "turn"} if markers else {t[1]}
     deciding = decider(view)
     seats = (view.get("g") or {}).get("seats") or sorted(
         int(k[1:]) for k in view if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit())
@@ -154,6 +193,15 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
             extra.append(f"commander cast {p['ct']}x")
         if extra:
             out.append("  (" + ", ".join(extra) + ")")
+        out.append("\n")
+    for i, team in enumerate(teams_of(view)):
+        out.append(f"Team {i + 1}: {_team_names(names, team)}")
+        first = view.get(f"p{team[0]}")
+        if "life" in shared and first is not None:
+            out.append(f" · shared life {first.get('l', 0)}"
+                       + (f", poison {first['v']}" if first.get("v") else ""), style="bold")
+        if me in team:
+            out.append(" (your team)")
         out.append("\n")
     ranges = view.get("r")
     if ranges:
@@ -236,15 +284,22 @@ def zones_text(view: View, names: Mapping[int, str]) -> Text:
     return out
 
 
-def hand_text(view: View, me: int | None) -> Text:
+def hand_text(view: View, me: int | None, names: Mapping[int, str] | None = None) -> Text:
+    """Your hand, then the hands of your teammates, which team games show you (CR 810.5)."""
     out = Text()
     if me is None:
         out.append("Spectating: hands are hidden.", style="italic")
         return out
-    cards = sorted((o for o in objects(view).values() if o.get("z") == "h" and o.get("o") == me),
-                   key=lambda o: int(o.get("i", 0)))
-    out.append(f"Your hand ({len(cards)}): ", style="bold")
-    out.append(", ".join(str(o.get("n", "?")) for o in cards) or "empty")
+    mates = next((team for team in teams_of(view) if me in team), [me])
+    for pid in [me, *(p for p in mates if p != me)]:
+        cards = sorted((o for o in objects(view).values()
+                        if o.get("z") == "h" and o.get("o") == pid),
+                       key=lambda o: int(o.get("i", 0)))
+        if pid != me:
+            out.append("\n")
+        who = "Your hand" if pid == me else f"{_name(names or {}, pid)}'s hand (teammate)"
+        out.append(f"{who} ({len(cards)}): ", style="bold")
+        out.append(", ".join(str(o.get("n", "?")) for o in cards) or "empty")
     return out
 
 

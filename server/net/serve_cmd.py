@@ -1,82 +1,131 @@
 """``arbiter serve``: run the game server with its embedded defaults (an SQLite log under a data
-directory; nothing else to install)."""
+directory; nothing else to install).
+
+Every option is a field of one of the server's settings (``ServerConfig``, ``HubSettings``,
+``SessionSettings``, ``Limits``), and takes its default from there: the settings are the one
+source, so the command line and the code cannot disagree.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import sys
-from pathlib import Path
+from dataclasses import dataclass
+from typing import Any
 
 import trio
 
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.peers import Limits
+from arbiter.server.rooms.sessions import SessionSettings
 from arbiter.server.store.db import StoreLocked
 
-from .connection import Limits
 from .server import ArbiterServer, ServerConfig
 
 
+@dataclass(frozen=True)
+class Option:
+    flag: str
+    owner: type[Any]  # the settings class the field belongs to
+    field: str
+    help: str
+    off_when_zero: bool = False  # 0 on the command line means None (off) in the settings
+    metavar: str | None = None
+
+
+OPTIONS = (
+    Option("--host", ServerConfig, "host", "interface to listen on (0.0.0.0 for all)"),
+    Option("--port", ServerConfig, "port", "TCP port (0: any free port)"),
+    Option("--data-dir", ServerConfig, "data_dir", "where the game log lives"),
+    Option("--grace", HubSettings, "grace",
+           "seconds an empty seat is held before its player concedes"),
+    Option("--session-ttl", SessionSettings, "ttl",
+           "forget a session that has held no seat or room for this long", metavar="SECONDS"),
+    Option("--fresh-session-ttl", SessionSettings, "fresh_ttl",
+           "forget a session that never took a seat or followed a room this long after its "
+           "last connection closed", metavar="SECONDS"),
+    Option("--max-sessions", SessionSettings, "max_sessions", "sessions held at most"),
+    Option("--history", HubSettings, "history",
+           "deltas kept per viewer for clients that reconnect"),
+    Option("--max-rooms", HubSettings, "max_rooms", "match rooms held at most"),
+    Option("--max-waiting-per-session", HubSettings, "max_waiting_per_session",
+           "waiting rooms one session may have created"),
+    Option("--max-waiting-per-address", HubSettings, "max_waiting_per_address",
+           "waiting rooms the sessions of one address may have created"),
+    Option("--waiting-ttl", HubSettings, "waiting_ttl",
+           "close a room whose match has not started this long after it was created",
+           metavar="SECONDS"),
+    Option("--bot-think", HubSettings, "bot_think",
+           "seconds a server-run bot waits before it answers", metavar="SECONDS"),
+    Option("--max-connections", ServerConfig, "max_connections", "connections held at most"),
+    Option("--max-frame", Limits, "max_frame",
+           "largest client message in bytes (larger: a too_large error)"),
+    Option("--queue", Limits, "queue",
+           "frames queued per client before a slow client is disconnected"),
+    Option("--rate", Limits, "rate", "messages per second a client may send on average"),
+    Option("--burst", Limits, "burst", "messages a client may send in a burst"),
+    Option("--ping-interval", ServerConfig, "ping_interval",
+           "seconds between heartbeats (0: none)", off_when_zero=True),
+    Option("--ping-timeout", ServerConfig, "ping_timeout",
+           "seconds to wait for a heartbeat's answer (0: forever)", off_when_zero=True),
+    Option("--gc-freeze", ServerConfig, "gc_freeze_every",
+           "freeze long-lived objects for the garbage collector this often (0: leave the "
+           "collector alone; see docs/architecture.md)", off_when_zero=True,
+           metavar="SECONDS"),
+    Option("--gc-full", ServerConfig, "gc_full_every",
+           "seconds between full collections while freezing", metavar="SECONDS"),
+)
+
+
+def _default(option: Option) -> Any:
+    f = next(f for f in dataclasses.fields(option.owner) if f.name == option.field)
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    raise TypeError(f"{option.owner.__name__}.{option.field} has no plain default")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="interface to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    parser.add_argument("--port", type=int, default=8765, help="TCP port (0: any free port)")
-    parser.add_argument("--data-dir", type=Path, default=Path("data"),
-                        help="where the game log lives (default ./data)")
-    parser.add_argument("--grace", type=float, default=60.0,
-                        help="seconds an empty seat is held before its player concedes")
-    parser.add_argument("--session-ttl", type=float, default=24 * 3600.0, metavar="SECONDS",
-                        help="forget a session that has held no connection, seat or room "
-                             "for this long (default one day)")
-    parser.add_argument("--history", type=int, default=256,
-                        help="deltas kept per viewer for clients that reconnect")
-    parser.add_argument("--max-rooms", type=int, default=1000)
-    parser.add_argument("--max-connections", type=int, default=10_000)
-    parser.add_argument("--max-frame", type=int, default=64 * 1024,
-                        help="largest client message in bytes (larger: a too_large error)")
-    parser.add_argument("--queue", type=int, default=256,
-                        help="frames queued per client before a slow client is disconnected")
-    parser.add_argument("--rate", type=float, default=50.0,
-                        help="messages per second a client may send on average")
-    parser.add_argument("--burst", type=int, default=200,
-                        help="messages a client may send in a burst")
+    for option in OPTIONS:
+        default = _default(option)
+        kind = type(default) if default is not None else float
+        shown = 0 if default is None and option.off_when_zero else default
+        parser.add_argument(option.flag, type=kind, default=None, metavar=option.metavar,
+                            help=f"{option.help} (default {shown})")
     parser.add_argument("--origin", action="append", default=None, metavar="ORIGIN",
                         help="allowed Origin header (repeatable); default: any")
-    parser.add_argument("--ping-interval", type=float, default=20.0,
-                        help="seconds between heartbeats (0: none)")
-    parser.add_argument("--ping-timeout", type=float, default=20.0,
-                        help="seconds to wait for a heartbeat's answer")
     parser.add_argument("--compression", action="store_true",
                         help="offer permessage-deflate (off by default: see "
                              "docs/architecture.md)")
     parser.add_argument("--sync", choices=("normal", "full"), default="normal",
                         help="SQLite synchronous mode: normal survives a server crash, full "
-                             "also a power cut")
+                             "also a power cut (default normal)")
     parser.add_argument("--allow-scenarios", action="store_true",
                         help="accept scenarios, fixed seeds and test cards in new rooms "
                              "(for tests; never on a public server)")
-    parser.add_argument("--gc-freeze", type=float, default=2.0, metavar="SECONDS",
-                        help="freeze long-lived objects for the garbage collector this often "
-                             "(0: leave the collector alone; see docs/architecture.md)")
-    parser.add_argument("--gc-full", type=float, default=600.0, metavar="SECONDS",
-                        help="seconds between full collections while freezing")
     parser.add_argument("--log-level", default="INFO")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    return ServerConfig(
-        host=args.host, port=args.port, data_dir=args.data_dir,
-        hub=HubSettings(grace=args.grace, history=args.history,
-                        allow_scenarios=args.allow_scenarios, max_rooms=args.max_rooms,
-                        session_ttl=args.session_ttl),
-        limits=Limits(queue=args.queue, rate=args.rate, burst=args.burst,
-                      max_frame=args.max_frame),
-        max_connections=args.max_connections,
-        origins=tuple(args.origin) if args.origin else None,
-        ping_interval=args.ping_interval or None, ping_timeout=args.ping_timeout or None,
-        compression=args.compression, synchronous=args.sync.upper(),
-        gc_freeze_every=args.gc_freeze or None, gc_full_every=args.gc_full)
+    """The settings the command line asks for: each option given replaces its field's
+    default; the rest stay as the settings classes define them."""
+    given: dict[type[Any], dict[str, Any]] = {}
+    for option in OPTIONS:
+        value = getattr(args, option.flag[2:].replace("-", "_"))
+        if value is None:
+            continue
+        if option.off_when_zero and value == 0:
+            value = None
+        given.setdefault(option.owner, {})[option.field] = value
+    sessions = SessionSettings(**given.get(SessionSettings, {}))
+    hub = HubSettings(**given.get(HubSettings, {}), sessions=sessions,
+                      allow_scenarios=args.allow_scenarios)
+    limits = Limits(**given.get(Limits, {}))
+    return ServerConfig(**given.get(ServerConfig, {}), hub=hub, limits=limits,
+                        origins=tuple(args.origin) if args.origin else None,
+                        compression=args.compression, synchronous=args.sync.upper())
 
 
 async def _main(config: ServerConfig) -> None:
@@ -105,3 +154,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"arbiter: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+

@@ -1,9 +1,11 @@
-"""The Arbiter server: a websockets (trio) endpoint in front of the hub, with the commit gate,
-the room timers, and /healthz and /metrics on the same port.
+"""The Arbiter server: the transport around the room core. It moves bytes and time in and
+effects out; every decision about what a frame means is the core's (server/rooms).
 
-Each connection runs two tasks: a reader that decodes, validates and hands each request to the
-hub (which answers synchronously), and a writer that drains the connection's bounded queue. No
-task ever awaits another connection's socket.
+Each connection runs two tasks: a reader that hands every frame to the hub and carries out the
+effects it returns, and a writer that drains the connection's bounded queue. The effects go out
+in their order: log records to the commit gate, frames through the gate (released only once the
+records before them are durable), closes after their frames, deadlines to the timer task. No
+task ever awaits another connection's socket. /healthz and /metrics share the port.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import functools
 import http
 import logging
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,17 +24,17 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 
-from arbiter.protocol import messages as m
-from arbiter.protocol.codec import unpack_client
-from arbiter.protocol.errors import Code, ProtocolError
-from arbiter.server.rooms.hub import Hub, HubSettings
-from arbiter.server.rooms.timers import Timers
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.effects import Effects
+from arbiter.server.rooms.hub import Counters, Hub
+from arbiter.server.rooms.peers import Limits, Peer
 from arbiter.server.store.db import Store
 from arbiter.server.store.gate import CommitGate
 
 from .collector import manage_collector
-from .connection import POLICY, Connection, Limits
+from .connection import END, Connection
 from .metrics import Metrics, render
+from .timers import Timers
 
 log = logging.getLogger("arbiter.net")
 
@@ -52,7 +55,7 @@ class ServerConfig:
     close_timeout: float | None = 5.0
     compression: bool = False
     synchronous: str = "NORMAL"  # SQLite: NORMAL survives a process crash, FULL a power cut
-    gc_freeze_every: float | None = None  # seconds; None leaves the collector alone
+    gc_freeze_every: float | None = 2.0  # seconds; None leaves the collector alone
     gc_full_every: float = 600.0
 
 
@@ -64,21 +67,51 @@ class ArbiterServer:
         self.metrics = Metrics()
         self.gate = CommitGate(self.store, threaded=config.synchronous == "FULL")
         self.timers = Timers()
-        self.hub = Hub(config.hub, self.store, self.gate, self.timers, self.metrics)
+        ids = Counters(self.store.next_id("rooms"), self.store.next_id("games"))
+        self.hub = Hub(config.hub, config.limits, ids=ids)
         self.connections: set[Connection] = set()
         self.port: int | None = None
         self.ws_server: Server | None = None
         self.recovered: list[str] = []
-        lim = config.limits
-        self.limits_wire = {"frame": lim.max_frame, "rate": lim.rate, "burst": lim.burst,
-                            "queue": lim.queue, "grace": config.hub.grace}
+
+    # ------------------------------------------------------------------ effects
+
+    def apply(self, effects: Effects) -> None:
+        """Carry out what the core asked for, in its order (server/rooms/effects.py)."""
+        gate = self.gate
+        for record in effects.records:
+            gate.log(record)
+        for peers, frame in effects.frames:
+            gate.send([p.sink for p in peers], frame)
+        for peer, code, reason in effects.closes:
+            conn = peer.sink
+            assert isinstance(conn, Connection)
+            if conn.finish(code, reason):
+                gate.send([conn], END)
+        for key, when in effects.deadlines.items():
+            self.timers.schedule(key, when)
+
+    def _wake(self, key: Hashable, now: float) -> None:
+        self.apply(self.hub.wake(key, now))
+
+    # ------------------------------------------------------------------ running
+
+    def recover(self) -> list[str]:
+        """Rebuild every unfinished room from the log; return a line per room."""
+        now = trio.current_time()
+        self.hub.restore_sessions(self.store.sessions())
+        lines = []
+        for stored in self.store.stored_rooms():
+            line, effects = self.hub.restore_room(stored, now)
+            self.apply(effects)
+            lines.append(line)
+        self.apply(self.hub.resume_idle_sessions(now))
+        return lines
 
     async def run(self, task_status: trio.TaskStatus[ArbiterServer] = trio.TASK_STATUS_IGNORED
                   ) -> None:
         """Recover unfinished rooms, then serve until cancelled."""
-        self.recovered = self.hub.recover()
-        for line in self.recovered:
-            log.info("%s", line)
+        self.recovered = self.recover()  # said once, by whoever runs the server (serve_cmd)
         cfg = self.config
         origins: list[str | None] | None = None
         if cfg.origins is not None:
@@ -86,7 +119,7 @@ class ArbiterServer:
         try:
             async with trio.open_nursery() as nursery:
                 await nursery.start(self.gate.run)
-                await nursery.start(self.timers.run)
+                await nursery.start(self.timers.run, self._wake)
                 if cfg.gc_freeze_every:
                     nursery.start_soon(manage_collector, cfg.gc_freeze_every, cfg.gc_full_every)
                 self.ws_server = await nursery.start(functools.partial(
@@ -132,51 +165,53 @@ class ArbiterServer:
         return None
 
     def metrics_text(self) -> str:
-        met = self.metrics
+        met, stats, hub = self.metrics, self.hub.stats, self.hub
         now = trio.current_time()
         depths = [c.queue_depth for c in self.connections]
-        tables = [mr.table for mr in self.hub.matches.values() if mr.table is not None]
-        rooms = self.hub.rooms_by_state()
+        tables = [mr.table for mr in hub.matches.values() if mr.table is not None]
+        rooms = hub.rooms_by_state()
         samples: list[tuple[str, str, str, list[tuple[dict[str, str], float]]]] = [
             ("arbiter_connections", "gauge", "Open websocket connections.",
              [({}, len(self.connections))]),
             ("arbiter_sessions", "gauge", "Sessions the server knows (connected or not).",
-             [({}, len(self.hub.sessions))]),
+             [({}, len(hub.sessions))]),
             ("arbiter_sessions_expired_total", "counter",
-             "Idle sessions forgotten after the session TTL.",
-             [({}, self.metrics.sessions_expired)]),
+             "Idle sessions forgotten after their TTL.", [({}, hub.sessions.expired)]),
             ("arbiter_rooms", "gauge", "Match rooms by state.",
              [({"state": s}, rooms.get(s, 0))
               for s in ("waiting", "playing", "paused", "finished")]),
-            ("arbiter_subgame_rooms", "gauge", "Open subgame rooms.",
-             [({}, sum(1 for r in self.hub.index if "." in r))]),
+            ("arbiter_rooms_expired_total", "counter",
+             "Waiting rooms closed because their match did not start in time.",
+             [({}, stats.rooms_expired)]),
+            ("arbiter_subgame_rooms", "gauge", "Open subgame rooms.", [({}, len(hub.index))]),
             ("arbiter_games", "gauge", "Games being played (tables not finished).",
              [({}, sum(1 for t in tables if not t.finished))]),
             ("arbiter_actions_total", "counter", "Commands accepted and applied.",
-             [({}, met.actions_total)]),
+             [({}, stats.actions_total)]),
             ("arbiter_actions_per_second", "gauge",
              "Commands applied per second over the last 10 seconds.",
-             [({}, met.actions_per_second(now))]),
+             [({}, stats.actions_per_second(now))]),
             ("arbiter_send_queue_depth", "gauge", "Frames waiting in send queues, in total.",
              [({}, sum(depths))]),
             ("arbiter_send_queue_depth_max", "gauge", "The longest send queue.",
              [({}, max(depths, default=0))]),
             ("arbiter_errors_total", "counter", "Errors sent to clients, by code.",
-             [({"code": c}, n) for c, n in sorted(met.errors.items())]),
+             [({"code": c}, n) for c, n in sorted(stats.errors.items())]),
             ("arbiter_internal_errors_total", "counter", "Unexpected server errors.",
-             [({}, met.internal_errors)]),
+             [({}, stats.internal_errors)]),
             ("arbiter_view_repairs_total", "counter",
-             "Views found to differ from the engine's and repaired.", [({}, met.view_repairs)]),
+             "Views found to differ from the engine's and repaired.",
+             [({}, stats.view_repairs)]),
             ("arbiter_slow_consumer_disconnects_total", "counter",
              "Connections closed because their send queue was full.",
              [({}, met.slow_disconnects)]),
             ("arbiter_policy_closes_total", "counter",
              "Connections closed for a policy violation (garbage, rate, slowness).",
-             [({}, met.policy_closes)]),
+             [({}, stats.policy_closes + met.policy_closes)]),
             ("arbiter_connections_total", "counter", "Connections accepted.",
              [({}, met.connections_total)]),
             ("arbiter_games_finished_total", "counter", "Games played to their end.",
-             [({}, met.games_finished)]),
+             [({}, stats.games_finished)]),
             ("arbiter_log_commits_total", "counter", "Log transactions committed.",
              [({}, self.store.commits)]),
             ("arbiter_log_rows_total", "counter", "Log rows written.",
@@ -189,87 +224,46 @@ class ArbiterServer:
     # ------------------------------------------------------------------ websockets
 
     async def handler(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config.limits, self.metrics)
+        conn = Connection(ws, self.config.limits.queue, self.metrics)
+        address = ws.remote_address[0] if ws.remote_address else "?"
+        peer = self.hub.connect(conn, str(address), trio.current_time())
         self.connections.add(conn)
         self.metrics.connections_total += 1
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
                 nursery.start_soon(conn.writer)
-                await self._read(conn)
-                if conn.closing:  # let the explanation reach the client first
+                await self._read(conn, peer)
+                if not conn.open:  # let the explanation reach the client first
                     with trio.move_on_after(self.config.close_timeout or 5.0):
                         await conn.drained.wait()
                 nursery.cancel_scope.cancel()
         except Exception:  # never let a connection's failure escape into the server
             log.exception("%r failed", conn)
-            self.metrics.internal_errors += 1
+            self.hub.stats.internal_errors += 1
         finally:
             self.connections.discard(conn)
-            conn.closed = True
+            conn.shut(None, "")
             try:
-                self.hub.disconnected(conn)
+                self.apply(self.hub.disconnect(peer, trio.current_time()))
             except Exception:
                 log.exception("%r: leaving its rooms failed", conn)
-                self.metrics.internal_errors += 1
+                self.hub.stats.internal_errors += 1
         if conn.close_code is not None:
             with trio.move_on_after(self.config.close_timeout or 5.0):
                 await ws.aclose(conn.close_code, conn.close_reason)
 
-    async def _read(self, conn: Connection) -> None:
-        while not conn.closed and not conn.closing:
+    async def _read(self, conn: Connection, peer: Peer) -> None:
+        hub = self.hub
+        while conn.open and peer.reading:
             try:
                 frame = await conn.ws.recv()
             except ConnectionClosed:
                 return
-            now = trio.current_time()
-            if not conn.allow(now):
-                self.hub.error(conn, Code.RATE_LIMITED,
-                               f"more than {self.config.limits.rate:g} messages per second",
-                               None)
-                self._finish(conn, POLICY, "rate limit exceeded")
-                return
-            self.on_frame(conn, frame, now)
-
-    def on_frame(self, conn: Connection, frame: str | bytes, now: float) -> None:
-        """Handle one client frame. Whatever it holds, the client gets an answer or an error,
-        and nothing escapes."""
-        request_id = None
-        try:
-            try:
-                if isinstance(frame, str):
-                    raise ProtocolError(Code.BAD_FRAME,
-                                        "text frames are not accepted: send binary msgpack")
-                message = unpack_client(frame, max_size=self.config.limits.max_frame)
-                request = m.parse_request(message)
-                request_id = request.i
-                if conn.session is None:
-                    if not isinstance(request, m.Hello):
-                        raise ProtocolError(Code.HELLO_FIRST, "say hello first", request.i)
-                    conn.version = self.hub.hello(conn, request, self.limits_wire)
-                else:
-                    self.hub.handle(conn, request)
-            except ProtocolError as exc:
-                self.hub.error(conn, exc.code, exc.message, exc.request_id)
-                if exc.code == Code.UNSUPPORTED_VERSION:
-                    self._finish(conn, CloseCode.PROTOCOL_ERROR, "no common protocol version")
-                elif exc.code not in (Code.UNKNOWN_SESSION, Code.ALREADY_HELLO) and \
-                        conn.strike(now):
-                    self._finish(conn, POLICY, "too many malformed messages")
-        except Exception:
-            log.exception("%r: request failed", conn)
-            self.metrics.internal_errors += 1
-            self.hub.error(conn, Code.INTERNAL, "the server failed to handle this request; "
-                                                "nothing changed", request_id)
-
-
-    def _finish(self, conn: Connection, code: int, reason: str) -> None:
-        self.gate.send([conn], conn.finish(code, reason))
+            self.apply(hub.receive(peer, frame, trio.current_time()))
 
 
 def _plain(status: http.HTTPStatus, body: str) -> Response:
     headers = Headers([("Content-Type", "text/plain; charset=utf-8"),
                        ("Content-Length", str(len(body.encode())))])
     return Response(status.value, status.phrase, headers, body.encode())
-
-

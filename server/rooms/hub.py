@@ -1,251 +1,159 @@
-"""The hub: sessions, the room list, and routing each request to its room.
+"""The hub: the core's front door. It takes what happened (a frame from a connection, a
+connection that closed, a deadline that came, a room read back from the log) together with the
+time, and returns what must happen (:class:`~.effects.Effects`).
 
-A session is a player's identity on this server, held by a random token that survives
-reconnects and server restarts; seats are held by seat tokens of their own. The hub handles a
-request synchronously, start to end: it never awaits, so one room's work cannot interleave with
-another's and no request can leave a room half-changed while another runs.
+It keeps the session rules (hello first, the version check, the message rate, which mistakes
+count against a client), the sessions, the match rooms and the routing of every room id to its
+match. Each input is handled start to end without awaiting anything, so no request sees a room
+half-changed, and one room's work never interleaves with another's.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-import trio
-
-from arbiter.protocol import messages as m
-from arbiter.protocol.codec import pack
+from arbiter.protocol import requests as rq
+from arbiter.protocol.codec import pack, peek_request_id, unpack_client
 from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.server_messages import (
+    Catalog,
+    Created,
+    Error,
+    RoomList,
+    ServerMessage,
+    Welcome,
+    encode,
+)
 from arbiter.server.rules import Table
+from arbiter.server.rules.cards import catalog
 from arbiter.server.rules.commands import from_record
-from arbiter.server.store.db import Store
-from arbiter.server.store.gate import CommitGate
+from arbiter.server.rules.plain import config_from_wire
+from arbiter.server.store.records import RoomCreated
+from arbiter.server.store.rows import StoredRoom
 
-from .match import FINISHED, WAITING, MatchRoom, Peer, RecoveryError, Refusal
-from .setup import config_from_wire, deck_from_wire, parse_settings
-from .timers import Timers
-
-if TYPE_CHECKING:
-    from arbiter.server.net.metrics import Metrics
+from .context import Entropy, HubSettings, RoomContext, SecretEntropy
+from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, Effects
+from .match import MatchRoom, RecoveryError, Refusal
+from .peers import Limits, Peer
+from .sessions import WAKE_KEY, SessionBook
+from .setup import deck_from_wire, parse_settings, variants
+from .states import PeerState, RoomState
+from .stats import Stats
 
 log = logging.getLogger("arbiter.rooms")
 
+# Mistakes that say nothing about a client's good faith: they do not count as malformed.
+FORGIVEN = frozenset({Code.UNKNOWN_SESSION, Code.ALREADY_HELLO, Code.LIMIT})
 
-# Requests addressed to a room (they all carry its id in ``r``), and the room's method for each.
-ROOM_REQUESTS: dict[type[m.Request], Callable[[MatchRoom, Peer, Any], None]] = {
-    m.Join: MatchRoom.join, m.Spectate: MatchRoom.spectate, m.SubmitDeck: MatchRoom.submit_deck,
-    m.Act: MatchRoom.act, m.Concede: MatchRoom.concede, m.Draw: MatchRoom.draw,
-    m.Judge: MatchRoom.judge, m.Chat: MatchRoom.chat, m.Resync: MatchRoom.resync,
-    m.Leave: MatchRoom.leave,
+# Requests addressed to a room (they all carry its id), and the match's method for each.
+ROOM_REQUESTS: dict[type[rq.Request], Callable[[MatchRoom, Peer, Any], None]] = {
+    rq.Join: MatchRoom.join, rq.Spectate: MatchRoom.spectate, rq.AddBot: MatchRoom.add_bot,
+    rq.SubmitDeck: MatchRoom.submit_deck, rq.Act: MatchRoom.act,
+    rq.Concede: MatchRoom.concede, rq.Draw: MatchRoom.draw, rq.Judge: MatchRoom.judge,
+    rq.Chat: MatchRoom.chat, rq.Resync: MatchRoom.resync, rq.Leave: MatchRoom.leave,
 }
 
 
-@dataclass(frozen=True)
-class HubSettings:
-    grace: float = 60.0  # seconds an empty seat stays held before its player concedes
-    history: int = 256  # deltas kept per viewer class for reconnecting clients
-    hash_every: int = 100  # record the state hash in the log every this many commands
-    allow_scenarios: bool = False
-    max_rooms: int = 1000
-    max_waiting_per_session: int = 5  # rooms a session created that are still waiting
-    session_ttl: float = 24 * 3600.0  # an idle session is forgotten after this many seconds
+class Ids(Protocol):
+    """Where new room and game numbers come from (the log's next free ones, or a cluster's
+    shared sequences)."""
+
+    def next_room(self) -> int: ...
+
+    def next_game(self) -> int: ...
 
 
-@dataclass(eq=False)
-class Session:
-    token: str
-    name: str
-    seats: dict[str, int] = field(default_factory=dict)  # match room id -> seat index
-    spectating: set[str] = field(default_factory=set)
-    peers: set[Peer] = field(default_factory=set)
-    idle_since: float | None = None  # when it last came to hold nothing and have no connection
+@dataclass
+class Counters:
+    room: int = 1
+    game: int = 1
 
-    @property
-    def idle(self) -> bool:
-        return not (self.peers or self.seats or self.spectating)
+    def next_room(self) -> int:
+        self.room += 1
+        return self.room - 1
+
+    def next_game(self) -> int:
+        self.game += 1
+        return self.game - 1
 
 
 class Hub:
-    def __init__(self, settings: HubSettings, store: Store, gate: CommitGate, timers: Timers,
-                 metrics: Metrics) -> None:
-        self.settings = settings
-        self.store = store
-        self.gate = gate
-        self.timers = timers
-        self.metrics = metrics
-        self.sessions: dict[str, Session] = {}
+    def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
+                 ids: Ids | None = None, entropy: Entropy | None = None,
+                 welcome_limits: dict[str, Any] | None = None) -> None:
+        self.settings = settings or HubSettings()
+        self.limits = limits or Limits()
+        self.ids: Ids = ids or Counters()
+        self.stats = Stats()
+        entropy = entropy or SecretEntropy()
+        self.sessions = SessionBook(self.settings.sessions, entropy.token)
         self.matches: dict[str, MatchRoom] = {}
-        self.index: dict[str, MatchRoom] = {}  # every open room id -> its match
-        self._next_room = store.next_id("rooms")
-        self._next_game = store.next_id("games")
-        # Sessions in the order they became idle, with when each may be forgotten: the TTL is
-        # the same for all, so the earliest expiry is always at the front.
-        self._idle: deque[tuple[float, Session]] = deque()
+        self.index: dict[str, MatchRoom] = {}  # every open subgame room id -> its match
+        self.ctx = RoomContext(self.settings, self.stats, self.sessions, entropy,
+                               next_game_id=self.ids.next_game, route=self._route,
+                               drop=self._drop, catalog=self._catalog)
+        lim = self.limits
+        self.welcome_limits = welcome_limits or {
+            "frame": lim.max_frame, "rate": lim.rate, "burst": lim.burst, "queue": lim.queue,
+            "grace": self.settings.grace}
 
-    # ------------------------------------------------------------------ bookkeeping
+    # ------------------------------------------------------------------ inputs
 
-    def next_game_id(self) -> int:
-        n = self._next_game
-        self._next_game += 1
-        return n
+    def connect(self, sink: Any, address: str, now: float) -> Peer:
+        """A connection opened (from ``address``); the transport keeps the peer and passes it
+        with every later input."""
+        return Peer(sink, address, self.limits, now)
 
-    def register(self, room_id: str, match: MatchRoom) -> None:
-        self.index[room_id] = match
-
-    def unregister(self, room_id: str) -> None:
-        self.index.pop(room_id, None)
-
-    def drop(self, match: MatchRoom) -> None:
-        """Forget a finished (or abandoned) match; its log stays in the store."""
-        self.matches.pop(match.id, None)
-        for rid in [r for r, mr in self.index.items() if mr is match]:
-            del self.index[rid]
-        for session in self.sessions.values():
-            if match.id in session.seats or match.id in session.spectating:
-                session.seats.pop(match.id, None)
-                session.spectating.discard(match.id)
-                self.released(session)
-        self.timers.schedule(match, None)
-
-    # ------------------------------------------------------------------ idle sessions
-
-    def released(self, session: Session) -> None:
-        """``session`` may just have lost its last connection, seat or room: if it now holds
-        nothing, it starts counting down to being forgotten."""
-        if not session.idle or session.idle_since is not None:
-            return
-        now = trio.current_time()
-        session.idle_since = now
-        self._idle.append((now + self.settings.session_ttl, session))
-        if len(self._idle) == 1:
-            self.timers.schedule(self, now + self.settings.session_ttl)
-
-    def on_timer(self, now: float) -> None:
-        """Forget the sessions that have been idle for the whole TTL: a server that runs for
-        months must not keep every name that ever said hello. Their tokens stop working, and
-        a client that comes back with one is told ``unknown_session``."""
-        ttl = self.settings.session_ttl
-        while self._idle and self._idle[0][0] <= now:
-            deadline, session = self._idle.popleft()
-            if (session.idle and session.idle_since is not None
-                    and session.idle_since + ttl == deadline
-                    and self.sessions.get(session.token) is session):
-                del self.sessions[session.token]
-                self.store.forget_session(session.token)
-                self.metrics.sessions_expired += 1
-        if self.store.pending:
-            self.gate.poke()
-        if self._idle:
-            self.timers.schedule(self, self._idle[0][0])
-
-    def rooms_by_state(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for match in self.matches.values():
-            out[match.state] = out.get(match.state, 0) + 1
+    def receive(self, peer: Peer, frame: bytes | str, now: float) -> Effects:
+        """One frame from ``peer``. Whatever it holds, the client gets an answer or an error,
+        and nothing escapes."""
+        out = self._begin(now)
+        if not peer.reading:
+            return out
+        if not peer.allow(self.limits, now):
+            rid = peek_request_id(frame) if isinstance(frame, bytes) else None
+            self._error(peer, Code.RATE_LIMITED,
+                        f"more than {self.limits.rate:g} messages per second (answering your "
+                        "own decisions does not count: docs/protocol.md section 1)", rid)
+            self._close(peer, POLICY_VIOLATION, "rate limit exceeded")
+            return out
+        request_id = None
+        try:
+            try:
+                if isinstance(frame, str):
+                    raise ProtocolError(Code.BAD_FRAME,
+                                        "text frames are not accepted: send binary msgpack")
+                message = unpack_client(frame, max_size=self.limits.max_frame)
+                request = rq.parse_request(message)
+                request_id = request.id
+                self._handle(peer, request)
+            except ProtocolError as exc:
+                rid = exc.request_id
+                if rid is None and isinstance(frame, bytes):
+                    rid = peek_request_id(frame)  # too large or broken: the id may be there
+                self._error(peer, exc.code, exc.message, rid)
+                if exc.code == Code.UNSUPPORTED_VERSION:
+                    self._close(peer, PROTOCOL_ERROR, "no common protocol version")
+                elif exc.code not in FORGIVEN and peer.strike(self.limits, now):
+                    self._close(peer, POLICY_VIOLATION, "too many malformed messages")
+        except Exception:
+            log.exception("%r: request failed", peer)
+            self.stats.internal_errors += 1
+            self._error(peer, Code.INTERNAL, "the server failed to handle this request; "
+                                             "nothing changed", request_id)
+            if peer.strike(self.limits, now):  # a client that keeps hitting a bug
+                self._close(peer, POLICY_VIOLATION, "too many requests the server failed on")
         return out
 
-    def error(self, peer: Peer, code: str, message: str, request_id: int | None,
-              room: str | None = None) -> None:
-        self.metrics.count_error(code)
-        self.gate.send([peer], pack(m.error(code, message, request_id, room)))
-
-    # ------------------------------------------------------------------ requests
-
-    def hello(self, peer: Peer, req: m.Hello, limits: dict[str, Any]) -> int:
-        """Start (or resume) a session; return the protocol version agreed."""
-        if peer.session is not None:
-            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello",
-                                req.i)
-        common = set(req.v) & set(m.VERSIONS)
-        if not common:
-            raise ProtocolError(Code.UNSUPPORTED_VERSION,
-                                f"this server speaks protocol versions "
-                                f"{', '.join(map(str, m.VERSIONS))}", req.i)
-        version = max(common)
-        if req.session is not None:
-            session = self.sessions.get(req.session)
-            if session is None:
-                raise ProtocolError(Code.UNKNOWN_SESSION, "no session has that token; say "
-                                                          "hello with a name instead", req.i)
-        else:
-            if req.name is None:
-                raise ProtocolError(Code.MISSING_FIELD, "hello needs a name or a session",
-                                    req.i)
-            session = Session(secrets.token_urlsafe(18), req.name.strip())
-            self.sessions[session.token] = session
-            self.store.create_session(session.token, session.name)
-        peer.session = session
-        session.peers.add(peer)
-        session.idle_since = None
-        seats = []
-        for rid, index in sorted(session.seats.items()):
-            match = self.matches.get(rid)
-            if match is not None:
-                seats.append([rid, index, match.seats[index].token])
-        self.gate.send([peer], pack({"t": "welcome", "i": req.i, "v": version,
-                                     "session": session.token, "name": session.name,
-                                     "seats": seats, "limits": limits}))
-        for rid in sorted(set(session.seats) | session.spectating):
-            match = self.matches.get(rid)
-            if match is not None:
-                match.attach(peer, req.resume)
-        return version
-
-    def handle(self, peer: Peer, req: m.Request) -> None:
-        """Route one request (after hello); refusals become errors for ``peer`` alone."""
-        room = getattr(req, "r", None)
-        try:
-            self._dispatch(peer, req)
-        except Refusal as exc:
-            self.error(peer, exc.code, exc.message, req.i, room)
-        except ProtocolError as exc:
-            self.error(peer, exc.code, exc.message, req.i, room)
-
-    def _match(self, room_id: str) -> MatchRoom:
-        match = self.index.get(room_id) or self.matches.get(room_id)
-        if match is None:
-            raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
-        return match
-
-    def _dispatch(self, peer: Peer, req: m.Request) -> None:
-        handler = ROOM_REQUESTS.get(type(req))
-        if handler is not None:
-            handler(self._match(req.r), peer, req)  # type: ignore[attr-defined]
-        elif isinstance(req, m.ListRooms):
-            rooms = [mr.summary() for mr in self.matches.values() if mr.state != FINISHED]
-            self.gate.send([peer], pack({"t": "rooms", "i": req.i, "rooms": rooms[:200]}))
-        elif isinstance(req, m.CreateRoom):
-            self._create(peer, req)
-        elif isinstance(req, m.Hello):
-            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello")
-        else:  # pragma: no cover - parse_request only builds the types above
-            raise ProtocolError(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
-
-    def _create(self, peer: Peer, req: m.CreateRoom) -> None:
-        if len(self.matches) >= self.settings.max_rooms:
-            raise Refusal(Code.LIMIT, f"this server holds at most {self.settings.max_rooms} "
-                                      "rooms")
-        creator = peer.session.token if peer.session is not None else None
-        waiting = sum(1 for mr in self.matches.values()
-                      if mr.creator == creator and mr.state == WAITING)
-        if waiting >= self.settings.max_waiting_per_session:
-            raise Refusal(Code.LIMIT, f"you already have {waiting} rooms waiting for players")
-        number = self._next_room
-        settings = parse_settings(req.config, default_name=f"Room {number}",
-                                  allow_scenarios=self.settings.allow_scenarios)
-        self._next_room += 1
-        match = MatchRoom(self, number, settings, creator)
-        self.matches[match.id] = match
-        self.index[match.id] = match
-        self.store.create_room(number, settings.name, req.config, creator)
-        self.gate.send([peer], pack({"t": "created", "i": req.i, "r": match.id}))
-        match.reschedule()
-
-    def disconnected(self, peer: Peer) -> None:
+    def disconnect(self, peer: Peer, now: float) -> Effects:
+        """The transport closed ``peer``'s connection (for whatever reason)."""
+        out = self._begin(now)
+        if peer.state == PeerState.GONE:
+            return out
+        peer.move(PeerState.GONE)
         for rid in list(peer.rooms):
             match = self.matches.get(rid)
             if match is not None:
@@ -253,70 +161,228 @@ class Hub:
         peer.rooms.clear()
         if peer.session is not None:
             peer.session.peers.discard(peer)
-            self.released(peer.session)
+            self.sessions.released(peer.session, now, out)
+        return out
+
+    def wake(self, key: Hashable, now: float) -> Effects:
+        """A deadline the core asked for (``Effects.deadlines``) has come."""
+        out = self._begin(now)
+        if key == WAKE_KEY:
+            self.sessions.expire(now, out)
+            return out
+        match = self.matches.get(str(key))
+        if match is not None:
+            try:
+                match.on_timer()
+            except Exception:  # a timer must never take the server down
+                log.exception("room %s: timer handling failed", match.id)
+                self.stats.internal_errors += 1
+                match.reschedule()
+        return out
+
+    def _begin(self, now: float) -> Effects:
+        self.ctx.now = now
+        self.ctx.out = Effects()
+        return self.ctx.out
+
+    # ------------------------------------------------------------------ answering
+
+    def _send(self, peer: Peer, message: ServerMessage) -> None:
+        self.ctx.out.message([peer], message)
+
+    def _error(self, peer: Peer, code: str, message: str, request_id: int | None,
+               room: str | None = None) -> None:
+        self.stats.errors[code] += 1
+        self._send(peer, Error(code, message, request_id, room))
+
+    def _close(self, peer: Peer, code: int, reason: str) -> None:
+        """Stop reading ``peer`` and close it once the frames before (the error that explains
+        why) have been sent."""
+        if peer.reading:
+            peer.move(PeerState.CLOSING)
+            self.stats.policy_closes += code == POLICY_VIOLATION
+            self.ctx.out.close(peer, code, reason)
+
+    # ------------------------------------------------------------------ requests
+
+    def _handle(self, peer: Peer, req: rq.Request) -> None:
+        if peer.state == PeerState.HELLO_WAIT:
+            if not isinstance(req, rq.Hello):
+                raise ProtocolError(Code.HELLO_FIRST, "say hello first", req.id)
+            self._hello(peer, req)
+            return
+        if isinstance(req, rq.Hello):
+            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello",
+                                req.id)
+        room = getattr(req, "room", None)
+        try:
+            self._dispatch(peer, req)
+        except Refusal as exc:
+            self._error(peer, exc.code, exc.message, req.id, room)
+        except ProtocolError as exc:
+            self._error(peer, exc.code, exc.message, req.id, room)
+
+    def _hello(self, peer: Peer, req: rq.Hello) -> None:
+        session, version = self.sessions.hello(peer, req, self.ctx.now)
+        peer.session = session
+        peer.version = version
+        peer.move(PeerState.ACTIVE)
+        seats = []
+        for rid, index in sorted(session.seats.items()):
+            match = self.matches.get(rid)
+            if match is not None:
+                seats.append([rid, index, match.seats[index].token])
+        self._send(peer, Welcome(req.id, version, session.token, session.name, seats,
+                                 self.welcome_limits))
+        for rid in sorted(set(session.seats) | session.spectating):
+            match = self.matches.get(rid)
+            if match is not None:
+                match.attach(peer, req.resume)
+
+    def match_of(self, room_id: str) -> MatchRoom | None:
+        """The match a room id (a match's or one of its subgames') belongs to."""
+        return self.matches.get(room_id) or self.index.get(room_id)
+
+    def _match(self, room_id: str) -> MatchRoom:
+        match = self.match_of(room_id)
+        if match is None:
+            raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
+        return match
+
+    def _dispatch(self, peer: Peer, req: rq.Request) -> None:
+        handler = ROOM_REQUESTS.get(type(req))
+        if handler is not None:
+            handler(self._match(req.room), peer, req)  # type: ignore[attr-defined]
+            if isinstance(req, rq.Act):
+                peer.refund()  # a player answering their decision is playing, not flooding
+        elif isinstance(req, rq.ListRooms):
+            rooms = [encode(mr.summary()) for mr in self.matches.values()
+                     if mr.state != RoomState.FINISHED]
+            for summary in rooms:
+                del summary["t"]
+            self._send(peer, RoomList(req.id, rooms[:200]))
+        elif isinstance(req, rq.GetCatalog):
+            self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
+        elif isinstance(req, rq.CreateRoom):
+            self._create(peer, req)
+        else:  # pragma: no cover - parse_request builds only the types above
+            raise ProtocolError(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
+
+    def _catalog(self) -> dict[str, Any]:
+        return {"cards": catalog.cards(), "decks": catalog.decks(), "variants": variants()}
+
+    def _create(self, peer: Peer, req: rq.CreateRoom) -> None:
+        s = self.settings
+        if len(self.matches) >= s.max_rooms:
+            raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
+        session = peer.session
+        assert session is not None
+        waiting = [mr for mr in self.matches.values() if mr.state == RoomState.WAITING]
+        mine = sum(1 for mr in waiting if mr.creator == session.token)
+        if mine >= s.max_waiting_per_session:
+            raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players")
+        here = sum(1 for mr in waiting if mr.address == peer.address)
+        if here >= s.max_waiting_per_address:
+            raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
+                                      "for players")
+        number = self.ids.next_room()
+        settings = parse_settings(req.config, default_name=f"Room {number}",
+                                  allow_scenarios=s.allow_scenarios)
+        match = MatchRoom(self.ctx, number, settings, session.token, peer.address)
+        self.matches[match.id] = match
+        self.sessions.matters(session, self.ctx.out)
+        self.ctx.out.log(RoomCreated(number, settings.name, req.config, session.token))
+        self._send(peer, Created(req.id, match.id))
+        match.reschedule()
+
+    # ------------------------------------------------------------------ rooms' services
+
+    def _route(self, room_id: str, match: MatchRoom | None) -> None:
+        if match is None:
+            self.index.pop(room_id, None)
+        else:
+            self.index[room_id] = match
+
+    def _drop(self, match: MatchRoom) -> None:
+        """Forget a finished (or abandoned) match; its log stays in the store."""
+        self.matches.pop(match.id, None)
+        for rid in [r for r, mr in self.index.items() if mr is match]:
+            del self.index[rid]
+        for session in self.sessions.sessions.values():
+            if match.id in session.seats or match.id in session.spectating:
+                session.seats.pop(match.id, None)
+                session.spectating.discard(match.id)
+                self.sessions.released(session, self.ctx.now, self.ctx.out)
+        self.ctx.out.wake(match.id, None)
+
+    def rooms_by_state(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for match in self.matches.values():
+            out[match.state.value] = out.get(match.state.value, 0) + 1
+        return out
 
     # ------------------------------------------------------------------ recovery
 
-    def recover(self) -> list[str]:
-        """Rebuild every unfinished room from the log; return a line per room for the log."""
-        report = []
-        for token, name in self.store.sessions().items():
-            self.sessions[token] = Session(token, name)
-        for row in self.store.rooms(unfinished=True):
-            try:
-                match = self._restore(row.id, row.name, row.config, row.creator)
-            except (RecoveryError, ProtocolError) as exc:
-                log.error("room %s cannot be resumed: %s", row.id, exc)
-                report.append(f"room {row.id} NOT resumed: {exc}")
-                continue
-            self.matches[match.id] = match
-            self.index[match.id] = match
-            match.reschedule()
-            table = match.table
-            if table is None:
-                report.append(f"room {match.id} resumed (waiting for players)")
-            else:
-                report.append(f"room {match.id} resumed: game {match.game_id} "
-                              f"(match game {match.match_game}), {match.commands} commands, "
-                              f"state hash {table.state_hash()}")
-        for session in self.sessions.values():
-            self.released(session)  # a restart gives idle sessions a fresh TTL
-        return report
+    def restore_sessions(self, sessions: dict[str, str]) -> None:
+        for token, name in sessions.items():
+            self.sessions.restore(token, name)
 
-    def _restore(self, number: int, name: str, raw: dict[str, Any], creator: str | None
-                 ) -> MatchRoom:
-        settings = parse_settings(raw, default_name=name, allow_scenarios=True)
-        match = MatchRoom(self, number, settings, creator)
-        for s in self.store.seats(number):
+    def restore_room(self, stored: StoredRoom, now: float) -> tuple[str, Effects]:
+        """Rebuild an unfinished room read back from the log; return a line for the server's
+        log (saying whether it could be resumed) and the effects (its timers)."""
+        out = self._begin(now)
+        row = stored.room
+        try:
+            match = self._restore(stored)
+        except (RecoveryError, ProtocolError) as exc:
+            log.error("room %s cannot be resumed: %s", row.id, exc)
+            return f"room {row.id} NOT resumed: {exc}", out
+        self.matches[match.id] = match
+        match.reschedule()
+        table = match.table
+        if table is None:
+            return f"room {match.id} resumed (waiting for players)", out
+        return (f"room {match.id} resumed: game {match.game_id} (match game "
+                f"{match.score.game}), {match.commands} commands, state hash "
+                f"{table.state_hash()}"), out
+
+    def resume_idle_sessions(self, now: float) -> Effects:
+        """After recovery: a restart gives every idle session a fresh TTL."""
+        out = self._begin(now)
+        self.sessions.released_all(list(self.sessions.sessions.values()), now, out)
+        return out
+
+    def _restore(self, stored: StoredRoom) -> MatchRoom:
+        row = stored.room
+        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
+        match = MatchRoom(self.ctx, row.id, settings, row.creator, None)
+        for s in stored.seats:
             if s.seat >= len(match.seats):
                 continue
             seat = match.seats[s.seat]
             seat.token, seat.name = s.token, s.name
             seat.deck = deck_from_wire(s.deck) if s.deck is not None else seat.deck
+            if s.bot is not None:
+                from .bots import RoomBot
+
+                seat.bot = RoomBot(s.bot, self.ctx.entropy.bits(62))
             session = self.sessions.get(s.session) if s.session is not None else None
             if session is not None and s.token is not None:
                 seat.session = session
                 session.seats[match.id] = seat.index
-        games = self.store.games(number)
-        current = games[-1] if games and games[-1].result is None else None
-        for g in games:
+        current = stored.games[-1] if stored.games and stored.games[-1].result is None \
+            else None
+        for g in stored.games:
             if g.result is None:
                 continue
-            match.results.append(g.result)
-            match.match_game = g.number
-            for w in g.result["winners"]:
-                match.wins[w] += 1
+            match.score.record(g.result)
+            match.score.game = g.number
         if current is not None:
-            rows = list(self.store.commands(current.id))
             table = Table(config_from_wire(current.config), current.seed)
-            commands = [(from_record(r.command), r.hash) for r in rows]
-            clocks = rows[-1].clocks if rows else None
+            commands = [(from_record(r.command), r.hash) for r in stored.commands]
+            clocks = stored.commands[-1].clocks if stored.commands else None
             match.restore_game(table, current.id, current.number, current.chooser, commands,
                                clocks)
         else:
-            now = trio.current_time()
-            for seat in match.seats:
-                if seat.taken:
-                    match.idle_deadline = None
-                    seat.away_deadline = now + self.settings.grace
+            match.hold_seats()
         return match

@@ -8,7 +8,7 @@ test-only cards are for tests: the server accepts them only when started with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from arbiter.protocol.errors import Code, ProtocolError
@@ -16,6 +16,7 @@ from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_ma
 from arbiter.server.rules.config import (
     COMMANDER,
     GRAND_MELEE,
+    TWO_HEADED_GIANT,
     VARIANTS,
     GameConfig,
     PlayerConfig,
@@ -53,6 +54,7 @@ class RoomSettings:
     attack: str | None = None
     range_of_influence: int | None = None
     deploy_creatures: bool = False
+    shared_team_turns: bool = False
     hand_size: int = 7
     casual_deck_sizes: bool = False
     seating: tuple[int, ...] | None = None
@@ -69,8 +71,9 @@ class RoomSettings:
         return GameConfig(
             players=players, variant=self.variant, attack=self.attack,
             range_of_influence=self.range_of_influence, deploy_creatures=self.deploy_creatures,
-            seating=self.seating, chooser=chooser, hand_size=self.hand_size,
-            casual_deck_sizes=self.casual_deck_sizes, allow_test_cards=self.allow_test_cards,
+            shared_team_turns=self.shared_team_turns, seating=self.seating, chooser=chooser,
+            hand_size=self.hand_size, casual_deck_sizes=self.casual_deck_sizes,
+            allow_test_cards=self.allow_test_cards,
             scenario=self.scenario if first_game else None)
 
     def check_deck(self, seat: int, deck: DeckList, others: list[DeckList | None]) -> None:
@@ -85,6 +88,24 @@ class RoomSettings:
             code = Code.BAD_DECK if exc.code.value == "bad_deck" else Code.BAD_CONFIG
             raise ProtocolError(code, exc.message) from None
 
+
+    def default_deck(self, seat: int, others: list[DeckList | None]) -> DeckList:
+        """A ready-made deck ``seat`` may use, for a bot given none: the first of
+        :data:`BOT_DECKS` the room accepts."""
+        for name in BOT_DECKS:
+            deck = ready_made(name)
+            try:
+                self.check_deck(seat, deck, others)
+            except ProtocolError:
+                continue
+            return deck
+        raise ProtocolError(Code.BAD_DECK, "no ready-made deck suits this room: give the bot "
+                                           "a deck")
+
+
+# The ready-made decks a bot plays when given none, in order of preference.
+BOT_DECKS = ("quick-red", "quick-green", "isamaru-commander", "phage-commander", "gruul-stompy",
+             "azorius-skies", "dimir-control", "boros-lifecycle")
 
 MAX_DECK_CARDS = 250  # main deck and sideboard together; a Commander deck has 100
 
@@ -113,13 +134,16 @@ def deck_from_wire(data: dict[str, Any]) -> DeckList:
     return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"))
 
 
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    """An integer from the wire: booleans and floats (even ``3.0``) are not integers."""
+    if type(value) is not int or not lo <= value <= hi:
+        raise _bad(f"{what} must be an integer from {lo} to {hi}")
+    return value
+
+
 def _opt_int(raw: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
     value = raw.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _bad(f"{key} must be an integer from {lo} to {hi}")
-    return value
+    return None if value is None else _int(value, key, lo, hi)
 
 
 def _bool(raw: dict[str, Any], key: str) -> bool:
@@ -135,9 +159,32 @@ def _seconds(value: Any, key: str, hi: float) -> float:
     return float(value)
 
 
+# What "create room" offers, for clients that build a form from it (the catalog's
+# ``variants``): seats (fewest, most), whether seats need teams, and which settings apply.
+_MULTIPLAYER = ("attack", "range_of_influence")
+VARIANT_INFO: dict[str, dict[str, Any]] = {
+    "two_player": {"seats": [2, 2], "teams": False, "options": []},
+    "free_for_all": {"seats": [3, MAX_SEATS], "teams": False, "options": list(_MULTIPLAYER)},
+    "team_vs_team": {"seats": [3, MAX_SEATS], "teams": True,
+                     "options": [*_MULTIPLAYER, "deploy_creatures", "shared_team_turns"]},
+    "emperor": {"seats": [6, MAX_SEATS], "teams": True, "emperor": True,
+                "options": ["deploy_creatures"]},
+    "commander": {"seats": [2, MAX_SEATS], "teams": False, "commander": True,
+                  "options": list(_MULTIPLAYER)},
+    # Two teams of equal size (CR 810.1, 810.11); a number of seats is split into two teams.
+    "two_headed_giant": {"seats": [4, MAX_SEATS], "teams": True, "options": []},
+    # Grand Melee fixes its options itself: range of influence 1, attack left (CR 807.2).
+    "grand_melee": {"seats": [4, MAX_MELEE_SEATS], "teams": False, "options": []},
+}
+
+
+def variants() -> list[dict[str, Any]]:
+    return [{"name": name, **info} for name, info in VARIANT_INFO.items() if name in VARIANTS]
+
+
 _KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
-          "range_of_influence", "deploy_creatures", "hand_size", "casual_deck_sizes", "seating",
-          "scenario", "seed", "allow_test_cards"}
+          "range_of_influence", "deploy_creatures", "shared_team_turns", "hand_size",
+          "casual_deck_sizes", "seating", "scenario", "seed", "allow_test_cards"}
 _TESTING = ("scenario", "seed", "allow_test_cards")
 
 
@@ -166,9 +213,14 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         except RulesError as exc:
             raise _bad(exc.message) from None
     max_seats = MAX_MELEE_SEATS if variant == GRAND_MELEE else MAX_SEATS
-    seats = _parse_seats(raw.get("seats", 2), allow_test, max_seats)
+    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test,
+                         max_seats)
+    if variant == TWO_HEADED_GIANT and isinstance(raw.get("seats", 4), int):
+        # Two-Headed Giant given a number of seats: the first half of the seats is one team,
+        # the rest the other (CR 810.1, 810.3).
+        seats = tuple(SeatSpec(team=i * 2 // len(seats)) for i in range(len(seats)))
     best_of = raw.get("best_of", 1)
-    if best_of not in (1, 3, 5, 7) or isinstance(best_of, bool):
+    if type(best_of) is not int or best_of not in (1, 3, 5, 7):
         raise _bad("best_of must be 1, 3, 5 or 7")
     clock = raw.get("clock")
     parsed_clock: tuple[float, float] | None = None
@@ -188,8 +240,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         raise _bad("attack must be a string")
     seating = raw.get("seating")
     if seating is not None:
-        if not isinstance(seating, list) or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in seating):
+        if not isinstance(seating, list) or not all(type(s) is int for s in seating):
             raise _bad("seating must be an array of seat numbers")
         seating = tuple(seating)
     seed = _opt_int(raw, "seed", 0, 2**62)
@@ -199,6 +250,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         spectators=spectators, attack=attack,
         range_of_influence=_opt_int(raw, "range_of_influence", 1, max_seats),
         deploy_creatures=_bool(raw, "deploy_creatures"),
+        shared_team_turns=_bool(raw, "shared_team_turns"),
         hand_size=7 if hand_size is None else hand_size,
         casual_deck_sizes=_bool(raw, "casual_deck_sizes"), seating=seating,
         scenario=_parse_scenario(raw["scenario"]) if raw.get("scenario") is not None else None,
@@ -254,12 +306,18 @@ def _parse_scenario(raw: Any) -> Scenario:
         if p.get("poison"):
             kwargs["poison"] = _opt_int(p, "poison", 0, 100)
         if p.get("tapped"):
-            kwargs["tapped"] = tuple(int(t) for t in p["tapped"])
+            if not isinstance(p["tapped"], list):
+                raise _bad("scenario tapped is an array of battlefield indexes")
+            kwargs["tapped"] = tuple(_int(t, "a tapped index", 0, 250) for t in p["tapped"])
         if p.get("counters"):
-            try:
-                kwargs["counters"] = tuple((int(i), str(k), int(n)) for i, k, n in p["counters"])
-            except (TypeError, ValueError):
-                raise _bad("scenario counters are [battlefield index, kind, amount]") from None
+            counters = p["counters"]
+            if not isinstance(counters, list) or not all(
+                    isinstance(c, list) and len(c) == 3 and isinstance(c[1], str)
+                    for c in counters):
+                raise _bad("scenario counters are [battlefield index, kind, amount]")
+            kwargs["counters"] = tuple((_int(i, "a counter's index", 0, 250), k,
+                                        _int(n, "a counter amount", 0, 1000))
+                                       for i, k, n in counters)
         extra = set(p) - {*_SETUP_LISTS, "life", "poison", "tapped", "counters"}
         if extra:
             raise _bad(f"unknown scenario player field {sorted(extra)[0]!r}")
@@ -271,38 +329,3 @@ def _parse_scenario(raw: Any) -> Scenario:
         raise _bad("scenario step must be a string")
     return Scenario(players=tuple(players), active=active, step=step, turn=turn,
                     sick=_bool(raw, "sick"))
-
-
-# --------------------------------------------------------------------------- the log's form
-
-
-def config_to_wire(config: GameConfig) -> dict[str, Any]:
-    """A GameConfig as plain data, for the game log (replay needs nothing else)."""
-    def plain(value: Any) -> Any:
-        if hasattr(value, "__dataclass_fields__"):
-            return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-        if isinstance(value, (list, tuple)):
-            return [plain(v) for v in value]
-        return value
-    out: dict[str, Any] = plain(config)
-    return out
-
-
-def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
-
-
-def config_from_wire(data: dict[str, Any]) -> GameConfig:
-    data = dict(data)
-    players = tuple(PlayerConfig(**{k: _tuples(v) for k, v in p.items()})
-                    for p in data.pop("players"))
-    scenario = data.pop("scenario", None)
-    sc = None
-    if scenario is not None:
-        setups = tuple(PlayerSetup(**{k: _tuples(v) for k, v in p.items()})
-                       for p in scenario.pop("players"))
-        sc = Scenario(players=setups, **scenario)
-    return GameConfig(players=players, scenario=sc,
-                      **{k: _tuples(v) for k, v in data.items()})

@@ -11,11 +11,12 @@ caller encodes each list once and hands the same bytes to every connection of th
 from __future__ import annotations
 
 import logging
-import secrets
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
+from arbiter.protocol.server_messages import Snapshot, delta_map
 from arbiter.protocol.views import Op, ViewState, diff, entry_hash
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
@@ -42,10 +43,12 @@ class ViewerClass:
 class GameRoom:
     """The views of one game; ``id`` stays the same when the game restarts (CR 724)."""
 
-    def __init__(self, room_id: str, game: Game, *, spectator_key: int, history: int) -> None:
+    def __init__(self, room_id: str, game: Game, *, spectator_key: int, history: int,
+                 new_epoch: Callable[[], int]) -> None:
         self.id = room_id
         self.spectator_key = spectator_key
         self.history = history
+        self.new_epoch = new_epoch
         self.repairs = 0
         self.game = game
         self.epoch = 0
@@ -56,9 +59,13 @@ class GameRoom:
     def reset(self, game: Game) -> None:
         """Start afresh on ``game`` (a new room, or a restart): a new epoch, fresh snapshots."""
         self.game = game
-        self.epoch = secrets.randbits(31)
+        self.epoch = self.new_epoch()
         game.dirty.clear()
         keys = [*game.seats, self.spectator_key]
+        if self.spectator_key == OMNISCIENT:
+            # Players of the match who are not in this game (a subgame's outsiders, players
+            # who left before a restart) watch it, but never with the all-seeing view.
+            keys.append(SPECTATOR)
         self.classes = {k: ViewerClass(k, snapshot(game, k), self.history) for k in keys}
         self.actions_serial = -1
 
@@ -67,10 +74,13 @@ class GameRoom:
         return self.game.number
 
     def class_for(self, player: int | None) -> ViewerClass:
-        """The class a viewer belongs to: their seat if they have one in this game, else the
-        spectators'."""
-        if player is not None and player in self.classes:
-            return self.classes[player]
+        """The class a viewer belongs to: their seat if they have one in this game; for a
+        player of the match outside this game, the public view; else the spectators'."""
+        if player is not None:
+            cls = self.classes.get(player)
+            if cls is not None:
+                return cls
+            return self.classes.get(SPECTATOR) or self.classes[self.spectator_key]
         return self.classes[self.spectator_key]
 
     # ------------------------------------------------------------------ deltas
@@ -112,15 +122,13 @@ class GameRoom:
 
     def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
                      ) -> dict[str, Any]:
-        """Encode the class's next delta once; the history keeps the bytes for reconnects.
-        ``log_lines`` are the game's readable log lines for the command (public text)."""
+        """The class's next delta (its map, :func:`delta_map`), encoded once: the history
+        keeps the bytes for reconnects and for every connection of the class. ``log_lines``
+        are the game's readable log lines for the command (public text)."""
         cls.seq += 1
-        msg: dict[str, Any] = {"t": "d", "r": self.id, "q": cls.seq, "c": cls.state.checksum,
-                               "o": ops}
-        if log_lines:
-            msg["l"] = log_lines
-        cls.history.append((cls.seq, pack(msg)))
-        return msg
+        delta = delta_map(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
+        cls.history.append((cls.seq, pack(delta)))
+        return delta
 
     @staticmethod
     def last_frame(cls: ViewerClass) -> bytes:
@@ -146,14 +154,9 @@ class GameRoom:
                 cls.state.delete(op[1])
         return ops
 
-    def snapshot_message(self, cls: ViewerClass, request_id: int | None = None
-                         ) -> dict[str, Any]:
-        msg: dict[str, Any] = {"t": "s", "r": self.id, "e": self.epoch, "q": cls.seq,
-                               "c": cls.state.checksum, "v": cls.state.view,
-                               "g": self.game.number, "l": self.game.log[-SNAPSHOT_LOG:]}
-        if request_id is not None:
-            msg["i"] = request_id
-        return msg
+    def snapshot_message(self, cls: ViewerClass, request_id: int | None = None) -> Snapshot:
+        return Snapshot(self.id, self.epoch, cls.seq, cls.state.checksum, cls.state.view,
+                        self.game.number, self.game.log[-SNAPSHOT_LOG:], request_id)
 
     def missed(self, cls: ViewerClass, epoch: int, seq: int) -> list[bytes] | None:
         """The deltas a client at (``epoch``, ``seq``) missed, or None if the history cannot

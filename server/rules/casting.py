@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import SELF, Activated, Cost, GiveControl, ManaAbility, Target, TargetSpec
+from .characteristics import has_keyword
 from .config import COMMANDER
 from .mana import ManaCost, Payment, plan_payment
 from .state import (
@@ -24,6 +25,7 @@ from .state import (
     Decision,
     Obj,
     Ref,
+    last_known,
 )
 
 if TYPE_CHECKING:
@@ -40,8 +42,6 @@ DEPLOY = Activated(cost=Cost(tap=True), effects=(GiveControl(SELF, Target(0)),),
 def is_sick(game: Game, obj: Obj) -> bool:
     """CR 302.6: a creature can't attack or use {T} abilities unless its controller has
     controlled it continuously since their most recent turn began (haste ignores this)."""
-    from .characteristics import has_keyword
-
     if not obj.defn.is_("Creature") or has_keyword(game, obj, "haste"):
         return False
     ps = game.players.get(obj.controller)
@@ -193,7 +193,7 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
 
 
 def _sorcery_timing(game: Game, pid: int) -> bool:
-    return game.active == pid and game.step in MAIN_PHASES and not game.stack
+    return game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
 
 
 def castable_cards(game: Game, pid: int) -> list[Obj]:
@@ -264,7 +264,8 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         actions.append(Action(len(actions), kind, label, obj=obj, index=index))
 
     hand = game.hand(pid)
-    if (game.active == pid and game.step in MAIN_PHASES and not game.stack
+    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land.
+    if (game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
             and game.lands_played.get(pid, 0) < 1):
         seen: set[str] = set()
         for o in hand:
@@ -349,11 +350,9 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         found = obj.defn.abilities[index]
         assert isinstance(found, Activated)
         ab = found
-    from .triggers import _snapshot
-
     ability = game.new_object(obj.defn, pid, pid, STACK)
     ability.ability, ability.ability_index = ab, index
-    ability.source = _snapshot(obj)
+    ability.source = last_known(obj)
     ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
     ok = yield from choose_targets(game, ability, ab.targets)
     if not ok:

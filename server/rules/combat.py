@@ -4,6 +4,10 @@ time, and combat damage.
 Attack targets follow the game's options: any opponent (two-player, CR 802 attack multiple
 players), only the opponent immediately to the left or right (CR 803), only opponents within
 range of influence (CR 801.3), only adjacent opponents (Emperor, CR 809.3c).
+
+With shared team turns the active team attacks and the defending team blocks, each with one
+combined declaration (CR 805.10): the team's members choose in acting order, each for the
+creatures they control, and the whole declaration happens when the last has finished.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from .characteristics import has_keyword, power, toughness
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .damage import deal_damage
 from .state import REFRESH, Action, Decision, Obj, Ref
+from .teams import active_players, choice_groups, team_of
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -53,7 +58,7 @@ def attack_targets(game: Game, pid: int) -> list[Ref]:
 
 def can_attack(game: Game, obj: Obj) -> bool:
     return (obj.defn.is_("Creature") and not obj.phased_out and not obj.tapped
-            and not is_sick(game, obj) and obj.controller == game.active
+            and not is_sick(game, obj) and game.is_active(obj.controller)
             and obj.attacking is None and obj.blocking is None)
 
 
@@ -75,34 +80,14 @@ def _defending_player(game: Game, ref: Ref) -> int | None:
 
 
 def declare_attackers(game: Game) -> Flow:
-    """CR 508.1: the active player chooses attackers one at a time, then declares them."""
-    ap = game.active
+    """CR 508.1: the active player chooses attackers one at a time, then declares them. With
+    shared team turns each player on the active team chooses in turn, in acting order, for
+    their own creatures, and the team's combined attack is declared at once (CR 805.10b)."""
     game.attack_plan = []
-    while game.in_game(ap):
-        planned = {a for a, _ in game.attack_plan}
-        targets = attack_targets(game, ap)
-        actions = [Action(0, "done", "Declare these attackers" if planned else "No attacks")]
-        for o in game.battlefield:
-            if o.oid in planned or not can_attack(game, o) or o.controller != ap:
-                continue
-            for ref in targets:
-                actions.append(Action(len(actions), "attack",
-                                      f"Attack {describe_ref(game, ref)} with {o.name}",
-                                      obj=o.oid, ref=ref))
-        if len(actions) == 1:
-            break
-        game.dirty.add("w")
-        answer = yield Decision("attackers", ap, "Choose attackers", actions)
-        if answer is REFRESH:
-            continue
-        if answer.kind == "done":
-            break
-        game.attack_plan.append((answer.obj, answer.ref))
-        for oid in (answer.obj,):
-            game.dirty.add(oid)
+    aps = active_players(game)
+    for i, ap in enumerate(aps):
+        yield from _choose_attacks(game, ap, later=[p for p in aps[i + 1:] if game.in_game(p)])
     plan, game.attack_plan = game.attack_plan, []
-    if not game.in_game(ap):
-        return
     for oid, ref in plan:
         creature = game.objects.get(oid)
         if creature is None or not can_attack(game, creature):
@@ -115,6 +100,35 @@ def declare_attackers(game: Game) -> Flow:
         game.say(f"{creature.name} attacks {describe_ref(game, ref)}.", "attack", obj=oid)
 
 
+def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
+    """``ap`` adds attacks by their creatures to the plan until they say they are done."""
+    while game.in_game(ap):
+        planned = {a for a, _ in game.attack_plan}
+        targets = attack_targets(game, ap)
+        if later:
+            done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
+        else:
+            done = "Declare these attackers" if planned else "No attacks"
+        actions = [Action(0, "done", done)]
+        for o in game.battlefield:
+            if o.oid in planned or not can_attack(game, o) or o.controller != ap:
+                continue
+            for ref in targets:
+                actions.append(Action(len(actions), "attack",
+                                      f"Attack {describe_ref(game, ref)} with {o.name}",
+                                      obj=o.oid, ref=ref))
+        if len(actions) == 1:
+            return
+        game.dirty.add("w")
+        answer = yield Decision("attackers", ap, "Choose attackers", actions)
+        if answer is REFRESH:
+            continue
+        if answer.kind == "done":
+            return
+        game.attack_plan.append((answer.obj, answer.ref))
+        game.dirty.add(answer.obj)
+
+
 def attackers(game: Game) -> list[Obj]:
     """The creatures attacking in this turn's combat."""
     turn = game.turn
@@ -122,38 +136,23 @@ def attackers(game: Game) -> list[Obj]:
 
 
 def declare_blockers(game: Game) -> Flow:
-    """CR 509.1 / 802.4: each defending player, in APNAP order, declares blockers."""
-    defenders = []
+    """CR 509.1 / 802.4: each defending player, in APNAP order, declares blockers. With shared
+    team turns each team with a player (or a planeswalker) under attack is a defending team:
+    its players choose in turn, in acting order, blocking with their own creatures any
+    creature attacking one of them or their planeswalkers, and the team's combined block is
+    declared at once (CR 805.10a, 805.10d)."""
+    defenders = set()
     for o in attackers(game):
         d = _defending_player(game, o.attacking) if o.attacking else None
-        if d is not None and d not in defenders:
-            defenders.append(d)
-    for dp in [p for p in game.apnap() if p in defenders]:
+        if d is not None:
+            defenders.add(d)
+            defenders.update(q for q in team_of(game, d) if game.in_game(q))
+    for group in choice_groups(game, list(defenders)):
         game.block_plan = []
-        while game.in_game(dp):
-            planned = {b for b, _ in game.block_plan}
-            mine = [a for a in attackers(game)
-                    if a.attacking is not None and _defending_player(game, a.attacking) == dp]
-            actions = [Action(0, "done", "Declare these blockers" if planned else "No blocks")]
-            for b in game.battlefield:
-                if b.controller != dp or b.oid in planned:
-                    continue
-                for a in mine:
-                    if can_block(game, b, a):
-                        actions.append(Action(len(actions), "block",
-                                              f"Block {a.name} with {b.name}", obj=b.oid,
-                                              ref=("o", a.oid)))
-            if len(actions) == 1:
-                break
-            answer = yield Decision("blockers", dp, "Choose blockers", actions)
-            if answer is REFRESH:
-                continue
-            if answer.kind == "done":
-                break
-            game.block_plan.append((answer.obj, answer.ref[1]))
+        for i, dp in enumerate(group):
+            yield from _choose_blocks(game, dp, group,
+                                      later=[p for p in group[i + 1:] if game.in_game(p)])
         plan, game.block_plan = game.block_plan, []
-        if not game.in_game(dp):
-            continue
         for boid, aoid in plan:
             blocker, attacker = game.objects.get(boid), game.objects.get(aoid)
             if blocker is None or attacker is None or attacker.attacking is None:
@@ -163,6 +162,36 @@ def declare_blockers(game: Game) -> Flow:
             game.touch(blocker)
             game.touch(attacker)
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
+
+
+def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int]) -> Flow:
+    """``dp`` adds blocks by their creatures to the plan until they say they are done, against
+    creatures attacking any player of ``team`` (``dp`` alone without shared team turns)."""
+    while game.in_game(dp):
+        planned = {b for b, _ in game.block_plan}
+        mine = [a for a in attackers(game)
+                if a.attacking is not None and _defending_player(game, a.attacking) in team]
+        if later:
+            done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
+        else:
+            done = "Declare these blockers" if planned else "No blocks"
+        actions = [Action(0, "done", done)]
+        for b in game.battlefield:
+            if b.controller != dp or b.oid in planned:
+                continue
+            for a in mine:
+                if can_block(game, b, a):
+                    actions.append(Action(len(actions), "block",
+                                          f"Block {a.name} with {b.name}", obj=b.oid,
+                                          ref=("o", a.oid)))
+        if len(actions) == 1:
+            return
+        answer = yield Decision("blockers", dp, "Choose blockers", actions)
+        if answer is REFRESH:
+            continue
+        if answer.kind == "done":
+            return
+        game.block_plan.append((answer.obj, answer.ref[1]))
 
 
 def combat_damage(game: Game) -> Flow:

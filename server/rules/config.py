@@ -1,4 +1,4 @@
-"""Game configuration: variant, options, players, decks (CR 800-809, 903).
+"""Game configuration: variant, options, players, decks (CR 800-810, 903).
 
 :func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
@@ -20,15 +20,20 @@ FREE_FOR_ALL = "free_for_all"
 TEAM_VS_TEAM = "team_vs_team"
 EMPEROR = "emperor"
 COMMANDER = "commander"
+TWO_HEADED_GIANT = "two_headed_giant"
 GRAND_MELEE = "grand_melee"
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, GRAND_MELEE)
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT,
+            GRAND_MELEE)
 MELEE_MIN_PLAYERS = 4  # one full four players: one turn marker (CR 807.4a)
+
+# Variants that always use the shared team turns option (CR 805.1); Team vs. Team may choose it
+# (``GameConfig.shared_team_turns``). A variant built on team turns adds itself here.
+TEAM_TURN_VARIANTS: tuple[str, ...] = (TWO_HEADED_GIANT,)
 
 UNSUPPORTED_VARIANTS = {
     "planechase": "CR 901",
     "vanguard": "CR 902",
     "archenemy": "CR 904",
-    "two_headed_giant": "CR 810",
     "brawl": "CR 903.12",
     "conspiracy": "CR 905",
 }
@@ -91,6 +96,7 @@ class GameConfig:
     attack: str | None = None
     range_of_influence: int | None = None  # the same limited range for everyone (CR 801)
     deploy_creatures: bool = False  # CR 804
+    shared_team_turns: bool = False  # CR 805, for Team vs. Team (always on in TEAM_TURN_VARIANTS)
     seating: tuple[int, ...] | None = None  # player ids clockwise; None: as listed
     starting_player: int | None = None
     chooser: int | None = None  # CR 103.1: this player chooses who plays first
@@ -106,7 +112,24 @@ class GameConfig:
 
     @property
     def team_game(self) -> bool:
-        return self.variant in (TEAM_VS_TEAM, EMPEROR)
+        return self.variant in (TEAM_VS_TEAM, EMPEROR, TWO_HEADED_GIANT)
+
+    @property
+    def team_turns(self) -> bool:
+        """CR 805: teams, not players, take turns and have priority."""
+        return self.shared_team_turns or self.variant in TEAM_TURN_VARIANTS
+
+    @property
+    def giant(self) -> bool:
+        """Two-Headed Giant's team rules: one life total and one poison count per team (CR
+        810.4, 810.10), and winning and losing only as a team (CR 810.8)."""
+        return self.variant == TWO_HEADED_GIANT
+
+    @property
+    def team_size(self) -> int:
+        """Players per team, for variants whose teams are all the same size (CR 810.11)."""
+        teams = {p.team for p in self.players}
+        return len(self.players) // max(len(teams), 1)
 
     @property
     def seat_order(self) -> tuple[int, ...]:
@@ -126,7 +149,14 @@ class GameConfig:
         return self.deploy_creatures or self.variant == EMPEROR  # CR 809.3b
 
     def starting_life(self) -> int:
+        if self.giant:
+            # CR 810.4: a team of two starts at 30; CR 810.11: 15 more per extra member.
+            return 30 + 15 * (self.team_size - 2)
         return 40 if self.variant == COMMANDER else 20  # CR 103.4, 103.4c
+
+    def poison_limit(self) -> int:
+        """Poison counters that make a player (a team: CR 810.8d, 810.11) lose."""
+        return 15 + 5 * (self.team_size - 2) if self.giant else 10  # CR 704.5c, 704.6b
 
     def ranges(self) -> dict[int, int | None]:
         """Each player's range of influence, None meaning unlimited (CR 801.2, 809.3a)."""
@@ -181,7 +211,7 @@ def validate(config: GameConfig) -> None:
         raise _bad("a game needs at least two players")
     if variant == TWO_PLAYER and n != 2:
         raise _bad(f"a two-player game has exactly two players, not {n}")
-    if variant in (FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR) and n < 3:
+    if variant in (FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, TWO_HEADED_GIANT) and n < 3:
         raise _bad(f"{variant.replace('_', ' ')} is a multiplayer variant (CR 800.1): "
                    "it needs at least three players")
     if variant == GRAND_MELEE:
@@ -208,6 +238,9 @@ def validate(config: GameConfig) -> None:
             raise _bad("attack options (CR 802, 803) apply only to multiplayer games")
         if variant == EMPEROR:
             raise _bad("the Emperor variant has its own attack restriction (CR 809.3c)")
+        if config.team_turns:
+            raise _bad("teams sharing turns attack as a team (CR 805.10); attack options "
+                       "don't apply")
 
     # Range of influence (CR 801).
     per_player = [p.range for p in config.players if p.range is not None]
@@ -216,6 +249,9 @@ def validate(config: GameConfig) -> None:
             raise _bad("limited range of influence (CR 801) is a multiplayer option")
         if variant == EMPEROR:
             raise _bad("the Emperor variant sets ranges itself (CR 809.3a)")
+        if config.team_turns:
+            raise _bad("limited range of influence (CR 801) can't be combined with shared "
+                       "team turns (CR 805) here")
         for r in [config.range_of_influence, *per_player]:
             if r is not None and r < 1:
                 raise _bad("a range of influence must be at least 1 seat")
@@ -231,7 +267,11 @@ def validate(config: GameConfig) -> None:
     if config.deploy_creatures and variant not in (TEAM_VS_TEAM, EMPEROR):
         raise _bad("the deploy creatures option (CR 804) needs a variant with teams")
 
-    # Teams (CR 808, 809).
+    # Shared team turns (CR 805.1): an option of games between teams.
+    if config.shared_team_turns and variant not in (TEAM_VS_TEAM, *TEAM_TURN_VARIANTS):
+        raise _bad("the shared team turns option (CR 805) is for Team vs. Team games")
+
+    # Teams (CR 805, 808, 809, 810).
     teams = [p.team for p in config.players]
     if config.team_game:
         if any(t is None for t in teams):
@@ -243,7 +283,11 @@ def validate(config: GameConfig) -> None:
         for team in counts:
             positions = [i for i, pid in enumerate(seats) if teams[pid] == team]
             if not _contiguous(positions, len(seats)):
-                raise _bad(f"team {team} must sit together (CR 808.2, 809.2)")
+                raise _bad(f"team {team} must sit together (CR 805.1, 808.2, 809.2, 810.3)")
+        if variant == TWO_HEADED_GIANT and (
+                len(counts) != 2 or len(set(counts.values())) != 1 or min(counts.values()) < 2):
+            raise _bad("Two-Headed Giant is played by two teams of two (CR 810.1), or of the "
+                       "same larger size (CR 810.11)")
         if variant == EMPEROR:
             if len(set(counts.values())) != 1 or next(iter(counts.values())) < 3:
                 raise _bad("Emperor teams must all be the same size, three or more players "
@@ -303,6 +347,15 @@ def _validate_scenario(config: GameConfig, sc: Scenario) -> None:
     if sc.step not in SCENARIO_STEPS:
         raise _bad(f"a scenario starts at the beginning of one of {', '.join(SCENARIO_STEPS)}, "
                    f"not {sc.step!r}")
+    if config.giant:
+        # CR 810.4, 810.10: a team has one life total and one poison count, so a scenario
+        # gives each at most once per team (for any member).
+        for team in {p.team for p in config.players}:
+            members = [sc.players[i] for i, p in enumerate(config.players) if p.team == team]
+            if len({s.life for s in members if s.life is not None}) > 1 or \
+                    len({s.poison for s in members if s.poison}) > 1:
+                raise _bad(f"team {team} shares one life total and one poison count "
+                           "(CR 810.4, 810.10); give them once")
     for setup in sc.players:
         for name in (*setup.library, *setup.hand, *setup.battlefield, *setup.graveyard,
                      *setup.exile, *setup.command):

@@ -1,5 +1,5 @@
-"""Ending the game (CR 104) and leaving it (CR 800.4), with teams (808), Emperor (809) and the
-limited range of influence option (801.14-801.16).
+"""Ending the game (CR 104) and leaving it (CR 800.4), with teams (808), Emperor (809),
+Two-Headed Giant (810.8) and the limited range of influence option (801.14-801.16).
 
 Everything that takes a player out of a game goes through :func:`lose`, :func:`win`,
 :func:`draw` or :func:`drawn_for`, which decide who leaves, apply CR 800.4a to each departing
@@ -50,6 +50,18 @@ def _with_teams(game: Game, pids: dict[int, str], team_reason: str) -> dict[int,
     return out
 
 
+def _with_giant_team(game: Game, pids: dict[int, str]) -> dict[int, str]:
+    """CR 810.8a-b: in Two-Headed Giant a player's team loses with them, and a player's
+    concession takes the whole team out. Whatever stops a player losing stops the team
+    (``Game.cant_lose`` looks at the team), so a team leaves whole or not at all."""
+    out = dict(pids)
+    for pid, reason in pids.items():
+        for mate in game.life_mates.get(pid, ()):
+            if mate not in out and game.in_game(mate):
+                out[mate] = "team_conceded" if reason == "concession" else "teammate_lost"
+    return out
+
+
 def lose(game: Game, losers: dict[int, str], *, then_check: bool = True) -> bool:
     """Players lose simultaneously, each for a reason (CR 104.3); returns whether anyone did.
 
@@ -63,7 +75,8 @@ def lose(game: Game, losers: dict[int, str], *, then_check: bool = True) -> bool
             game.say(f"{game.name(p)} can't lose the game ({r.replace('_', ' ')}).")
     if not real:
         return False
-    real = _with_teams(game, real, "emperor_lost")
+    real = (_with_giant_team(game, real) if game.config.giant
+            else _with_teams(game, real, "emperor_lost"))
     remaining = game.players_in_game()
     if set(remaining) <= set(real) and len(remaining) > 0:
         reason = "teams_all_lost" if game.config.team_game else "all_lost"

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from . import ending, sba
+from . import ending, sba, teams
 from .casting import perform_priority_action, priority_actions
 from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
-from .config import EMPEROR, GRAND_MELEE, TEAM_VS_TEAM
+from .config import EMPEROR, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
+from .restart import finish_restart
 from .state import (
     ATTACKERS,
     BATTLEFIELD,
@@ -45,7 +46,9 @@ if TYPE_CHECKING:
 
 
 def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
-    """CR 103: choose the starting player, shuffle, draw, mulligan."""
+    """CR 103: choose the starting player, shuffle, draw, mulligan. With shared team turns
+    the starting player's team is the starting team (CR 103.1a, 805.3) and its turn holder
+    takes the first turn."""
     cfg = game.config
     live = game.players_in_game()
     if starting_player is not None and starting_player in live:
@@ -56,10 +59,11 @@ def start_game(game: Game, *, starting_player: int | None = None) -> Flow:
         sp = yield from _choose_starting_player(game, cfg.chooser)
     else:
         sp = _random_starting_player(game, live)
+    sp = teams.turn_holder(game, sp)
     game.starting_player = sp
     game.active = sp
     game.dirty.add("t")
-    game.say(f"{game.name(sp)} will play first.", "starting_player", player=sp)
+    game.say(f"{teams.team_name(game, sp)} will play first.", "starting_player", player=sp)
     for p in live:  # CR 103.3
         game.shuffle(p)
         game.touch_player(p)
@@ -72,17 +76,21 @@ def random_starting_player(game: Game) -> int:
 
 
 def _random_starting_player(game: Game, live: list[int]) -> int:
-    """CR 103.1 / 726.2: chosen at random; in Emperor a random emperor (CR 809.4); in Team vs.
-    Team a random team's centre player, or for an even team the player left of its midpoint
+    """CR 103.1 / 726.2: chosen at random; with shared team turns a random team (CR 805.3),
+    whose turn holder then starts; in Emperor a random emperor (CR 809.4); in Team vs. Team a
+    random team's centre player, or for an even team the player left of its midpoint
     (CR 808.4)."""
     cfg = game.config
+    if game.team_turns:
+        holders = sorted({teams.turn_holder(game, p) for p in live})
+        return game.rng.choice(holders)
     if cfg.variant == EMPEROR:
         emperors = [p for p in live if cfg.players[p].emperor]
         if emperors:
             return game.rng.choice(emperors)
     if cfg.variant == TEAM_VS_TEAM:
-        teams = sorted({cfg.players[p].team for p in live}, key=lambda t: (t is None, t))
-        team = game.rng.choice(teams)
+        team_ids = sorted({cfg.players[p].team for p in live}, key=lambda t: (t is None, t))
+        team = game.rng.choice(team_ids)
         members = [p for p in game.seats if cfg.players[p].team == team and p in live]
         # Seats run clockwise and turns pass to the left, so "left of the midpoint" is the
         # later of the two middle seats.
@@ -98,8 +106,11 @@ def _choose_starting_player(game: Game, chooser: int) -> Flow:
         if who is None:
             return game.players_in_game()[0]
         chooser = who
-        live = game.players_in_game()
-        actions = [Action(i, "choose_player", f"{game.name(p)} plays first", ref=("p", p))
+        # CR 805.3: with shared team turns a team is chosen, named by its turn holder.
+        live = sorted({teams.turn_holder(game, p) for p in game.players_in_game()},
+                      key=game.seats.index)
+        actions = [Action(i, "choose_player", f"{teams.team_name(game, p)} "
+                          f"{'play' if game.team_turns else 'plays'} first", ref=("p", p))
                    for i, p in enumerate(live)]
         answer = yield Decision("starting_player", who, "Choose who takes the first turn",
                                 actions)
@@ -117,7 +128,9 @@ def _mulligan_counts(game: Game, pid: int) -> int:
 
 def mulligans(game: Game) -> Flow:
     """CR 103.5: draw opening hands, then rounds of mulligan declarations in turn order from the
-    starting player; those who mulligan shuffle, draw anew and put cards on the bottom."""
+    starting player; those who mulligan shuffle, draw anew and put cards on the bottom. With
+    shared team turns the starting team declares first, in its acting order, then each other
+    team in turn order (CR 103.5d, 805.3a): turn order from the starting team's turn holder."""
     size = game.config.hand_size
     order = game.apnap()
     for p in order:
@@ -176,12 +189,9 @@ def play(game: Game, *, starting_player: int | None = None,
     """The whole game: CR 103, then turns until it ends (a :class:`GameEnded` unwinds us).
 
     ``resume`` = (active player, turn number, step) starts a scenario at the beginning of that
-    step instead of starting the game from shuffled decks.
+    step instead of starting the game from shuffled decks. Grand Melee takes its turns with
+    turn markers instead (:func:`melee.play`), each turn by :func:`take_turn`.
     """
-    if game.config.variant == GRAND_MELEE:  # several turns at once (CR 807.4)
-        from .melee import play as play_melee
-
-        return (yield from play_melee(game, starting_player=starting_player, resume=resume))
     start_step: str | None = None
     if resume is None:
         yield from start_game(game, starting_player=starting_player)
@@ -192,6 +202,8 @@ def play(game: Game, *, starting_player: int | None = None,
         active, turn, start_step = resume
         game.turn = turn - 1
         first = False
+    if game.team_turns:
+        active = teams.turn_holder(game, active)
     while True:
         if not game.in_game(active):
             active = next_turn_player(game, active)
@@ -203,11 +215,15 @@ def play(game: Game, *, starting_player: int | None = None,
 
 def next_turn_player(game: Game, current: int) -> int:
     """The next player in turn order whose turn begins. CR 800.4k: a departed player's turn
-    doesn't begin; CR 800.4m: effects lasting until that turn end when it would have begun."""
+    doesn't begin; CR 800.4m: effects lasting until that turn end when it would have begun.
+    With shared team turns the next team's turn begins (CR 805.4), held by its first member
+    in acting order still in the game."""
     seats = game.seats
     i = seats.index(current)
     for k in range(1, len(seats) + 1):
         q = seats[(i + k) % len(seats)]
+        if k < len(seats) and teams.same_turn(game, current, q):
+            continue  # the current team's turn is ending, not beginning
         if game.in_game(q):
             return q
         _expire_until_next_turn(game, q)
@@ -229,13 +245,16 @@ def begin_turn(game: Game, pid: int) -> None:
     game.turn += 1
     game.active = pid
     game.table.timestamp += 1
-    ps = game.players[pid]
-    ps.turn_started = game.table.timestamp
+    for p in teams.team_of(game, pid):  # CR 805.4: the turn is each team member's turn
+        if p in game.players:
+            game.players[p].turn_started = game.table.timestamp
     game.lands_played = {}
     game.compute_ranges()  # CR 801.2c
-    _expire_until_next_turn(game, pid)
+    for p in teams.team_of(game, pid):
+        _expire_until_next_turn(game, p)
     game.dirty.add("t")
-    game.say(f"Turn {game.turn}: {game.name(pid)}.", "turn", player=pid, turn=game.turn)
+    game.say(f"Turn {game.turn}: {teams.team_name(game, pid)}.", "turn", player=pid,
+             turn=game.turn)
 
 
 def take_turn(game: Game, pid: int, *, first_turn: bool, start_step: str | None = None
@@ -246,7 +265,10 @@ def take_turn(game: Game, pid: int, *, first_turn: bool, start_step: str | None 
         untap_step(game)
     steps: list[tuple[str, Callable[[], Flow]]] = [
         (UPKEEP, lambda: step_with_priority(game, UPKEEP, upkeep=True)),
-        (DRAW, lambda: draw_step(game, skip=first_turn and not game.multiplayer)),
+        # CR 103.8a-c, 800.7, 810.6: only a two-player game's starting player and a Two-Headed
+        # Giant game's starting team skip their first draw.
+        (DRAW, lambda: draw_step(game, skip=first_turn and (not game.multiplayer
+                                                            or game.config.giant))),
         (MAIN1, lambda: step_with_priority(game, MAIN1)),
         (BEGIN_COMBAT, lambda: combat_phase(game)),
         (MAIN2, lambda: step_with_priority(game, MAIN2)),
@@ -261,28 +283,27 @@ def take_turn(game: Game, pid: int, *, first_turn: bool, start_step: str | None 
 
 
 def untap_step(game: Game) -> None:
-    """CR 502: phasing, then the active player untaps; no player gets priority. Before the
-    first turn's untap step of a restarted game, the restart effect finishes (CR 724.4)."""
+    """CR 502: phasing, then the active player (each player on the active team, CR 805.4)
+    untaps; no player gets priority. Before the first turn's untap step of a restarted game,
+    the restart effect finishes (CR 724.4)."""
     game.set_step(UNTAP)
     if game.restart_followup is not None:
-        from .table import finish_restart
-
         finish_restart(game)
-    ap = game.active
-    _phasing(game, ap)
+    aps = teams.team_of(game, game.active)
+    _phasing(game, aps)
     for o in game.battlefield:
-        if o.controller == ap and o.tapped and not o.phased_out:
+        if o.controller in aps and o.tapped and not o.phased_out:
             game.set_tapped(o, False)
     game.empty_mana_pools()
 
 
-def _phasing(game: Game, ap: int) -> None:
+def _phasing(game: Game, aps: tuple[int, ...]) -> None:
     """CR 702.26a: permanents with phasing the active player controls phase out, and those
     that phased out under that player's control phase in, at the same time."""
-    going_out = [o for o in game.battlefield if o.controller == ap and not o.phased_out
+    going_out = [o for o in game.battlefield if o.controller in aps and not o.phased_out
                  and "phasing" in o.defn.keywords]
     coming_in = [o for o in game.battlefield if o.phased_out and not o.phased_indirectly
-                 and o.controller == ap]
+                 and o.controller in aps]
     for o in coming_in:
         o.phased_out = False
         game.touch(o)
@@ -307,19 +328,23 @@ def draw_step(game: Game, *, skip: bool = False) -> Flow:
     game.set_step(DRAW)
     if skip:
         # CR 103.8a: in a two-player game the starting player skips their first draw step
-        # (CR 103.8c / 800.7: nobody does in a multiplayer game).
-        game.say(f"{game.name(game.active)} skips the first draw step.")
+        # (CR 103.8c / 800.7: nobody does in a multiplayer game, except CR 103.8b / 810.6:
+        # the starting team in Two-Headed Giant).
+        verb = "skip" if len(teams.team_of(game, game.active)) > 1 else "skips"
+        game.say(f"{teams.team_name(game, game.active)} {verb} the first draw step.")
         return
-    if game.in_game(game.active):
-        draw_cards(game, game.active, 1)  # CR 504.1
+    for p in teams.active_players(game):
+        draw_cards(game, p, 1)  # CR 504.1; 805.4b, 805.6a: each player on the team, in order
     yield from priority(game)
     game.empty_mana_pools()
 
 
 def step_with_priority(game: Game, step: str, *, upkeep: bool = False) -> Flow:
     game.set_step(step)
-    if upkeep and game.in_game(game.active):
-        game.emit("upkeep", player=game.active)  # "at the beginning of your upkeep"
+    if upkeep:
+        actives = teams.active_players(game)
+        if actives:  # "at the beginning of your upkeep", for each player whose turn it is
+            game.emit("upkeep", player=actives[0], players=actives)
     yield from priority(game)
     game.empty_mana_pools()
 
@@ -344,28 +369,32 @@ def combat_phase(game: Game) -> Flow:
     end_combat(game)
 
 
+def _discard_to_hand_size(game: Game, ap: int) -> Flow:
+    """CR 514.1: the active player discards down to their maximum hand size."""
+    while game.in_game(ap) and len(game.hand(ap)) > game.config.hand_size:
+        seen: set[str] = set()
+        actions: list[Action] = []
+        for o in game.hand(ap):
+            if o.name not in seen:
+                seen.add(o.name)
+                actions.append(Action(len(actions), "discard", f"Discard {o.name}", obj=o.oid))
+        answer = yield Decision("discard", ap, "Discard down to your maximum hand size",
+                                actions)
+        if answer is REFRESH:
+            continue
+        card = game.objects[answer.obj]
+        game.move(card, "graveyard", cause="discard")
+        game.say(f"{game.name(ap)} discards {card.name}.")
+
+
 def cleanup(game: Game) -> Flow:
     """CR 514: discard to hand size, then damage wears off and "this turn" effects end. If
     that leaves state-based actions or triggers to handle, players get priority and another
     cleanup step follows (CR 514.3a)."""
     while True:
         game.set_step(CLEANUP)
-        ap = game.active
-        while game.in_game(ap) and len(game.hand(ap)) > game.config.hand_size:
-            seen: set[str] = set()
-            actions: list[Action] = []
-            for o in game.hand(ap):
-                if o.name not in seen:
-                    seen.add(o.name)
-                    actions.append(Action(len(actions), "discard", f"Discard {o.name}",
-                                          obj=o.oid))
-            answer = yield Decision("discard", ap, "Discard down to your maximum hand size",
-                                    actions)
-            if answer is REFRESH:
-                continue
-            card = game.objects[answer.obj]
-            game.move(card, "graveyard", cause="discard")
-            game.say(f"{game.name(ap)} discards {card.name}.")
+        for ap in teams.active_players(game):  # CR 805.6: each active player, in order
+            yield from _discard_to_hand_size(game, ap)
         for o in game.battlefield:
             if o.damage:
                 o.damage = 0
@@ -402,12 +431,15 @@ def settle(game: Game) -> Flow:
 
 
 def priority(game: Game) -> Flow:
-    """Priority in the current step until all players pass in succession on an empty stack."""
-    if game.melee is not None:  # one stack per turn marker (CR 807.5)
-        from .melee import priority as melee_priority
+    """Priority in the current step until all players pass in succession on an empty stack.
 
-        # Its ROTATE signals go to the Grand Melee scheduler, never to the table.
-        return (yield from cast("Flow", melee_priority(game)))
+    With shared team turns teams have priority (CR 805.5): the team's members are asked one at
+    a time (:func:`teams.next_priority`), and the team passes once each has passed; every
+    team passing in succession is every player passing in succession, so the test below
+    serves both. In Grand Melee each turn marker's stack has priority of its own, among the
+    players CR 807.5a names (:meth:`melee.Melee.priority`)."""
+    if game.melee is not None:
+        return (yield from game.melee.priority())
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)
@@ -437,7 +469,8 @@ def priority(game: Game) -> Flow:
                 game.passed.clear()
                 holder = game.active
                 continue
-            holder = game.next_player(holder)
+            holder = (teams.next_priority(game, holder) if game.team_turns
+                      else game.next_player(holder))
             continue
         game.bump_version()
         yield from perform_priority_action(game, holder, answer)

@@ -43,6 +43,7 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .teams import acting_orders
 
 if TYPE_CHECKING:
     from .melee import Melee
@@ -115,6 +116,13 @@ class Game:
         self.lands_played: dict[int, int] = {}
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
+        # CR 805: who shares each player's turns, in the team's acting order (server/rules/
+        # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
+        self.team_turns = config.team_turns
+        self.giant = config.giant
+        self.turn_mates = acting_orders(config, self.seats) if self.team_turns else {}
+        self.life_mates = acting_orders(config, self.seats) if config.giant else {}
+        self.poison_limit = config.poison_limit()
         # Grand Melee (CR 807): the turn markers and their turns. There, the turn fields
         # above (melee.TURN_FIELDS: turn, active, step, priority, passes, waiting triggers,
         # combat plans, lands played, loop watch) and the stack are the current turn's.
@@ -165,6 +173,12 @@ class Game:
             rotated = self.seats[i:] + self.seats[:i]
             order = [p for p in rotated if self.players[p].in_game]
         return order
+
+    def is_active(self, pid: int) -> bool:
+        """Is it ``pid``'s turn: are they the active player, or on the active team (CR 805.4a)?"""
+        if pid == self.active:
+            return True
+        return self.team_turns and pid in self.turn_mates.get(self.active, ())
 
     def team(self, pid: int) -> int | None:
         return self.config.players[pid].team if self.config.team_game else None
@@ -452,24 +466,33 @@ class Game:
 
     # ------------------------------------------------------------------ players' numbers
 
+    def _sharers(self, pid: int) -> tuple[int, ...]:
+        """CR 810.9, 810.10: life gained or lost and poison counters given happen to ``pid``
+        and are applied to their team's shared totals, which every member's record carries."""
+        return self.life_mates.get(pid, (pid,))
+
     def gain_life(self, pid: int, n: int) -> None:
         if n <= 0 or not self.in_game(pid):
             return
-        self.players[pid].life += n
-        self.dirty.add(("p", pid))
+        for q in self._sharers(pid):
+            self.players[q].life += n
+            self.dirty.add(("p", q))
 
     def lose_life(self, pid: int, n: int) -> int:
+        """``pid`` loses ``n`` life; returns the life ``pid`` lost."""
         if n <= 0 or not self.in_game(pid):
             return 0
-        self.players[pid].life -= n
-        self.dirty.add(("p", pid))
+        for q in self._sharers(pid):
+            self.players[q].life -= n
+            self.dirty.add(("p", q))
         return n
 
     def add_poison(self, pid: int, n: int) -> None:
         if n <= 0 or not self.in_game(pid):
             return
-        self.players[pid].poison += n
-        self.dirty.add(("p", pid))
+        for q in self._sharers(pid):
+            self.players[q].poison += n
+            self.dirty.add(("p", q))
 
     def touch_player(self, pid: int) -> None:
         self.dirty.add(("p", pid))
@@ -523,12 +546,14 @@ class Game:
     def _prevented(self, pid: int, kind: type[CantLose] | type[CantWin]) -> bool:
         """A "can't lose" / "can't win" static ability applying to ``pid``: its own ("you")
         or an opponent's ("your opponents"), which reaches only players in its controller's
-        range (CR 801.10)."""
+        range (CR 801.10). In Two-Headed Giant what applies to a player applies to the team
+        (CR 810.8a)."""
+        team = self._sharers(pid)
         for o in self.permanents():
             for st in o.defn.statics:
                 if not isinstance(st, kind):
                     continue
-                if st.who == "you" and o.controller == pid:
+                if st.who == "you" and o.controller in team:
                     return True
                 if (st.who == "opponents" and self.are_opponents(o.controller, pid)
                         and self.in_range(o.controller, pid)):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import ending, sba
 from .casting import perform_priority_action, priority_actions
@@ -34,6 +34,7 @@ from .flow import (
     start_game,
     take_turn,
 )
+from .hashing import _obj
 from .resolve import choose, resolve_top
 from .rng import Rng
 from .state import REFRESH, SETUP, STACK, Action, Decision, Obj, Ref
@@ -161,7 +162,8 @@ class Melee:
     def _life(self, m: Marker, start_step: str | None) -> MarkerFlow:
         """A marker's turns, one after another, each by the player holding it then."""
         game = self.game
-        first = m.number == 1  # the game's first turn: CR 103.8a if only two play
+        # The game's first turn (CR 103.8a if only two play), unless a scenario resumes it.
+        first = m.number == 1 and start_step is None
         while True:
             if self._blocked(m):
                 m.waiting = True
@@ -342,6 +344,12 @@ class Melee:
         none: frozenset[int] = frozenset()
         return [p for p in live if p in reach or not ranges.get(p, none).isdisjoint(reach)]
 
+    def priority(self) -> Flow:
+        """:func:`flow.priority` in Grand Melee: priority for the current turn's stack
+        (:func:`priority`). Its :data:`ROTATE` signals go to :meth:`run`, never to the table,
+        since every marker's turns run inside it."""
+        return cast("Flow", priority(self.game))
+
     # ------------------------------------------------------------------ the scheduler
 
     def _next(self, after: Marker | None) -> Marker:
@@ -434,8 +442,6 @@ class Melee:
         return out
 
     def hash_state(self) -> tuple[Any, ...]:
-        from .hashing import _obj
-
         game = self.game
         out: list[Any] = [self.current.number if self.current else None,
                           max(self.turns_begun, game.turn), self.starting,
@@ -561,7 +567,8 @@ def _route_triggers(game: Game, melee: Melee) -> Flow:
         if dest is not here:
             game.pending_triggers.remove(trig)
             dest.ctx.pending_triggers.append(trig)
-            game.say(f"{_describe(trig)} will go on the stack of turn marker {dest.number}.",
+            game.say(f"{_describe(game, trig, trig.controller)} will go on the stack of turn "
+                     f"marker {dest.number}.",
                      "trigger_stack", marker=dest.number, player=trig.controller)
 
 
@@ -574,7 +581,8 @@ def _choose_stack(game: Game, melee: Melee, trig: Obj, options: list[Marker]) ->
                 for i, m in enumerate(live)]
 
     answer = yield from choose(game, trig.controller, "choose_stack",
-                               f"{_describe(trig)}: which stack does it go on? (CR 807.5b)",
+                               f"{_describe(game, trig, trig.controller)}: which stack does it "
+                               "go on? (CR 807.5b)",
                                build)
     if answer is None:
         return None

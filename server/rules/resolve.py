@@ -69,6 +69,7 @@ from .cards.vocab import (
     RestartGame,
     ReturnToHand,
     SearchLibrary,
+    SetLife,
     Simultaneously,
     SourceUntapped,
     Tap,
@@ -327,11 +328,36 @@ def _lose_life(ctx: Ctx, e: LoseLife) -> None:
         ctx.memory[e.remember] = total
 
 
-def _lose_half_life(ctx: Ctx, e: LoseHalfLife) -> None:
+def _set_life(ctx: Ctx, e: SetLife) -> None:
+    """CR 119.5: the player gains or loses the difference. In Two-Headed Giant the player's
+    life total is the team's (CR 810.9a), and the team's total changes by what the player
+    gained or lost (CR 810.9c)."""
+    g = ctx.game
+    n = amount_of(ctx, e.amount)
     for p in players_of(ctx, e.who):
-        n = -(-ctx.game.players[p].life // 2) if ctx.game.players[p].life > 0 else 0
-        ctx.game.lose_life(p, n)
-        ctx.game.say(f"{ctx.game.name(p)} loses half their life ({n}).")
+        diff = n - g.players[p].life
+        if diff > 0:
+            g.gain_life(p, diff)
+        elif diff < 0:
+            g.lose_life(p, -diff)
+        g.say(f"{g.name(p)}'s life total becomes {n}.")
+
+
+def half_life(game: Game, pid: int) -> int:
+    """Half ``pid``'s life total, rounded up (CR 107.1a); the team's in Two-Headed Giant
+    (CR 810.9a)."""
+    life = game.players[pid].life
+    return -(-life // 2) if life > 0 else 0
+
+
+def _lose_half_life(ctx: Ctx, e: LoseHalfLife) -> None:
+    # Every amount is worked out before anyone loses life: the players lose it at the same
+    # time, so teammates sharing a life total each lose half of the team's whole total.
+    g = ctx.game
+    amounts = [(p, half_life(g, p)) for p in players_of(ctx, e.who)]
+    for p, n in amounts:
+        g.lose_life(p, n)
+        g.say(f"{g.name(p)} loses half their life ({n}).")
 
 
 def _draw(ctx: Ctx, e: Draw) -> None:
@@ -456,7 +482,9 @@ def _highest_life(ctx: Ctx, e: HighestLifeWins) -> None:
         return
     top = max(g.players[p].life for p in seen)
     leaders = [p for p in seen if g.players[p].life == top]
-    if len(leaders) == 1:
+    # Teammates who share a life total (CR 810.4) always have the same one; they win together
+    # (CR 810.8a), so only a tie between teams is a tie.
+    if len({g.life_mates.get(p, (p,)) for p in leaders}) == 1:
         ending.win(g, leaders, "effect_win")
     else:
         ending.draw(g, ctx.controller, "effect_draw")
@@ -626,12 +654,12 @@ def _subgame(ctx: Ctx, e: PlaySubgame) -> Flow:
     if not g.in_game(ctx.controller):
         raise Aborted  # its controller conceded the main game during the subgame
     winners = set(outcome.winners) if outcome is not None else set()
-    for p in players:
-        if g.in_game(p) and p not in winners and g.in_range(ctx.controller, p):
-            life = g.players[p].life
-            n = -(-life // 2) if life > 0 else 0
-            g.lose_life(p, n)
-            g.say(f"{g.name(p)} did not win the subgame and loses {n} life.")
+    # As for any "each player loses half their life": the amounts first, then the losses.
+    amounts = [(p, half_life(g, p)) for p in players
+               if g.in_game(p) and p not in winners and g.in_range(ctx.controller, p)]
+    for p, n in amounts:
+        g.lose_life(p, n)
+        g.say(f"{g.name(p)} did not win the subgame and loses {n} life.")
 
 
 def _returned_commanders(g: Game, players: tuple[int, ...]) -> Flow:
@@ -796,7 +824,8 @@ def _simultaneously(ctx: Ctx, e: Simultaneously) -> None:
 
 
 HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    Damage: _damage, GainLife: _gain_life, LoseLife: _lose_life, LoseHalfLife: _lose_half_life,
+    Damage: _damage, GainLife: _gain_life, LoseLife: _lose_life, SetLife: _set_life,
+    LoseHalfLife: _lose_half_life,
     Draw: _draw, Mill: _mill, GainControl: _gain_control, GiveControl: _give_control,
     Untap: _untap, Tap: _tap, GrantKeyword: _grant, SearchLibrary: _search, WinGame: _win,
     LoseGame: _lose, DrawGame: _draw_game, HighestLifeWins: _highest_life,

@@ -35,6 +35,11 @@ REASON_RULES: dict[str, str] = {
     "agreement": "104.4i",
     "opponent_won": "104.2b",
     "clock": "104.3k",
+    # Two-Headed Giant: the team wins and loses as one (CR 810.8).
+    "teammate_lost": "810.8a",
+    "team_conceded": "810.8b",
+    "team_life": "810.8c",
+    "team_poison": "810.8d",
 }
 
 

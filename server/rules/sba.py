@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 def check(game: Game) -> Flow:
     """Perform one round of state-based actions; returns True when any were performed."""
     losers: dict[int, str] = {}
+    # CR 704.6a-b / 810.8c-d: in Two-Headed Giant a team's shared life total and poison count
+    # (which each member's record carries) make the whole team lose; 15 poison counters.
+    giant = game.giant
     for pid in game.players_in_game():
         ps = game.players[pid]
         if ps.life <= 0:
-            losers[pid] = "life"  # CR 704.5a
+            losers[pid] = "team_life" if giant else "life"  # CR 704.5a
         elif ps.drew_from_empty:
             losers[pid] = "decking"  # CR 704.5b
-        elif ps.poison >= 10:
-            losers[pid] = "poison"  # CR 704.5c
+        elif ps.poison >= game.poison_limit:
+            losers[pid] = "team_poison" if giant else "poison"  # CR 704.5c
         elif game.config.variant == COMMANDER and any(
                 d >= 21 for d in ps.commander_damage.values()):
             losers[pid] = "commander_damage"  # CR 704.6c / 903.10a

@@ -8,6 +8,7 @@ object with a new id (CR 400.7), so object ids never let anyone follow a hidden 
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,3 +227,11 @@ class RestartRequest:
 
 class GameEnded(Exception):
     """Raised inside a game's flow when the game has just ended; unwinds it."""
+
+
+def last_known(obj: Obj) -> Obj:
+    """Last known information about an object (CR 608.2h): a copy frozen as it is now, for
+    abilities that look back at their source after it has changed or gone."""
+    snap = copy(obj)
+    snap.counters = dict(obj.counters)
+    return snap

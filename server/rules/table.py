@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from . import ending
+from . import ending, flow, melee
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
 from .config import (
@@ -25,8 +26,8 @@ from .config import (
     validate,
 )
 from .errors import ErrorCode, RulesError
-from .flow import play, random_starting_player, reset_loop_watch
-from .game import Event, Game
+from .flow import random_starting_player, reset_loop_watch
+from .game import Event, Flow, Game
 from .melee import seat_at_random
 from .results import GameResult
 from .rng import Rng
@@ -82,11 +83,11 @@ class Table:
         self.games.append(main)
         if config.scenario is None:
             self._deal(main, decks, exempt=[])
-            main.flow = play(main)
+            main.flow = _play(main)
         else:
             self._set_up_scenario(main, config.scenario)
             sc = config.scenario
-            main.flow = play(main, resume=(sc.active, sc.turn, sc.step))
+            main.flow = _play(main, resume=(sc.active, sc.turn, sc.step))
         self._run(main, None)
 
     # ------------------------------------------------------------------ ids
@@ -144,8 +145,12 @@ class Table:
                     if index == i:
                         obj.counters[kind] = amount
             ps = game.players[pid]
-            ps.life = setup.life if setup.life is not None else ps.life
-            ps.poison = setup.poison
+            # CR 810.4, 810.10: teammates sharing totals take them from whichever of them the
+            # scenario gives them for (config.validate allows no disagreement).
+            mates = [sc.players[q] for q in game.life_mates.get(pid, (pid,))]
+            lives = [m.life for m in mates if m.life is not None]
+            ps.life = lives[0] if lives else ps.life
+            ps.poison = max(m.poison for m in mates)
             ps.kept = True
         for pid, setup in enumerate(sc.players):
             for owner, amount in setup.commander_damage:
@@ -189,28 +194,12 @@ class Table:
 
     def apply(self, cmd: Command) -> list[Event]:
         """Apply one command; raise :class:`RulesError` (changing nothing) if it is refused."""
-        if isinstance(cmd, Act):
-            self.act(cmd.player, cmd.serial, cmd.action)
-        elif isinstance(cmd, Concede):
-            self.concede(cmd.player, cmd.game)
-        elif isinstance(cmd, DrawOffer):
-            self.draw_offer(cmd.player, cmd.op, cmd.game)
-        elif isinstance(cmd, Penalty):
-            self.penalize(cmd.player, cmd.reason, cmd.game)
-        else:  # pragma: no cover - the Command union is closed
-            raise TypeError(cmd)
+        _COMMANDS[type(cmd)][1](self, cmd)
         return self.drain_events()
 
     def check(self, cmd: Command) -> None:
         """Raise the :class:`RulesError` that :meth:`apply` would, without changing anything."""
-        if isinstance(cmd, Act):
-            self._checked_action(cmd.player, cmd.serial, cmd.action)
-        elif isinstance(cmd, Concede):
-            self._game_for(cmd.player, cmd.game)
-        elif isinstance(cmd, DrawOffer):
-            self._check_draw_offer(cmd.player, cmd.op, cmd.game)
-        elif isinstance(cmd, Penalty):
-            self._game_for(cmd.player, cmd.game)
+        _COMMANDS[type(cmd)][0](self, cmd)
 
     # ------------------------------------------------------------------ acting
 
@@ -267,12 +256,15 @@ class Table:
         game = self._game_for(player, game_number)
         self._remove(game, player, "concession")
 
+    def _check_penalty(self, player: int, reason: str, game_number: int | None) -> Game:
+        if reason not in ("judge", "clock"):
+            raise RulesError(ErrorCode.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
+        return self._game_for(player, game_number)
+
     def penalize(self, player: int, reason: str = "judge", game_number: int | None = None
                  ) -> None:
         """CR 104.3k: a game loss given by a judge; also used for a chess clock running out."""
-        if reason not in ("judge", "clock"):
-            raise RulesError(ErrorCode.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
-        game = self._game_for(player, game_number)
+        game = self._check_penalty(player, reason, game_number)
         self._remove(game, player, reason)
 
     def _remove(self, game: Game, player: int, reason: str) -> None:
@@ -422,7 +414,7 @@ class Table:
         self.games.append(sub)
         # CR 726.2: a random starting player, drawn here so the event can name them.
         starting = random_starting_player(sub) if players else None
-        sub.flow = play(sub, starting_player=starting)
+        sub.flow = _play(sub, starting_player=starting)
         parent.say(f"A subgame begins (depth {sub.depth}) among "
                    f"{', '.join(parent.name(p) for p in players)}.", "subgame_started",
                    game=sub.number, parent=parent.number, depth=sub.depth,
@@ -494,7 +486,7 @@ class Table:
         self.games[self.games.index(old)] = new
         for p in old.seats:
             old.players[p].in_game = False
-        new.flow = play(new, starting_player=req.controller)  # CR 724.1a
+        new.flow = _play(new, starting_player=req.controller)  # CR 724.1a
         old.say(f"The game restarts; {old.name(req.controller)} will take the first turn.",
                 "game_restarted", old_game=old.number, game=new.number,
                 starting_player=req.controller, depth=new.depth)
@@ -580,19 +572,24 @@ class Table:
         return hashlib.blake2b(repr(table_state(self)).encode(), digest_size=16).hexdigest()
 
 
-def finish_restart(game: Game) -> None:
-    """CR 724.4: just before the first untap step, the rest of the restart effect happens:
-    the exempt cards go onto the battlefield under the restart's controller, with nobody
-    holding priority; what that triggers waits for the upkeep. The permanents count as
-    controlled since the first turn began (Karn Liberated's rulings), so creatures among them
-    can attack in it (CR 302.6)."""
-    assert game.restart_followup is not None
-    controller, cards = game.restart_followup
-    game.restart_followup = None
-    wanted = {c.cid for c in cards}
-    for obj in [o for o in game.exile if o.card is not None and o.card.cid in wanted]:
-        new = game.put_onto_battlefield(obj, controller, cause="restart")
-        if new is not None:
-            new.since = min(new.since, game.players[controller].turn_started)
-            game.say(f"{new.name} enters the battlefield under {game.name(controller)}'s "
-                     "control.")
+def _play(game: Game, *, starting_player: int | None = None,
+          resume: tuple[int, int, str] | None = None) -> Flow:
+    """A game from its start (or a scenario's) to its end: in Grand Melee several turns at
+    once, one per turn marker (CR 807.4); otherwise one turn after another."""
+    play = melee.play if game.config.variant == GRAND_MELEE else flow.play
+    return play(game, starting_player=starting_player, resume=resume)
+
+
+# Each command: how to check it without changing anything, and how to apply it. One table, so
+# that ``check`` can never disagree with ``apply`` about which commands exist.
+_COMMANDS: dict[type[Any], tuple[Callable[[Table, Any], object],
+                                 Callable[[Table, Any], object]]] = {
+    Act: (lambda t, c: t._checked_action(c.player, c.serial, c.action),
+          lambda t, c: t.act(c.player, c.serial, c.action)),
+    Concede: (lambda t, c: t._game_for(c.player, c.game),
+              lambda t, c: t.concede(c.player, c.game)),
+    DrawOffer: (lambda t, c: t._check_draw_offer(c.player, c.op, c.game),
+                lambda t, c: t.draw_offer(c.player, c.op, c.game)),
+    Penalty: (lambda t, c: t._check_penalty(c.player, c.reason, c.game),
+              lambda t, c: t.penalize(c.player, c.reason, c.game)),
+}

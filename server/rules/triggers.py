@@ -3,7 +3,7 @@
 A trigger is noticed the moment its event happens (:func:`check_triggers`) and waits in
 ``game.pending_triggers`` until the next time a player would receive priority, when
 :func:`put_triggers_on_stack` puts them on the stack in APNAP order, each player ordering their
-own (CR 603.3b).
+own (CR 603.3b), or with shared team turns each team ordering all of its members' (CR 805.7).
 """
 
 from __future__ import annotations
@@ -23,19 +23,12 @@ from .cards.vocab import (
     SelfEnters,
     Triggered,
 )
-from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj
+from .casting import choose_targets
+from .state import BATTLEFIELD, REFRESH, STACK, Action, Decision, Obj, last_known
+from .teams import choice_groups
 
 if TYPE_CHECKING:
     from .game import Flow, Game
-
-
-def _snapshot(obj: Obj) -> Obj:
-    """Last known information about a source (CR 608.2h): a frozen copy of the object."""
-    from copy import copy
-
-    snap = copy(obj)
-    snap.counters = dict(obj.counters)
-    return snap
 
 
 def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, Any]) -> bool:
@@ -43,7 +36,8 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
     o = data.get("obj")
     obj = o if isinstance(o, Obj) else None
     if isinstance(ev, AtUpkeep):
-        return kind == "upkeep" and (ev.whose == "each" or data["player"] == src.controller)
+        # An upkeep belongs to each player whose turn it is (CR 805.4: the whole active team).
+        return kind == "upkeep" and (ev.whose == "each" or src.controller in data["players"])
     if isinstance(ev, SelfEnters):
         return kind == "enters" and obj is src
     if isinstance(ev, CreatureEnters):
@@ -112,24 +106,32 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
                     continue  # CR 603.4 intervening "if"
             trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
                        zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
-                       source=_snapshot(src), event=dict(data))
+                       source=last_known(src), event=dict(data))
             game.pending_triggers.append(trig)
 
 
 def put_triggers_on_stack(game: Game) -> Flow:
     """CR 603.3b: the active player puts their waiting triggers on the stack in the order they
-    choose, then each other player in turn order; targets are chosen then (CR 603.3d)."""
-    from .casting import choose_targets
-
+    choose, then each other player in turn order; targets are chosen then (CR 603.3d). With
+    shared team turns, the active team puts all its members' triggers on the stack in the order
+    it chooses, then each other team in turn order (CR 805.7); the team's first member in
+    acting order still in the game chooses the order (CR 805.2) and each trigger's controller
+    its targets."""
     waiting, game.pending_triggers = game.pending_triggers, []
-    for pid in game.apnap():
-        mine = [t for t in waiting if t.controller == pid]
-        while mine and game.in_game(pid):  # CR 800.4d: a departed player's never get there
-            trig = yield from _next_trigger(game, pid, mine)
-            if trig is None:
+    for group in choice_groups(game, [t.controller for t in waiting]):
+        mine = [t for t in waiting if t.controller in group]
+        while True:
+            # CR 800.4d: a departed player's triggers never reach the stack.
+            mine = [t for t in mine if game.in_game(t.controller)]
+            orderer = next((p for p in group if game.in_game(p)), None)
+            if not mine or orderer is None:
                 break
+            trig = yield from _next_trigger(game, orderer, mine)
+            if trig is None or not game.in_game(trig.controller):
+                continue
             mine.remove(trig)
             assert isinstance(trig.ability, Triggered)
+            pid = trig.controller
             obj = game.new_object(trig.defn, pid, pid, STACK)
             obj.ability, obj.ability_index = trig.ability, trig.ability_index
             obj.source, obj.event = trig.source, trig.event
@@ -140,7 +142,6 @@ def put_triggers_on_stack(game: Game) -> Flow:
                     continue
             src_name = trig.source.name if trig.source else trig.defn.name
             game.say(f"{src_name}'s ability triggers.", "trigger", obj=obj.oid)
-        waiting = [t for t in waiting if t.controller != pid]
     # Triggers of players who are no longer in the game are dropped (CR 800.4d).
 
 
@@ -155,31 +156,35 @@ _EVENT_WORDS = {
 }
 
 
-def _describe(trig: Obj) -> str:
+def _describe(game: Game, trig: Obj, pid: int) -> str:
     ab = trig.ability
     assert isinstance(ab, Triggered)
     name = trig.source.name if trig.source else trig.defn.name
     what = ab.text or _EVENT_WORDS.get(type(ab.event).__name__, "triggered ability")
-    return f"{name}: {what}"
+    whose = f" ({game.name(trig.controller)}'s)" if trig.controller != pid else ""
+    return f"{name}{whose}: {what}"
 
 
 def _next_trigger(game: Game, pid: int, mine: list[Obj]) -> Flow:
-    """Which of ``pid``'s waiting triggers goes on the stack next (CR 603.3b: the player
-    chooses; the last one put there resolves first). Triggers of one ability of one source
-    are interchangeable, so the player is asked only when the waiting ones differ. None if the
-    player left the game meanwhile (CR 800.4d)."""
-    kinds: dict[tuple[int, int], Obj] = {}
-    for t in mine:
-        key = (t.source.oid if t.source else -1, t.ability_index)
-        kinds.setdefault(key, t)
-    if len(kinds) == 1:
-        return mine[0]
-    options = list(kinds.values())
-    actions = [Action(i, "trigger", _describe(t), obj=t.source.oid if t.source else None)
-               for i, t in enumerate(options)]
+    """Which of the waiting triggers ``pid`` orders goes on the stack next (CR 603.3b: the
+    player chooses; the last one put there resolves first; CR 805.7: for a team, its
+    members' together). Triggers of one ability of one source are interchangeable, so the
+    player is asked only when the waiting ones differ. None if the player left the game
+    meanwhile (CR 800.4d)."""
     prompt = ("Order your triggered abilities: which goes on the stack next? "
               "(The last one put there resolves first.)")
     while game.in_game(pid):
+        kinds: dict[tuple[int, int], Obj] = {}
+        for t in mine:
+            if game.in_game(t.controller):  # a teammate may have left (CR 800.4d)
+                key = (t.source.oid if t.source else -1, t.ability_index)
+                kinds.setdefault(key, t)
+        options = list(kinds.values())
+        if len(options) <= 1:
+            return options[0] if options else None
+        actions = [Action(i, "trigger", _describe(game, t, pid),
+                          obj=t.source.oid if t.source else None)
+                   for i, t in enumerate(options)]
         answer = yield Decision("order_triggers", pid, prompt, actions)
         if answer is REFRESH:
             continue

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .characteristics import power, toughness
 from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, Obj
+from .teams import acting_orders
 
 if TYPE_CHECKING:
     from .game import Game
@@ -131,13 +132,11 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
             return ["subgame"], None
         return None, None
     if key == "g":
-        parent = game.parent.number if game.parent is not None else None
-        return {"n": game.number, "depth": game.depth, "parent": parent,
-                "variant": game.config.variant, "seats": list(game.seats)}, None
+        return _game_entry(game), None
     if key == "r":
         if game.ranges is None:
             return None, None
-        return {str(p): sorted(r) for p, r in sorted(game.ranges.items())}, None
+        return {p: sorted(r) for p, r in sorted(game.ranges.items())}, None
     if key == "m":
         return (game.melee.view() if game.melee is not None else None), None
     if key == "d":
@@ -152,6 +151,22 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
             return None, None
         return _player(game, pid), None
     return None, None
+
+
+def _game_entry(game: Game) -> dict[str, Any]:
+    """Which game this is, who sits where and, in team games, the teams: each in its acting
+    order (CR 805.2: the primary player first), and what teammates share: "turns" (CR 805)
+    and "life" (one life total and poison count per team, CR 810.4, 810.10)."""
+    parent = game.parent.number if game.parent is not None else None
+    out: dict[str, Any] = {"n": game.number, "depth": game.depth, "parent": parent,
+                           "variant": game.config.variant, "seats": list(game.seats)}
+    if game.config.team_game:
+        orders = acting_orders(game.config, game.seats)
+        teams = {orders[p] for p in game.seats}
+        out["teams"] = [list(t) for t in sorted(teams, key=lambda t: game.seats.index(t[0]))]
+        shared = ["turns"] if game.team_turns else []
+        out["shared"] = shared + (["life"] if game.config.giant else [])
+    return out
 
 
 def all_keys(game: Game) -> list[Any]:

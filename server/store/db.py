@@ -1,10 +1,10 @@
 """The durable game log in SQLite.
 
-Writes are queued (:meth:`Store.queue`) by the room path, which never waits for the disk, and
-written in one transaction per batch by :meth:`Store.flush`; the commit gate
-(:mod:`server.store.gate`) releases a batch's effects to clients only after its flush returns.
-That is group commit: the cost of a commit is shared by every command that arrived while the
-previous one was being written.
+The rooms produce log records (:mod:`.records`) and never wait for the disk; the commit gate
+(:mod:`.gate`) hands everything produced since the last batch to :meth:`Store.write`, one
+transaction, and releases what those records caused to clients only after it returns. That is
+group commit: the cost of a commit is shared by every command that arrived while the previous
+one was being written.
 
 The database is opened in WAL mode. With ``synchronous=NORMAL`` (the default) a committed
 transaction survives the server process being killed at any moment (the WAL is in the operating
@@ -18,12 +18,24 @@ import fcntl
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import msgpack
+
+from .records import (
+    CommandAppended,
+    GameFinished,
+    GameStarted,
+    Record,
+    RoomCreated,
+    RoomStateSet,
+    SeatSet,
+    SessionCreated,
+    SessionForgotten,
+)
+from .rows import CommandRow, GameRow, RoomRow, SeatRow, StoredRoom
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions(
@@ -33,7 +45,7 @@ CREATE TABLE IF NOT EXISTS rooms(
     state TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS seats(
     room INTEGER NOT NULL, seat INTEGER NOT NULL, token TEXT, session TEXT, name TEXT,
-    deck BLOB, PRIMARY KEY(room, seat));
+    deck BLOB, bot TEXT, PRIMARY KEY(room, seat));
 CREATE TABLE IF NOT EXISTS games(
     id INTEGER PRIMARY KEY, room INTEGER NOT NULL, number INTEGER NOT NULL,
     seed INTEGER NOT NULL, config BLOB NOT NULL, chooser INTEGER, started REAL NOT NULL,
@@ -63,51 +75,38 @@ def _unpack(data: bytes | None) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-@dataclass(frozen=True)
-class RoomRow:
-    id: int
-    name: str
-    config: dict[str, Any]
-    creator: str | None
-    state: str
-    created: float
+def _opt_pack(value: Any) -> bytes | None:
+    return None if value is None else _pack(value)
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    room: int
-    seat: int
-    token: str | None
-    session: str | None
-    name: str | None
-    deck: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    room: int
-    number: int
-    seed: int
-    config: dict[str, Any]
-    chooser: int | None
-    started: float
-    result: dict[str, Any] | None
-    final_hash: str | None
-
-
-@dataclass(frozen=True)
-class CommandRow:
-    game: int
-    n: int
-    command: dict[str, Any]
-    hash: str | None
-    clocks: list[int] | None
-    at: float
+# For each kind of record: its statement, and its parameters (given the record and the time).
+_WRITERS: dict[type[Any], tuple[str, Callable[[Any, float], tuple[Any, ...]]]] = {
+    SessionCreated: ("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
+                     lambda r, now: (r.token, r.name, now)),
+    SessionForgotten: ("DELETE FROM sessions WHERE token = ?", lambda r, now: (r.token,)),
+    RoomCreated: ("INSERT INTO rooms(id, name, config, creator, state, created) "
+                  "VALUES (?, ?, ?, ?, 'waiting', ?)",
+                  lambda r, now: (r.room, r.name, _pack(r.config), r.creator, now)),
+    RoomStateSet: ("UPDATE rooms SET state = ? WHERE id = ?", lambda r, now: (r.state, r.room)),
+    SeatSet: ("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck, bot) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+              lambda r, now: (r.room, r.seat, r.token, r.session, r.name, _opt_pack(r.deck),
+                              r.bot)),
+    GameStarted: ("INSERT INTO games(id, room, number, seed, config, chooser, started) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  lambda r, now: (r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
+                                  now)),
+    CommandAppended: ("INSERT INTO commands(game, n, command, hash, clocks, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?)",
+                      lambda r, now: (r.game, r.n, _pack(r.command), r.hash,
+                                      _opt_pack(r.clocks), now)),
+    GameFinished: ("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
+                   lambda r, now: (_pack(r.result), r.final_hash, r.game)),
+}
 
 
 class Store:
-    """One SQLite database. All methods run in the caller's thread; :meth:`flush` may be
+    """One SQLite database. All methods run in the caller's thread; :meth:`write` may be
     called from a worker thread while nothing else touches the store."""
 
     def __init__(self, path: Path | str, *, synchronous: str = "NORMAL") -> None:
@@ -123,10 +122,16 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.executescript(SCHEMA)
-        self.ops: list[tuple[str, tuple[Any, ...]]] = []
+        self._migrate()
         self.commits = 0
         self.commit_seconds = 0.0
         self.rows_written = 0
+
+    def _migrate(self) -> None:
+        """Bring a log written by an earlier version up to this schema."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        if "bot" not in columns:  # server-run bots came with the catalog (protocol 1)
+            self.db.execute("ALTER TABLE seats ADD COLUMN bot TEXT")
 
     @classmethod
     def open_dir(cls, data_dir: Path | str, **kwargs: Any) -> Store:
@@ -155,87 +160,35 @@ class Store:
 
     # ------------------------------------------------------------------ writing
 
-    def queue(self, sql: str, params: tuple[Any, ...]) -> None:
-        self.ops.append((sql, params))
-
-    @property
-    def pending(self) -> bool:
-        return bool(self.ops)
-
-    def take(self) -> list[tuple[str, tuple[Any, ...]]]:
-        ops, self.ops = self.ops, []
-        return ops
-
-    def write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """Write ``ops`` in one transaction; returns once it is committed."""
-        if not ops:
+    def write(self, records: Sequence[Record]) -> None:
+        """Write ``records`` in one transaction; returns once it is committed. A failure
+        leaves nothing of the batch written."""
+        if not records:
             return
         started = time.perf_counter()
+        now = time.time()
         cur = self.db.cursor()
         cur.execute("BEGIN")
         try:
             i = 0
-            while i < len(ops):  # runs of the same statement go in one executemany
-                sql = ops[i][0]
+            while i < len(records):  # runs of one kind of record go in one executemany
+                kind = type(records[i])
                 j = i + 1
-                while j < len(ops) and ops[j][0] == sql:
+                while j < len(records) and type(records[j]) is kind:
                     j += 1
+                sql, params = _WRITERS[kind]
                 if j - i == 1:
-                    cur.execute(sql, ops[i][1])
+                    cur.execute(sql, params(records[i], now))
                 else:
-                    cur.executemany(sql, [params for _, params in ops[i:j]])
+                    cur.executemany(sql, [params(r, now) for r in records[i:j]])
                 i = j
         except BaseException:
             cur.execute("ROLLBACK")
             raise
         cur.execute("COMMIT")
         self.commits += 1
-        self.rows_written += len(ops)
+        self.rows_written += len(records)
         self.commit_seconds += time.perf_counter() - started
-
-    def flush(self) -> None:
-        self.write(self.take())
-
-    def create_session(self, token: str, name: str) -> None:
-        self.queue("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
-                   (token, name, time.time()))
-
-    def forget_session(self, token: str) -> None:
-        self.queue("DELETE FROM sessions WHERE token = ?", (token,))
-
-    def create_room(self, room: int, name: str, config: dict[str, Any],
-                    creator: str | None) -> None:
-        self.queue("INSERT INTO rooms(id, name, config, creator, state, created) "
-                   "VALUES (?, ?, ?, ?, 'waiting', ?)",
-                   (room, name, _pack(config), creator, time.time()))
-
-    def set_room_state(self, room: int, state: str) -> None:
-        self.queue("UPDATE rooms SET state = ? WHERE id = ?", (state, room))
-
-    def put_seat(self, room: int, seat: int, token: str | None, session: str | None,
-                 name: str | None, deck: dict[str, Any] | None) -> None:
-        self.queue("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (room, seat, token, session, name, None if deck is None else _pack(deck)))
-
-    def start_game(self, game: int, room: int, number: int, seed: int,
-                   config: dict[str, Any], chooser: int | None) -> None:
-        self.queue("INSERT INTO games(id, room, number, seed, config, chooser, started) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (game, room, number, seed, _pack(config), chooser, time.time()))
-
-    _APPEND = ("INSERT INTO commands(game, n, command, hash, clocks, at) "
-               "VALUES (?, ?, ?, ?, ?, ?)")
-
-    def append_command(self, game: int, n: int, command: dict[str, Any], state_hash: str | None,
-                       clocks: list[int] | None) -> None:
-        self.ops.append((self._APPEND, (game, n, _pack(command), state_hash,
-                                        None if clocks is None else _pack(clocks),
-                                        time.time())))
-
-    def finish_game(self, game: int, result: dict[str, Any], final_hash: str) -> None:
-        self.queue("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
-                   (_pack(result), final_hash, game))
 
     # ------------------------------------------------------------------ reading
 
@@ -255,9 +208,10 @@ class Store:
                 for r in self.db.execute(sql + " ORDER BY id")]
 
     def seats(self, room: int) -> list[SeatRow]:
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5])) for r in self.db.execute(
-            "SELECT room, seat, token, session, name, deck FROM seats WHERE room = ? "
-            "ORDER BY seat", (room,))]
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5]), r[6])
+                for r in self.db.execute(
+                    "SELECT room, seat, token, session, name, deck, bot FROM seats "
+                    "WHERE room = ? ORDER BY seat", (room,))]
 
     def _game(self, r: tuple[Any, ...]) -> GameRow:
         return GameRow(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], r[6], _unpack(r[7]), r[8])
@@ -281,3 +235,11 @@ class Store:
         for r in self.db.execute("SELECT game, n, command, hash, clocks, at FROM commands "
                                  "WHERE game = ? ORDER BY n", (game,)):
             yield CommandRow(r[0], r[1], _unpack(r[2]), r[3], _unpack(r[4]), r[5])
+
+    def stored_rooms(self) -> Iterator[StoredRoom]:
+        """Every unfinished room with what recovery needs to rebuild it."""
+        for row in self.rooms(unfinished=True):
+            games = self.games(row.id)
+            current = games[-1] if games and games[-1].result is None else None
+            commands = list(self.commands(current.id)) if current is not None else []
+            yield StoredRoom(row, self.seats(row.id), games, commands)

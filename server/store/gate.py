@@ -1,11 +1,11 @@
 """The commit gate: nothing a command causes reaches a client before the command is durable.
 
-Rooms hand every outgoing frame to :meth:`CommitGate.send` together with the connections it is
-for, and queue their log writes on the :class:`~server.store.db.Store`; neither waits. The gate's
-task takes everything queued so far, writes the log batch in one transaction, and only then
-passes the frames, in the order they were produced, to each connection's own bounded queue
-(``deliver`` never blocks). Frames that follow no write (a room list, an error) ride along with
-the next batch and keep their order relative to everything else.
+Rooms hand their log records to :meth:`CommitGate.log` and every outgoing frame to
+:meth:`CommitGate.send` together with the connections it is for; neither waits. The gate's task
+takes everything handed over so far, writes the records in one transaction, and only then passes
+the frames, in the order they were produced, to each connection's own bounded queue (``deliver``
+never blocks). Frames that follow no write (a room list, an error) ride along with the next batch
+and keep their order relative to everything else.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Protocol
 import trio
 
 from .db import Store
+from .records import Record
 
 log = logging.getLogger("arbiter.store")
 
@@ -35,6 +36,7 @@ class CommitGate:
         self.threaded = threaded  # write batches in a worker thread (synchronous=FULL)
         self.on_batch = on_batch
         self._frames: Batch = []
+        self._records: list[Record] = []
         self._wake = trio.Event()
         self.batches = 0
 
@@ -43,9 +45,14 @@ class CommitGate:
         self._frames.append((targets, frame))
         self._wake.set()
 
-    def poke(self) -> None:
-        """Writes were queued on the store with no frame to follow them."""
+    def log(self, record: Record) -> None:
+        """Write ``record`` with the next batch (before any frame handed over after it)."""
+        self._records.append(record)
         self._wake.set()
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._records or self._frames)
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
@@ -57,15 +64,15 @@ class CommitGate:
 
     async def flush(self) -> None:
         frames, self._frames = self._frames, []
-        ops = self.store.take()
-        if ops:
+        records, self._records = self._records, []
+        if records:
             if self.threaded:
-                await trio.to_thread.run_sync(self.store.write, ops)
+                await trio.to_thread.run_sync(self.store.write, records)
             else:
-                self.store.write(ops)
+                self.store.write(records)
         self.batches += 1
         if self.on_batch is not None:
-            self.on_batch(len(ops), len(frames))
+            self.on_batch(len(records), len(frames))
         for targets, frame in frames:
             for sink in targets:
                 sink.deliver(frame)

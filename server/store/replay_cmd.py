@@ -12,6 +12,7 @@ from arbiter.server.rules import Table
 from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record
 from arbiter.server.rules.errors import RulesError
 from arbiter.server.rules.game import Event
+from arbiter.server.rules.plain import config_from_wire
 
 from .db import DB_NAME, Store
 
@@ -32,8 +33,6 @@ def _list(store: Store, out: TextIO) -> None:
 
 
 def replay(store: Store, game_id: int, out: TextIO) -> int:
-    from arbiter.server.rooms.setup import config_from_wire  # the log's form of a configuration
-
     row = store.game(game_id)
     if row is None:
         print(f"no game {game_id} in this log", file=sys.stderr)
@@ -47,8 +46,12 @@ def replay(store: Store, game_id: int, out: TextIO) -> int:
     table = Table(config, row.seed)
     depth = {g.number: g.depth for g in table.games}
 
+    ended = False  # the log's own line said how the game ended
+
     def show_events(events: list[Event]) -> None:
+        nonlocal ended
         for ev in events:
+            ended = ended or (ev.kind == "game_over" and ev.game == table.main.number)
             if ev.kind in ("subgame_started", "game_restarted"):
                 depth[ev.data["game"]] = ev.data["depth"]
             print("  " * (depth.get(ev.game, 0) + 1) + ev.text, file=out)
@@ -80,10 +83,10 @@ def replay(store: Store, game_id: int, out: TextIO) -> int:
             print(f"  !! state hash differs from the one recorded after command {rec.n}",
                   file=out)
             problems += 1
-    if table.result is not None:
-        print(table.result.text(dict(enumerate(names))), file=out)
-    else:
+    if table.result is None:
         print("(the game is unfinished)", file=out)
+    elif not ended:
+        print(table.result.text(dict(enumerate(names))), file=out)
     final = table.state_hash()
     if row.final_hash is not None and row.final_hash != final:
         print("!! the final state hash differs from the recorded one", file=out)

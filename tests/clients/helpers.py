@@ -35,9 +35,10 @@ def assert_replica_matches(server: ArbiterServer, client: Client) -> int:
     returns the number of rooms checked."""
     checked = 0
     for room_id, rv in client.tracker.rooms.items():
-        if rv.closed or room_id not in server.hub.index:
+        match = server.hub.match_of(room_id)
+        if rv.closed or match is None:
             continue
-        room = server.hub.index[room_id].rooms.get(room_id)
+        room = match.rooms.get(room_id)
         if room is None:
             continue
         assert not rv.stale, f"{client.name}: room {room_id} is waiting for a resync"

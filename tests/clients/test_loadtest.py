@@ -34,7 +34,7 @@ async def test_eight_rooms_for_ten_seconds_finish_games_without_errors_or_desync
     assert summary["delta_bytes_per_viewer"]["viewers"] == 24
     assert summary["delta_bytes_per_viewer"]["median"] > 0
     assert seen == sorted(seen) and seen[-1] > 0  # progress came while it ran
-    assert server.metrics.games_finished == summary["games_finished"]
+    assert server.hub.stats.games_finished == summary["games_finished"]
 
     write_json(summary, tmp_path / "load.json")
     assert json.loads((tmp_path / "load.json").read_text())["actions"] == summary["actions"]

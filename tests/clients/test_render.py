@@ -60,6 +60,40 @@ def test_results() -> None:
         "The game is a draw")
 
 
+GIANT_NAMES = {0: "Ann", 1: "Bob", 2: "Cid", 3: "Dee"}
+GIANT = {
+    "g": {"n": 1, "depth": 0, "parent": None, "variant": "two_headed_giant",
+          "seats": [0, 1, 2, 3], "teams": [[0, 1], [2, 3]], "shared": ["turns", "life"]},
+    "t": [3, 2, "main1", 0],
+    "w": [3, "priority"],
+    "p0": {"l": 24, "h": 1, "y": 30, "s": "in", "v": 3},
+    "p1": {"l": 24, "h": 1, "y": 31, "s": "in", "v": 3},
+    "p2": {"l": 30, "h": 5, "y": 29, "s": "in"},
+    "p3": {"l": 30, "h": 6, "y": 29, "s": "in", "m": "R"},
+    20: {"n": "Mountain", "z": "h", "o": 0, "i": 1},
+    21: {"n": "Hill Giant", "z": "h", "o": 1, "i": 2},
+}
+
+
+def test_two_headed_giant_teams_shared_life_and_the_teammates_hand() -> None:
+    """CR 805, 810: the team whose turn it is, each team's shared life and poison, and the
+    teammate's hand, all from the view alone."""
+    status = render.status_text(GIANT, GIANT_NAMES, depth=0, main_room="4", room="4").plain
+    assert "turn 3 · Cid and Dee's first main phase · Dee has priority" in status
+    players = render.players_text(GIANT, GIANT_NAMES, me=0).plain.splitlines()
+    assert players[3].split()[:2] == ["▶", "Cid"] and players[4].split()[:2] == ["▶*Dee", "30"]
+    assert players[1].split()[:2] == ["Ann", "(you)"]  # not the active team: no marker
+    assert players[5] == "Team 1: Ann and Bob · shared life 24, poison 3 (your team)"
+    assert players[6] == "Team 2: Cid and Dee · shared life 30"
+    hand = render.hand_text(GIANT, 0, GIANT_NAMES).plain
+    assert hand == "Your hand (1): Mountain\nBob's hand (teammate) (1): Hill Giant"
+    # A team game without shared life lists the teams only.
+    teams_only = {**GIANT, "g": {**GIANT["g"], "variant": "team_vs_team", "shared": []}}
+    lines = render.players_text(teams_only, GIANT_NAMES, me=2).plain.splitlines()
+    assert lines[5:7] == ["Team 1: Ann and Bob", "Team 2: Cid and Dee (your team)"]
+    assert lines[3].startswith("▶") and not lines[4].startswith("▶")
+
+
 MELEE_NAMES = {i: n for i, n in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus",
                                            "Hal", "Ivy"])}
 MELEE = {

@@ -14,9 +14,11 @@ import trio.testing
 
 from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.net.server import ArbiterServer
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rules.cards.catalog import cards
 
-from ..server.harness import settle, start_server
+from ..server.harness import server_config, settle, start_server
 from .helpers import assert_replica_matches, sdk_client, url
 
 
@@ -36,9 +38,9 @@ async def lockstep(players: list[Client], everyone: list[Client], rng: random.Ra
         if not pending:
             return n
         [(client, room, decision)] = pending
-        action = heuristic_strategy(client.view(room), decision, rng)
+        action = heuristic_strategy(client.view(room), decision, rng, cards())
         reply = await client.act(room, decision["serial"], action)
-        assert reply["t"] in ("d", "ok"), reply
+        assert reply.TYPE in ("d", "ok"), reply
         if answered is not None:
             answered.append(decision["serial"])
         n += 1
@@ -217,3 +219,44 @@ async def test_a_draw_offered_and_accepted_ends_the_game_in_a_draw_and_chat_reac
             break
     [chat] = [e for e in got if isinstance(e, events.ChatMessage)]
     assert (chat.room, chat.sender, chat.seat, chat.text) == (room, "Ann", 0, "a draw?")
+
+
+async def test_requests_and_bots_waiting_through_failed_reconnects_go_on_when_it_is_back(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    """The server goes away and the SDK's first attempts to reconnect fail (nothing listens):
+    whoever waits for the connection (a request, a bot after a lost answer) must be woken by the
+    attempt that succeeds. Once, a failed attempt replaced the event they waited on, so after
+    a server restart the bots reconnected and never played again."""
+    scope = trio.CancelScope()
+
+    async def serve(port: int, task_status: trio.TaskStatus[ArbiterServer]) -> None:
+        with scope:
+            config = server_config(tmp_path, port=port)
+            await ArbiterServer(config).run(task_status=task_status)
+
+    server: ArbiterServer = await nursery.start(serve, 0)
+    port = server.port
+    assert port is not None
+    ann = await sdk_client(nursery, server, "Ann")
+    room = await ann.create({"seats": 2, "seed": 3})
+    await ann.join(room, deck="quick-red")
+    scope.cancel()  # the server is gone, and its connections with it
+    await settle(lambda: not ann.connected)
+    woken = trio.Event()
+
+    async def waits() -> None:
+        await ann.wait_connected()
+        woken.set()
+
+    nursery.start_soon(waits)
+    attempts = ann.stats.reconnects
+    await trio.sleep(2.0)  # several backoff periods: every attempt is refused
+    assert ann.stats.reconnects > attempts + 2 and not woken.is_set()
+    scope = trio.CancelScope()
+    again: ArbiterServer = await nursery.start(serve, port)  # the same log: a restart
+    with trio.fail_after(30):
+        await woken.wait()
+    assert ann.connected and ann.seats[room].seat == 0
+    assert [r["r"] for r in await ann.list_rooms()] == [room]
+    scope.cancel()
+    assert again.port == port

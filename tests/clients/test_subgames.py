@@ -23,12 +23,12 @@ LIBRARY = ["Plains", "Shahrazad", "Plains", "Plains", "Shahrazad"] * 6
 def casts_shahrazad_once() -> Any:
     cast: list[int] = []
 
-    def strategy(view: Any, decision: Any, rng: random.Random) -> int:
+    def strategy(view: Any, decision: Any, rng: random.Random, cards: Any) -> int:
         for a in decision["actions"]:
             if a["kind"] == "cast" and "Shahrazad" in a["label"] and not cast:
                 cast.append(a["id"])
                 return int(a["id"])
-        return heuristic_strategy(view, decision, rng)
+        return heuristic_strategy(view, decision, rng, cards)
     return strategy
 
 

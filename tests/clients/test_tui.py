@@ -278,6 +278,9 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
             await until(app, pilot, lambda: "GAME OVER" in table.texts.get("status", ""),
                         "the end of the match")
             assert "Bot won: Ann lost (concession, CR 104.3a)" in table.texts["status"]
+            # The prompt says so too (it once kept saying it was passing for her).
+            await until(app, pilot, lambda: "match is over" in table.texts.get("prompt", ""),
+                        "the prompt after the match")
     finally:
         world.stop()
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from arbiter.protocol import Tracker, ViewState, checksum
+from arbiter.protocol.server_messages import Actions, Delta, Snapshot
 
 
-def snapshot(view: dict, seq: int = 0) -> dict:
-    return {"t": "s", "r": "1", "e": 9, "q": seq, "c": checksum(view), "v": view, "g": 1}
+def snapshot(view: dict, seq: int = 0) -> Snapshot:
+    return Snapshot("1", 9, seq, checksum(view), view, 1, [])
 
 
-def delta(state: ViewState, seq: int, *changes: tuple) -> dict:
+def delta(state: ViewState, seq: int, *changes: tuple) -> Delta:
     ops = [op for k, v in changes if (op := state.set(k, v)) is not None]
-    return {"t": "d", "r": "1", "q": seq, "c": state.checksum, "o": ops}
+    return Delta("1", seq, state.checksum, ops)
 
 
 def test_snapshot_then_deltas_then_actions() -> None:
@@ -19,7 +22,7 @@ def test_snapshot_then_deltas_then_actions() -> None:
     tr = Tracker()
     assert tr.feed(snapshot(dict(server.view))) is None
     assert tr.feed(delta(server, 1, ("w", [0, "priority"]), (7, {"n": "Forest"}))) is None
-    assert tr.feed({"t": "a", "r": "1", "d": {"serial": 3, "actions": []}}) is None
+    assert tr.feed(Actions("1", {"serial": 3, "actions": []})) is None
     assert tr.rooms["1"].view == server.view
     assert tr.rooms["1"].actions == {"serial": 3, "actions": []}
     tr.acted("1", 2)
@@ -41,8 +44,7 @@ def test_a_gap_or_a_bad_checksum_asks_for_a_resync() -> None:
     assert tr.feed(skipped) is None  # ignored until the snapshot
     tr.feed(snapshot(dict(server.view), seq=2))
     bad = delta(server, 3, ("t", 4))
-    bad["c"] ^= 1
-    assert tr.feed(bad) == "1"
+    assert tr.feed(replace(bad, checksum=bad.checksum ^ 1)) == "1"
     assert tr.positions() == {}
 
 
@@ -60,7 +62,7 @@ def test_legal_actions_may_ride_in_a_delta() -> None:
     server = ViewState({"t": 1})
     tr = Tracker()
     tr.feed(snapshot(dict(server.view)))
-    d = delta(server, 1, ("w", [0, "priority"]))
-    d["a"] = {"serial": 4, "actions": [{"id": 0, "kind": "pass", "label": "Pass priority"}]}
+    actions = {"serial": 4, "actions": [{"id": 0, "kind": "pass", "label": "Pass priority"}]}
+    d = replace(delta(server, 1, ("w", [0, "priority"])), actions=actions)
     assert tr.feed(d) is None
-    assert tr.rooms["1"].actions == d["a"]  # set after the ops, which cleared the old ones
+    assert tr.rooms["1"].actions == actions  # set after the ops, which cleared the old ones

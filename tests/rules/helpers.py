@@ -163,6 +163,16 @@ def emperor_scene(players: int = 6) -> Scene:
     return s
 
 
+def giant_scene(players: int = 4, **config: Any) -> Scene:
+    """A Two-Headed Giant game (CR 810): seats 0-1 are one team and 2-3 the other (for six
+    players, 0-1-2 and 3-4-5, CR 810.11). The first seat of each team in turn order is its
+    primary player (CR 805.2), so 0 and 2 hold their teams' turns."""
+    s = Scene(players, variant="two_headed_giant", **config)
+    for pid in range(players):
+        s.team(pid, pid * 2 // players)
+    return s
+
+
 class G:
     """A table under test, with helpers that find and take actions by what they say."""
 
@@ -357,27 +367,43 @@ class G:
         return self
 
     def attack(self, *pairs: tuple[Any, Any]) -> G:
-        """Declare attackers: (creature name or object, player id or planeswalker)."""
+        """Declare attackers: (creature name or object, player id or planeswalker). With shared
+        team turns (CR 805.10b) the active team's players are asked in turn, each for their own
+        creatures: teammates with nothing listed here say "done" when asked."""
+        team = self._mates(self.game.active)
         for creature, defender in pairs:
-            c = creature if isinstance(creature, Obj) else self.obj(creature,
-                                                                    controller=self.game.active)
+            c = creature if isinstance(creature, Obj) else next(
+                (o for o in self.objs(creature, "battlefield") if o.controller in team), None)
+            assert c is not None, f"no {creature} of the active team on the battlefield"
+            while self.decision.kind == "attackers" and self.decision.player != c.controller:
+                self.choose("done")
             self.choose("attack", obj=c.oid, ref=self.ref(defender))
-        return self._finish("attackers")
+        return self._finish("attackers", team)
 
     def block(self, pid: int, *pairs: tuple[Any, Any]) -> G:
+        """``pid`` blocks; with shared team turns (CR 805.10d) teammates asked before ``pid``
+        block with nothing."""
+        team = self._mates(pid)
         for blocker, attacker in pairs:
             b = blocker if isinstance(blocker, Obj) else self.obj(blocker, controller=pid)
             a = attacker if isinstance(attacker, Obj) else self.obj(attacker)
+            while self.decision.kind == "blockers" and self.decision.player != pid \
+                    and self.decision.player in team:
+                self.choose("done")
             self.choose("block", obj=b.oid, ref=("o", a.oid), player=pid)
-        return self._finish("blockers")
+        return self._finish("blockers", team)
 
     def no_blocks(self, pid: int | None = None) -> G:
         return self.choose("done", player=pid)
 
-    def _finish(self, kind: str) -> G:
-        """Say "done" if the declaration is still open (it closes by itself once nothing is
-        left to assign)."""
-        if not self.table.finished and self.decision.kind == kind:
+    def _mates(self, pid: int) -> tuple[int, ...]:
+        return tuple(self.game.turn_mates.get(pid, (pid,)))
+
+    def _finish(self, kind: str, team: tuple[int, ...]) -> G:
+        """Say "done" while the declaration is still open for ``team`` (it closes by itself
+        once nothing is left to assign)."""
+        while (not self.table.finished and self.decision.kind == kind
+               and self.decision.player in team):
             self.choose("done")
         return self
 

@@ -218,12 +218,22 @@ def test_bribery_puts_an_opponents_creature_onto_our_battlefield() -> None:
     assert len(g.game.library(1)) == 3
 
 
+def test_blessed_wind_sets_a_life_total_up_or_down() -> None:
+    g = (Scene().battlefield(0, *["Plains"] * 18).hand(0, "Blessed Wind", "Blessed Wind")
+         .life(0, 7).life(1, 26).start())
+    g.cast(0, "Blessed Wind", 0).resolve()
+    assert g.life(0) == 20
+    g.cast(0, "Blessed Wind", 1).resolve()
+    assert g.life(1) == 20 and "B's life total becomes 20." in g.log
+
+
 def test_every_card_in_these_sections_is_covered_above() -> None:
     tested = {"Plains", "Island", "Swamp", "Mountain", "Forest", "Wastes", "Runeclaw Bear",
               "Grizzly Bears", "Hill Giant", "Assault Griffin", "Serra Angel", "Llanowar Elves",
               "Glistener Elf", "Plague Stinger", "Breezekeeper", "Isamaru, Hound of Konda",
               "Lightning Bolt", "Lava Axe", "Angel's Mercy", "Divination", "Traumatize",
-              "Glimpse the Unthinkable", "Act of Treason", "Mind Control", "Bribery"}
+              "Glimpse the Unthinkable", "Act of Treason", "Mind Control", "Bribery",
+              "Blessed Wind"}
     in_sections = {c.name for s in ("Basics", "Creatures and combat", "Spells")
                    for c in SECTIONS[s]}
     assert in_sections == tested

@@ -1,6 +1,7 @@
 """Hypothesis: random multiplayer games (3-6 players; with and without range of influence,
-teams, Emperor, Commander) with concessions injected at random moments always end with exactly
-one outcome per player, consistent with the teams, and never raise."""
+teams, shared team turns, Emperor, Commander, Two-Headed Giant) with concessions injected at
+random moments always end with exactly one outcome per player, consistent with the teams, and
+never raise."""
 
 from __future__ import annotations
 
@@ -21,14 +22,17 @@ PLAY_FOR = 4000  # actions of ordinary play before concessions are forced to end
 
 @st.composite
 def configs(draw: Any) -> GameConfig:
-    variant = draw(st.sampled_from(["free_for_all", "team_vs_team", "emperor", "commander"]))
+    variant = draw(st.sampled_from(["free_for_all", "team_vs_team", "emperor", "commander",
+                                    "two_headed_giant"]))
     if variant == "emperor":
         n = 6
+    elif variant == "two_headed_giant":
+        n = draw(st.sampled_from([4, 4, 6]))  # teams of two, or of three (CR 810.11)
     elif variant == "commander":
         n = draw(st.integers(3, 5))
     else:
         n = draw(st.integers(3, 6))
-    teams = draw(st.integers(2, 3)) if variant == "team_vs_team" else 0
+    teams = draw(st.integers(2, 3)) if variant == "team_vs_team" else 2
     players = []
     for pid in range(n):
         if variant == "commander":
@@ -36,7 +40,7 @@ def configs(draw: Any) -> GameConfig:
         else:
             deck = ready_made(draw(st.sampled_from(CONSTRUCTED)))
         extra: dict[str, Any] = {}
-        if variant == "team_vs_team":
+        if variant in ("team_vs_team", "two_headed_giant"):
             extra["team"] = pid * teams // n
         if variant == "emperor":
             extra.update(team=pid // 3, emperor=pid % 3 == 1)
@@ -46,6 +50,8 @@ def configs(draw: Any) -> GameConfig:
     options: dict[str, Any] = {}
     if variant in ("free_for_all", "team_vs_team") and draw(st.booleans()):
         options["range_of_influence"] = draw(st.integers(1, 2))
+    elif variant == "team_vs_team" and draw(st.booleans()):
+        options["shared_team_turns"] = True  # CR 805
     if variant == "free_for_all":
         options["attack"] = draw(st.sampled_from(["multiple", "left", "right"]))
     if variant == "commander":
@@ -97,4 +103,7 @@ def test_every_player_ends_with_exactly_one_outcome_consistent_with_teams(
     else:
         assert len(result.winners) <= 1
     for o in result.outcomes:
-        assert o.rule.startswith(("104", "726")) and o.reason
+        assert o.rule.startswith(("104", "726", "810")) and o.reason
+    if config.giant:  # CR 810.8a: a team wins, loses or draws as one
+        assert all(outcome[p] == outcome[q] for p in players for q in players
+                   if config.players[p].team == config.players[q].team)

@@ -32,7 +32,7 @@ from arbiter.server.rules.game import Event, Game
 from arbiter.server.rules.hashing import _effect, _obj, game_state
 from arbiter.server.rules.state import LIBRARY, STACK
 
-from .helpers import Scene
+from .helpers import Scene, giant_scene
 
 RESTARTS = ("Cast Second Beginning", "Karn Liberated: \u221214")
 SUBGAMES = ("Cast Tale Within a Tale", "Cast Shahrazad")
@@ -171,11 +171,13 @@ def _library(rng: random.Random, size: int, extra: tuple[str, ...]) -> list[str]
     return deck[:size] + list(extra)
 
 
-def lifecycle_config(players: int, seed: int, sizes: list[int]) -> GameConfig:
+def lifecycle_config(players: int, seed: int, sizes: list[int], *, giant: bool = False
+                     ) -> GameConfig:
     """A position with the real Karn Liberated at 14 loyalty and Shahrazad castable for some
-    players, and the test-only instants shuffled into every library."""
+    players, and the test-only instants shuffled into every library; with ``giant``, a
+    Two-Headed Giant game (CR 810) of ``players`` in two teams."""
     rng = random.Random(seed)
-    scene = Scene(players)
+    scene = giant_scene(players) if giant else Scene(players)
     for p in range(players):
         extra = ("Second Beginning", "Tale Within a Tale", "Tale Within a Tale",
                  "Second Beginning", "Living Wish")

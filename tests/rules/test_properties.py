@@ -1,7 +1,8 @@
-"""Hypothesis properties of whole games played by random bots (DESIGN.md invariants 1, 2, 4):
-games end (or reach the action limit) without error, replaying the same commands gives the same
-state hash, no card is created, lost or duplicated, and every viewer's incrementally kept view
-equals a fresh snapshot after every action."""
+"""Hypothesis properties of whole games played by random bots (the invariants of
+docs/architecture.md: determinism, convergence, conservation): games end (or reach the action
+limit) without error, replaying the same commands gives the same state hash, no card is
+created, lost or duplicated, and every viewer's incrementally kept view equals a fresh snapshot
+after every action."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The rules engine is sans-I/O: it imports nothing that does I/O, keeps time or draws global
-randomness (DESIGN.md, "The rules core")."""
+randomness (docs/architecture.md, "The rules engine"); and its modules import one another
+without cycles, even inside functions."""
 
 from __future__ import annotations
 
@@ -36,3 +37,61 @@ def test_the_purity_check_would_notice_a_forbidden_import(tmp_path: Path) -> Non
     bad = tmp_path / "bad.py"
     bad.write_text("import time\nfrom random import choice\n")
     assert _imports(bad) & FORBIDDEN == {"time", "random"}
+
+
+def _engine_imports(path: Path) -> set[str]:
+    """The engine modules ``path`` imports at run time (anywhere but under TYPE_CHECKING)."""
+    module = ".".join(path.relative_to(ENGINE).with_suffix("").parts)
+    package = module.split(".")[:-1]
+    found: set[str] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def visit_If(self, node: ast.If) -> None:
+            if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+                for n in node.orelse:
+                    self.visit(n)
+                return
+            self.generic_visit(node)
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if not node.level:
+                return
+            base = package[:len(package) - (node.level - 1)]
+            target = [*base, *(node.module.split(".") if node.module else [])]
+            candidates = [".".join(target)] + [".".join([*target, a.name]) for a in node.names]
+            found.update(c for c in candidates if (ENGINE / (c.replace(".", "/") + ".py"))
+                         .exists())
+
+    Visitor().visit(ast.parse(path.read_text(), filename=str(path)))
+    return found - {module}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    cycles = []
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return cycles
+
+
+def test_the_engine_has_no_import_cycles() -> None:
+    graph = {".".join(f.relative_to(ENGINE).with_suffix("").parts): _engine_imports(f)
+             for f in ENGINE.rglob("*.py") if f.name != "__init__.py"}
+    assert "casting" in graph["flow"] and "casting" in graph["triggers"]  # the walk sees them
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_would_notice_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

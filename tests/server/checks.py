@@ -17,9 +17,9 @@ from typing import Any
 
 from arbiter.protocol import checksum, pack, unpack_server
 from arbiter.server.net.server import ArbiterServer
-from arbiter.server.rooms.setup import config_from_wire
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.state import HAND, LIBRARY
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, snapshot
 
@@ -33,7 +33,8 @@ def normal(value: Any) -> Any:
 
 def viewer_of(server: ArbiterServer, client: Client, room_id: str) -> int:
     """The viewer class the server puts ``client`` in for ``room_id``."""
-    match = server.hub.index[room_id]
+    match = server.hub.match_of(room_id)
+    assert match is not None
     room = match.rooms[room_id]
     for s in match.seats:
         if s.session is not None and s.session.token == client.session:
@@ -48,9 +49,9 @@ def assert_converged(server: ArbiterServer, clients: Iterable[Client]) -> int:
     for client in clients:
         assert client.tracker.mismatches == 0, f"{client.label} saw a gap or bad checksum"
         for room_id, rv in client.tracker.rooms.items():
-            if rv.closed or room_id not in server.hub.index:
+            match = server.hub.match_of(room_id)
+            if rv.closed or match is None:
                 continue
-            match = server.hub.index[room_id]
             room = match.rooms.get(room_id)
             if room is None:
                 continue
@@ -59,7 +60,7 @@ def assert_converged(server: ArbiterServer, clients: Iterable[Client]) -> int:
             assert rv.view == fresh, f"{client.label} in room {room_id} diverged"
             assert rv.state.checksum == checksum(fresh)
             checked += 1
-    assert server.metrics.view_repairs == 0
+    assert server.hub.stats.view_repairs == 0
     return checked
 
 
@@ -68,7 +69,7 @@ class SecrecyOracle:
 
     def __init__(self, server: ArbiterServer, game_id: int) -> None:
         store = server.store
-        store.flush()
+        assert not server.gate.pending, "settle first: the log is written by the gate"
         row = store.game(game_id)
         assert row is not None
         self.config = config_from_wire(row.config)

@@ -21,10 +21,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 
 from arbiter.clients.bots.strategies import Strategy, random_strategy
-from arbiter.protocol import Tracker, check_server_message, pack, unpack_server
-from arbiter.server.net.connection import Limits
+from arbiter.protocol import Tracker, decode, pack, unpack_server
 from arbiter.server.net.server import ArbiterServer, ServerConfig
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.peers import Limits
+from arbiter.server.rules.cards.catalog import cards as catalog_cards
 
 
 def server_config(data_dir: Path, **overrides: Any) -> ServerConfig:
@@ -32,7 +33,7 @@ def server_config(data_dir: Path, **overrides: Any) -> ServerConfig:
     limits = overrides.pop("limits", Limits(rate=1e9, burst=10**9))
     base = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, hub=hub, limits=limits,
                         ping_interval=None, ping_timeout=None, open_timeout=None,
-                        close_timeout=2.0)
+                        close_timeout=2.0, gc_freeze_every=None)
     return replace(base, **overrides)
 
 
@@ -129,11 +130,11 @@ class Client:
                 assert isinstance(frame, bytes)
                 self.frames.append(frame)
                 msg = unpack_server(frame)
-                check_server_message(msg)
+                typed = decode(msg)  # checks the message's shape
                 self.messages.append(msg)
                 if msg.get("i") is not None:
                     self.replies.setdefault(msg["i"], msg)
-                stale = self.tracker.feed(msg)
+                stale = self.tracker.feed(typed)
                 if stale is not None:
                     self.resyncs.append(stale)
                 if self.activity is not None:
@@ -203,6 +204,21 @@ async def create_room(client: Client, config: dict[str, Any]) -> str:
     return str(reply["r"])
 
 
+async def two_player_game(nursery: trio.Nursery, server: ArbiterServer, *, seed: int = 9,
+                          decks: tuple[str, str] = ("quick-red", "quick-green"),
+                          names: tuple[str, str] = ("Ann", "Bob"), actions: int = 6,
+                          ) -> tuple[Client, Client, str]:
+    """Two players in a new two-player room, its match started and ``actions`` decisions
+    into its first game."""
+    ann = await Client.open(nursery, server, names[0])
+    bob = await Client.open(nursery, server, names[1])
+    room = await create_room(ann, {"seats": 2, "seed": seed})
+    await ann.join(room, deck=decks[0])
+    await bob.join(room, deck=decks[1])
+    await play({0: ann, 1: bob}, max_actions=actions)
+    return ann, bob, room
+
+
 async def play(players: dict[int, Client], *, strategy: Strategy = random_strategy,
                rng: random.Random | None = None, max_actions: int = 20_000,
                before: Callable[[int], Any] | None = None,
@@ -233,7 +249,7 @@ async def play(players: dict[int, Client], *, strategy: Strategy = random_strate
         view = client.tracker.rooms[room].view
         action = choose(n, room, decision, view) if choose is not None else None
         if action is None:
-            action = strategy(view, decision, rng)
+            action = strategy(view, decision, rng, catalog_cards())
         reply = await client.call({"t": "act", "r": room, "s": decision["serial"],
                                    "a": action})
         assert reply["t"] in ("d", "ok"), (client.label, reply)

@@ -9,19 +9,9 @@ from typing import Any
 import msgpack
 import trio
 
-from arbiter.server.net.connection import Limits
+from arbiter.server.rooms.peers import Limits
 
-from .harness import Client, create_room, play, settle, start_server
-
-
-async def two_player_game(nursery: trio.Nursery, server: Any) -> tuple[Client, Client, str]:
-    ann = await Client.open(nursery, server, "Ann")
-    bob = await Client.open(nursery, server, "Bob")
-    room = await create_room(ann, {"seats": 2, "seed": 9})
-    await ann.join(room, deck="quick-red")
-    await bob.join(room, deck="quick-green")
-    await play({0: ann, 1: bob}, max_actions=6)
-    return ann, bob, room
+from .harness import Client, create_room, play, settle, start_server, two_player_game
 
 
 async def test_each_bad_request_gets_its_own_error_and_changes_nothing(
@@ -68,7 +58,7 @@ async def test_each_bad_request_gets_its_own_error_and_changes_nothing(
     # Nobody but the sender heard about any of it (Eve got only her replies).
     assert len(other.frames) - frames_before[other.label] == sum(
         1 for c, _, _ in cases if c is other)
-    assert server.metrics.internal_errors == 0
+    assert server.hub.stats.internal_errors == 0
     assert await play({0: ann, 1: bob}, max_actions=4) == 4
 
 
@@ -92,10 +82,15 @@ async def test_too_large_frames(nursery: trio.Nursery, tmp_path: object,
     server = await start_server(nursery, tmp_path, max_ws_frame=8192,  # type: ignore[arg-type]
                                 limits=Limits(rate=1e9, burst=10**9, max_frame=1024))
     c = await Client.open(nursery, server, "Ann")
-    await c.send({"t": "chat", "r": "1", "text": "x" * 1000, "pad": "y" * 500})
-    await settle(lambda: bool(c.of_type("error")))
-    [reply] = c.of_type("error")
-    assert reply["code"] == "too_large" and reply["i"] is None  # not decoded at all
+    i = await c.send({"t": "chat", "r": "1", "text": "x" * 1000, "pad": "y" * 500})
+    await c.ws.send(msgpack.packb({"t": "chat", "text": "x" * 1100}))  # no id at all
+    await c.ws.send(msgpack.packb({"t": "chat", "i": 77}) + b"\xc1")  # broken after the id
+    await settle(lambda: len(c.of_type("error")) == 3)
+    first, second, third = c.of_type("error")
+    # The frame is not decoded, but its id is read so that a client waiting on it hears.
+    assert first["code"] == "too_large" and first["i"] == i
+    assert second["code"] == "too_large" and second["i"] is None
+    assert third["code"] == "bad_frame" and third["i"] == 77
     assert not c.closed
     await c.ws.send(b"\x00" * 10_000)  # beyond the transport's limit: the connection goes
     await settle(lambda: c.closed)
@@ -115,7 +110,7 @@ async def test_a_client_that_keeps_sending_garbage_is_closed(
         await settle()
     assert mallory.closed and mallory.close_code == 1008
     assert len(mallory.of_type("error")) == 6  # five forgiven, the sixth closes
-    assert server.metrics.policy_closes == 1
+    assert server.hub.stats.policy_closes == 1
     assert await play({0: ann, 1: bob}, max_actions=3) == 3
 
 
@@ -132,7 +127,7 @@ async def test_a_client_over_its_rate_limit_is_closed(nursery: trio.Nursery, tmp
     await c.send({"t": "rooms"})
     await settle(lambda: c.closed)
     assert c.close_code == 1008
-    assert server.metrics.errors["rate_limited"] == 1
+    assert server.hub.stats.errors["rate_limited"] == 1
 
 
 async def test_limits_on_decks_and_on_rooms_per_session(

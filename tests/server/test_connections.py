@@ -6,11 +6,11 @@ from __future__ import annotations
 import trio
 from websockets.exceptions import InvalidStatus
 
-from arbiter.server.net.connection import Limits
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.peers import Limits
 
 from .checks import assert_converged
-from .harness import Client, RawClient, create_room, play, settle, start_server
+from .harness import Client, RawClient, create_room, play, settle, start_server, two_player_game
 
 
 async def test_a_spectator_that_stops_reading_is_disconnected_and_delays_nobody(
@@ -94,12 +94,8 @@ async def _http_get(port: int, path: str) -> tuple[int, dict[str, str], str]:
 async def test_healthz_and_metrics_on_the_same_port(nursery: trio.Nursery, tmp_path: object,
                                                     autojump_clock: object) -> None:
     server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    ann = await Client.open(nursery, server, "Ann")
-    bob = await Client.open(nursery, server, "Bob")
-    room = await create_room(ann, {"seats": 2, "seed": 2})
-    await ann.join(room, deck="quick-red")
-    await bob.join(room, deck="quick-red")
-    await play({0: ann, 1: bob}, max_actions=25)
+    _ann, bob, room = await two_player_game(nursery, server, seed=2,
+                                           decks=("quick-red", "quick-red"), actions=25)
     await bob.call({"t": "act", "r": room, "s": 0, "a": 0})  # an error
     status, _, body = await _http_get(server.port, "/healthz")
     assert (status, body) == (200, "ok\n")

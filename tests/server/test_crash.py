@@ -16,9 +16,10 @@ from typing import Any
 import trio
 
 from arbiter.clients.bots.strategies import heuristic_strategy
-from arbiter.server.rooms.setup import config_from_wire
 from arbiter.server.rules import Table
+from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.view import snapshot
 from arbiter.server.store.db import DB_NAME, Store
 
@@ -136,7 +137,7 @@ async def _crash_three_times(nursery: trio.Nursery, tmp_path: Path,
         c = clients[name]
         view = c.tracker.rooms[room].view
         choice = (shahrazad_bot(0, room, d, view) if name[0] == "B"
-                  else heuristic_strategy(view, d, strategy_rng))
+                  else heuristic_strategy(view, d, strategy_rng, cards()))
         msg = {"t": "act", "r": room, "s": d["serial"], "a": choice}
         if not ack:
             await c.send(msg)  # in flight when the server dies

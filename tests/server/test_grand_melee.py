@@ -68,8 +68,8 @@ async def test_a_ten_player_grand_melee_room_plays_to_its_end(
         for m in markers:
             if m["s"] == "turn":  # who may act on its stack (CR 807.5a), by range alone
                 ranges = view["r"]
-                assert m["p"] in ranges[str(m["p"])]
-                assert set(m["pr"]) >= {q for q in ranges[str(m["p"])]
+                assert m["p"] in ranges[m["p"]]
+                assert set(m["pr"]) >= {q for q in ranges[m["p"]]
                                         if view[f"p{q}"]["s"] == "in"}
         seen["sk"].update(o["sk"] for k, o in view.items()
                           if isinstance(k, int) and o.get("z") == "s")

@@ -17,9 +17,9 @@ import trio.testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.net.connection import Limits
+from arbiter.server.rooms.peers import Limits
 
-from .harness import Client, create_room, play, settle, start_server
+from .harness import Client, create_room, play, settle, start_server, two_player_game
 
 TYPES = ["hello", "rooms", "create", "join", "spectate", "deck", "act", "concede", "draw",
          "chat", "resync", "leave", "judge", "bogus", ""]
@@ -96,12 +96,7 @@ async def attack(data_dir: Path, batch: list[Any], greet: bool, as_text: list[bo
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, data_dir,
                                     limits=Limits(rate=1e9, burst=10**9, max_frame=2048))
-        ann = await Client.open(nursery, server, "Ann")
-        bob = await Client.open(nursery, server, "Bob")
-        victims = await create_room(ann, {"seats": 2, "seed": 5})
-        await ann.join(victims, deck="quick-red")
-        await bob.join(victims, deck="quick-green")
-        await play({0: ann, 1: bob}, max_actions=12)
+        ann, bob, victims = await two_player_game(nursery, server, seed=5, actions=12)
         mallory = await Client.open(nursery, server, "Mallory", hello=greet)
         if greet:
             partner = await Client.open(nursery, server, "Trent")
@@ -135,7 +130,7 @@ async def attack(data_dir: Path, batch: list[Any], greet: bool, as_text: list[bo
             assert mallory.close_code in (1002, 1008, 1009), mallory.close_code
         else:
             assert answered == sent, (answered, sent)  # one answer per message
-        assert server.metrics.internal_errors == 0
+        assert server.hub.stats.internal_errors == 0
         # The victims' game was not touched, and is still served.
         assert match.table.state_hash() == before
         for c in (ann, bob):

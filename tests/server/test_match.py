@@ -140,7 +140,8 @@ async def test_spectator_modes(nursery: trio.Nursery, tmp_path: object,
                                                         "spectators": "all"})
     (_, _), closed_room = await _seated(nursery, server, {"seats": 2, "spectators": "none"},
                                         ("Cid", "Dee"))
-    eve = await Client.open(nursery, server, "Eve")
+    # The players play from 127.0.0.1; Eve watches from another address.
+    eve = await Client.open(nursery, server, "Eve", local_address="127.0.0.2")
     await eve.ok({"t": "spectate", "r": open_room})
     await settle()
     hands = [v for k, v in eve.tracker.rooms[open_room].view.items()
@@ -148,6 +149,33 @@ async def test_spectator_modes(nursery: trio.Nursery, tmp_path: object,
     assert len(hands) == 14  # both opening hands: this room lets spectators see everything
     refused = await eve.call({"t": "spectate", "r": closed_room})
     assert refused["code"] == "no_spectators"
+
+
+async def test_a_player_cannot_ghost_their_own_all_seeing_room(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    """A second session from a seated player's address would see the opponents' hands: in a
+    room whose spectators see everything it is refused, and a spectator at an address from
+    which a player then sits down stops watching."""
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    ghost = await Client.open(nursery, server, "Ghost")  # 127.0.0.1, like the players
+    _, room = await _seated(nursery, server, {"seats": 2, "seed": 34, "spectators": "all"})
+    refused = await ghost.call({"t": "spectate", "r": room})
+    assert refused["code"] == "seated_player"
+    # A watcher from elsewhere is fine until a player sits down from that address.
+    far = await Client.open(nursery, server, "Far", local_address="127.0.0.3")
+    _, other = await _seated(nursery, server, {"seats": 3, "variant": "free_for_all",
+                                               "spectators": "all"}, ("Cid", "Dee"))
+    await far.ok({"t": "spectate", "r": other})
+    near = await Client.open(nursery, server, "Near", local_address="127.0.0.3")
+    await near.join(other, deck="quick-red")
+    await settle()
+    [notice] = [m for m in far.of_type("error") if m.get("r") == other]
+    assert notice["code"] == "seated_player" and notice["i"] is None
+    match = server.hub.match_of(other)
+    assert match is not None
+    assert [p.address for p in match.seating.spectators] == []
+    # Players not in a subgame watch it with the public view, never the all-seeing one: see
+    # tests/server/test_subgames.py.
 
 
 async def test_room_list_and_chat(nursery: trio.Nursery, tmp_path: object,

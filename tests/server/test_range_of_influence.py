@@ -33,7 +33,7 @@ async def test_a_draw_effect_takes_its_controller_and_the_players_in_range_out(
     await settle()
     everyone = [*players.values(), watcher]
     ranges = players[3].tracker.rooms[room].view["r"]
-    assert ranges["0"] == [0, 1, 4]  # CR 801.2: one seat each way
+    assert ranges[0] == [0, 1, 4]  # CR 801.2: one seat each way (keyed by player id)
 
     left: dict[int, str] = {}
 

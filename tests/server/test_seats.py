@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import trio
 
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.protocol import decode
+from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rules.view import SPECTATOR
 
 from .checks import assert_converged
@@ -44,7 +45,7 @@ async def test_a_returning_spectator_gets_the_deltas_it_missed_or_a_snapshot(
     # Without a snapshot to start from, the tracker continues from the old view.
     eve2.tracker = eve.tracker
     for m in eve2.messages:
-        eve2.tracker.feed(m)
+        eve2.tracker.feed(decode(m))
     assert assert_converged(server, [eve2]) == 1
 
     where = eve2.tracker.positions()

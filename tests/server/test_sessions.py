@@ -1,7 +1,9 @@
 """Sessions are kept while they are in use and forgotten once they have been idle (no
 connection, no seat, no room followed) for the session TTL, so a server that runs for months
-does not keep every name that ever said hello. A client that comes back with a forgotten token
-is told ``unknown_session``; the SDK then starts a new session under its name."""
+does not keep every name that ever said hello. A session that never mattered (it only said
+hello) is not written to the log and is forgotten sooner, and the number of sessions is
+bounded. A client that comes back with a forgotten token is told ``unknown_session``; the SDK
+then starts a new session under its name."""
 
 from __future__ import annotations
 
@@ -11,26 +13,31 @@ import trio
 import trio.testing
 
 from arbiter.clients.sdk import Client as SdkClient
-from arbiter.server.rooms.hub import HubSettings
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.sessions import SessionSettings
 
 from ..clients.helpers import url
-from .harness import Client, create_room, play, settle, start_server
+from .harness import Client, create_room, settle, start_server, two_player_game
 
 TTL = 3600.0
 
 
-def _settings(**kw: float) -> HubSettings:
-    return HubSettings(allow_scenarios=True, session_ttl=TTL, **kw)  # type: ignore[arg-type]
+def _settings(*, fresh_ttl: float = TTL, max_sessions: int = 1000, grace: float = 60.0
+              ) -> HubSettings:
+    return HubSettings(allow_scenarios=True, grace=grace, sessions=SessionSettings(
+        ttl=TTL, fresh_ttl=fresh_ttl, max_sessions=max_sessions))
 
 
 async def test_an_idle_session_is_forgotten_after_the_ttl_and_its_token_refused(
         nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
-    server = await start_server(nursery, tmp_path, hub=_settings())
+    server = await start_server(nursery, tmp_path, hub=_settings(fresh_ttl=60))
     ann = await Client.open(nursery, server, "Ann")
     token = ann.session
     assert token is not None
+    await create_room(ann, {"seats": 2})  # her session matters now: it is in the log
     await ann.close()
     await settle()
+    assert token in server.store.sessions()
 
     mock_clock.jump(TTL * 0.75)
     await settle()
@@ -46,7 +53,7 @@ async def test_an_idle_session_is_forgotten_after_the_ttl_and_its_token_refused(
     mock_clock.jump(TTL * 0.5)
     await settle()
     assert token not in server.hub.sessions
-    assert server.metrics.sessions_expired == 1
+    assert server.hub.sessions.expired == 1
     assert token not in server.store.sessions(), "the log forgets it too"
 
     late = await Client.open(nursery, server, "Late", hello=False)
@@ -63,16 +70,34 @@ async def test_an_idle_session_is_forgotten_after_the_ttl_and_its_token_refused(
     assert fresh.session in server.hub.sessions
 
 
+async def test_a_session_that_only_said_hello_costs_no_log_row_and_goes_soon(
+        nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
+    server = await start_server(nursery, tmp_path, hub=_settings(fresh_ttl=60,
+                                                                 max_sessions=3))
+    clients = [await Client.open(nursery, server, f"Idle {n}") for n in range(3)]
+    full = await Client.open(nursery, server, "Fourth", hello=False)
+    reply = await full.call({"t": "hello", "v": [1], "name": "Fourth"})
+    assert reply["t"] == "error" and reply["code"] == "limit", "at most max_sessions"
+    assert not full.closed  # a full server is no fault of the client's: it may try again
+    for c in clients:
+        await c.close()
+    await settle()
+    assert server.store.sessions() == {}, "nothing was written for them"
+    mock_clock.jump(59)
+    await settle()
+    assert len(server.hub.sessions) == 3
+    mock_clock.jump(2)
+    await settle()
+    assert len(server.hub.sessions) == 0 and server.hub.sessions.expired == 3
+    reply = await full.call({"t": "hello", "v": [1], "name": "Fourth"})
+    assert reply["t"] == "welcome"
+
+
 async def test_a_session_holding_a_seat_outlives_the_ttl(
         nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
     # A grace period longer than the TTL: Ann's seat keeps her session alive while she is away.
     server = await start_server(nursery, tmp_path, hub=_settings(grace=TTL * 2))
-    ann = await Client.open(nursery, server, "Ann")
-    bob = await Client.open(nursery, server, "Bob")
-    room = await create_room(ann, {"seats": 2, "seed": 5})
-    await ann.join(room, deck="quick-red")
-    await bob.join(room, deck="quick-green")
-    await play({0: ann, 1: bob}, max_actions=10)
+    ann, bob, room = await two_player_game(nursery, server, seed=5, actions=10)
     token = ann.session
     await ann.close()
     await settle()

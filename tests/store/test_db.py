@@ -1,4 +1,4 @@
-"""The log: writes are batched, a batch is one transaction, and nothing unflushed survives."""
+"""The log: a batch of records is one transaction, written whole or not at all."""
 
 from __future__ import annotations
 
@@ -8,18 +8,26 @@ from pathlib import Path
 import pytest
 
 from arbiter.server.store.db import DB_NAME, Store, StoreLocked
+from arbiter.server.store.records import (
+    CommandAppended,
+    GameFinished,
+    GameStarted,
+    RoomCreated,
+    RoomStateSet,
+    SeatSet,
+    SessionCreated,
+)
 
 
 def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:
     store = Store.open_dir(tmp_path)
-    store.create_session("tok", "Ann")
-    store.create_room(1, "Room 1", {"seats": 2}, "tok")
-    store.put_seat(1, 0, "seat-tok", "tok", "Ann", {"main": ["Forest"], "side": []})
-    store.start_game(1, 1, 1, 42, {"players": []}, None)
-    store.append_command(1, 1, {"kind": "act", "player": 0, "serial": 1, "action": 0},
-                         "h1", [1000, 2000])
-    store.append_command(1, 2, {"kind": "concede", "player": 1, "game": None}, None, None)
-    store.flush()
+    store.write([
+        SessionCreated("tok", "Ann"), RoomCreated(1, "Room 1", {"seats": 2}, "tok"),
+        SeatSet(1, 0, "seat-tok", "tok", "Ann", {"main": ["Forest"], "side": []}),
+        GameStarted(1, 1, 1, 42, {"players": []}, None),
+        CommandAppended(1, 1, 1, {"kind": "act", "player": 0, "serial": 1, "action": 0},
+                        "h1", [1000, 2000]),
+        CommandAppended(1, 1, 2, {"kind": "concede", "player": 1, "game": None}, None, None)])
     assert store.commits == 1 and store.rows_written == 6
     assert store.sessions() == {"tok": "Ann"}
     [room] = store.rooms()
@@ -32,31 +40,27 @@ def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:
     cmds = list(store.commands(1))
     assert [c.n for c in cmds] == [1, 2]
     assert cmds[0].hash == "h1" and cmds[0].clocks == [1000, 2000]
-    store.finish_game(1, {"winners": [0]}, "final")
-    store.set_room_state(1, "finished")
-    store.flush()
+    store.write([GameFinished(1, 1, {"winners": [0]}, "final"), RoomStateSet(1, "finished")])
     assert store.rooms() == []
     assert store.game(1) is not None and store.game(1).final_hash == "final"  # type: ignore
     assert store.next_id("rooms") == 2 and store.next_id("games") == 2
 
 
-def test_the_log_is_in_wal_mode_and_queued_writes_are_invisible_until_flushed(
+def test_the_log_is_in_wal_mode_and_a_write_is_visible_once_it_returns(
         tmp_path: Path) -> None:
     store = Store.open_dir(tmp_path)
     other = sqlite3.connect(tmp_path / DB_NAME)
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    store.create_session("tok", "Ann")
     assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 0
-    store.flush()
+    store.write([SessionCreated("tok", "Ann")])
     assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1
 
 
 def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
     store = Store.open_dir(tmp_path)
-    store.create_room(1, "Room 1", {}, None)
-    store.create_room(1, "Room 1 again", {}, None)  # the same id: the batch must fail whole
-    try:
-        store.flush()
+    try:  # the same id twice: the batch must fail whole
+        store.write([RoomCreated(1, "Room 1", {}, None),
+                     RoomCreated(1, "Room 1 again", {}, None)])
     except sqlite3.IntegrityError:
         pass
     else:  # pragma: no cover
@@ -77,8 +81,7 @@ def test_one_server_per_data_directory(tmp_path: Path) -> None:
 def test_only_the_servers_user_may_read_the_log(tmp_path: Path) -> None:
     # Tokens and hidden cards are in it.
     store = Store.open_dir(tmp_path / "data")
-    store.create_session("tok", "Ann")
-    store.flush()
+    store.write([SessionCreated("tok", "Ann")])
     assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700
     files = [p for p in (tmp_path / "data").iterdir() if p.name.startswith(DB_NAME)]
     assert {p.name for p in files} >= {DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm"}

@@ -11,6 +11,7 @@ import trio.testing
 
 from arbiter.server.store.db import DB_NAME, Store
 from arbiter.server.store.gate import CommitGate
+from arbiter.server.store.records import CommandAppended
 
 
 class Sink:
@@ -32,7 +33,7 @@ async def test_frames_wait_for_their_commands_to_be_committed(tmp_path: Path,
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
         for n in range(1, 4):  # three commands from three rooms in one scheduling round
-            store.append_command(n, 1, {"kind": "act"}, None, None)
+            gate.log(CommandAppended(n, n, 1, {"kind": "act"}, None, None))
             gate.send([sink], b"effect %d" % n)
         gate.send([sink], b"a reply that follows them")
         assert sink.seen == []  # nothing leaves before the commit
@@ -63,7 +64,7 @@ async def test_a_threaded_gate_groups_what_arrives_during_a_write(
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
         for n in range(1, 51):
-            store.append_command(1, n, {"kind": "act"}, None, None)
+            gate.log(CommandAppended(1, 1, n, {"kind": "act"}, None, None))
             gate.send([sink], b"%d" % n)
             if n % 10 == 0:
                 await trio.sleep(0)

@@ -94,6 +94,7 @@ from .vocab import (
     ReturnToHand,
     SearchLibrary,
     SelfEnters,
+    SetLife,
     Simultaneously,
     SourceUntapped,
     Tap,
@@ -189,6 +190,9 @@ SPELLS = [
                  "the battlefield under your control. Then that player shuffles.",
             targets=(TARGET_OPPONENT,),
             spell=(SearchLibrary(Target(0), CREATURE_CARD),)),
+    CardDef(name="Blessed Wind", types=SORCERY, cost=_C("{7}{W}{W}"),
+            text="Target player's life total becomes 20.",
+            targets=(TARGET_PLAYER,), spell=(SetLife(20, Target(0)),)),
 ]
 
 WINNING = [

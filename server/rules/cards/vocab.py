@@ -230,6 +230,14 @@ class LoseLife:
 
 
 @dataclass(frozen=True, slots=True)
+class SetLife:
+    """``who``'s life total becomes ``amount``: they gain or lose the difference (CR 119.5)."""
+
+    amount: Amount
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
 class LoseHalfLife:
     """Each player in ``who`` loses half their life, rounded up."""
 
@@ -458,8 +466,8 @@ class RedirectDamage:
     amount: int
 
 
-Effect = (Damage | GainLife | LoseLife | LoseHalfLife | Draw | Mill | GainControl | GiveControl |
-    Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
+Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
+    GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
     ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
     ChooseOpponent | CreateToken | RestartGame |

@@ -1,7 +1,9 @@
-"""Playing bots against each other in-process, without a server.
+"""Playing bots against each other in-process, without a server (``arbiter demo`` and the
+engine benchmark, bench/engine.py).
 
 :class:`ViewKeeper` keeps each player's view of a table up to date from the engine's dirty keys,
-the same way the server's rooms do, so in-process bots see exactly what a networked bot sees.
+the same way the server's rooms do, and the bots get the catalog's card data, so in-process bots
+see exactly what a networked bot sees.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from arbiter.clients.bots.stall import StallWatch
+from arbiter.clients.bots.strategies import Strategy
 from arbiter.server.rules import Table
+from arbiter.server.rules.cards.catalog import cards as catalog_cards
 from arbiter.server.rules.config import GameConfig
 from arbiter.server.rules.view import project, snapshot, view_key
-
-from .stall import StallWatch
-from .strategies import Strategy
 
 
 class ViewKeeper:
@@ -63,6 +65,7 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     keeper = ViewKeeper(table, range(len(config.players))) if needs_view else None
     applied = 0
     empty: dict[Any, Any] = {}
+    cards = catalog_cards(test_cards=config.allow_test_cards)
     while not table.finished and (max_actions is None or applied < max_actions):
         decision = table.pending
         assert decision is not None
@@ -73,7 +76,8 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
             view = keeper.views[decision.player]
         else:
             view = empty
-        choice = strategies[decision.player](view, decision.to_wire(), rngs[decision.player])
+        choice = strategies[decision.player](view, decision.to_wire(), rngs[decision.player],
+                                             cards)
         table.act(decision.player, decision.serial, choice)
         applied += 1
         if on_action is not None:
@@ -85,7 +89,9 @@ def _agree_to_draw(table: Table, stall: StallWatch, decider: int) -> bool:
     """If the top game has stalled, every player in it agrees to a draw; True if it ended."""
     game = table.top
     alive = game.players_in_game()
-    if not stall.stalled_at(str(game.number), game.number, len(alive), game.turn):
+    # With shared team turns (CR 805) a round is one turn per team.
+    per_round = len({game.turn_mates[p] for p in alive}) if game.team_turns else None
+    if not stall.stalled_at(str(game.number), game.number, len(alive), game.turn, per_round):
         return False
     table.draw_offer(decider, "propose", game.number)
     for player in alive:

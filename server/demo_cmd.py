@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import random
 
+from arbiter.clients.bots.stall import DEFAULT_ROUNDS
+from arbiter.clients.bots.strategies import STRATEGIES
 from arbiter.server.rules import GameConfig, PlayerConfig
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 
 from .local import play_local
-from .stall import DEFAULT_ROUNDS
-from .strategies import STRATEGIES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,65 @@
+"""The card data a client needs, in the protocol's plain form (docs/protocol.md, "catalog").
+
+Views name objects by card name only; a client that wants to show a card's cost, type line,
+text or power and toughness, or a bot that weighs its options, looks the name up here. This is
+every card a view can show: the pool and the tokens (test-only cards are left out unless
+asked for).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .decks import READY_MADE, DeckList
+from .pool import POOL, TEST_POOL, TOKEN_DEFS
+from .vocab import CardDef
+
+TYPE_ORDER = ("Tribal", "Artifact", "Enchantment", "Land", "Creature", "Planeswalker",
+              "Instant", "Sorcery")
+
+
+def type_line(card: CardDef) -> str:
+    supertypes = sorted(card.supertypes)
+    types = sorted(card.types, key=lambda t: TYPE_ORDER.index(t) if t in TYPE_ORDER else 99)
+    line = " ".join([*supertypes, *types])
+    if card.subtypes:
+        line += " \u2014 " + " ".join(card.subtypes)
+    return line
+
+
+def card_data(card: CardDef) -> dict[str, Any]:
+    """One card's data as a client sees it."""
+    return {
+        "name": card.name,
+        "cost": None if card.cost is None else str(card.cost),
+        "mv": 0 if card.cost is None else card.cost.mana_value,
+        "types": type_line(card),
+        "text": card.text,
+        "pt": None if card.power is None else [card.power, card.toughness],
+        "loyalty": card.loyalty,
+        "keywords": sorted(card.keywords),
+        "colors": "".join(c for c in "WUBRG" if c in (card.cost.colors if card.cost else ())),
+        "identity": "".join(c for c in "WUBRG" if c in card.color_identity),
+        "token": card.token,
+    }
+
+
+def deck_format(deck: DeckList) -> str:
+    """The format a ready-made deck is built for (docs/protocol.md, "catalog")."""
+    if deck.commander is not None:
+        return "commander"
+    return "constructed" if len(deck.main) >= 60 else "casual"
+
+
+@cache
+def cards(*, test_cards: bool = False) -> dict[str, dict[str, Any]]:
+    pools = [POOL, TOKEN_DEFS, *([TEST_POOL] if test_cards else [])]
+    return {name: card_data(card) for pool in pools for name, card in pool.items()}
+
+
+@cache
+def decks() -> list[dict[str, Any]]:
+    return [{"name": name, "format": deck_format(deck), "size": len(deck.main),
+             "sideboard": len(deck.sideboard), "commander": deck.commander}
+            for name, deck in sorted(READY_MADE.items())]

@@ -1,0 +1,62 @@
+"""What the log gives back: one plain value per stored row, the same for every store (SQLite
+in the embedded server, PostgreSQL in a cluster). Recovery rebuilds rooms from these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: int
+    name: str
+    config: dict[str, Any]
+    creator: str | None
+    state: str
+    created: float
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    room: int
+    seat: int
+    token: str | None
+    session: str | None
+    name: str | None
+    deck: dict[str, Any] | None
+    bot: str | None = None  # the strategy of a bot the server runs in the seat
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    room: int
+    number: int
+    seed: int
+    config: dict[str, Any]
+    chooser: int | None
+    started: float
+    result: dict[str, Any] | None
+    final_hash: str | None
+
+
+@dataclass(frozen=True)
+class CommandRow:
+    game: int
+    n: int
+    command: dict[str, Any]
+    hash: str | None
+    clocks: list[int] | None
+    at: float
+
+
+@dataclass(frozen=True)
+class StoredRoom:
+    """Everything needed to rebuild one unfinished room: its row, its seats, its games (the
+    last one unfinished if a game is being played) and that game's commands."""
+
+    room: RoomRow
+    seats: list[SeatRow]
+    games: list[GameRow]
+    commands: list[CommandRow] = field(default_factory=list)

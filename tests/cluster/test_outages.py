@@ -1,0 +1,153 @@
+"""When Redis or PostgreSQL goes away for a few seconds: the clients report errors within a
+bounded time (never hang) and work again, with the same client objects, once it is back.
+
+"Frozen" is SIGSTOP on the whole server (a hung machine: connections stay open, nothing
+answers); "killed" is SIGKILL on every process of it (a crash), then a restart on the same port
+and data."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from arbiter.server.cluster.directory import Directory, DirectoryUnavailable
+from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
+from arbiter.server.cluster.pglog import ClusterLog, LogUnavailable
+from arbiter.server.store.records import CommandAppended, GameStarted, RoomCreated
+
+TIMEOUT = 1.0  # the clients' deadline in these tests
+SLACK = 1.5  # what a bounded error may take beyond it on a busy two-core machine
+
+
+def _command(n: int) -> CommandAppended:
+    return CommandAppended(1, 1, n, {"kind": "act", "player": 0, "serial": n, "action": 0},
+                           None, None)
+
+
+async def _log(postgres: LocalPostgres) -> ClusterLog:
+    log = ClusterLog(postgres.create_database("outage"), node="A", timeout=TIMEOUT,
+                     connect_timeout=TIMEOUT)
+    await log.__aenter__()
+    await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None),
+                     _command(1)], {1: 1})
+    return log
+
+
+async def test_the_log_fails_in_bounded_time_while_postgres_hangs_and_recovers(
+        own_postgres: LocalPostgres) -> None:
+    log = await _log(own_postgres)
+    try:
+        own_postgres.freeze()
+        try:
+            for call in (lambda: log.write([_command(2)], {1: 1}), lambda: log.commands(1)):
+                started = trio.current_time()
+                with pytest.raises(LogUnavailable) as failed:
+                    await call()
+                assert trio.current_time() - started < TIMEOUT + SLACK
+            assert "did not answer within" in str(failed.value)
+        finally:
+            own_postgres.thaw()
+        # The write's answer was lost, not necessarily the write: the log says so, and the
+        # caller rebuilds the rooms from what was committed.
+        await log.write([_command(3)], {1: 1})
+        numbers = [c.n for c in await log.commands(1)]
+        assert numbers in ([1, 2, 3], [1, 3])
+        assert log.metrics.failures == 2
+    finally:
+        await log.aclose()
+
+
+async def test_a_write_to_a_hung_postgres_has_an_unknown_outcome(
+        own_postgres: LocalPostgres) -> None:
+    log = await _log(own_postgres)
+    try:
+        own_postgres.freeze()
+        try:
+            with pytest.raises(LogUnavailable) as failed:
+                await log.write([_command(2)], {1: 1})
+        finally:
+            own_postgres.thaw()
+        assert failed.value.outcome_unknown
+        with pytest.raises(LogUnavailable) as read:
+            own_postgres.freeze()
+            try:
+                await log.owner(1)
+            finally:
+                own_postgres.thaw()
+        assert not read.value.outcome_unknown  # a read changes nothing
+    finally:
+        await log.aclose()
+
+
+async def test_the_log_reports_a_crashed_postgres_and_works_after_its_restart(
+        own_postgres: LocalPostgres) -> None:
+    log = await _log(own_postgres)
+    try:
+        own_postgres.kill()
+        started = trio.current_time()
+        with pytest.raises(LogUnavailable, match="unreachable"):
+            await log.commands(1)
+        with pytest.raises(LogUnavailable):
+            await log.write([_command(2)], {1: 1})
+        assert trio.current_time() - started < 2 * (TIMEOUT + SLACK)
+        own_postgres.start()
+        await log.write([_command(2)], {1: 1})  # the same client, fresh connections
+        assert [c.n for c in await log.commands(1)] == [1, 2]  # nothing committed was lost
+    finally:
+        await log.aclose()
+
+
+async def test_the_directory_fails_in_bounded_time_while_redis_hangs_and_recovers(
+        own_redis: LocalRedis) -> None:
+    async with Directory(own_redis.url, timeout=TIMEOUT) as directory:
+        await directory.heartbeat("n1", url="ws://n1", rooms=1, players=2, ttl=30)
+        assert await directory.acquire(1, node="n1", epoch=1, ttl=30)
+        own_redis.freeze()
+        try:
+            for call in (directory.nodes, lambda: directory.renew({1: 1}, node="n1", ttl=30)):
+                started = trio.current_time()
+                with pytest.raises(DirectoryUnavailable, match="did not answer within"):
+                    await call()
+                assert trio.current_time() - started < TIMEOUT + SLACK
+        finally:
+            own_redis.thaw()
+        # Back: the answers are the right ones (no reply to an abandoned call is taken for
+        # the answer to a later one).
+        assert [n.id for n in await directory.nodes()] == ["n1"]
+        assert await directory.renew({1: 1}, node="n1", ttl=30) == set()
+        lease = await directory.lease(1)
+        assert lease is not None and lease.node == "n1"
+        assert directory.failures == 2
+
+
+async def test_the_directory_reports_a_crashed_redis_and_works_after_its_restart(
+        own_redis: LocalRedis) -> None:
+    async with Directory(own_redis.url, timeout=TIMEOUT) as directory:
+        await directory.heartbeat("n1", url="ws://n1", rooms=1, players=2, ttl=30)
+        own_redis.kill()
+        started = trio.current_time()
+        with pytest.raises(DirectoryUnavailable, match="unreachable"):
+            await directory.nodes()
+        assert trio.current_time() - started < TIMEOUT + SLACK
+        own_redis.start()
+        # A Redis without persistence comes back empty: the nodes beat again and take their
+        # leases again (the scripts are loaded again on the way).
+        assert await directory.nodes() == []
+        await directory.heartbeat("n1", url="ws://n1", rooms=1, players=2, ttl=30)
+        assert [n.id for n in await directory.nodes()] == ["n1"]
+        assert await directory.acquire(1, node="n1", epoch=1, ttl=30)
+
+
+async def test_a_persistent_redis_keeps_the_directory_across_a_restart() -> None:
+    redis = LocalRedis(persistent=True)
+    try:
+        redis.start()
+        async with Directory(redis.url, timeout=TIMEOUT) as directory:
+            await directory.heartbeat("n1", url="ws://n1", rooms=1, players=2, ttl=30)
+            assert await directory.acquire(1, node="n1", epoch=1, ttl=30)
+            redis.restart()
+            assert [n.id for n in await directory.nodes()] == ["n1"]
+            lease = await directory.lease(1)
+            assert lease is not None and (lease.node, lease.epoch) == ("n1", 1)
+    finally:
+        redis.cleanup()

@@ -1,0 +1,135 @@
+"""Real processes for end-to-end tests: an ``arbiter serve`` that can be killed with SIGKILL and
+started again on the same port and log, and the other ``arbiter`` commands run as a user would
+run them. Every wait is for a condition, with a bound."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(condition: Callable[[], Any], timeout: float, what: str,
+             every: float = 0.05) -> Any:
+    """Poll ``condition`` until it is true (returning its value); fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(every)
+
+
+class Server:
+    """``arbiter serve`` on 127.0.0.1:``port`` with its log in ``data``."""
+
+    def __init__(self, data: Path, port: int | None = None, *extra: str) -> None:
+        self.data = data
+        self.port = port or free_port()
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.starts = 0
+        self.output: list[str] = []
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    def start(self, timeout: float = 30.0) -> None:
+        err: IO[str] = open(self.data.parent / f"{self.data.name}.err", "a")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [*ARBITER, "serve", "--port", str(self.port), "--data-dir", str(self.data),
+             "--log-level", "WARNING", *self.extra], stdout=subprocess.PIPE, stderr=err,
+            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        err.close()
+        self.starts += 1
+        assert self.proc.stdout is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        wait_for(self._listening, timeout, "the server to listen")
+
+    def _listening(self) -> bool:
+        assert self.proc is not None and self.proc.stdout is not None
+        if self.proc.poll() is not None:
+            raise AssertionError(f"the server exited ({self.proc.returncode}): "
+                                 + (self.data.parent / f"{self.data.name}.err").read_text())
+        while line := self.proc.stdout.readline():
+            self.output.append(line.rstrip("\n"))
+        return any("listening on" in line for line in self.output)
+
+    def errors(self) -> str:
+        """What the server wrote to stderr, over all its starts."""
+        return (self.data.parent / f"{self.data.name}.err").read_text()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush; what was committed is all that survives."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.output.clear()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def metrics(self) -> dict[str, float]:
+        """Unlabelled samples of /metrics (empty while the server is down)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics",
+                                        timeout=5) as r:
+                text = r.read().decode()
+        except OSError:
+            return {}
+        out = {}
+        for line in text.splitlines():
+            if line and not line.startswith("#") and "{" not in line:
+                name, value = line.rsplit(" ", 1)
+                out[name] = float(value)
+        return out
+
+    def actions(self) -> int:
+        return int(self.metrics().get("arbiter_actions_total", 0))
+
+
+def run_arbiter(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ARBITER, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def replay_all(data: Path) -> list[tuple[int, int, str]]:
+    """Replay every game of the log: (game, exit code, last line) for each (0: the state hashes
+    the log recorded all match a replay)."""
+    listing = run_arbiter("replay", "--list", "--data-dir", str(data))
+    assert listing.returncode == 0, listing.stderr
+    out = []
+    for m in re.finditer(r"^game (\d+): .*$", listing.stdout, re.M):
+        done = run_arbiter("replay", m.group(1), "--data-dir", str(data))
+        lines = done.stdout.strip().splitlines()
+        out.append((int(m.group(1)), done.returncode, lines[-1] if lines else done.stderr))
+    return out
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    return dict(json.loads(path.read_text()))

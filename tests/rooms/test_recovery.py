@@ -1,0 +1,87 @@
+"""Recovery in the core: the records a core wrote, read back by a new core (a server restart),
+rebuild every unfinished room with the same state, seat tokens and sessions; players come back
+with their sessions; bots come back as bots; nothing is lost that was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.store.db import Store
+
+from .sim import Sim, assert_converged
+
+
+def _restart(store: Store, **settings: float) -> tuple[Sim, list[str]]:
+    sim = Sim(HubSettings(allow_scenarios=True, **settings), store=store)  # type: ignore[arg-type]
+    sim.hub.restore_sessions(store.sessions())
+    lines = []
+    for stored in store.stored_rooms():
+        line, effects = sim.hub.restore_room(stored, sim.now)
+        sim.apply(effects)
+        lines.append(line)
+    sim.apply(sim.hub.resume_idle_sessions(sim.now))
+    return sim, lines
+
+
+def test_rooms_are_rebuilt_from_their_records_and_players_resume(tmp_path: Path) -> None:
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13, "best_of": 3})
+    first.play({0: ann, 1: bob}, max_actions=60)
+    before = first.match(room).table.state_hash()
+    tokens = [s.token for s in first.match(room).seats]
+
+    second, lines = _restart(store, grace=30)
+    [line] = lines
+    assert line.startswith(f"room {room} resumed: game 1 (match game 1), ") and before in line
+    match = second.match(room)
+    assert match.table.state_hash() == before and [s.token for s in match.seats] == tokens
+    assert all(s.away_deadline == second.now + 30 for s in match.seats)
+    ann2 = second.connect(session=ann.session, resume=ann.tracker.positions())
+    bob2 = second.connect(session=bob.session)
+    assert ann2.of_type("s"), "a new epoch: the resuming client gets a snapshot"
+    assert ann2.of_type("welcome")[0]["seats"] == [[room, 0, tokens[0]]]
+    second.play({0: ann2, 1: bob2}, max_actions=20)
+    assert assert_converged(second, [ann2, bob2]) == 2
+    # A player who does not come back within the grace period concedes (CR 104.3a), and
+    # the next game of the match begins.
+    ann2.close()
+    second.advance(31)
+    [result] = bob2.of_type("result")
+    assert {(o["player"], o["reason"]) for o in result["res"]["outcomes"]} == {
+        (0, "concession"), (1, "opponents_left")}
+    assert result["m"]["game"] == 1 and not result["m"]["over"]
+
+
+def test_a_bot_seat_comes_back_as_a_bot(tmp_path: Path) -> None:
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(HubSettings(allow_scenarios=True, bot_think=0.1), store=store)
+    ann = first.connect("Ann")
+    room = ann.ok({"t": "create", "config": {"seats": 2, "seed": 2}})["r"]
+    ann.join(room, deck="quick-red")
+    ann.ok({"t": "bot", "r": room, "strategy": "random"})
+    second, _ = _restart(store, bot_think=0.1)
+    seat = second.match(room).seats[1]
+    assert seat.bot is not None and seat.bot.strategy_name == "random"
+    assert seat.away_deadline is None, "a bot is never away"
+    ann2 = second.connect(session=ann.session)
+    for _ in range(5000):
+        if second.match(room).state == "finished":
+            break
+        if ann2.pending():
+            second.play({0: ann2}, max_actions=1)
+        else:
+            second.advance(0.1)
+    assert second.match(room).state == "finished"
+
+
+def test_a_room_whose_log_does_not_replay_is_not_resumed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    first.play({0: ann, 1: bob}, max_actions=150)  # the state hash is recorded at 100
+    store.db.execute("UPDATE commands SET hash = 'tampered' WHERE hash IS NOT NULL")
+    second, [line] = _restart(store)
+    assert line.startswith(f"room {room} NOT resumed") and "state hash differs" in line
+    assert second.hub.match_of(room) is None
