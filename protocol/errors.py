@@ -44,6 +44,7 @@ class Code(StrEnum):
     BAD_DECK = "bad_deck"
     SCENARIOS_DISABLED = "scenarios_disabled"
     LIMIT = "limit"  # a server limit (rooms, connections) is reached
+    UNAVAILABLE = "unavailable"  # a cluster node cannot reach its log: nothing was accepted
     INTERNAL = "internal"  # a bug on the server side; nothing changed
 
 

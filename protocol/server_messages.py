@@ -79,12 +79,13 @@ class Ok(ServerMessage):
 
 @dataclass(frozen=True)
 class Redirect(ServerMessage):
-    """The room lives on another node of a cluster: reconnect there and ask again."""
+    """The room lives on another node of a cluster (or, without a room, a new room goes to
+    another node): reconnect there and ask again."""
 
     TYPE = "redirect"
     request: int | None = key("i", omit=False)
-    room: str = key("r")
     url: str = key("url")
+    room: str | None = key("r", default=None)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ transport carries out in this order:
 1. ``records``: log records, written durably (server/store) before anything below leaves;
 2. ``frames``: bytes for connections, in order;
 3. ``closes``: connections to close once their frames above have been sent;
-4. ``deadlines``: when to wake each timer key (None: never), the latest word for a key wins.
+4. ``deadlines``: when to wake each timer key (None: never), the latest word for a key wins;
+5. ``lookups``: (a cluster node only) what the core needs to know before it can answer a
+   frame: a session or a room that lives in the cluster but not here, or where to place a new
+   room. The node finds out and hands the frame back with the answer (``Resolved``).
 
 Like wsproto's ``receive_data`` handing back events, this keeps the core a pure function of its
 inputs and the time it is told, so tests drive it with plain values (tests/rooms).
@@ -17,6 +20,7 @@ inputs and the time it is told, so tests drive it with plain values (tests/rooms
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from arbiter.protocol.codec import pack
@@ -27,19 +31,49 @@ if TYPE_CHECKING:
     from .peers import Peer
 
 # WebSocket close codes the core chooses (RFC 6455): a policy violation (garbage, flooding),
-# and no protocol version in common.
+# no protocol version in common, and "come back" (a room this node served has moved).
 POLICY_VIOLATION = 1008
 PROTOCOL_ERROR = 1002
+SERVICE_RESTART = 1012
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Something a cluster node must find out before the core answers ``frame`` from ``peer``
+    (None: nothing to answer, only to redirect ``peer``): ``kind`` is ``session`` (a token this
+    node does not know), ``room`` (a room id that is not here) or ``place`` (which node a new
+    room goes to)."""
+
+    kind: str
+    key: str
+    peer: Peer
+    frame: bytes | None
+
+
+@dataclass
+class Resolved:
+    """What a cluster node found out for a frame's lookups, handed back with the frame.
+
+    ``sessions``: tokens looked up (those found were restored into the hub first); ``rooms``:
+    room id -> the URL of the node that owns it now, or None when no node has it (or it is
+    here now: the node restored it); ``place``: the URL of the node a new room should go to,
+    or None for this one."""
+
+    sessions: set[str] = field(default_factory=set)
+    rooms: dict[str, str | None] = field(default_factory=dict)
+    placed: bool = False
+    place: str | None = None
 
 
 class Effects:
-    __slots__ = ("closes", "deadlines", "frames", "records")
+    __slots__ = ("closes", "deadlines", "frames", "lookups", "records")
 
     def __init__(self) -> None:
         self.records: list[Record] = []
         self.frames: list[tuple[Sequence[Peer], bytes]] = []
         self.closes: list[tuple[Peer, int, str]] = []
         self.deadlines: dict[Hashable, float | None] = {}
+        self.lookups: list[Lookup] = []
 
     def log(self, record: Record) -> None:
         self.records.append(record)
@@ -59,8 +93,12 @@ class Effects:
     def wake(self, key: Hashable, when: float | None) -> None:
         self.deadlines[key] = when
 
+    def lookup(self, kind: str, key: str, peer: Peer, frame: bytes | None) -> None:
+        self.lookups.append(Lookup(kind, key, peer, frame))
+
     def __bool__(self) -> bool:
-        return bool(self.records or self.frames or self.closes or self.deadlines)
+        return bool(self.records or self.frames or self.closes or self.deadlines
+                    or self.lookups)
 
     def __repr__(self) -> str:
         return (f"<Effects {len(self.records)} records, {len(self.frames)} frames, "

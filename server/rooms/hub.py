@@ -22,24 +22,23 @@ from arbiter.protocol.server_messages import (
     Catalog,
     Created,
     Error,
+    Redirect,
     RoomList,
     ServerMessage,
     Welcome,
     encode,
 )
-from arbiter.server.rules import Table
 from arbiter.server.rules.cards import catalog
-from arbiter.server.rules.commands import from_record
-from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
-from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, Effects
+from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, SERVICE_RESTART, Effects, Resolved
 from .match import MatchRoom, RecoveryError, Refusal
 from .peers import Limits, Peer
+from .recovery import rebuild
 from .sessions import WAKE_KEY, SessionBook
-from .setup import deck_from_wire, parse_settings, variants
+from .setup import parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
 
@@ -55,6 +54,20 @@ ROOM_REQUESTS: dict[type[rq.Request], Callable[[MatchRoom, Peer, Any], None]] = 
     rq.Concede: MatchRoom.concede, rq.Draw: MatchRoom.draw, rq.Judge: MatchRoom.judge,
     rq.Chat: MatchRoom.chat, rq.Resync: MatchRoom.resync, rq.Leave: MatchRoom.leave,
 }
+
+
+# Room requests that change what the log holds, refused while a cluster node cannot reach it.
+WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
+                    rq.Draw, rq.Judge})
+
+
+def match_id(room_id: str) -> str:
+    """The match a room id belongs to: a subgame's room is MATCH.GAME.N."""
+    return room_id.split(".", 1)[0]
+
+
+def _by_number(item: tuple[str, Any]) -> tuple[int, str]:
+    return (int(item[0]) if item[0].isdigit() else 0, item[0])
 
 
 class Ids(Protocol):
@@ -83,7 +96,7 @@ class Counters:
 class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  ids: Ids | None = None, entropy: Entropy | None = None,
-                 welcome_limits: dict[str, Any] | None = None) -> None:
+                 welcome_limits: dict[str, Any] | None = None, routing: bool = False) -> None:
         self.settings = settings or HubSettings()
         self.limits = limits or Limits()
         self.ids: Ids = ids or Counters()
@@ -95,6 +108,13 @@ class Hub:
         self.ctx = RoomContext(self.settings, self.stats, self.sessions, entropy,
                                next_game_id=self.ids.next_game, route=self._route,
                                drop=self._drop, catalog=self._catalog)
+        # A cluster node (docs/cluster.md): sessions and rooms it does not hold may live in the
+        # cluster, so it asks (Effects.lookups) before saying they do not exist.
+        self.routing = routing
+        self.log_available = True  # False while a cluster node cannot reach its log
+        self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' room summaries
+        self._resolved: Resolved | None = None  # what the node found out for this frame
+        self._frame: bytes | None = None  # the frame being handled, for lookups
         lim = self.limits
         self.welcome_limits = welcome_limits or {
             "frame": lim.max_frame, "rate": lim.rate, "burst": lim.burst, "queue": lim.queue,
@@ -107,12 +127,17 @@ class Hub:
         with every later input."""
         return Peer(sink, address, self.limits, now)
 
-    def receive(self, peer: Peer, frame: bytes | str, now: float) -> Effects:
-        """One frame from ``peer``. Whatever it holds, the client gets an answer or an error,
-        and nothing escapes."""
+    def receive(self, peer: Peer, frame: bytes | str, now: float,
+                resolved: Resolved | None = None) -> Effects:
+        """One frame from ``peer``. Whatever it holds, the client gets an answer or an error
+        (or, on a cluster node, a lookup the node answers by handing the frame back with what
+        it ``resolved``), and nothing escapes."""
         out = self._begin(now)
+        self._resolved = resolved
         if not peer.reading:
             return out
+        if resolved is not None:
+            peer.refund()  # the frame was charged when it first came
         if not peer.allow(self.limits, now):
             rid = peek_request_id(frame) if isinstance(frame, bytes) else None
             self._error(peer, Code.RATE_LIMITED,
@@ -121,6 +146,7 @@ class Hub:
             self._close(peer, POLICY_VIOLATION, "rate limit exceeded")
             return out
         request_id = None
+        self._frame = frame if isinstance(frame, bytes) else None
         try:
             try:
                 if isinstance(frame, str):
@@ -222,7 +248,25 @@ class Hub:
         except ProtocolError as exc:
             self._error(peer, exc.code, exc.message, req.id, room)
 
+    def _lookup(self, kind: str, key: str, peer: Peer) -> bool:
+        """On a cluster node, ask for ``key`` unless this frame already comes with the answer:
+        True when the frame must wait for it."""
+        resolved = self._resolved
+        if not self.routing:
+            return False
+        if resolved is not None and (
+                (kind == "session" and key in resolved.sessions)
+                or (kind == "room" and key in resolved.rooms)
+                or (kind == "place" and resolved.placed)):
+            return False
+        frame = self._frame
+        self.ctx.out.lookup(kind, key, peer, frame)
+        return True
+
     def _hello(self, peer: Peer, req: rq.Hello) -> None:
+        if req.session is not None and req.session not in self.sessions and \
+                self._lookup("session", req.session, peer):
+            return
         session, version = self.sessions.hello(peer, req, self.ctx.now)
         peer.session = session
         peer.version = version
@@ -238,21 +282,41 @@ class Hub:
             match = self.matches.get(rid)
             if match is not None:
                 match.attach(peer, req.resume)
+        if self.routing:
+            # Rooms the client was following that are not here: the node finds where they
+            # are and redirects the client there (Lookup with no frame to answer).
+            for rid in sorted({match_id(r) for r in (req.resume or {})} - set(self.matches)):
+                self.ctx.out.lookup("room", rid, peer, None)
 
     def match_of(self, room_id: str) -> MatchRoom | None:
         """The match a room id (a match's or one of its subgames') belongs to."""
         return self.matches.get(room_id) or self.index.get(room_id)
 
-    def _match(self, room_id: str) -> MatchRoom:
+    def _match(self, room_id: str, peer: Peer, request: int) -> MatchRoom | None:
+        """The match of ``room_id``; None when a cluster node must first find where it is,
+        or when it lives on another node (the client is then redirected there)."""
         match = self.match_of(room_id)
-        if match is None:
-            raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
-        return match
+        if match is not None:
+            return match
+        if self._lookup("room", match_id(room_id), peer):
+            return None
+        url = self._resolved.rooms.get(match_id(room_id)) if self._resolved else None
+        if url is not None:
+            self._send(peer, Redirect(request, url, room_id))
+            self.stats.redirects += 1
+            return None
+        raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
     def _dispatch(self, peer: Peer, req: rq.Request) -> None:
         handler = ROOM_REQUESTS.get(type(req))
         if handler is not None:
-            handler(self._match(req.room), peer, req)  # type: ignore[attr-defined]
+            if not self.log_available and type(req) in WRITES:
+                raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just "
+                                                "now: nothing was accepted; try again shortly")
+            match = self._match(req.room, peer, req.id)  # type: ignore[attr-defined]
+            if match is None:
+                return
+            handler(match, peer, req)
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
         elif isinstance(req, rq.ListRooms):
@@ -260,6 +324,8 @@ class Hub:
                      if mr.state != RoomState.FINISHED]
             for summary in rooms:
                 del summary["t"]
+            rooms.extend(s for r, s in sorted(self.remote_lobby.items(), key=_by_number)
+                         if r not in self.matches)
             self._send(peer, RoomList(req.id, rooms[:200]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
@@ -273,6 +339,16 @@ class Hub:
 
     def _create(self, peer: Peer, req: rq.CreateRoom) -> None:
         s = self.settings
+        if not self.log_available:
+            raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just now: "
+                                            "no room was created; try again shortly")
+        if self._lookup("place", "", peer):
+            return
+        if self._resolved is not None and self._resolved.place is not None:
+            # The least-loaded node of the cluster takes new rooms (docs/cluster.md).
+            self._send(peer, Redirect(req.id, self._resolved.place))
+            self.stats.redirects += 1
+            return
         if len(self.matches) >= s.max_rooms:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
         session = peer.session
@@ -321,6 +397,57 @@ class Hub:
             out[match.state.value] = out.get(match.state.value, 0) + 1
         return out
 
+    # ------------------------------------------------------------------ a cluster node's
+
+    def redirect(self, peer: Peer, room: str, url: str | None, now: float) -> Effects:
+        """Tell ``peer`` that ``room``, which it was following, lives at ``url`` (found by the
+        node after a lookup without a frame); nothing when no node has it."""
+        out = self._begin(now)
+        if url is not None and peer.reading:
+            self._send(peer, Redirect(None, url, room))
+            self.stats.redirects += 1
+        return out
+
+    def release_room(self, room: str, url: str | None, now: float) -> Effects:
+        """This node no longer owns ``room`` (another node claimed it, or its writes could not
+        be made durable): forget it without logging anything. Its followers are redirected to
+        ``url`` when the new owner is known; otherwise their connections are closed with 1012,
+        and they come back with their sessions and are sent on from there."""
+        out = self._begin(now)
+        match = self.matches.pop(room, None)
+        if match is None:
+            return out
+        followers = match.members()
+        for rid in [r for r, mr in self.index.items() if mr is match]:
+            del self.index[rid]
+        for session in self.sessions.sessions.values():
+            session.seats.pop(room, None)
+            session.spectating.discard(room)
+        out.wake(match.id, None)
+        for peer in followers:
+            peer.rooms.discard(room)
+            if url is not None:
+                self._send(peer, Redirect(None, url, room))
+                self.stats.redirects += 1
+            else:
+                self._close(peer, SERVICE_RESTART, f"room {room} moved to another server")
+        return out
+
+    def load(self) -> tuple[int, int]:
+        """This node's load for placing new rooms: (rooms, players connected)."""
+        players = sum(len(s.peers) for mr in self.matches.values() for s in mr.seats)
+        return len(self.matches), players
+
+    def summaries(self) -> dict[str, dict[str, Any]]:
+        """The lobby entries of this node's rooms (finished ones left out)."""
+        out = {}
+        for mr in self.matches.values():
+            if mr.state != RoomState.FINISHED:
+                summary = encode(mr.summary())
+                del summary["t"]
+                out[mr.id] = summary
+        return out
+
     # ------------------------------------------------------------------ recovery
 
     def restore_sessions(self, sessions: dict[str, str]) -> None:
@@ -332,8 +459,9 @@ class Hub:
         log (saying whether it could be resumed) and the effects (its timers)."""
         out = self._begin(now)
         row = stored.room
+        self.restore_sessions(stored.sessions)
         try:
-            match = self._restore(stored)
+            match = rebuild(self.ctx, self.sessions, stored)
         except (RecoveryError, ProtocolError) as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
@@ -351,38 +479,3 @@ class Hub:
         out = self._begin(now)
         self.sessions.released_all(list(self.sessions.sessions.values()), now, out)
         return out
-
-    def _restore(self, stored: StoredRoom) -> MatchRoom:
-        row = stored.room
-        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
-        match = MatchRoom(self.ctx, row.id, settings, row.creator, None)
-        for s in stored.seats:
-            if s.seat >= len(match.seats):
-                continue
-            seat = match.seats[s.seat]
-            seat.token, seat.name = s.token, s.name
-            seat.deck = deck_from_wire(s.deck) if s.deck is not None else seat.deck
-            if s.bot is not None:
-                from .bots import RoomBot
-
-                seat.bot = RoomBot(s.bot, self.ctx.entropy.bits(62))
-            session = self.sessions.get(s.session) if s.session is not None else None
-            if session is not None and s.token is not None:
-                seat.session = session
-                session.seats[match.id] = seat.index
-        current = stored.games[-1] if stored.games and stored.games[-1].result is None \
-            else None
-        for g in stored.games:
-            if g.result is None:
-                continue
-            match.score.record(g.result)
-            match.score.game = g.number
-        if current is not None:
-            table = Table(config_from_wire(current.config), current.seed)
-            commands = [(from_record(r.command), r.hash) for r in stored.commands]
-            clocks = stored.commands[-1].clocks if stored.commands else None
-            match.restore_game(table, current.id, current.number, current.chooser, commands,
-                               clocks)
-        else:
-            match.hold_seats()
-        return match

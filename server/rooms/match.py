@@ -10,7 +10,6 @@ after. Nothing here awaits or reads a clock: the time is ``ctx.now``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from arbiter.protocol import requests as rq
@@ -38,7 +37,7 @@ from arbiter.server.store.records import (
     SeatSet,
 )
 
-from .bots import RoomBot
+from .bots import RoomBot, RoomBots
 from .clocks import ChessClock
 from .context import RoomContext
 from .fanout import Ack, Fanout
@@ -88,6 +87,7 @@ class MatchRoom:
                                on_open=lambda rid: ctx.open_room(rid, self),
                                on_close=ctx.close_room)
         self.fanout = Fanout(ctx, self.seating, self.rooms)
+        self.bots = RoomBots(ctx, self.seating, self.rooms, lambda: self.table, self._run)
         # The current table of the match.
         self.table: Table | None = None
         self.game_id: int | None = None
@@ -591,19 +591,37 @@ class MatchRoom:
         return min(deadlines) if deadlines else None
 
     def reschedule(self) -> None:
-        self._plan_bots()
+        if self.bot_deadline is None and self.bots.have_work():
+            # The room's bots answer after a think, as a person would.
+            self.bot_deadline = self.ctx.now + self.ctx.settings.bot_think
         self.ctx.out.wake(self.id, None if self.state == FINISHED and not self.members()
                           else self.next_deadline())
 
     def on_timer(self) -> None:
-        now = self.ctx.now
+        """A deadline of the room's has come: a chess clock, an empty seat's grace period, a
+        bot's think, a waiting room's time."""
+        if self.clock is not None and self.state in (PLAYING, PAUSED):
+            self._flag_clock()
+        self._seats_away()
+        if self.bot_deadline is not None and self.bot_deadline <= self.ctx.now:
+            self.bot_deadline = None
+            self.bots.act()
+        if self.state == WAITING:
+            self._expire_waiting()
+        self.reschedule()
+
+    def _flag_clock(self) -> None:
+        """CR 104.3k: the player whose time ran out loses the game."""
         table = self.table
-        if self.clock is not None and self.state in (PLAYING, PAUSED) and table is not None:
-            flagged = self.clock.flag(now)
-            if flagged is not None:
-                if not (table.main.in_game(flagged)
-                        and self._run(Penalty(flagged, "clock", table.main.number), None)):
-                    self.clock.settle(now, None, None)  # nobody left to flag: stop the clock
+        assert self.clock is not None and table is not None
+        flagged = self.clock.flag(self.ctx.now)
+        if flagged is not None:
+            if not (table.main.in_game(flagged)
+                    and self._run(Penalty(flagged, "clock", table.main.number), None)):
+                self.clock.settle(self.ctx.now, None, None)  # nobody left to flag: stop it
+
+    def _seats_away(self) -> None:
+        now = self.ctx.now
         for seat in self.seats:
             if seat.away_deadline is None or seat.away_deadline > now or seat.present:
                 continue
@@ -614,100 +632,27 @@ class MatchRoom:
                   and self.table.main.in_game(seat.index)):
                 # The table never waits on a departed player: concede for them (CR 104.3a).
                 self._run(Concede(seat.index, self.table.main.number), None)
-        if self.bot_deadline is not None and self.bot_deadline <= now:
-            self.bot_deadline = None
-            self._bots_act()
-        if self.state == WAITING:
-            nobody = not any(s.taken for s in self.seats) and not self.seating.spectators
-            idle = self.idle_deadline is not None and self.idle_deadline <= now and nobody
-            late = self.start_deadline is not None and self.start_deadline <= now
-            if idle or late:
-                # Nobody came, or the match did not fill in time: the room goes away (its row
-                # stays in the log, finished), and anyone waiting in it is told.
-                self.ctx.stats.rooms_expired += 1
-                self.fanout.broadcast(Error(Code.ROOM_CLOSED, f"room {self.id} closed: its "
-                                            "match did not start in time", None, self.id))
-                for seat in self.seats:
-                    if seat.taken:
-                        self._release_seat_holder(seat)
-                for peer in self.members():
-                    peer.rooms.discard(self.id)
-                self.seating.spectators.clear()
-                for seat in self.seats:
-                    seat.peers.clear()
-                self._finish()
-            elif self.idle_deadline is not None and self.idle_deadline <= now:
-                self.idle_deadline = None
-        self.reschedule()
 
-    def _release_seat_holder(self, seat: Seat) -> None:
-        session = seat.session
-        if session is not None:
-            session.seats.pop(self.id, None)
-            self.ctx.sessions.released(session, self.ctx.now, self.ctx.out)
-
-    # ------------------------------------------------------------------ bots
-
-    def _bot_work(self) -> list[tuple[Seat, GameRoom, Callable[[], None]]]:
-        """What the room's bots have to do now: answer a draw offer, or decide."""
-        table = self.table
-        if table is None or table.finished or self.state not in (PLAYING, PAUSED):
-            return []
-        work = []
-        for seat in self.seats:
-            bot = seat.bot
-            if bot is None:
-                continue
-            for room in self.rooms.in_order(table):
-                cls = room.classes.get(seat.index)
-                if cls is None or not room.game.in_game(seat.index):
-                    continue
-                answer = bot.draw_answer(room.id, cls.state.view, seat.index)
-                if answer is not None:
-                    work.append((seat, room, self._bot_draw(seat, room, answer)))
-        d = table.pending
-        if d is not None:
-            decider = self.seats[d.player]
-            game_room = self.rooms.of_game(d.game)
-            if decider.bot is not None and game_room is not None:
-                work.append((decider, game_room,
-                             lambda: self._bot_decide(decider, game_room)))
-        return work
-
-    def _bot_draw(self, seat: Seat, room: GameRoom, op: str) -> Callable[[], None]:
-        def answer() -> None:
-            assert seat.bot is not None
-            view = room.classes[seat.index].state.view
-            if seat.bot.draw_answer(room.id, view, seat.index) is None:
-                return  # answered or withdrawn meanwhile
-            seat.bot.answering(room.id, view)
-            self._run(DrawOffer(seat.index, op, room.number), None)
-        return answer
-
-    def _plan_bots(self) -> None:
-        """Wake the room for its bots when they have something to do (after a think)."""
-        if self.bot_deadline is None and any(s.bot is not None for s in self.seats) \
-                and self._bot_work():
-            self.bot_deadline = self.ctx.now + self.ctx.settings.bot_think
-
-    def _bots_act(self) -> None:
-        for _seat, _room, step in self._bot_work():
-            step()
-            if self.table is None or self.table.finished:
-                break
-
-    def _bot_decide(self, seat: Seat, room: GameRoom) -> None:
-        table = self.table
-        assert table is not None and seat.bot is not None
-        d = table.pending
-        if d is None or d.player != seat.index:
-            return
-        view = room.classes[seat.index].state.view
-        if room.game.draw_offer is None and seat.bot.wants_draw(room.id, view):
-            self._run(DrawOffer(seat.index, "propose", room.number), None)
-            return
-        action = seat.bot.choose(view, d.to_wire(), self.ctx.catalog()["cards"])
-        self._run(Act(seat.index, d.serial, action), None, acted=seat.index)
+    def _expire_waiting(self) -> None:
+        now = self.ctx.now
+        nobody = not any(s.taken for s in self.seats) and not self.seating.spectators
+        idle = self.idle_deadline is not None and self.idle_deadline <= now and nobody
+        late = self.start_deadline is not None and self.start_deadline <= now
+        if idle or late:
+            # Nobody came, or the match did not fill in time: the room goes away (its row
+            # stays in the log, finished), anyone waiting in it is told, and dropping it
+            # frees its seats' sessions.
+            self.ctx.stats.rooms_expired += 1
+            self.fanout.broadcast(Error(Code.ROOM_CLOSED, f"room {self.id} closed: its match "
+                                        "did not start in time", None, self.id))
+            for peer in self.members():
+                peer.rooms.discard(self.id)
+            self.seating.spectators.clear()
+            for seat in self.seats:
+                seat.peers.clear()
+            self._finish()
+        elif self.idle_deadline is not None and self.idle_deadline <= now:
+            self.idle_deadline = None
 
     # ------------------------------------------------------------------ recovery
 

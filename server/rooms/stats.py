@@ -19,6 +19,7 @@ class Stats:
         self.games_started = 0
         self.games_finished = 0
         self.rooms_expired = 0  # waiting rooms nobody joined in time
+        self.redirects = 0  # clients sent to another node of a cluster
 
     def count_action(self, now: float) -> None:
         self.actions_total += 1

@@ -238,8 +238,12 @@ class Store:
 
     def stored_rooms(self) -> Iterator[StoredRoom]:
         """Every unfinished room with what recovery needs to rebuild it."""
+        known = self.sessions()
         for row in self.rooms(unfinished=True):
             games = self.games(row.id)
             current = games[-1] if games and games[-1].result is None else None
             commands = list(self.commands(current.id)) if current is not None else []
-            yield StoredRoom(row, self.seats(row.id), games, commands)
+            seats = self.seats(row.id)
+            holders = {s.session: known[s.session] for s in seats
+                       if s.session is not None and s.session in known}
+            yield StoredRoom(row, seats, games, commands, holders)

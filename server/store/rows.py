@@ -60,3 +60,4 @@ class StoredRoom:
     seats: list[SeatRow]
     games: list[GameRow]
     commands: list[CommandRow] = field(default_factory=list)
+    sessions: dict[str, str] = field(default_factory=dict)  # its seat holders: token -> name

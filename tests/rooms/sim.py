@@ -18,7 +18,7 @@ from typing import Any
 from arbiter.clients.bots.strategies import Strategy, random_strategy
 from arbiter.protocol import Tracker, decode, pack, unpack_server
 from arbiter.server.rooms.context import HubSettings, SeededEntropy
-from arbiter.server.rooms.effects import Effects
+from arbiter.server.rooms.effects import Effects, Lookup
 from arbiter.server.rooms.hub import Counters, Hub
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rules.cards.catalog import cards as catalog_cards
@@ -30,11 +30,13 @@ QUICK = ("quick-red", "quick-green")
 
 class Sim:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
-                 store: Store | None = None, seed: int = 7, now: float = 1000.0) -> None:
+                 store: Store | None = None, seed: int = 7, now: float = 1000.0,
+                 routing: bool = False) -> None:
         ids = Counters(store.next_id("rooms"), store.next_id("games")) if store else None
         self.hub = Hub(settings or HubSettings(allow_scenarios=True),
                        limits or Limits(rate=1e9, burst=10**9), ids=ids,
-                       entropy=SeededEntropy(seed))
+                       entropy=SeededEntropy(seed), routing=routing)
+        self.lookups: list[Lookup] = []
         self.now = now
         self.store = store
         self.records: list[Record] = []
@@ -58,6 +60,7 @@ class Sim:
                 self.deadlines.pop(key, None)
             else:
                 self.deadlines[key] = when
+        self.lookups.extend(effects.lookups)
         return effects
 
     def advance(self, seconds: float) -> None:

@@ -1,0 +1,134 @@
+"""A cluster node's core (docs/cluster.md): before it says a session or a room does not exist,
+it asks (a lookup the node answers by handing the frame back); a room that lives on another
+node gets the client a redirect; new rooms go where the node places them; a room the node no
+longer owns is let go; while the log cannot be reached nothing is accepted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.protocol import pack
+from arbiter.server.rooms.effects import Resolved
+
+from .sim import Player, Sim
+
+ELSEWHERE = "ws://10.0.0.2:8765/"
+
+
+def _again(sim: Sim, player: Player, resolved: Resolved) -> None:
+    """The node found out: hand the frame of the last lookup back with what it found."""
+    lookup = sim.lookups.pop()
+    assert lookup.peer is player.peer and lookup.frame is not None
+    sim.apply(sim.hub.receive(player.peer, lookup.frame, sim.now, resolved))
+
+
+def _send(player: Player, msg: dict[str, Any]) -> int:
+    i = msg.setdefault("i", 900 + len(player.messages))
+    player.send_raw(pack(msg))
+    return int(i)
+
+
+def test_an_unknown_session_is_looked_up_before_it_is_refused() -> None:
+    sim = Sim(routing=True)
+    p = sim.connect("x", hello=False)
+    i = _send(p, {"t": "hello", "v": [1], "session": "from-another-node"})
+    [lookup] = sim.lookups
+    assert (lookup.kind, lookup.key) == ("session", "from-another-node") and i not in p.replies
+    sim.hub.restore_sessions({"from-another-node": "Ann"})  # the node found it in the log
+    _again(sim, p, Resolved(sessions={"from-another-node"}))
+    assert p.replies[i]["t"] == "welcome" and p.replies[i]["name"] == "Ann"
+    q = sim.connect("y", hello=False)
+    j = _send(q, {"t": "hello", "v": [1], "session": "nowhere"})
+    _again(sim, q, Resolved(sessions={"nowhere"}))  # looked up, not found
+    assert q.replies[j]["code"] == "unknown_session"
+
+
+def test_a_room_on_another_node_gets_a_redirect_and_one_nowhere_is_unknown() -> None:
+    sim = Sim(routing=True)
+    ann = sim.connect("Ann")
+    i = _send(ann, {"t": "join", "r": "42"})
+    [lookup] = sim.lookups
+    assert (lookup.kind, lookup.key) == ("room", "42")
+    _again(sim, ann, Resolved(rooms={"42": ELSEWHERE}))
+    assert ann.replies[i] == {"t": "redirect", "i": i, "url": ELSEWHERE, "r": "42"}
+    j = _send(ann, {"t": "resync", "r": "43.1.7"})  # a subgame's room: its match is asked for
+    assert sim.lookups.pop().key == "43"
+    sim.apply(sim.hub.receive(ann.peer, pack({"t": "resync", "r": "43.1.7", "i": j}), sim.now,
+                              Resolved(rooms={"43": None})))
+    assert ann.replies[j]["code"] == "unknown_room"
+    assert sim.hub.stats.redirects == 1
+
+
+def test_new_rooms_go_where_the_node_places_them() -> None:
+    sim = Sim(routing=True)
+    ann = sim.connect("Ann")
+    i = _send(ann, {"t": "create", "config": {"seats": 2}})
+    assert sim.lookups[-1].kind == "place"
+    _again(sim, ann, Resolved(placed=True, place=ELSEWHERE))
+    assert ann.replies[i] == {"t": "redirect", "i": i, "url": ELSEWHERE}
+    j = _send(ann, {"t": "create", "config": {"seats": 2}})
+    _again(sim, ann, Resolved(placed=True))  # here
+    assert ann.replies[j]["t"] == "created"
+
+
+def test_a_resuming_client_is_sent_on_for_the_rooms_that_are_not_here() -> None:
+    sim = Sim(routing=True)
+    sim.hub.restore_sessions({"tok": "Ann"})
+    ann = sim.connect(session="tok", resume={"7": [1, 2], "7.1.3": [4, 5]})
+    [lookup] = sim.lookups
+    assert (lookup.kind, lookup.key, lookup.frame) == ("room", "7", None)
+    sim.apply(sim.hub.redirect(ann.peer, "7", ELSEWHERE, sim.now))
+    assert ann.of_type("redirect") == [{"t": "redirect", "i": None, "url": ELSEWHERE,
+                                        "r": "7"}]
+
+
+def test_a_room_let_go_sends_its_followers_on_or_away() -> None:
+    sim = Sim(routing=True)
+    ann, bob = sim.connect("Ann"), sim.connect("Bob")
+    create = _send(ann, {"t": "create", "config": {"seats": 2, "seed": 1}})
+    _again(sim, ann, Resolved(placed=True))
+    room = ann.replies[create]["r"]
+    ann.join(room, deck="quick-red")
+    bob.join(room, deck="quick-green")
+    logged = len(sim.records)
+    sim.apply(sim.hub.release_room(room, ELSEWHERE, sim.now))
+    assert len(sim.records) == logged, "nothing is logged for a room this node lost"
+    assert sim.hub.match_of(room) is None and room not in sim.deadlines
+    for p in (ann, bob):
+        assert p.of_type("redirect")[-1] == {"t": "redirect", "i": None, "url": ELSEWHERE,
+                                             "r": room}
+    eve = sim.connect("Eve")
+    other = _send(eve, {"t": "create", "config": {"seats": 2}})
+    _again(sim, eve, Resolved(placed=True))
+    room2 = eve.replies[other]["r"]
+    eve.join(room2)
+    sim.apply(sim.hub.release_room(room2, None, sim.now))  # nobody known has it
+    assert eve.close_code == 1012
+
+
+def test_while_the_log_cannot_be_reached_nothing_is_accepted() -> None:
+    sim = Sim(routing=True)
+    ann = sim.connect("Ann")
+    create = _send(ann, {"t": "create", "config": {"seats": 2, "seed": 1}})
+    _again(sim, ann, Resolved(placed=True))
+    room = ann.replies[create]["r"]
+    ann.join(room, deck="quick-red")
+    sim.hub.log_available = False
+    assert ann.call({"t": "concede", "r": room})["code"] == "unavailable"
+    assert ann.call({"t": "create", "config": {"seats": 2}})["code"] == "unavailable"
+    assert ann.call({"t": "chat", "r": room, "text": "still here"})["t"] == "ok"
+    sim.hub.log_available = True
+    assert ann.call({"t": "deck", "r": room, "ready": "quick-green"})["t"] == "ok"
+
+
+def test_the_room_list_holds_every_node_s_rooms_once() -> None:
+    sim = Sim(routing=True)
+    ann = sim.connect("Ann")
+    create = _send(ann, {"t": "create", "config": {"seats": 2, "name": "here"}})
+    _again(sim, ann, Resolved(placed=True))
+    room = ann.replies[create]["r"]
+    local = sim.hub.summaries()[room]
+    sim.hub.remote_lobby = {"9": {**local, "r": "9", "name": "there"},
+                            room: {**local, "name": "stale copy of a local room"}}
+    names = [r["name"] for r in ann.ok({"t": "rooms"})["rooms"]]
+    assert names == ["here", "there"]
