@@ -85,6 +85,7 @@ def test_807_2b_creatures_attack_only_the_player_to_their_left() -> None:
 @pytest.mark.parametrize("changes,fragment", [
     ({"attack": "multiple"}, "807.2b"), ({"attack": "right"}, "807.2b"),
     ({"deploy_creatures": True}, "807.2c"), ({}, "807.4a"),
+    ({"shared_team_turns": True}, "CR 805"),  # a free-for-all: no teams to share turns
 ])
 def test_807_2_grand_melee_plays_with_its_own_options(changes: dict[str, object],
                                                       fragment: str) -> None:
