@@ -8,8 +8,8 @@
 ``--variant`` picks the variant (default: two-player for two players, Free-for-All otherwise);
 team variants seat the players in teams of two, in order (Two-Headed Giant: two teams, so
 ``--players 6`` gives teams of three, CR 810.11), and ``--shared-team-turns`` has Team vs. Team
-teams share turns (CR 805). Grand Melee (CR 807) needs four players or more; it is meant for
-ten or more.
+teams share turns (CR 805). Grand Melee (CR 807) needs four players or more and is meant for ten
+or more (the default with it).
 
 "Applied actions" are commands the engine accepted (every decision answered). With the random
 strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
@@ -50,7 +50,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=None,
-                        help="players per game (default 2, or 4 for Two-Headed Giant)")
+                        help="players per game (default 2; 4 for Two-Headed Giant, 10 for "
+                             "Grand Melee)")
     parser.add_argument("--variant", choices=VARIANTS, default=None)
     parser.add_argument("--shared-team-turns", action="store_true")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
@@ -64,7 +65,7 @@ def main() -> int:
     args = parser.parse_args()
 
     variant = args.variant
-    players = args.players or (4 if variant == TWO_HEADED_GIANT else 2)
+    players = args.players or {TWO_HEADED_GIANT: 4, GRAND_MELEE: 10}.get(variant, 2)
     variant = variant or ("two_player" if players == 2 else "free_for_all")
     decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
     rng = random.Random(args.seed)
