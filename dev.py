@@ -10,8 +10,10 @@ installs the project into it in editable mode with its development extras. Nothi
 checkout is touched, with one exception: the cluster tests (tests/cluster) start throwaway Redis
 and PostgreSQL servers, and when either is missing and this runs as root on a machine with
 apt-get (a fresh Debian CI machine), ``test`` installs the distribution's packages first
-(docs/cluster.md, "Provisioning"). Where they cannot be had, the cluster tests fail saying what
-is missing, and the summary at the end says so too.
+(docs/cluster.md, "Provisioning"); likewise the browser client's tests (tests/web) drive the
+distribution's Chromium and build with Node.js, and ``test`` installs chromium, nodejs and npm
+the same way when they are missing. Where they cannot be had, those tests fail saying what is
+missing, and the summary at the end says so too.
 """
 
 from __future__ import annotations
@@ -104,6 +106,38 @@ def ensure_cluster_servers() -> str:
     return line
 
 
+# What the browser client's tests need (tests/web), as Debian 12 packages: the page runs in the
+# distribution's Chromium (Playwright drives it, never a browser of its own) and is built and
+# unit-tested with Node.js and npm.
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _missing_browser_tools() -> list[str]:
+    missing = [] if CHROMIUM.exists() else ["chromium"]
+    missing += [package for package, command in (("nodejs", "node"), ("npm", "npm"))
+                if shutil.which(command) is None]
+    return missing
+
+
+def ensure_browser_tools() -> str:
+    """Make sure Chromium, Node.js and npm are installed (apt-get, as root, when they are
+    not); return the line the summary ends with."""
+    wanted = _missing_browser_tools()
+    if wanted and os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"[dev] the browser client's tests need {' '.join(wanted)}; installing with "
+              "apt-get (update, then install)", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        wait = ["-o", "DPkg::Lock::Timeout=300"]
+        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
+                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
+                            *wanted], env, fatal=False)):
+            wanted = _missing_browser_tools()
+    if wanted:
+        return ("[dev] browser client tests CANNOT RUN here (they fail, they are not skipped): "
+                f"missing {', '.join(wanted)}")
+    return f"[dev] browser client tests: {CHROMIUM}, node {shutil.which('node')}"
+
+
 PACKAGES = ("server", "protocol", "clients")  # installed as arbiter.server, ... (pyproject.toml)
 
 
@@ -122,11 +156,13 @@ def typecheck_path() -> Path:
 
 
 def run_tests(args: list[str]) -> int:
-    summary = ensure_cluster_servers()
-    print(summary, flush=True)
+    summaries = [ensure_cluster_servers(), ensure_browser_tools()]
+    for summary in summaries:
+        print(summary, flush=True)
     code = _run_steps(args)
-    if "CANNOT" in summary:  # repeated last, where nobody can miss it (pytest's line stays
-        print(summary, flush=True)  # last when all is well: CI reads it)
+    for summary in summaries:
+        if "CANNOT" in summary:  # repeated last, where nobody can miss it (pytest's line
+            print(summary, flush=True)  # stays last when all is well: CI reads it)
     return code
 
 

@@ -34,6 +34,7 @@ from arbiter.server.store.gate import CommitGate
 from .collector import manage_collector
 from .connection import END, Connection
 from .metrics import Metrics, render
+from .static import StaticFiles, client_dir
 from .timers import Timers
 
 log = logging.getLogger("arbiter.net")
@@ -73,6 +74,7 @@ class ArbiterServer:
         self.port: int | None = None
         self.ws_server: Server | None = None
         self.recovered: list[str] = []
+        self.static = StaticFiles(client_dir())  # the browser client, on the same port
 
     # ------------------------------------------------------------------ effects
 
@@ -160,6 +162,9 @@ class ArbiterServer:
             return ws.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
                               "this server has reached its connection limit\n")
         if not any("upgrade" in v.lower() for v in request.headers.get_all("Connection")):
+            page = self.static.response(request)
+            if page is not None:
+                return page
             return _plain(http.HTTPStatus.UPGRADE_REQUIRED,
                           "this is a websocket endpoint; see docs/protocol.md\n")
         return None

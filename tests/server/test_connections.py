@@ -111,7 +111,7 @@ async def test_healthz_and_metrics_on_the_same_port(nursery: trio.Nursery, tmp_p
     assert lines['arbiter_errors_total{code="stale_decision"}'] == "1"
     assert lines["arbiter_send_queue_depth"] == "0"
     assert "# TYPE arbiter_actions_total counter" in text
-    status, _, _ = await _http_get(server.port, "/")
+    status, _, _ = await _http_get(server.port, "/elsewhere")  # "/" is the browser client's
     assert status == 426
 
 

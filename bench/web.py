@@ -1,0 +1,109 @@
+"""The browser client measured in a real Chromium: what the first load transfers, and how long
+the page takes to apply a server message to its replica and render it, over whole games.
+
+    python bench/web.py [--games 3] [--json]
+
+Each game: a fresh ``arbiter serve`` on loopback, a person in a fresh browser context (a cold
+cache) who creates a room with a bot the server runs in the other seat and plays quick-red
+to the end by clicking (tests/web/browser.py). Printed:
+
+* first load: bytes transferred for the page and its assets (the Performance API's
+  transferSize: headers and the compressed body), and their decoded size;
+* apply and render: for each delta (and each snapshot), the time from the frame's arrival in
+  the page's message handler to the end of the synchronous render of what it changed
+  (``performance.now()`` in clients/web/src/app.js): p50, p99 and the largest, over every game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)
+
+from tests.web.browser import Person, chromium, running_server  # noqa: E402
+from tests.web.test_browser import create_from_lobby, play_until  # noqa: E402
+
+LOAD = """() => {
+  const entries = [...performance.getEntriesByType('navigation'),
+                   ...performance.getEntriesByType('resource')];
+  return entries.map(e => ({name: e.name, transfer: e.transferSize, body: e.encodedBodySize,
+                            decoded: e.decodedBodySize}));
+}"""
+
+TIMES = ("() => ({delta: window.arbiter.perf.delta, snapshot: window.arbiter.perf.snapshot,"
+         " apply: window.arbiter.perf.apply, stats: window.arbiter.conn.stats})")
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p * len(s)))] if s else 0.0
+
+
+def one_game(browser: Any, seed_dir: Path) -> dict[str, Any]:
+    with running_server(seed_dir) as server:
+        ann = Person(browser, server, "Ann")
+        ann.enter()
+        load = ann.page.evaluate(LOAD)
+        create_from_lobby(ann, bots=True)
+        ann.wait("() => document.querySelector('.table-screen')")
+        play_until([ann], lambda: (ann.read() or {}).get("over", False), limit=600)
+        times = ann.page.evaluate(TIMES)
+        problems = list(ann.problems)
+        ann.close()
+    return {"load": load, "delta": times["delta"], "snapshot": times["snapshot"],
+            "apply": times["apply"],
+            "stats": times["stats"], "problems": problems}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    games: list[dict[str, Any]] = []
+    with chromium() as browser, tempfile.TemporaryDirectory() as tmp:
+        for n in range(args.games):
+            folder = Path(tmp) / f"game{n}"
+            folder.mkdir()
+            games.append(one_game(browser, folder))
+    first = games[0]["load"]
+    transfer = sum(int(e["transfer"]) for e in first)
+    decoded = sum(int(e["decoded"]) for e in first)
+    files = [(e["name"].rsplit("/", 1)[-1] or "/", e["transfer"]) for e in first]
+    deltas = [float(t) for g in games for t in g["delta"]]
+    snaps = [float(t) for g in games for t in g["snapshot"]]
+    applied = [float(t) for g in games for t in g["apply"]]
+    delta = {"n": len(deltas), "p50": round(pct(deltas, 0.5), 3),
+             "p99": round(pct(deltas, 0.99), 3), "max": round(max(deltas), 3)}
+    apply = {"p50": round(pct(applied, 0.5), 3), "p99": round(pct(applied, 0.99), 3)}
+    snap = {"n": len(snaps), "p50": round(pct(snaps, 0.5), 3),
+            "max": round(max(snaps, default=0.0), 3)}
+    desyncs = sum(int(g["stats"]["desyncs"]) for g in games)
+    problems = [p for g in games for p in g["problems"]]
+    if args.json:
+        print(json.dumps({"games": len(games), "first_load": {
+            "bytes_transferred": transfer, "bytes_decoded": decoded, "files": files},
+            "delta_ms": delta, "delta_apply_only_ms": apply, "snapshot_ms": snap,
+            "desyncs": desyncs,
+            "console_problems": problems}, indent=2))
+        return 0
+    print(f"first load: {transfer} bytes transferred ({decoded} decoded) in {len(first)} "
+          "files: " + ", ".join(f"{n} {b}" for n, b in files))
+    print(f"apply and render a delta, over {len(games)} games ({delta['n']} deltas): "
+          f"p50 {delta['p50']} ms, p99 {delta['p99']} ms, max {delta['max']} ms "
+          f"(of which applying it to the replica: p50 {apply['p50']} ms, p99 {apply['p99']} ms)")
+    print(f"apply and render a snapshot ({snap['n']}): p50 {snap['p50']} ms, "
+          f"max {snap['max']} ms")
+    print(f"desyncs: {desyncs}; console errors/warnings: {len(problems)}")
+    return 0 if not problems and desyncs == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

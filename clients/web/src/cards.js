@@ -1,0 +1,95 @@
+// How one object of the view reads on the table: name, cost, type, text, power/toughness,
+// counters, damage, tapped, attachments, combat, controller and owner. Card data comes from the
+// server's catalog (docs/protocol.md); without it a card shows what the view says.
+
+import { describeRef, esc, nameOf } from "./text.js";
+
+/** "{2}{W}{W}" as mana symbols. */
+export function manaHtml(cost) {
+  if (!cost) return "";
+  return cost.replace(/\{([^}]+)\}/g, (_, sym) => {
+    const s = sym.toUpperCase();
+    const cls = /^[WUBRGC]$/.test(s) ? s : /^\d+$|^X$/.test(s) ? "N" : "H";
+    return `<span class="m m-${cls}" title="{${esc(s)}}">${esc(s)}</span>`;
+  });
+}
+
+/** A mana pool such as "GGR", as symbols. */
+export function poolHtml(pool) {
+  return [...String(pool ?? "")].map((c) => `<span class="m m-${/[WUBRGC]/.test(c) ? c : "N"}">${esc(c)}</span>`).join("");
+}
+
+function colorClass(card) {
+  if (!card) return "col-N";
+  const colors = card.colors ?? "";
+  if (colors.length > 1) return "col-M";
+  if (colors.length === 1) return `col-${colors}`;
+  return /Land/.test(card.types ?? "") ? "col-L" : "col-C";
+}
+
+/** The flags an object carries, in words. */
+export function flags(o, view, names) {
+  const out = [];
+  if (o.t) out.push("tapped");
+  if (o.d) out.push(`${o.d} damage`);
+  for (const [kind, n] of Object.entries(o.k ?? {})) out.push(`${n} ${kind}`);
+  if (o.kw?.length) out.push(...o.kw);
+  if (o.tk) out.push("token");
+  if (o.cm) out.push("commander");
+  if (o.x) out.push("phased out");
+  if (o.at) out.push(`attacking ${describeRef(o.at, view, names)}`);
+  if (o.bl !== undefined && o.bl !== null) out.push(`blocking ${describeRef(["o", o.bl], view, names)}`);
+  if (o.a !== undefined && o.a !== null) out.push(`attached to ${describeRef(["o", o.a], view, names)}`);
+  if (o.tg?.length) out.push(`targets ${o.tg.map((t) => describeRef(t, view, names)).join(", ")}`);
+  return out;
+}
+
+/** One card as HTML. `acts` are the legal actions this card is the place to click for. */
+export function cardHtml(id, o, { catalog, view, names, acts = [], size = "" }) {
+  const card = catalog?.cards?.[o.n];
+  const pt = o.pt ?? card?.pt;
+  const controller = o.c ?? o.o;
+  const classes = ["card", colorClass(card), size];
+  if (!card && !o.ab) classes.push("bare");
+  if (o.t) classes.push("tapped");
+  if (o.at) classes.push("attacking");
+  if (o.bl !== undefined && o.bl !== null) classes.push("blocking");
+  if (acts.length) classes.push("actionable");
+  if (o.x) classes.push("phased");
+  const tags = flags(o, view, names).filter((f) => f !== "tapped" || size !== "");
+  const owner = controller !== o.o ? `<div class="c-owner">owned by ${esc(nameOf(names, o.o))}</div>` : "";
+  const text = o.ab ?? card?.text ?? "";
+  const loyalty = card?.loyalty !== undefined && card?.loyalty !== null && !pt
+    ? `<span class="c-pt">${esc(o.k?.loyalty ?? card.loyalty)}</span>` : "";
+  const label = [o.n, card?.types, pt ? `${pt[0]}/${pt[1]}` : "", ...flags(o, view, names),
+    acts.length ? `${acts.length} action${acts.length > 1 ? "s" : ""}: ${acts.map((a) => a.label).join("; ")}` : ""]
+    .filter(Boolean).join(", ");
+  const focus = acts.length ? ' tabindex="0" role="button"' : ' tabindex="-1"';
+  return `<div class="${classes.join(" ")}" data-obj="${esc(id)}" data-key="o${esc(id)}"${focus}
+ aria-label="${esc(label)}" title="${esc(label)}">
+<div class="c-head"><span class="c-name">${esc(o.n)}</span><span class="c-cost">${manaHtml(card?.cost)}</span></div>
+<div class="c-type">${esc(card?.types ?? (o.ab ? "Ability" : ""))}</div>
+<div class="c-text">${esc(text)}</div>${owner}
+<div class="c-foot"><span class="c-tags">${esc(tags.join(" · "))}</span>${pt ? `<span class="c-pt">${esc(pt[0])}/${esc(pt[1])}</span>` : loyalty}</div></div>`;
+}
+
+/** The full detail of a card, for the side panel. */
+export function detailHtml(id, o, { catalog, view, names }) {
+  const card = catalog?.cards?.[o.n];
+  const pt = o.pt ?? card?.pt;
+  const rows = [];
+  rows.push(`<div class="d-head"><span class="d-name">${esc(o.n)}</span> <span class="c-cost">${manaHtml(card?.cost)}</span></div>`);
+  if (card?.types) rows.push(`<div class="d-type">${esc(card.types)}</div>`);
+  const text = o.ab ?? card?.text;
+  if (text) rows.push(`<div class="d-text">${esc(text).replace(/\n/g, "<br>")}</div>`);
+  if (pt) rows.push(`<div class="d-pt">${esc(pt[0])}/${esc(pt[1])}${card?.pt && o.pt && (card.pt[0] !== o.pt[0] || card.pt[1] !== o.pt[1]) ? ` (printed ${esc(card.pt[0])}/${esc(card.pt[1])})` : ""}</div>`);
+  const where = [`in ${({ h: "a hand", b: "play", g: "a graveyard", e: "exile", s: "the stack", c: "the command zone" })[o.z] ?? o.z}`];
+  where.push(`owner ${nameOf(names, o.o)}`);
+  if (o.c !== undefined && o.c !== o.o) where.push(`controller ${nameOf(names, o.c)}`);
+  rows.push(`<div class="d-where">${esc(where.join(" · "))}</div>`);
+  const f = flags(o, view, names);
+  if (f.length) rows.push(`<div class="d-flags">${esc(f.join(" · "))}</div>`);
+  const attached = Object.entries(view).filter(([, v]) => v && v.a !== undefined && String(v.a) === String(id));
+  if (attached.length) rows.push(`<div class="d-flags">with ${esc(attached.map(([, v]) => v.n).join(", "))}</div>`);
+  return rows.join("");
+}
