@@ -4,11 +4,13 @@
     .venv/bin/python bench/engine.py --games 50 --players 4 --strategy heuristic
     .venv/bin/python bench/engine.py --games 100 --variant two_headed_giant
     .venv/bin/python bench/engine.py --games 200 --players 2 --variant planechase
+    .venv/bin/python bench/engine.py --games 20 --players 10 --variant grand_melee
 
 ``--variant`` picks the variant (default: two-player for two players, Free-for-All otherwise);
 team variants seat the players in teams of two, in order (Two-Headed Giant: two teams, so
 ``--players 6`` gives teams of three, CR 810.11), and ``--shared-team-turns`` has Team vs. Team
-teams share turns (CR 805). Archenemy makes player 0 the archenemy. ``--planechase`` and
+teams share turns (CR 805). Archenemy makes player 0 the archenemy. Grand Melee (CR 807) needs
+four players or more and is meant for ten or more (the default with it). ``--planechase`` and
 ``--vanguard`` add those options (``--variant planechase`` or ``vanguard`` is that option on the
 default variant); the ready-made decks bring their planar decks, vanguards and scheme decks.
 
@@ -39,13 +41,14 @@ from arbiter.server.rules.cards.decks import READY_MADE, DeckList, ready_made
 from arbiter.server.rules.config import (
     ARCHENEMY,
     FREE_FOR_ALL,
+    GRAND_MELEE,
     TEAM_VS_TEAM,
     TWO_HEADED_GIANT,
     TWO_PLAYER,
 )
 
-VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, TWO_HEADED_GIANT, ARCHENEMY, "planechase",
-            "vanguard")
+VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, TWO_HEADED_GIANT, ARCHENEMY, GRAND_MELEE,
+            "planechase", "vanguard")
 
 
 def main() -> int:
@@ -53,7 +56,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=None,
                         help="players per game (default 2; 4 for Two-Headed Giant, 3 for "
-                             "Archenemy)")
+                             "Archenemy, 10 for Grand Melee)")
     parser.add_argument("--variant", choices=VARIANTS, default=None)
     parser.add_argument("--shared-team-turns", action="store_true")
     parser.add_argument("--planechase", action="store_true", help="the Planechase option")
@@ -72,8 +75,8 @@ def main() -> int:
     if variant in ("planechase", "vanguard"):  # an option, on the default variant
         setattr(args, variant, True)
         variant = None
-    players = args.players or (4 if variant == TWO_HEADED_GIANT else
-                               3 if variant == ARCHENEMY else 2)
+    players = args.players or {TWO_HEADED_GIANT: 4, ARCHENEMY: 3, GRAND_MELEE: 10}.get(
+        variant, 2)
     variant = variant or ("two_player" if players == 2 else "free_for_all")
     decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
     rng = random.Random(args.seed)

@@ -5,7 +5,7 @@ snapshot map of docs/protocol.md), the room's summary and the latest events. No 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -107,9 +107,22 @@ def _turn_owner(view: View, names: Mapping[int, str], active: Any) -> str:
     return _name(names, active)
 
 
+def active_players(view: View) -> set[Any]:
+    """Whose turn it is: in Grand Melee every holder of a turn marker taking a turn with it
+    (CR 807.4); with shared team turns every player on the active team (CR 805.4a); otherwise
+    the active player."""
+    markers = view.get("m")
+    if markers:
+        return {m["p"] for m in markers if m.get("s") == "turn"}
+    active = (view.get("t") or [0, None])[1]
+    if "turns" in shared_of(view):
+        return set(next((team for team in teams_of(view) if active in team), [active]))
+    return {active}
+
+
 def decider(view: View) -> int | None:
     w = view.get("w")
-    if isinstance(w, list) and len(w) == 2 and isinstance(w[0], int):
+    if isinstance(w, list) and len(w) >= 2 and isinstance(w[0], int):
         return w[0]
     return None
 
@@ -136,9 +149,11 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
     w = view.get("w")
     if w == ["subgame"]:
         out.append(" · waiting for the subgame")
-    elif isinstance(w, list) and len(w) == 2:
+    elif isinstance(w, list) and len(w) >= 2:
         kind = "has priority" if w[1] == "priority" else f"decides ({w[1]})"
         out.append(f" · {_name(names, w[0])} {kind}")
+        if len(w) == 3:  # Grand Melee: which turn marker's stack (CR 807.5)
+            out.append(f" for stack {w[2]}")
     if clock is not None:
         millis, running = clock
         parts = []
@@ -154,15 +169,11 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
 def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
     """Each player: life, poison, hand, library, mana, counters, status; then the teams (with
     their shared life and poison in Two-Headed Giant) and the range of influence when it is
-    limited (CR 801)."""
+    limited (CR 801), and Grand Melee's turn markers (CR 807.4)."""
     out = Text()
-    t = view.get("t") or [0, None, "", 0]
-    active = t[1]
+    active = active_players(view)
     shared = shared_of(view)
-    if "turns" in shared:  # every player on the active team is an active player (CR 805.4a)
-        active_team = next((team for team in teams_of(view) if active in team), [active])
-    else:
-        active_team = [active]
+    markers = view.get("m")
     deciding = decider(view)
     seats = (view.get("g") or {}).get("seats") or sorted(
         int(k[1:]) for k in view if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit())
@@ -172,7 +183,7 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
         p = view.get(f"p{pid}")
         if p is None:
             continue
-        mark = ("▶" if pid in active_team else " ") + ("*" if pid == deciding else " ")
+        mark = ("▶" if pid in active else " ") + ("*" if pid == deciding else " ")
         who = _name(names, pid) + (" (you)" if pid == me else "")
         status = STATUS.get(p.get("s", "in"), p.get("s", "?"))
         style = "bold green" if status == "WON" else "bold red" if status == "LOST" else ""
@@ -207,6 +218,8 @@ def players_text(view: View, names: Mapping[int, str], me: int | None) -> Text:
         out.append("Range of influence (CR 801): " + "; ".join(
             f"{_name(names, int(p))} sees {', '.join(_name(names, q) for q in r)}"
             for p, r in sorted(ranges.items())) + "\n")
+    if markers:
+        out.append(markers_text(markers, names, me))
     offer = view.get("d")
     if offer:
         out.append(f"Draw proposed by {_name(names, offer[0])}; accepted by "
@@ -239,19 +252,57 @@ def nontraditional_text(view: View, names: Mapping[int, str]) -> Text:
     return out
 
 
-def zones_text(view: View, names: Mapping[int, str]) -> Text:
-    """The plane, schemes and vanguards, the stack, then each player's battlefield, graveyard,
-    exile and command zone."""
-    out = nontraditional_text(view, names)
-    objs = objects(view)
-    stack = sorted((o for o in objs.values() if o.get("z") == "s"),
-                   key=lambda o: -int(o.get("i", 0)))
-    out.append("Stack: ", style="bold")
+def markers_text(markers: Sequence[Mapping[str, Any]], names: Mapping[int, str],
+                 me: int | None) -> Text:
+    """Grand Melee's turn markers (CR 807.4): who holds each, that turn's number and step and
+    who has priority for its stack, or that its holder waits; who may act on each stack
+    (CR 807.5a), and whether that includes the viewer."""
+    out = Text("Turn markers (CR 807):\n", style="bold")
+    for m in markers:
+        out.append(f"  #{m['n']} {_name(names, m['p'])}: ")
+        if m.get("s") == "turn":
+            out.append(f"turn {m.get('turn')}, {STEPS.get(m.get('st', ''), m.get('st'))}")
+            if m.get("h") is not None:
+                out.append(f", priority {_name(names, m['h'])}")
+            able = [_name(names, p) for p in m.get("pr", [])]
+            out.append(f"; may act on its stack: {', '.join(able) or 'nobody'}")
+            if me is not None and me in m.get("pr", []):
+                out.append("  (you may act)", style="bold green")
+        else:
+            out.append("waiting to begin a turn (CR 807.4d)", style="italic")
+        if m.get("rm"):
+            times = f" {m['rm']} times" if m["rm"] > 1 else ""
+            out.append(f"  designated for removal{times} (CR 807.4e)", style="bold red")
+        out.append("\n")
+    return out
+
+
+def _stack_line(out: Text, title: str, stack: Sequence[Mapping[str, Any]],
+                objs: Mapping[int, Mapping[str, Any]], names: Mapping[int, str]) -> None:
+    out.append(f"{title}: ", style="bold")
     if stack:
         out.append(" ← ".join(f"{card_text(o, objs, names)} [{_name(names, o.get('c', o['o']))}]"
                               for o in stack) + "  (top first)\n")
     else:
         out.append("empty\n")
+
+
+def zones_text(view: View, names: Mapping[int, str]) -> Text:
+    """The plane, schemes and vanguards; the stack (in Grand Melee, each turn marker's stack);
+    then each player's battlefield, graveyard, exile and command zone."""
+    out = nontraditional_text(view, names)
+    objs = objects(view)
+    stack = sorted((o for o in objs.values() if o.get("z") == "s"),
+                   key=lambda o: -int(o.get("i", 0)))
+    markers = view.get("m")
+    if markers:
+        for m in markers:
+            if m.get("s") == "turn":
+                mine = [o for o in stack if o.get("sk") == m["n"]]
+                _stack_line(out, f"Stack {m['n']} ({_name(names, m['p'])}'s turn)", mine, objs,
+                            names)
+    else:
+        _stack_line(out, "Stack", stack, objs, names)
     seats = (view.get("g") or {}).get("seats") or sorted(names)
     for pid in seats:
         out.append(f"\n{_name(names, pid)}\n", style="bold underline")

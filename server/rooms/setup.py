@@ -18,6 +18,7 @@ from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_ma
 from arbiter.server.rules.config import (
     ARCHENEMY,
     FREE_FOR_ALL,
+    GRAND_MELEE,
     OPTIONS_NOT_VARIANTS,
     TWO_HEADED_GIANT,
     TWO_PLAYER,
@@ -32,6 +33,7 @@ from arbiter.server.rules.config import (
 from arbiter.server.rules.errors import RulesError
 
 MAX_SEATS = 8
+MAX_MELEE_SEATS = 24  # Grand Melee is played by ten or more (CR 807.1)
 SPECTATOR_MODES = ("none", "public", "all")
 
 
@@ -209,6 +211,10 @@ VARIANT_INFO: dict[str, dict[str, Any]] = {
     # The archenemy (the first seat, or the one marked) against a team of everyone else.
     "archenemy": {"seats": [2, MAX_SEATS], "teams": False, "archenemy": True,
                   "options": [*_EVERY]},
+    # Grand Melee fixes its options itself: range of influence 1, attack left (CR 807.2).
+    # (Planechase has rules of its own there, 901.14, not played here.)
+    "grand_melee": {"seats": [4, MAX_MELEE_SEATS], "teams": False,
+                    "options": ["format", "vanguard"]},
 }
 
 
@@ -241,7 +247,9 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     if not isinstance(variant, str):
         raise _bad("variant must be a string")
     options = {o: _bool(raw, o) for o in OPTIONS_NOT_VARIANTS}
-    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test)
+    max_seats = MAX_MELEE_SEATS if variant == GRAND_MELEE else MAX_SEATS
+    seats = _parse_seats(raw.get("seats", 4 if variant == TWO_HEADED_GIANT else 2), allow_test,
+                         max_seats)
     if variant in OPTIONS_NOT_VARIANTS:
         # "planechase" or "vanguard" as a variant: that option on the default game for the
         # number of seats (CR 901.2: two-player, or Free-for-All).
@@ -292,7 +300,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     settings = RoomSettings(
         name=name.strip(), variant=variant, seats=seats, best_of=best_of, clock=parsed_clock,
         spectators=spectators, attack=attack,
-        range_of_influence=_opt_int(raw, "range_of_influence", 1, MAX_SEATS),
+        range_of_influence=_opt_int(raw, "range_of_influence", 1, max_seats),
         deploy_creatures=_bool(raw, "deploy_creatures"),
         shared_team_turns=_bool(raw, "shared_team_turns"),
         hand_size=7 if hand_size is None else hand_size, format=fmt,
@@ -319,13 +327,13 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     return settings
 
 
-def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
+def _parse_seats(raw: Any, allow_test: bool, max_seats: int) -> tuple[SeatSpec, ...]:
     if isinstance(raw, int) and not isinstance(raw, bool):
-        if not 2 <= raw <= MAX_SEATS:
-            raise _bad(f"a room has 2 to {MAX_SEATS} seats")
+        if not 2 <= raw <= max_seats:
+            raise _bad(f"a room has 2 to {max_seats} seats")
         return tuple(SeatSpec() for _ in range(raw))
-    if not isinstance(raw, list) or not 2 <= len(raw) <= MAX_SEATS:
-        raise _bad(f"seats must be a number or an array of 2 to {MAX_SEATS} seat descriptions")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= max_seats:
+        raise _bad(f"seats must be a number or an array of 2 to {max_seats} seat descriptions")
     out = []
     for i, seat in enumerate(raw):
         if not isinstance(seat, dict) or not set(seat) <= {"team", "emperor", "range", "deck",
@@ -333,9 +341,9 @@ def _parse_seats(raw: Any, allow_test: bool) -> tuple[SeatSpec, ...]:
             raise _bad(f"seat {i} must be a map with team, emperor, range, archenemy and deck "
                        "only")
         deck = parse_deck(seat["deck"], allow_test=allow_test) if seat.get("deck") else None
-        out.append(SeatSpec(team=_opt_int(seat, "team", 0, MAX_SEATS),
+        out.append(SeatSpec(team=_opt_int(seat, "team", 0, max_seats),
                             emperor=_bool(seat, "emperor"),
-                            range=_opt_int(seat, "range", 1, MAX_SEATS), deck=deck,
+                            range=_opt_int(seat, "range", 1, max_seats), deck=deck,
                             archenemy=_bool(seat, "archenemy")))
     return tuple(out)
 
@@ -381,7 +389,7 @@ def _parse_scenario(raw: Any) -> Scenario:
             raise _bad(f"unknown scenario player field {sorted(extra)[0]!r}")
         players.append(PlayerSetup(**kwargs))
     step = raw.get("step", "main1")
-    active = _opt_int(raw, "active", 0, MAX_SEATS) or 0
+    active = _opt_int(raw, "active", 0, MAX_MELEE_SEATS) or 0
     turn = _opt_int(raw, "turn", 1, 1000) or 1
     if not isinstance(step, str):
         raise _bad("scenario step must be a string")

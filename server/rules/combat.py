@@ -59,12 +59,15 @@ def attack_targets(game: Game, pid: int) -> list[Ref]:
 
 def can_attack(game: Game, obj: Obj) -> bool:
     return (obj.defn.is_("Creature") and not obj.phased_out and not obj.tapped
-            and not is_sick(game, obj) and game.is_active(obj.controller))
+            and not is_sick(game, obj) and game.is_active(obj.controller)
+            and obj.attacking is None and obj.blocking is None)
 
 
 def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
     if not blocker.defn.is_("Creature") or blocker.tapped or blocker.phased_out:
         return False
+    if blocker.attacking is not None or blocker.blocking is not None:
+        return False  # in another turn's combat (Grand Melee, see docs/rulings.md)
     if has_keyword(game, attacker, "flying") and not has_keyword(game, blocker, "flying"):
         return False  # CR 702.9b
     return True
@@ -91,6 +94,7 @@ def declare_attackers(game: Game) -> Flow:
         if creature is None or not can_attack(game, creature):
             continue
         creature.attacking = ref
+        creature.combat_turn = game.turn
         game.touch(creature)
         if not has_keyword(game, creature, "vigilance"):
             game.set_tapped(creature, True)  # CR 508.1f
@@ -130,7 +134,9 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
 
 
 def attackers(game: Game) -> list[Obj]:
-    return [o for o in game.battlefield if o.attacking is not None]
+    """The creatures attacking in this turn's combat."""
+    turn = game.turn
+    return [o for o in game.battlefield if o.attacking is not None and o.combat_turn == turn]
 
 
 def declare_blockers(game: Game) -> Flow:
@@ -207,7 +213,9 @@ def combat_damage(game: Game) -> Flow:
     """
     apnap = game.apnap()
     assignments: list[tuple[Obj, Ref, int]] = []
-    for a in sorted(attackers(game), key=lambda o: apnap.index(o.controller)
+    attacking = attackers(game)
+    mine = {a.oid for a in attacking}
+    for a in sorted(attacking, key=lambda o: apnap.index(o.controller)
                     if o.controller in apnap else 99):
         p = power(game, a)
         if p <= 0 or a.attacking is None:
@@ -230,7 +238,7 @@ def combat_damage(game: Game) -> Flow:
         plan = yield from _divide(game, a, p, blockers, over)
         assignments.extend((a, ref, n) for ref, n in plan)
     for b in game.battlefield:
-        if b.blocking is not None and b.blocking in game.objects:
+        if b.blocking in mine:
             p = power(game, b)
             if p > 0:
                 assignments.append((b, ("o", b.blocking), p))
@@ -310,9 +318,11 @@ def _ask_amount(game: Game, a: Obj, b: Obj, left: int, amounts: list[int], rest:
 
 
 def end_combat(game: Game) -> None:
-    """CR 511.3: creatures stop attacking and blocking as the combat phase ends."""
+    """CR 511.3: creatures stop attacking and blocking as the combat phase ends (this turn's
+    combat: in Grand Melee another turn's may still be going on)."""
+    mine = {a.oid for a in attackers(game)}
     for o in game.battlefield:
-        if o.attacking is not None or o.blocking is not None or o.blocked:
+        if o.oid in mine or o.blocking in mine:
             o.attacking = None
             o.blocking = None
             o.blocked = False

@@ -3,7 +3,7 @@
 :func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
 drives turn order, "left" and ranges of influence) is ``seating`` or, when absent, the listed
-order.
+order (in Grand Melee, a random order: CR 807.3, see :mod:`server.rules.melee`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ EMPEROR = "emperor"
 COMMANDER = "commander"
 TWO_HEADED_GIANT = "two_headed_giant"
 ARCHENEMY = "archenemy"
+GRAND_MELEE = "grand_melee"
 VARIANTS = (TWO_PLAYER, FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, COMMANDER, TWO_HEADED_GIANT,
-            ARCHENEMY)
+            ARCHENEMY, GRAND_MELEE)
+MELEE_MIN_PLAYERS = 4  # one full four players: one turn marker (CR 807.4a)
 
 # Variants that always use the shared team turns option (CR 805.1); Team vs. Team may choose it
 # (``GameConfig.shared_team_turns``). A variant built on team turns adds itself here: Archenemy's
@@ -37,7 +39,6 @@ TEAM_TURN_VARIANTS: tuple[str, ...] = (TWO_HEADED_GIANT, ARCHENEMY)
 OPTIONS_NOT_VARIANTS = {"planechase": "CR 901", "vanguard": "CR 902"}
 
 UNSUPPORTED_VARIANTS = {
-    "grand_melee": "CR 807",
     "brawl": "CR 903.12",
     "conspiracy": "CR 905",
 }
@@ -170,6 +171,8 @@ class GameConfig:
         """The attack option in force; multiplayer games default to attack multiple players."""
         if not self.multiplayer:
             return None
+        if self.variant == GRAND_MELEE:
+            return ATTACK_LEFT  # CR 807.2b
         return self.attack or ATTACK_MULTIPLE
 
     @property
@@ -207,6 +210,8 @@ class GameConfig:
         """Each player's range of influence, None meaning unlimited (CR 801.2, 809.3a)."""
         if self.variant == EMPEROR:
             return emperor_ranges(self)
+        if self.variant == GRAND_MELEE:
+            return dict.fromkeys(range(len(self.players)), 1)  # CR 807.2a
         out: dict[int, int | None] = {}
         for pid, p in enumerate(self.players):
             out[pid] = p.range if p.range is not None else self.range_of_influence
@@ -260,6 +265,8 @@ def validate(config: GameConfig) -> None:
     if variant in (FREE_FOR_ALL, TEAM_VS_TEAM, EMPEROR, TWO_HEADED_GIANT) and n < 3:
         raise _bad(f"{variant.replace('_', ' ')} is a multiplayer variant (CR 800.1): "
                    "it needs at least three players")
+    if variant == GRAND_MELEE:
+        _validate_melee(config)
     names = [p.name for p in config.players]
     if len(set(names)) != n:
         raise _bad("player names must be different")
@@ -321,6 +328,10 @@ def validate(config: GameConfig) -> None:
     if config.giant and (config.planechase or config.vanguard):
         raise _bad("Planechase and Vanguard can't be added to a Two-Headed Giant game here "
                    "(CR 901.12)")
+    # Planechase in Grand Melee has rules of its own too (901.14: one planar deck per turn
+    # marker's stack), which the engine doesn't play.
+    if variant == GRAND_MELEE and config.planechase:
+        raise _bad("Planechase can't be added to a Grand Melee game here (CR 901.14)")
 
     # Archenemy (CR 904.2): the archenemy alone against one team of everyone else.
     if variant == ARCHENEMY:
@@ -376,6 +387,21 @@ def validate(config: GameConfig) -> None:
     _validate_decks(config)
     if config.scenario is not None:
         _validate_scenario(config, config.scenario)
+
+
+def _validate_melee(config: GameConfig) -> None:
+    """CR 807.1-807.2c: Grand Melee plays with its default options, and it needs at least one
+    full four players, or there would be no turn marker (CR 807.4a)."""
+    if len(config.players) < MELEE_MIN_PLAYERS:
+        raise _bad(f"grand melee needs at least {MELEE_MIN_PLAYERS} players, one turn marker "
+                   "for each full four (CR 807.4a); it is meant for ten or more (CR 807.1)")
+    if config.attack not in (None, ATTACK_LEFT):
+        raise _bad("grand melee uses the attack left option (CR 807.2b, 807.2c)")
+    if config.deploy_creatures:
+        raise _bad("grand melee doesn't use the deploy creatures option (CR 807.2c)")
+    ranges = [config.range_of_influence, *(p.range for p in config.players)]
+    if any(r not in (None, 1) for r in ranges):
+        raise _bad("in grand melee every player has a range of influence of 1 (CR 807.2a)")
 
 
 SCENARIO_STEPS = ("upkeep", "draw", "main1", "begin_combat", "main2", "end")

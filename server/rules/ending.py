@@ -197,6 +197,8 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
                              tuple(game.outcomes[p] for p in game.everyone
                                    if p in game.outcomes))
     game.dirty.add("x")
+    if game.melee is not None:
+        game.dirty.add("m")  # nobody gets priority for any stack any more
     game.say(game.result.text(game.names), "game_over", result=game.result)
     raise GameEnded
 
@@ -221,7 +223,7 @@ def remove_players(game: Game, pids: list[int]) -> None:
                     if not (e.kind == "control" and e.player in gone)]
     game.control_changed()
     # Abilities they control on the stack cease to exist; what else they control is exiled.
-    for obj in [o for o in game.stack if o.controller in gone]:
+    for obj in [o for o in game.stack_objects() if o.controller in gone]:
         if obj.card is None:
             game.remove_object(obj)
     exile_orphans(game)
@@ -235,6 +237,8 @@ def remove_players(game: Game, pids: list[int]) -> None:
     if game.draw_offer is not None:
         game.draw_offer = None
         game.dirty.add("d")
+    if game.melee is not None:
+        game.melee.players_left(gone)  # the other turns, and the turn markers (CR 807.4)
     game.bump_version()
     planechase.after_leaving(game, planar_left)
 
@@ -242,7 +246,8 @@ def remove_players(game: Game, pids: list[int]) -> None:
 def exile_orphans(game: Game) -> None:
     """CR 800.4a's last step and CR 800.4c: a permanent or spell whose controller has left the
     game, with no effect giving it to someone still in the game, is exiled."""
-    for obj in [o for o in game.battlefield + game.stack if not game.in_game(o.controller)]:
+    for obj in [o for o in game.battlefield + game.stack_objects()
+                if not game.in_game(o.controller)]:
         if obj.card is None:
             game.remove_object(obj)
         else:

@@ -197,7 +197,8 @@ def play(game: Game, *, starting_player: int | None = None,
     """The whole game: CR 103, then turns until it ends (a :class:`GameEnded` unwinds us).
 
     ``resume`` = (active player, turn number, step) starts a scenario at the beginning of that
-    step instead of starting the game from shuffled decks.
+    step instead of starting the game from shuffled decks. Grand Melee takes its turns with
+    turn markers instead (:func:`melee.play`), each turn by :func:`take_turn`.
     """
     start_step: str | None = None
     if resume is None:
@@ -459,7 +460,10 @@ def priority(game: Game) -> Flow:
     With shared team turns teams have priority (CR 805.5): the team's members are asked one at
     a time (:func:`teams.next_priority`), and the team passes once each has passed; every
     team passing in succession is every player passing in succession, so the test below
-    serves both."""
+    serves both. In Grand Melee each turn marker's stack has priority of its own, among the
+    players CR 807.5a names (:meth:`melee.Melee.priority`)."""
+    if game.melee is not None:
+        return (yield from game.melee.priority())
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)

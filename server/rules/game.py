@@ -48,6 +48,7 @@ from .state import (
 from .teams import acting_orders
 
 if TYPE_CHECKING:
+    from .melee import Melee
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
@@ -129,6 +130,11 @@ class Game:
         self.global_sources: list[Obj] = []
         self.planar_controller: int | None = None  # Planechase (CR 901.6)
         self.die_rolls: dict[int, int] = {}  # planar die rolled as a special action this turn
+        # Grand Melee (CR 807): the turn markers and their turns. There, the turn fields
+        # above (melee.TURN_FIELDS: turn, active, step, priority, passes, waiting triggers,
+        # combat plans, lands played, loop watch) and the stack are the current turn's.
+        self.melee: Melee | None = None
+        self.stack_id = 0  # the stack new stack objects go on (0: the game's only stack)
 
     # ------------------------------------------------------------------ players
 
@@ -281,7 +287,14 @@ class Game:
 
     @property
     def stack(self) -> list[Obj]:
+        """The stack of the turn being played (in Grand Melee, one of several: CR 807.5)."""
         return self.zones[(STACK, None)]
+
+    def stack_objects(self) -> list[Obj]:
+        """Every object on every stack."""
+        if self.melee is None:
+            return self.stack
+        return self.melee.stack_objects()
 
     @property
     def exile(self) -> list[Obj]:
@@ -329,6 +342,8 @@ class Game:
         obj = Obj(oid=oid, defn=defn, owner=owner, controller=controller, zone=zone,
                   zone_owner=zo, card=card, order=self._order, base_controller=controller,
                   timestamp=self.table.timestamp, since=self.table.timestamp)
+        if zone == STACK:
+            obj.stack_id = self.stack_id
         lst = self.zones[(zone, zo)]
         if position is None:
             lst.append(obj)
@@ -347,7 +362,10 @@ class Game:
         """Take ``obj`` out of its zone (and, from the battlefield, out of combat and out of
         the control calculation), whatever moves it: a zone change, a player leaving, a card
         taken into a subgame."""
-        lst = self.zones[(obj.zone, obj.zone_owner)]
+        if obj.stack_id and self.melee is not None:
+            lst = self.melee.stack(obj.stack_id)
+        else:
+            lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
         del self.objects[obj.oid]
         self.tokens.discard(obj.oid)

@@ -16,11 +16,14 @@ if TYPE_CHECKING:
 
 
 def _obj(o: Obj) -> tuple[Any, ...]:
-    return (o.oid, o.card.cid if o.card else o.name, o.owner, o.controller, o.base_controller,
-            o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()),
-            o.attached_to, o.phased_out, o.phased_indirectly, o.cast_from_hand,
-            tuple(o.linked), o.loyalty_turn, o.ability_index, tuple(o.targets), o.attacking,
-            o.blocking, o.blocked, o.since, o.timestamp, o.order)
+    out = (o.oid, o.card.cid if o.card else o.name, o.owner, o.controller, o.base_controller,
+           o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()),
+           o.attached_to, o.phased_out, o.phased_indirectly, o.cast_from_hand,
+           tuple(o.linked), o.loyalty_turn, o.ability_index, tuple(o.targets), o.attacking,
+           o.blocking, o.blocked, o.since, o.timestamp, o.order)
+    # Grand Melee's stack numbers are added only where they exist, so that the hashes of other
+    # games stay what logs written before Grand Melee recorded.
+    return (*out, o.stack_id) if o.stack_id else out
 
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
@@ -37,12 +40,14 @@ def game_state(g: Game) -> tuple[Any, ...]:
         for p, ps in sorted(g.players.items()))
     zones = tuple((k, tuple(_obj(o) for o in lst))
                   for k, lst in sorted(g.zones.items(), key=lambda kv: repr(kv[0])))
-    pending = None
+    pending: tuple[Any, ...] | None = None
     if g.pending is not None:
         d = g.pending
         pending = (d.kind, d.player, d.serial, tuple((a.kind, a.obj, a.ref, a.index)
                                                       for a in d.actions))
-    return (
+        if d.stack is not None:
+            pending = (*pending, d.stack)
+    out = (
         g.number, g.depth, tuple(g.seats), g.turn, g.active, g.step, g.priority,
         g.starting_player, g.rng.state, players, zones, tuple(_effect(e) for e in g.effects),
         tuple((t.ability_index, t.source.oid if t.source else None, t.controller)
@@ -55,6 +60,7 @@ def game_state(g: Game) -> tuple[Any, ...]:
         g.suspended, g.result is not None, g.planar_controller,
         tuple(sorted(g.die_rolls.items())),
     )
+    return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 
 def table_state(t: Table) -> tuple[Any, ...]:

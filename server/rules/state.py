@@ -73,6 +73,7 @@ class Obj:
     zone: str
     zone_owner: int | None  # whose library/hand/graveyard; None for shared zones
     card: Card | None = None  # None for tokens and abilities
+    stack_id: int = 0  # Grand Melee: the turn marker whose stack it is on (CR 807.5)
     order: int = 0  # arrival order in its zone; clients sort by it (graveyard, stack)
     base_controller: int = -1  # controller before control-changing effects (CR 613.2)
     timestamp: int = 0
@@ -97,6 +98,7 @@ class Obj:
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
     blocked: bool = False
+    combat_turn: int = 0  # the turn whose combat it attacks in (Grand Melee has several)
 
     @property
     def name(self) -> str:
@@ -191,6 +193,7 @@ class Decision:
     actions: list[Action]
     serial: int = 0
     game: int = 0
+    stack: int | None = None  # Grand Melee: the turn marker (and stack) it is for (CR 807.5)
 
     @property
     def forced(self) -> bool:
@@ -199,10 +202,13 @@ class Decision:
         return sum(1 for a in self.actions if a.kind != "mana") <= 1
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "serial": self.serial, "game": self.game, "kind": self.kind, "player": self.player,
             "prompt": self.prompt, "actions": [a.to_wire() for a in self.actions],
         }
+        if self.stack is not None:
+            out["stack"] = self.stack
+        return out
 
 
 class Refresh:

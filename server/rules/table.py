@@ -13,13 +13,22 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from . import ending, nontraditional
+from . import ending, flow, melee, nontraditional
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
-from .config import COMMANDER, GameConfig, PlayerConfig, Scenario, card_def, validate
+from .config import (
+    COMMANDER,
+    GRAND_MELEE,
+    GameConfig,
+    PlayerConfig,
+    Scenario,
+    card_def,
+    validate,
+)
 from .errors import ErrorCode, RulesError
-from .flow import play, random_starting_player, reset_loop_watch
-from .game import Event, Game
+from .flow import random_starting_player, reset_loop_watch
+from .game import Event, Flow, Game
+from .melee import seat_at_random
 from .results import GameResult
 from .rng import Rng
 from .state import (
@@ -43,9 +52,11 @@ from .state import (
 class Table:
     def __init__(self, config: GameConfig, seed: int) -> None:
         validate(config)
-        self.config = config
         self.seed = seed
         self.rng = Rng(seed)
+        if config.variant == GRAND_MELEE and config.seating is None and config.scenario is None:
+            config = seat_at_random(config, self.rng)  # CR 807.3
+        self.config = config
         self._oid = 0
         self.timestamp = 0
         self.serial = 0
@@ -80,11 +91,11 @@ class Table:
         self.games.append(main)
         if config.scenario is None:
             self._deal(main, decks, exempt=[])
-            main.flow = play(main)
+            main.flow = _play(main)
         else:
             self._set_up_scenario(main, config.scenario)
             sc = config.scenario
-            main.flow = play(main, resume=(sc.active, sc.turn, sc.step))
+            main.flow = _play(main, resume=(sc.active, sc.turn, sc.step))
         self._run(main, None)
 
     # ------------------------------------------------------------------ ids
@@ -422,7 +433,7 @@ class Table:
         self.games.append(sub)
         # CR 726.2: a random starting player, drawn here so the event can name them.
         starting = random_starting_player(sub) if players else None
-        sub.flow = play(sub, starting_player=starting)
+        sub.flow = _play(sub, starting_player=starting)
         parent.say(f"A subgame begins (depth {sub.depth}) among "
                    f"{', '.join(parent.name(p) for p in players)}.", "subgame_started",
                    game=sub.number, parent=parent.number, depth=sub.depth,
@@ -506,7 +517,7 @@ class Table:
         self.games[self.games.index(old)] = new
         for p in old.seats:
             old.players[p].in_game = False
-        new.flow = play(new, starting_player=req.controller)  # CR 724.1a
+        new.flow = _play(new, starting_player=req.controller)  # CR 724.1a
         old.say(f"The game restarts; {old.name(req.controller)} will take the first turn.",
                 "game_restarted", old_game=old.number, game=new.number,
                 starting_player=req.controller, depth=new.depth)
@@ -590,6 +601,14 @@ class Table:
         from .hashing import table_state
 
         return hashlib.blake2b(repr(table_state(self)).encode(), digest_size=16).hexdigest()
+
+
+def _play(game: Game, *, starting_player: int | None = None,
+          resume: tuple[int, int, str] | None = None) -> Flow:
+    """A game from its start (or a scenario's) to its end: in Grand Melee several turns at
+    once, one per turn marker (CR 807.4); otherwise one turn after another."""
+    play = melee.play if game.config.variant == GRAND_MELEE else flow.play
+    return play(game, starting_player=starting_player, resume=resume)
 
 
 # Each command: how to check it without changing anything, and how to apply it. One table, so

@@ -113,8 +113,11 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
                          if o.defn.is_(t))
         if o.defn.ongoing:
             out["on"] = 1
-    if o.targets and o.zone == STACK:
-        out["tg"] = [list(t) for t in o.targets]
+    if o.zone == STACK:
+        if o.targets:
+            out["tg"] = [list(t) for t in o.targets]
+        if o.stack_id:
+            out["sk"] = o.stack_id  # whose turn marker's stack (CR 807.5)
     return out
 
 
@@ -140,6 +143,8 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
     if key == "w":
         d = game.pending
         if d is not None:
+            if d.stack is not None:
+                return [d.player, d.kind, d.stack], None  # Grand Melee: for that stack
             return [d.player, d.kind], None
         if game.suspended:
             return ["subgame"], None
@@ -152,6 +157,8 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
         if game.ranges is None:
             return None, None
         return {p: sorted(r) for p, r in sorted(game.ranges.items())}, None
+    if key == "m":
+        return (game.melee.view() if game.melee is not None else None), None
     if key == "d":
         if game.draw_offer is None:
             return None, None
@@ -188,7 +195,7 @@ def _game_entry(game: Game) -> dict[str, Any]:
 
 
 def all_keys(game: Game) -> list[Any]:
-    keys: list[Any] = ["g", "t", "w", "r", "d", "x", "pc"]
+    keys: list[Any] = ["g", "t", "w", "r", "m", "d", "x", "pc"]
     keys.extend(player_key(p) for p in game.seats)
     keys.extend(oid for oid, o in game.objects.items() if o.zone not in HIDDEN_ZONES)
     return keys

@@ -125,3 +125,38 @@ def test_the_plane_schemes_and_vanguards_come_from_the_view_alone() -> None:
     players = render.players_text(VARIANT_VIEW, NAMES, me=1).plain.splitlines()
     assert players[1].endswith("(maximum hand size 6, planar deck 9, scheme deck 18)")
     assert players[2].endswith("(maximum hand size none, planar deck 10)")
+
+
+MELEE_NAMES = {i: n for i, n in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus",
+                                           "Hal", "Ivy"])}
+MELEE = {
+    "g": {"n": 1, "depth": 0, "parent": None, "variant": "grand_melee",
+          "seats": [0, 1, 2, 3, 4, 5, 6, 7, 8]},
+    "t": [7, 4, "main1", 0],
+    "w": [5, "priority", 2],
+    "m": [{"n": 1, "p": 1, "s": "waiting"},
+          {"n": 2, "p": 4, "s": "turn", "turn": 7, "st": "main1", "h": 5, "pr": [3, 4, 5],
+           "rm": 1}],
+    **{f"p{i}": {"l": 20, "h": 7, "y": 30, "s": "in"} for i in range(9)},
+    20: {"n": "Lightning Bolt", "z": "s", "o": 4, "i": 1, "sk": 2, "tg": [["p", 5]]},
+    21: {"n": "Hill Giant", "z": "s", "o": 3, "i": 2, "sk": 2},
+}
+
+
+def test_807_grand_melee_turn_markers_and_stacks_from_the_view_alone() -> None:
+    status = render.status_text(MELEE, MELEE_NAMES, depth=0, main_room="9", room="9").plain
+    assert "turn 7 · Eve's first main phase · Fay has priority for stack 2" in status
+    assert render.decider(MELEE) == 5
+    players = render.players_text(MELEE, MELEE_NAMES, me=3).plain.splitlines()
+    assert players[5].startswith("▶ Eve") and players[2].startswith("  Bob")  # B waits
+    at = players.index("Turn markers (CR 807):")
+    assert players[at + 1] == "  #1 Bob: waiting to begin a turn (CR 807.4d)"
+    assert players[at + 2] == ("  #2 Eve: turn 7, first main phase, priority Fay; may act on "
+                               "its stack: Dee, Eve, Fay  (you may act)  designated for "
+                               "removal (CR 807.4e)")
+    zones = render.zones_text(MELEE, MELEE_NAMES).plain
+    assert zones.splitlines()[0] == ("Stack 2 (Eve's turn): Hill Giant [Dee] ← Lightning Bolt "
+                                     "(targets Fay) [Eve]  (top first)")
+    assert "Stack 1" not in zones  # a waiting marker's turn hasn't begun: no stack
+    alone = render.players_text(MELEE, MELEE_NAMES, me=0).plain
+    assert "(you may act)" not in alone

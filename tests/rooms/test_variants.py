@@ -55,7 +55,9 @@ def test_the_catalog_offers_archenemy_the_options_and_the_decks_formats() -> Non
     variants = {v["name"]: v for v in catalog["variants"]}
     assert variants["archenemy"]["archenemy"] is True
     assert all({"format", "planechase", "vanguard"} <= set(v["options"])
-               for name, v in variants.items() if name != "two_headed_giant")
+               for name, v in variants.items() if name not in ("two_headed_giant",
+                                                              "grand_melee"))
+    assert "planechase" not in variants["grand_melee"]["options"]  # CR 901.14
     assert variants["two_headed_giant"]["options"] == ["format"]  # CR 901.12: not played
     assert {d["name"]: d["format"] for d in catalog["decks"]} == READY_FORMATS
     assert all(d["planar"] == 10 and d["schemes"] == 20 and d["vanguard"]

@@ -22,6 +22,7 @@ from arbiter.server.rules.state import Action, Decision, Obj
 from arbiter.server.rules.view import snapshot
 
 DEFAULT_LIBRARY = ("Wastes",) * 20
+NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass
@@ -169,7 +170,7 @@ class Scene:
         setups = []
         for i, s in enumerate(self.setups):
             players.append(PlayerConfig(
-                name="ABCDEFGHIJ"[i], deck=(), sideboard=tuple(s.sideboard), team=s.team,
+                name=NAMES[i], deck=(), sideboard=tuple(s.sideboard), team=s.team,
                 emperor=s.emperor, range=s.range, commander=s.commander, vanguard=s.vanguard,
                 archenemy=s.archenemy))
             setups.append(PlayerSetup(
@@ -324,8 +325,8 @@ class G:
         game = self.game
         assert game.stack, "the stack is empty"
         top = game.stack[-1]
-        while (not self.table.finished and self.table.top is game and top in game.stack
-               and self.decision.kind == "priority"):
+        while (not self.table.finished and self.table.top is game
+               and game.objects.get(top.oid) is top and self.decision.kind == "priority"):
             self.pass_()
         return self
 
@@ -476,6 +477,37 @@ class G:
 
     def hash(self) -> str:
         return self.table.state_hash()
+
+    # ------------------------------------------------------------------ Grand Melee (807)
+
+    def marker(self, number: int) -> Any:
+        """Turn marker ``number`` of the top game (CR 807.4), or None once removed."""
+        return next((m for m in self.game.melee.markers if m.number == number), None)
+
+    def markers(self) -> list[tuple[int, int, str]]:
+        """(number, holder, "turn" or "waiting") for every turn marker."""
+        return [(m.number, m.holder, "turn" if m.taking_turn else "waiting")
+                for m in self.game.melee.markers]
+
+    def stack_of(self, number: int) -> list[str]:
+        """Names on turn marker ``number``'s stack, bottom first (CR 807.5)."""
+        return [o.name for o in self.game.melee.stacks[number]]
+
+    def with_priority(self, number: int) -> list[int]:
+        """Who gets priority for turn marker ``number``'s stack now (CR 807.5a)."""
+        marker = self.marker(number)
+        return list(self.game.melee.with_priority(marker)) if marker else []
+
+    def until_asked(self, player: int, stack: int | None = None, kind: str = "priority",
+                    *, max_actions: int = 500) -> G:
+        """Take the do-nothing choice of every other decision until ``player`` is asked
+        ``kind`` (for turn marker ``stack``'s stack, if given)."""
+        for _ in range(max_actions):
+            d = self.decision
+            if d.player == player and d.kind == kind and stack in (None, d.stack):
+                return self
+            self.step_on()
+        raise AssertionError(f"{player} was never asked {kind} for stack {stack}")
 
 
 def seed_rolling(*faces: str) -> int:

@@ -74,8 +74,8 @@ def _p(n: int, **kw: object) -> tuple[PlayerConfig, ...]:
     (GameConfig(players=_p(2), variant="planechase"), "Planechase (CR 901) is an option"),
     (GameConfig(players=_p(2), variant="vanguard"), "Vanguard (CR 902) is an option"),
     (GameConfig(players=_p(2), variant="archenemy"), "exactly one archenemy (CR 904.2a)"),
-    (GameConfig(players=_p(2), variant="grand_melee"), "grand melee variant (CR 807) is not "
-                                                       "supported"),
+    (GameConfig(players=_p(2), variant="grand_melee"), "needs at least 4 players"),
+    (GameConfig(players=_p(2), variant="brawl"), "brawl variant (CR 903.12) is not supported"),
     (GameConfig(players=_p(2), variant="chess"), "unknown variant"),
     (GameConfig(players=_p(2), range_of_influence=1), "multiplayer option"),
     (GameConfig(players=_p(3), variant="free_for_all", range_of_influence=0),

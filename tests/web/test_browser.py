@@ -8,6 +8,7 @@ tests/web/screenshots/ (git-ignored)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -327,3 +328,41 @@ def test_a_restart_is_shown_as_a_fresh_game_and_who_starts(browser: Any, server:
     assert ann.page.locator(".seat .card").count() == 0, "a fresh game: no permanents"
     ann.check_console()
     ann.close()
+
+
+def test_807_a_grand_melee_room_shows_every_turn_marker_and_its_own_stack(
+        browser: Any, tmp_path: Path) -> None:
+    """A ten-seat Grand Melee room made in the lobby, the other seats filled with bots: the
+    table lists both turn markers with the turn each is in and who may act on its stack (CR
+    807.4, 807.5a), marks both players taking a turn as active, and says which stack each
+    decision is for, while the person plays on by clicking until the markers have passed on."""
+    with running_server(tmp_path, "--bot-think", "0.02") as server:
+        ann = Person(browser, server, "Ann")
+        ann.enter()
+        ann.page.wait_for_selector("#create-form")
+        ann.page.select_option("select[name=variant]", "grand_melee")
+        seats = ann.page.eval_on_selector_all("select[name=seats] option",
+                                              "os => os.map(o => Number(o.value))")
+        assert seats == list(range(4, 25))  # the catalog's 4 to 24 seats (CR 807.1)
+        create_from_lobby(ann, seats=10, bots=True, variant="grand_melee")
+        ann.wait("() => document.querySelector('.table-screen')")
+        seen: set[str] = set()
+
+        def look() -> bool:
+            stack = ann.page.inner_text("#stack")
+            turns = ann.page.locator("#stack .marker:not(.waiting)").count()
+            if turns == 2 and ann.page.locator(".seat.active").count() == 2:
+                seen.add("two turns, two active players")
+            if "Turn marker 1" in stack and "Turn marker 2" in stack and \
+                    "may act on its stack:" in stack:
+                seen.add("markers")
+            if re.search(r"(has priority|decides \(\w+\)) for stack [12]",
+                         ann.page.inner_text("#topbar")):
+                seen.add("stack named")
+            return (ann.read() or {}).get("turn", 0) >= 4
+
+        play_until([ann], look, limit=240)
+        assert seen == {"two turns, two active players", "markers", "stack named"}
+        ann.shot("grand-melee")
+        ann.check_console()
+        ann.close()

@@ -4,11 +4,12 @@
 
 import { cardHtml, detailHtml, poolHtml } from "./cards.js";
 import { keyOf } from "./protocol/codec.js";
-import { clockText, decider, describeRef, esc, nameOf, REASONS, resultText, seatsOf, STEPS }
-  from "./text.js";
+import { activePlayers, clockText, decider, describeRef, esc, nameOf, REASONS, resultText,
+  seatsOf, STEPS } from "./text.js";
 
 const VARIANT_NAMES = { two_player: "Two players", free_for_all: "Free-for-all",
-  team_vs_team: "Team vs. team", emperor: "Emperor", commander: "Commander", archenemy: "Archenemy" };
+  team_vs_team: "Team vs. team", emperor: "Emperor", commander: "Commander",
+  two_headed_giant: "Two-Headed Giant", archenemy: "Archenemy", grand_melee: "Grand Melee" };
 const STATUS = { in: "", won: "won", lost: "lost", drew: "drew" };
 
 // ------------------------------------------------------------------ legal actions
@@ -216,7 +217,7 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
   }
   const w = view.w;
   if (Array.isArray(w) && w[0] === "subgame") parts.push("waiting for the subgame");
-  else if (Array.isArray(w)) parts.push(`<span class="prio">${esc(nameOf(names, w[0]))} ${w[1] === "priority" ? "has priority" : `decides (${esc(w[1])})`}</span>`);
+  else if (Array.isArray(w)) parts.push(`<span class="prio">${esc(nameOf(names, w[0]))} ${w[1] === "priority" ? "has priority" : `decides (${esc(w[1])})`}${w.length === 3 ? ` for stack ${esc(w[2])}` : ""}</span>`);
   if (clocks) {
     parts.push(`<span class="clocks">${clocks.k.map((c, i) => `<span class="clock${i === clocks.p ? " running" : ""}">${esc(nameOf(names, i))} ${esc(c)}</span>`).join(" ")}</span>`);
   }
@@ -335,7 +336,6 @@ function pileHtml(ctx, pid, zone, label) {
 function playerHead(ctx, pid) {
   const { view, names, me, places, summary } = ctx;
   const p = view[`p${pid}`] ?? {};
-  const t = view.t ?? [];
   const acts = places.get(`p${pid}`) ?? [];
   const seat = summary?.seats?.[pid];
   const status = STATUS[p.s] ?? p.s;
@@ -343,7 +343,7 @@ function playerHead(ctx, pid) {
   const gone = (p.s === "lost" || p.s === "drew") && !view.x;
   const away = seat && seat.n && !seat.c && !seat.b;
   const marks = [];
-  if (t[1] === pid) marks.push(`<span class="mark active-mark" title="active player">turn</span>`);
+  if (activePlayers(view).has(pid)) marks.push(`<span class="mark active-mark" title="active player">turn</span>`);
   if (decider(view) === pid) marks.push(`<span class="mark prio-mark" title="must decide">${view.w[1] === "priority" ? "priority" : esc(view.w[1])}</span>`);
   if (status) marks.push(`<span class="mark st-${esc(p.s)}">${esc(status)}${gone ? " · left the game" : ""}</span>`);
   if (away) marks.push(`<span class="mark away">disconnected</span>`);
@@ -376,7 +376,7 @@ export function seatsFrame(ctx) {
 export function seatClass(ctx, pid) {
   const { view, me } = ctx;
   const p = view[`p${pid}`] ?? {};
-  return ["seat", pid === me ? "me" : "opp", (view.t ?? [])[1] === pid ? "active" : "",
+  return ["seat", pid === me ? "me" : "opp", activePlayers(view).has(pid) ? "active" : "",
     p.s && p.s !== "in" ? "out" : "", decider(view) === pid ? "deciding" : ""].filter(Boolean).join(" ");
 }
 
@@ -387,14 +387,42 @@ export function seatHtml(ctx, pid) {
 }
 
 export function stackHtml(ctx) {
-  const { view, catalog, names, places } = ctx;
+  const { view } = ctx;
   const stack = objectsIn(view, "s").reverse();
+  if (Array.isArray(view.m)) return markersHtml(ctx, stack);
   if (!stack.length) return "";
+  return `<div class="stack-label">Stack <small>(top first)</small></div>${stackItems(ctx, stack)}`;
+}
+
+function stackItems(ctx, stack) {
+  const { view, catalog, names, places } = ctx;
   const items = stack.map(([id, o]) => {
     const who = nameOf(names, o.c ?? o.o);
     return `<div class="stack-item"><span class="stack-who">${esc(who)}</span>${cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "stackcard" })}</div>`;
   }).join("");
-  return `<div class="stack-label">Stack <small>(top first)</small></div><div class="stack-items">${items}</div>`;
+  return `<div class="stack-items">${items}</div>`;
+}
+
+/** Grand Melee (CR 807): each turn marker with its holder and the turn it is in (step, who
+ * has priority for its stack, who may act on that stack, CR 807.5a) or that the holder waits
+ * (807.4d); and each turn's own stack, the objects whose `sk` is its number (807.5). */
+function markersHtml(ctx, stack) {
+  const { view, names, me } = ctx;
+  const rows = view.m.map((m) => {
+    const who = esc(nameOf(names, m.p));
+    const removal = m.rm ? ` <span class="mark removal">designated for removal${m.rm > 1 ? ` ${esc(m.rm)} times` : ""} (CR 807.4e)</span>` : "";
+    if (m.s !== "turn") {
+      return `<div class="marker waiting" data-marker="${esc(m.n)}"><b>Turn marker ${esc(m.n)}</b> · ${who} waits to begin a turn (CR 807.4d)${removal}</div>`;
+    }
+    const able = (m.pr ?? []).map((p) => nameOf(names, p)).join(", ") || "nobody";
+    const mine = me !== null && (m.pr ?? []).includes(me) ? ` <span class="mark you-act">you may act</span>` : "";
+    const holder = m.h === undefined || m.h === null ? "" : ` · priority ${esc(nameOf(names, m.h))}`;
+    const items = stack.filter(([, o]) => o.sk === m.n);
+    return `<div class="marker" data-marker="${esc(m.n)}"><div class="stack-label">Turn marker ${esc(m.n)} · ${who}'s turn ${esc(m.turn)}, ${esc(STEPS[m.st] ?? m.st)}${holder}${removal}</div>
+<div class="marker-who">may act on its stack: ${esc(able)}${mine}</div>
+${items.length ? `<div class="stack-label">Stack ${esc(m.n)} <small>(top first)</small></div>${stackItems(ctx, items)}` : `<div class="marker-who">Stack ${esc(m.n)} is empty</div>`}</div>`;
+  }).join("");
+  return `<div class="markers" aria-label="turn markers and their stacks (CR 807)">${rows}</div>`;
 }
 
 export function handHtml(ctx) {

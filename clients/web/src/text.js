@@ -40,9 +40,26 @@ export function seatsOf(view) {
     .sort((a, b) => a - b);
 }
 
+/** Who must decide: `w` is [player, kind], in Grand Melee [player, kind, turn marker]. */
 export function decider(view) {
   const w = view.w;
-  return Array.isArray(w) && w.length === 2 && typeof w[0] === "number" ? w[0] : null;
+  return Array.isArray(w) && w.length >= 2 && typeof w[0] === "number" ? w[0] : null;
+}
+
+/** Whose turn it is, as a set of seats: in Grand Melee every holder of a turn marker taking a
+ * turn with it (CR 807.4); with shared team turns every player on the active team (CR 805.4a);
+ * otherwise the active player. */
+export function activePlayers(view) {
+  if (Array.isArray(view.m) && view.m.length) {
+    return new Set(view.m.filter((m) => m.s === "turn").map((m) => m.p));
+  }
+  const active = (view.t ?? [])[1];
+  const g = view.g ?? {};
+  if ((g.shared ?? []).includes("turns")) {
+    const team = (g.teams ?? []).find((members) => members.includes(active));
+    if (team) return new Set(team);
+  }
+  return new Set(active === undefined || active === null ? [] : [active]);
 }
 
 export function describeRef(ref, view, names) {
