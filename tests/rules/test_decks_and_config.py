@@ -31,6 +31,8 @@ def test_deck_list_with_sideboard_and_commander() -> None:
     ("4 Lightning Bolt\n3 Lightnig Bolt\n", "line 2: unknown card 'Lightnig Bolt'"),
     ("4 Lightning Bolt\n12\n", "line 2: malformed line"),
     ("0 Lightning Bolt\n", "line 1: the count must be between 1 and 250"),
+    ("4 Forest\n" + "9" * 5000 + " Forest\n", "line 2: the count must be between 1 and 250"),
+    ("251 Forest\n", "line 1: the count must be between 1 and 250"),
     ("Commander:\n", "line 1: the Commander line names no card"),
     ("# nothing\n", "the deck list has no cards"),
     ("Commander: Hill Giant\nCommander: Hill Giant\n", "line 2: a deck has one Commander line"),
@@ -40,6 +42,12 @@ def test_deck_list_errors_name_the_line(text: str, fragment: str) -> None:
     with pytest.raises(RulesError) as err:
         parse_deck_list(text)
     assert err.value.code is ErrorCode.BAD_DECK and fragment in err.value.message
+    assert len(err.value.message) < 200  # a pasted wall of text is quoted short
+
+
+def test_deck_counts_with_leading_zeros_are_read_as_written() -> None:
+    deck = parse_deck_list("0004 Forest\n")
+    assert deck.main == ("Forest",) * 4
 
 
 def test_unknown_ready_made_deck() -> None:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from ..errors import ErrorCode, RulesError
 from .pool import lookup
 
+_MAX_COUNT = 250  # copies of one card on one line; more is a typo, not a deck
+_QUOTED = 80  # characters of an offending line quoted back in an error
 _ENTRY = re.compile(r"^(?:(\d+)\s*[xX]?\s+)?(\S.*?)\s*$")
 
 MAIN, SIDEBOARD, COMMANDER_LINE, PLANAR, SCHEMES, VANGUARD_LINE = (
@@ -96,7 +98,12 @@ def _grouped(names: list[str]) -> list[str]:
 
 
 def _err(lineno: int, line: str, why: str) -> RulesError:
-    return RulesError(ErrorCode.BAD_DECK, f"line {lineno}: {why}: {line.strip()!r}")
+    # The line is quoted so the player can find it; a pasted wall of text is cut short
+    # so the error stays readable (and small on the wire).
+    text = line.strip()
+    if len(text) > _QUOTED:
+        text = text[:_QUOTED] + "..."
+    return RulesError(ErrorCode.BAD_DECK, f"line {lineno}: {why}: {text!r}")
 
 
 def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
@@ -131,10 +138,17 @@ def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
         m = _ENTRY.match(line)
         if m is None:
             raise _err(lineno, raw, "malformed line")
-        count = int(m.group(1)) if m.group(1) else 1
+        digits = m.group(1)
+        # Read the count only when it is short enough to be one: Python refuses to turn
+        # thousands of digits into an int, and no count that long could be allowed anyway.
+        if digits is None:
+            count = 1
+        else:
+            significant = digits.lstrip("0")
+            count = int(significant or "0") if len(significant) <= 3 else 0
         name = m.group(2)
-        if count < 1 or count > 250:
-            raise _err(lineno, raw, "the count must be between 1 and 250")
+        if count < 1 or count > _MAX_COUNT:
+            raise _err(lineno, raw, f"the count must be between 1 and {_MAX_COUNT}")
         if lookup(name, allow_test=allow_test) is None:
             if re.fullmatch(r"\d+\s*[xX]?", line):
                 raise _err(lineno, raw, "malformed line (a count with no card name)")
