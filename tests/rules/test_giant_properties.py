@@ -22,10 +22,11 @@ from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.commands import Command
 from arbiter.server.rules.game import Event
 from arbiter.server.rules.state import HAND, LIBRARY
-from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+from arbiter.server.rules.view import OMNISCIENT
 
-from .test_lifecycle_properties import Bot, Watch, _final_census, lifecycle_config, play
-from .test_properties import ACTION_LIMIT, CONSTRUCTED, _play
+from .lifecycle_play import Bot, Watch, final_census, lifecycle_config, play
+from .random_play import ACTION_LIMIT, ViewMirror, random_play, replay
+from .test_properties import CONSTRUCTED
 
 TEAMS = ((0, 1), (2, 3))
 # A concession ends a Two-Headed Giant game (its team leaves, CR 810.8b), so concessions are
@@ -75,7 +76,7 @@ def test_giant_games_end_or_hit_the_limit_keep_teams_as_one_and_conserve_cards(
         assert sum(census.values()) == dealt and max(census.values()) == 1
         _teams_as_one(table)
 
-    table, log = _play(config, seed, bot_seed, concede_rate=CONCEDE_RATE, check=check)
+    table, log = random_play(config, seed, bot_seed, concede_rate=CONCEDE_RATE, check=check)
     assert table.finished or len(log) == ACTION_LIMIT
     if table.finished:
         _same_fate(table)
@@ -86,11 +87,8 @@ def test_giant_games_end_or_hit_the_limit_keep_teams_as_one_and_conserve_cards(
 def test_replaying_a_giant_game_gives_the_same_state_hash(case: tuple[Any, ...]) -> None:
     decks, seed, bot_seed = case
     config = _config(decks)
-    table, log = _play(config, seed, bot_seed, concede_rate=CONCEDE_RATE)
-    again = Table(config, seed)
-    for cmd in log:
-        again.apply(cmd)
-    assert again.state_hash() == table.state_hash()
+    table, log = random_play(config, seed, bot_seed, concede_rate=CONCEDE_RATE)
+    assert replay(config, seed, log).state_hash() == table.state_hash()
 
 
 @settings(max_examples=5)
@@ -98,8 +96,6 @@ def test_replaying_a_giant_game_gives_the_same_state_hash(case: tuple[Any, ...])
 def test_giant_views_converge_and_show_hands_only_to_the_team(case: tuple[Any, ...]) -> None:
     decks, seed, bot_seed = case
     config = _config(decks)
-    viewers = [0, 1, 2, 3, SPECTATOR, OMNISCIENT]
-    kept: dict[tuple[int, int], dict[Any, Any]] = {}
     shown_to_teammate = [0]
 
     def secret(game: Any, viewer: int, view: dict[Any, Any]) -> None:
@@ -112,28 +108,8 @@ def test_giant_views_converge_and_show_hands_only_to_the_team(case: tuple[Any, .
                 assert viewer in (obj.owner, *game.teammates(obj.owner)), (viewer, obj)
                 shown_to_teammate[0] += viewer != obj.owner
 
-    def converge(table: Table) -> None:
-        for game in table.games:
-            if not any(k[0] == game.number for k in kept):
-                for v in viewers:
-                    kept[(game.number, v)] = snapshot(game, v)
-                game.dirty.clear()
-                continue
-            keys = {view_key(m) for m in game.dirty}
-            game.dirty.clear()
-            for key in keys:
-                public, private = project(game, key)
-                for v in viewers:
-                    value = private.get(v, public) if private is not None else public
-                    if value is None:
-                        kept[(game.number, v)].pop(key, None)
-                    else:
-                        kept[(game.number, v)][key] = value
-            for v in viewers:
-                assert kept[(game.number, v)] == snapshot(game, v)
-                secret(game, v, kept[(game.number, v)])
-
-    _play(config, seed, bot_seed, concede_rate=CONCEDE_RATE, check=converge)
+    random_play(config, seed, bot_seed, concede_rate=CONCEDE_RATE,
+                check=ViewMirror(4, look=secret))
     assert shown_to_teammate[0], "no teammate ever saw a hand: the check would be vacuous"
 
 
@@ -158,7 +134,7 @@ def test_giant_restarts_and_subgames_never_raise_always_end_and_conserve_cards(
 
     bot = Bot(random.Random(bot_seed), budget=budget, force=0.3, concede_rate=concede_rate)
     play(table, bot, check=check)
-    _final_census(table, watch.owner)
+    final_census(table, watch.owner)
     _same_fate(table)
 
 
@@ -171,10 +147,7 @@ def test_replaying_a_giant_game_full_of_restarts_and_subgames_gives_the_same_sta
     table = Table(config, seed)
     bot = Bot(random.Random(bot_seed), budget=budget, force=0.3, concede_rate=concede_rate)
     play(table, bot)
-    again = Table(config, seed)
-    for cmd in bot.log:
-        again.apply(cmd)
-    assert again.state_hash() == table.state_hash()
+    assert replay(config, seed, bot.log).state_hash() == table.state_hash()
 
 
 @dataclass

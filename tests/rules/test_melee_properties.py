@@ -28,7 +28,9 @@ from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.commands import Command
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.state import HAND, LIBRARY, STACK
-from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+from arbiter.server.rules.view import OMNISCIENT, SPECTATOR
+
+from .random_play import ViewMirror, replay
 
 QUICK = ("quick-red", "quick-green", "quick-infect")
 LIFECYCLE = ("Cast Second Beginning", "Cast Tale Within a Tale", "Cast Shahrazad",
@@ -223,10 +225,7 @@ def test_replaying_a_grand_melee_game_gives_the_same_state(case: tuple[Any, ...]
     table = Table(config, seed)
     bot = Bot(random.Random(bot_seed), budget, concede_rate)
     play(table, bot)
-    again = Table(config, seed)
-    for cmd in bot.log:
-        again.apply(cmd)
-    assert again.state_hash() == table.state_hash()
+    assert replay(config, seed, bot.log).state_hash() == table.state_hash()
 
 
 def test_the_random_grand_melee_games_do_what_the_properties_need() -> None:
@@ -262,34 +261,17 @@ def test_grand_melee_views_converge_and_keep_hidden_cards_hidden(
         players: int, seed: int, bot_seed: int) -> None:
     config = melee_config(players, seed)
     table = Table(config, seed)
-    viewers = [*range(players), SPECTATOR, OMNISCIENT]
-    kept: dict[tuple[int, int], dict[Any, Any]] = {}
     bot = Bot(random.Random(bot_seed), budget=2, concede_rate=0.004)
-    checked = 0
+
+    def look(game: Game, viewer: int, view: dict[Any, Any]) -> None:
+        assert not _hidden(game, viewer) & set(view), "a hidden card reached a view"
+        if game.melee is not None and viewer == SPECTATOR:
+            assert view["m"] == game.melee.view()  # the turn markers are public
+
+    mirror = ViewMirror(players, look=look)
     while not table.finished and len(bot.log) < 1500:
         cmd = bot.command(table)
         table.apply(cmd)
         bot.log.append(cmd)
-        for game in table.games:
-            if not any(k[0] == game.number for k in kept):
-                kept.update({(game.number, v): snapshot(game, v) for v in viewers})
-                game.dirty.clear()
-                continue
-            keys = {view_key(k) for k in game.dirty}
-            game.dirty.clear()
-            for key in keys:
-                public, private = project(game, key)
-                for v in viewers:
-                    value = private.get(v, public) if private is not None else public
-                    if value is None:
-                        kept[(game.number, v)].pop(key, None)
-                    else:
-                        kept[(game.number, v)][key] = value
-            for v in viewers:
-                fresh = snapshot(game, v)
-                assert kept[(game.number, v)] == fresh, (game.number, v)
-                assert not _hidden(game, v) & set(fresh), "a hidden card reached a view"
-                checked += 1
-            if game.melee is not None:
-                assert kept[(game.number, SPECTATOR)]["m"] == game.melee.view()
-    assert checked
+        mirror(table)
+    assert mirror.compared

@@ -14,19 +14,19 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
+from arbiter.server.rules import Act, GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.commands import Command
 from arbiter.server.rules.game import Event, Game
 from arbiter.server.rules.state import HAND, HIDDEN_ZONES, Obj
-from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+from arbiter.server.rules.view import OMNISCIENT
 
 from .helpers import Scene
-from .test_lifecycle_properties import Bot, Watch, _final_census, _library, play
+from .lifecycle_play import Bot, Watch, final_census, library, play
+from .random_play import ACTION_LIMIT, ViewMirror, random_play, replay
 
 DECKS = ["gruul-stompy", "azorius-skies", "dimir-control", "boros-lifecycle", "quick-red",
          "quick-green", "quick-infect"]
-ACTION_LIMIT = 1500
 VANGUARDS = ("Gerrard", "Hanna", "Maraxus", "Serra", "Tahngarth", "Urza")
 
 
@@ -60,30 +60,6 @@ def _dealt(config: GameConfig) -> int:
                + (p.vanguard is not None) for p in config.players)
 
 
-def _random_play(config: GameConfig, seed: int, bot_seed: int, check: Any = None
-                 ) -> tuple[Table, list[Command]]:
-    rng = random.Random(bot_seed)
-    table = Table(config, seed)
-    log: list[Command] = []
-    while not table.finished and len(log) < ACTION_LIMIT:
-        cmd: Command
-        if rng.random() < 0.002:
-            cmd = Concede(rng.randrange(len(config.players)))
-            if not any(g.in_game(cmd.player) for g in table.games):
-                continue
-        else:
-            d = table.pending
-            assert d is not None
-            pick = 0 if d.kind == "priority" and rng.random() < 0.6 else \
-                rng.randrange(len(d.actions))
-            cmd = Act(d.player, d.serial, pick)
-        table.apply(cmd)
-        log.append(cmd)
-        if check is not None:
-            check(table)
-    return table, log
-
-
 cases = st.tuples(variant_configs(), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 
 
@@ -97,7 +73,7 @@ def test_variant_games_end_or_hit_the_limit_and_conserve_cards(case: tuple[Any, 
         census = table.card_census()
         assert sum(census.values()) == dealt and max(census.values()) == 1
 
-    table, log = _random_play(config, seed, bot_seed, check=conserved)
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002, check=conserved)
     assert table.finished or len(log) == ACTION_LIMIT
     if table.finished:
         assert table.result is not None
@@ -108,11 +84,8 @@ def test_variant_games_end_or_hit_the_limit_and_conserve_cards(case: tuple[Any, 
 @given(cases)
 def test_variant_games_replay_to_the_same_state_hash(case: tuple[Any, ...]) -> None:
     config, seed, bot_seed = case
-    table, log = _random_play(config, seed, bot_seed)
-    again = Table(config, seed)
-    for cmd in log:
-        again.apply(cmd)
-    assert again.state_hash() == table.state_hash()
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002)
+    assert replay(config, seed, log).state_hash() == table.state_hash()
 
 
 def _hidden_from(game: Game, viewer: int) -> set[int]:
@@ -127,43 +100,22 @@ def _hidden_from(game: Game, viewer: int) -> set[int]:
     return {o.oid for o in game.objects.values() if hidden(o)}
 
 
-class Views:
-    """Every viewer's view of every game on the table, kept up to date from the dirty keys as
-    the server's rooms keep them, and compared with fresh snapshots after every command."""
+def _secret(game: Game, viewer: int, view: dict[Any, Any]) -> None:
+    assert not _hidden_from(game, viewer) & set(view), "a hidden card was shown"
+    if game.config.planechase:
+        assert view["pc"] == game.planar_controller  # public
 
-    def __init__(self, players: int) -> None:
-        self.viewers = [*range(players), SPECTATOR, OMNISCIENT]
-        self.kept: dict[tuple[int, int], dict[Any, Any]] = {}
 
-    def __call__(self, table: Table) -> None:
-        for game in table.games:
-            if not any(k[0] == game.number for k in self.kept):
-                for v in self.viewers:
-                    self.kept[(game.number, v)] = snapshot(game, v)
-                game.dirty.clear()
-            keys = {view_key(m) for m in game.dirty}
-            game.dirty.clear()
-            for key in keys:
-                public, private = project(game, key)
-                for v in self.viewers:
-                    value = private.get(v, public) if private is not None else public
-                    if value is None:
-                        self.kept[(game.number, v)].pop(key, None)
-                    else:
-                        self.kept[(game.number, v)][key] = value
-            for v in self.viewers:
-                view = self.kept[(game.number, v)]
-                assert view == snapshot(game, v)
-                assert not _hidden_from(game, v) & set(view), "a hidden card was shown"
-                if game.config.planechase:
-                    assert view["pc"] == game.planar_controller  # public
+def _views(players: int) -> ViewMirror:
+    """Every viewer's view kept from dirty keys, with nothing hidden in it."""
+    return ViewMirror(players, look=_secret)
 
 
 @settings(max_examples=8)
 @given(cases)
 def test_variant_views_converge_and_keep_hidden_cards_hidden(case: tuple[Any, ...]) -> None:
     config, seed, bot_seed = case
-    _random_play(config, seed, bot_seed, check=Views(len(config.players)))
+    random_play(config, seed, bot_seed, concede_rate=0.002, check=_views(len(config.players)))
 
 
 def test_the_random_variant_games_do_what_the_properties_are_about() -> None:
@@ -221,7 +173,7 @@ def variant_lifecycle_config(players: int, seed: int, sizes: list[int]) -> GameC
     for p in range(players):
         extra = ("Second Beginning", "Tale Within a Tale", "Tale Within a Tale",
                  "Second Beginning")
-        scene.library(p, *_library(rng, sizes[p % len(sizes)], extra))
+        scene.library(p, *library(rng, sizes[p % len(sizes)], extra))
         rng.shuffle(planes)
         scene.planar_deck(p, *planes[:rng.randrange(3, 8)])
         scene.vanguard(p, VANGUARDS[rng.randrange(len(VANGUARDS))])
@@ -251,7 +203,7 @@ def test_restarts_and_subgames_conserve_every_card_of_the_variants(
     table = Table(config, seed)
     watch = Watch(table)
     bot = Bot(random.Random(bot_seed), budget=budget, force=0.3, concede_rate=concede_rate)
-    views = Views(players)
+    views = _views(players)
 
     def check(t: Table, cmd: Command, events: list[Event]) -> None:
         watch(t, cmd, events)
@@ -265,7 +217,7 @@ def test_restarts_and_subgames_conserve_every_card_of_the_variants(
                 assert face[0].controller == g.planar_controller
 
     play(table, bot, check=check)
-    _final_census(table, watch.owner)
+    final_census(table, watch.owner)
     assert table.result is not None
     assert {o.player for o in table.result.outcomes} == set(range(players))
 
@@ -279,10 +231,7 @@ def test_replaying_variant_games_with_restarts_and_subgames_gives_the_same_state
     table = Table(config, seed)
     bot = Bot(random.Random(bot_seed), budget=budget, force=0.3, concede_rate=concede_rate)
     play(table, bot)
-    again = Table(config, seed)
-    for cmd in bot.log:
-        again.apply(cmd)
-    assert again.state_hash() == table.state_hash()
+    assert replay(config, seed, bot.log).state_hash() == table.state_hash()
 
 
 def test_the_lifecycle_games_reach_subgames_and_restarts_with_the_variants() -> None:

@@ -1,0 +1,95 @@
+"""What the property tests share: a random player for whole tables, and a mirror of every
+viewer's view kept the way the server keeps it.
+
+``random_play`` picks random legal actions (passing often, so games end) and now and then
+concedes for a random player still in some game. ``ViewMirror`` is the convergence invariant
+(docs/architecture.md): a view started from a snapshot and then updated only from the
+projections of the keys the engine marks dirty must equal a fresh snapshot after every
+command, for every player, a spectator and the omniscient replay viewer."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from arbiter.server.rules import Act, Concede, GameConfig, Table
+from arbiter.server.rules.commands import Command
+from arbiter.server.rules.game import Game
+from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
+
+ACTION_LIMIT = 1500
+
+Look = Callable[[Game, int, dict[Any, Any]], None]
+
+
+def random_play(config: GameConfig, seed: int, bot_seed: int, *, concede_rate: float = 0.0,
+                check: Callable[[Table], None] | None = None,
+                limit: int = ACTION_LIMIT) -> tuple[Table, list[Command]]:
+    """Play ``config`` from ``seed`` until the table finishes or ``limit`` commands were
+    applied; ``check(table)`` runs after every command. Returns the table and its log."""
+    rng = random.Random(bot_seed)
+    table = Table(config, seed)
+    log: list[Command] = []
+    while not table.finished and len(log) < limit:
+        cmd: Command
+        if concede_rate and rng.random() < concede_rate:
+            cmd = Concede(rng.randrange(len(config.players)))
+            if not any(g.in_game(cmd.player) for g in table.games):
+                continue
+        else:
+            d = table.pending
+            assert d is not None, "nobody is asked anything but the table isn't finished"
+            pick = 0 if d.kind == "priority" and rng.random() < 0.6 else \
+                rng.randrange(len(d.actions))
+            cmd = Act(d.player, d.serial, pick)
+        table.apply(cmd)
+        log.append(cmd)
+        if check is not None:
+            check(table)
+    return table, log
+
+
+class ViewMirror:
+    """Every viewer's view of every game on the table, kept from dirty keys and compared with
+    a fresh snapshot after each call. ``look(game, viewer, view)`` adds checks of one's own
+    on each converged view (what must stay hidden, what must be public)."""
+
+    def __init__(self, players: int, look: Look | None = None) -> None:
+        self.viewers = [*range(players), SPECTATOR, OMNISCIENT]
+        self.kept: dict[tuple[int, int], dict[Any, Any]] = {}
+        self.look = look
+        self.compared = 0  # views compared with a snapshot, so a test can tell it did work
+
+    def __call__(self, table: Table) -> None:
+        for game in table.games:
+            if not any(number == game.number for number, _ in self.kept):
+                for v in self.viewers:
+                    self.kept[(game.number, v)] = snapshot(game, v)
+                game.dirty.clear()
+                continue
+            keys = {view_key(m) for m in game.dirty}
+            game.dirty.clear()
+            for key in keys:
+                public, private = project(game, key)
+                for v in self.viewers:
+                    value = private.get(v, public) if private is not None else public
+                    if value is None:
+                        self.kept[(game.number, v)].pop(key, None)
+                    else:
+                        self.kept[(game.number, v)][key] = value
+            for v in self.viewers:
+                view = self.kept[(game.number, v)]
+                assert view == snapshot(game, v), (game.number, v)
+                self.compared += 1
+                if self.look is not None:
+                    self.look(game, v, view)
+
+
+def replay(config: GameConfig, seed: int, log: list[Command]) -> Table:
+    """A fresh table given the same configuration, seed and commands (the determinism
+    invariant: it must reach the same state hash)."""
+    table = Table(config, seed)
+    for cmd in log:
+        table.apply(cmd)
+    return table
