@@ -140,6 +140,13 @@ async def test_limits_on_decks_and_on_rooms_per_session(
     assert huge["code"] == "bad_deck" and "at most 250 cards" in huge["msg"]
     bad = await c.call({"t": "deck", "r": room, "text": "4 Lightning Bolt\n2 Nonsense Card"})
     assert bad["code"] == "bad_deck" and "line 2" in bad["msg"]
+    # A count too long for Python's int() is a bad deck line, never an internal error.
+    nines = await c.call({"t": "deck", "r": room, "text": "9" * 4400 + " Forest"})
+    assert nines["code"] == "bad_deck" and "line 1: the count must be" in nines["msg"]
+    nines = await c.call({"t": "create", "config": {"seats": [
+        {"deck": {"text": "9" * 4400 + " Forest"}}, {}]}})
+    assert nines["code"] == "bad_deck"
+    assert server.hub.stats.internal_errors == 0
     for _ in range(4):
         await create_room(c, {"seats": 2})
     refused = await c.call({"t": "create", "config": {"seats": 2}})
