@@ -8,11 +8,9 @@ from typing import Any
 import trio
 
 from arbiter.clients.sdk import Backoff, Client
-from arbiter.protocol import checksum
 from arbiter.server.net.server import ArbiterServer
-from arbiter.server.rules.view import snapshot
 
-from ..server.checks import normal, viewer_of
+from ..server.checks import assert_rooms_match
 
 
 def url(server: ArbiterServer) -> str:
@@ -33,17 +31,4 @@ async def sdk_client(nursery: trio.Nursery, server: ArbiterServer, name: str, **
 def assert_replica_matches(server: ArbiterServer, client: Client) -> int:
     """Every open room the client follows equals a fresh engine snapshot for that viewer;
     returns the number of rooms checked."""
-    checked = 0
-    for room_id, rv in client.tracker.rooms.items():
-        match = server.hub.match_of(room_id)
-        if rv.closed or match is None:
-            continue
-        room = match.rooms.get(room_id)
-        if room is None:
-            continue
-        assert not rv.stale, f"{client.name}: room {room_id} is waiting for a resync"
-        fresh = normal(snapshot(room.game, viewer_of(server, client, room_id)))  # type: ignore[arg-type]
-        assert rv.view == fresh, f"{client.name}: room {room_id} diverged"
-        assert rv.state.checksum == checksum(fresh)
-        checked += 1
-    return checked
+    return assert_rooms_match(server, client, client.name)

@@ -33,8 +33,9 @@ def normal(value: Any) -> Any:
     return unpack_server(pack({"v": value}))["v"]
 
 
-def viewer_of(server: ArbiterServer, client: Client, room_id: str) -> int:
-    """The viewer class the server puts ``client`` in for ``room_id``."""
+def viewer_of(server: ArbiterServer, client: Any, room_id: str) -> int:
+    """The viewer class the server puts ``client`` (a harness or SDK client, anything
+    holding the session token it said hello with) in for ``room_id``."""
     match = server.hub.match_of(room_id)
     assert match is not None
     room = match.rooms[room_id]
@@ -45,23 +46,31 @@ def viewer_of(server: ArbiterServer, client: Client, room_id: str) -> int:
     return room.spectator_key
 
 
+def assert_rooms_match(server: ArbiterServer, client: Any, label: str) -> int:
+    """Every open room ``client``'s tracker follows equals a fresh engine snapshot for the
+    viewer the client is; returns the number of rooms checked."""
+    checked = 0
+    for room_id, rv in client.tracker.rooms.items():
+        match = server.hub.match_of(room_id)
+        if rv.closed or match is None:
+            continue
+        room = match.rooms.get(room_id)
+        if room is None:
+            continue
+        assert not rv.stale, f"{label}: room {room_id} is waiting for a resync"
+        fresh = normal(snapshot(room.game, viewer_of(server, client, room_id)))
+        assert rv.view == fresh, f"{label}: room {room_id} diverged"
+        assert rv.state.checksum == checksum(fresh)
+        checked += 1
+    return checked
+
+
 def assert_converged(server: ArbiterServer, clients: Iterable[Client]) -> int:
     """Every open room each client follows equals a fresh engine snapshot for that client."""
     checked = 0
     for client in clients:
         assert client.tracker.mismatches == 0, f"{client.label} saw a gap or bad checksum"
-        for room_id, rv in client.tracker.rooms.items():
-            match = server.hub.match_of(room_id)
-            if rv.closed or match is None:
-                continue
-            room = match.rooms.get(room_id)
-            if room is None:
-                continue
-            viewer = viewer_of(server, client, room_id)
-            fresh = normal(snapshot(room.game, viewer))
-            assert rv.view == fresh, f"{client.label} in room {room_id} diverged"
-            assert rv.state.checksum == checksum(fresh)
-            checked += 1
+        checked += assert_rooms_match(server, client, client.label)
     assert server.hub.stats.view_repairs == 0
     return checked
 
