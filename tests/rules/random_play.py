@@ -23,6 +23,19 @@ ACTION_LIMIT = 1500
 Look = Callable[[Game, int, dict[Any, Any]], None]
 
 
+def cards_dealt(config: GameConfig) -> int:
+    """Every physical card the players bring: decks, sideboards, planar and scheme decks,
+    vanguards."""
+    return sum(len(p.deck) + len(p.sideboard) + len(p.planar_deck) + len(p.scheme_deck)
+               + (p.vanguard is not None) for p in config.players)
+
+
+def assert_conserved(table: Table, dealt: int) -> None:
+    """The conservation invariant: each card dealt is in exactly one place."""
+    census = table.card_census()
+    assert sum(census.values()) == dealt and max(census.values()) == 1, census
+
+
 def random_play(config: GameConfig, seed: int, bot_seed: int, *, concede_rate: float = 0.0,
                 check: Callable[[Table], None] | None = None,
                 limit: int = ACTION_LIMIT) -> tuple[Table, list[Command]]:

@@ -25,7 +25,14 @@ from arbiter.server.rules.state import HAND, LIBRARY
 from arbiter.server.rules.view import OMNISCIENT
 
 from .lifecycle_play import Bot, Watch, final_census, lifecycle_config, play
-from .random_play import ACTION_LIMIT, ViewMirror, random_play, replay
+from .random_play import (
+    ACTION_LIMIT,
+    ViewMirror,
+    assert_conserved,
+    cards_dealt,
+    random_play,
+    replay,
+)
 from .test_properties import CONSTRUCTED
 
 TEAMS = ((0, 1), (2, 3))
@@ -69,11 +76,10 @@ def test_giant_games_end_or_hit_the_limit_keep_teams_as_one_and_conserve_cards(
         case: tuple[Any, ...]) -> None:
     decks, seed, bot_seed = case
     config = _config(decks)
-    dealt = sum(len(p.deck) + len(p.sideboard) for p in config.players)
+    dealt = cards_dealt(config)
 
     def check(table: Table) -> None:
-        census = table.card_census()
-        assert sum(census.values()) == dealt and max(census.values()) == 1
+        assert_conserved(table, dealt)
         _teams_as_one(table)
 
     table, log = random_play(config, seed, bot_seed, concede_rate=CONCEDE_RATE, check=check)

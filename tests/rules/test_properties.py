@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 
-from .random_play import ACTION_LIMIT, ViewMirror, random_play, replay
+from .random_play import (
+    ACTION_LIMIT,
+    ViewMirror,
+    assert_conserved,
+    cards_dealt,
+    random_play,
+    replay,
+)
 
 CONSTRUCTED = sorted(d for d in READY_MADE if "commander" not in d)
 
@@ -24,10 +31,6 @@ def _config(players: int, decks: list[str]) -> GameConfig:
         players=tuple(PlayerConfig(f"P{i}", ready_made(d).main, ready_made(d).sideboard)
                       for i, d in enumerate(decks[:players])),
         variant="two_player" if players == 2 else "free_for_all")
-
-
-def _dealt(config: GameConfig) -> int:
-    return sum(len(p.deck) + len(p.sideboard) for p in config.players)
 
 
 games = st.tuples(st.sampled_from([2, 4]), st.lists(st.sampled_from(CONSTRUCTED), min_size=4,
@@ -40,13 +43,9 @@ games = st.tuples(st.sampled_from([2, 4]), st.lists(st.sampled_from(CONSTRUCTED)
 def test_random_games_end_or_hit_the_limit_and_conserve_cards(case: tuple[Any, ...]) -> None:
     players, decks, seed, bot_seed = case
     config = _config(players, decks)
-    dealt = _dealt(config)
-
-    def conserved(table: Table) -> None:
-        census = table.card_census()
-        assert sum(census.values()) == dealt and max(census.values()) == 1
-
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002, check=conserved)
+    dealt = cards_dealt(config)
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
+                             check=lambda t: assert_conserved(t, dealt))
     assert table.finished or len(log) == ACTION_LIMIT
     if table.finished:
         assert table.result is not None

@@ -23,7 +23,14 @@ from arbiter.server.rules.view import OMNISCIENT
 
 from .helpers import Scene
 from .lifecycle_play import Bot, Watch, final_census, library, play
-from .random_play import ACTION_LIMIT, ViewMirror, random_play, replay
+from .random_play import (
+    ACTION_LIMIT,
+    ViewMirror,
+    assert_conserved,
+    cards_dealt,
+    random_play,
+    replay,
+)
 
 DECKS = ["gruul-stompy", "azorius-skies", "dimir-control", "boros-lifecycle", "quick-red",
          "quick-green", "quick-infect"]
@@ -55,11 +62,6 @@ def variant_configs(draw: Any) -> GameConfig:
                       vanguard=vanguard, **options)
 
 
-def _dealt(config: GameConfig) -> int:
-    return sum(len(p.deck) + len(p.sideboard) + len(p.planar_deck) + len(p.scheme_deck)
-               + (p.vanguard is not None) for p in config.players)
-
-
 cases = st.tuples(variant_configs(), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 
 
@@ -67,13 +69,9 @@ cases = st.tuples(variant_configs(), st.integers(0, 2**32 - 1), st.integers(0, 2
 @given(cases)
 def test_variant_games_end_or_hit_the_limit_and_conserve_cards(case: tuple[Any, ...]) -> None:
     config, seed, bot_seed = case
-    dealt = _dealt(config)
-
-    def conserved(table: Table) -> None:
-        census = table.card_census()
-        assert sum(census.values()) == dealt and max(census.values()) == 1
-
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002, check=conserved)
+    dealt = cards_dealt(config)
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
+                             check=lambda t: assert_conserved(t, dealt))
     assert table.finished or len(log) == ACTION_LIMIT
     if table.finished:
         assert table.result is not None
