@@ -8,7 +8,7 @@ the chosen :class:`Action`; it receives ``REFRESH`` instead when something chang
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from . import archenemy, ending, nontraditional, planechase, sba, teams
@@ -40,7 +40,7 @@ from .statics import untap_also
 from .triggers import put_triggers_on_stack
 
 if TYPE_CHECKING:
-    from .game import Flow, Game
+    from .game import Flow, Game, Request
 
 
 # --------------------------------------------------------------------------- starting (103)
@@ -484,13 +484,8 @@ def priority(game: Game) -> Flow:
         if answer.kind == "pass":
             game.passed.add(holder)
             if set(game.players_in_game()) <= game.passed:
-                if not game.stack:
-                    game.priority = None
-                    game.dirty.add("w")
+                if not (yield from all_passed(game)):
                     return
-                if not _watch_for_loop(game):
-                    yield from resolve_top(game)
-                game.passed.clear()
                 holder = game.active
                 continue
             holder = (teams.next_priority(game, holder) if game.team_turns
@@ -507,6 +502,21 @@ def reset_loop_watch(game: Game) -> None:
     """A player made a real choice: whatever repeats after it is not a mandatory loop."""
     game.loop_seen.clear()
     game.loop_objects.clear()
+
+
+def all_passed(game: Game, resolve: Callable[[Game], Flow] = resolve_top
+               ) -> Generator[Request, Any, bool]:
+    """Everyone who gets priority has passed in succession (CR 117.4): with an empty stack
+    the step or phase ends (False); otherwise the top of the stack resolves, unless that
+    would repeat a mandatory loop, and the round of passes starts over (True)."""
+    if not game.stack:
+        game.priority = None
+        game.dirty.add("w")
+        return False
+    if not _watch_for_loop(game):
+        yield from resolve(game)
+    game.passed.clear()
+    return True
 
 
 def _watch_for_loop(game: Game) -> bool:

@@ -29,7 +29,7 @@ from .casting import perform_priority_action, priority_actions
 from .config import GameConfig
 from .flow import (
     _expire_until_next_turn,
-    _watch_for_loop,
+    all_passed,
     reset_loop_watch,
     start_game,
     take_turn,
@@ -511,14 +511,9 @@ def priority(game: Game) -> MarkerFlow:
                 yield ROTATE
             if not set(melee.with_priority(marker)) <= game.passed:
                 continue
-        # Everyone who gets priority for this stack has passed in succession (CR 117.4).
-        if not game.stack:
-            game.priority = None
-            game.dirty.add("w")
+        # Everyone who gets priority for this stack has passed in succession.
+        if not (yield from all_passed(game, _resolve)):
             return
-        if not _watch_for_loop(game):
-            yield from _resolve(game)
-        game.passed.clear()
         holder = game.active
 
 
