@@ -18,6 +18,7 @@ from .state import EXILE, GameEnded
 
 if TYPE_CHECKING:
     from .game import Game
+    from .melee import TurnContext
 
 # Reasons that "can't lose" effects do not stop: conceding (CR 104.3a) and penalties.
 FORCED_REASONS = frozenset({"concession", "judge", "clock"})
@@ -203,6 +204,19 @@ def finish(game: Game, winners: tuple[int, ...], draw: bool, reason: str) -> Non
     raise GameEnded
 
 
+def forget_in_turn(turn: Game | TurnContext, game: Game, gone: set[int]) -> None:
+    """What a turn in progress holds about players who left (the game itself, or one of
+    Grand Melee's other turns): their waiting triggers never reach the stack (CR 800.4d),
+    attacks on them and combat plans of objects gone are dropped, and their passes no longer
+    count."""
+    turn.pending_triggers = [t for t in turn.pending_triggers if t.controller not in gone]
+    turn.attack_plan = [(a, d) for a, d in turn.attack_plan
+                        if a in game.objects and not (d[0] == "p" and d[1] in gone)]
+    turn.block_plan = [(b, a) for b, a in turn.block_plan
+                       if b in game.objects and a in game.objects]
+    turn.passed -= gone
+
+
 def remove_players(game: Game, pids: list[int]) -> None:
     """CR 800.4a for players leaving at the same time (and, in Planechase, CR 901.6 and 901.10
     around it)."""
@@ -227,13 +241,7 @@ def remove_players(game: Game, pids: list[int]) -> None:
         if obj.card is None:
             game.remove_object(obj)
     exile_orphans(game)
-    # CR 800.4d: their waiting triggers never reach the stack.
-    game.pending_triggers = [t for t in game.pending_triggers if t.controller not in gone]
-    game.attack_plan = [(a, d) for a, d in game.attack_plan
-                        if a in game.objects and not (d[0] == "p" and d[1] in gone)]
-    game.block_plan = [(b, a) for b, a in game.block_plan
-                       if b in game.objects and a in game.objects]
-    game.passed -= gone
+    forget_in_turn(game, game, gone)
     if game.draw_offer is not None:
         game.draw_offer = None
         game.dirty.add("d")

@@ -268,13 +268,7 @@ class Melee:
         for m in self.markers:
             if m is self.current:
                 continue
-            c = m.ctx
-            c.pending_triggers = [t for t in c.pending_triggers if t.controller not in gone]
-            c.attack_plan = [(a, d) for a, d in c.attack_plan
-                             if a in game.objects and not (d[0] == "p" and d[1] in gone)]
-            c.block_plan = [(b, a) for b, a in c.block_plan
-                            if b in game.objects and a in game.objects]
-            c.passed -= gone
+            ending.forget_in_turn(m.ctx, game, gone)
         target = max(1, len(game.players_in_game()) // SEATS_PER_MARKER)
         standing = len(self.markers) - sum(m.removals for m in self.markers)  # CR 807.4f
         for _ in range(standing - target):
