@@ -39,7 +39,16 @@ class SdkEvent(Message):
         self.event = event
 
 
-class LobbyScreen(Screen[None]):
+class ArbiterScreen(Screen[None]):
+    """A screen of this app, reaching the app's client and commands through ``app_``."""
+
+    @property
+    def app_(self) -> ArbiterApp:
+        assert isinstance(self.app, ArbiterApp)
+        return self.app
+
+
+class LobbyScreen(ArbiterScreen):
     BINDINGS = [
         Binding("r", "refresh", "Refresh"),
         Binding("c", "create", "Create & join"),
@@ -129,13 +138,8 @@ class LobbyScreen(Screen[None]):
     async def action_quit(self) -> None:
         await self.app_.action_quit()
 
-    @property
-    def app_(self) -> ArbiterApp:
-        assert isinstance(self.app, ArbiterApp)
-        return self.app
 
-
-class TableScreen(Screen[None]):
+class TableScreen(ArbiterScreen):
     AUTO_FOCUS = "#actions"
     BINDINGS = [
         Binding("ctrl+x", "concede", "Concede"),
@@ -291,11 +295,6 @@ class TableScreen(Screen[None]):
 
     def write_line(self, line: str, style: str = "") -> None:
         self.query_one("#log", RichLog).write(Text(line, style=style))
-
-    @property
-    def app_(self) -> ArbiterApp:
-        assert isinstance(self.app, ArbiterApp)
-        return self.app
 
 
 class ArbiterApp(App[None]):
