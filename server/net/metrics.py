@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# One metric family: (name, type, help, [(labels, value), ...]).
+Sample = tuple[str, str, str, list[tuple[dict[str, str], float]]]
+
 
 class Metrics:
     """The transport's own counters; the core's are in ``Hub.stats``."""
@@ -12,8 +15,7 @@ class Metrics:
         self.connections_total = 0
 
 
-def render(samples: list[tuple[str, str, str, list[tuple[dict[str, str], float]]]]) -> str:
-    """``samples``: (name, type, help, [(labels, value), ...]) for each metric family."""
+def render(samples: list[Sample]) -> str:
     lines = []
     for name, kind, help_text, values in samples:
         lines.append(f"# HELP {name} {help_text}")

@@ -10,12 +10,15 @@ task ever awaits another connection's socket. /healthz and /metrics share the po
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http
 import logging
-from collections.abc import Hashable
+from collections.abc import AsyncIterator, Hashable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 from websockets.datastructures import Headers
@@ -29,11 +32,19 @@ from arbiter.server.rooms.effects import Effects
 from arbiter.server.rooms.hub import Counters, Hub
 from arbiter.server.rooms.peers import Limits, Peer
 from arbiter.server.store.db import Store
-from arbiter.server.store.gate import CommitGate
+from arbiter.server.store.gate import (
+    NO_CAUSE,
+    CommitGate,
+    Sink,
+    StoreWriter,
+    WriteFailed,
+    Writer,
+    causes,
+)
 
 from .collector import manage_collector
 from .connection import END, Connection
-from .metrics import Metrics, render
+from .metrics import Metrics, Sample, render
 from .static import StaticFiles, client_dir
 from .timers import Timers
 
@@ -64,17 +75,20 @@ class ServerConfig:
     seed: int | None = None
 
 
-class ArbiterServer:
-    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+class ServerBase:
+    """What every server shares, embedded or a cluster's node: the websocket endpoint, the
+    connections, the timers, the commit gate and the hub. A subclass says where the log is
+    (``writer``), what running needs around it (:meth:`services`), how rooms come back at start
+    (:meth:`recover`) and what else runs beside the endpoint (:meth:`background`)."""
+
+    fencing = False  # True when the writer may refuse rooms: frames then carry their cause
+
+    def __init__(self, config: ServerConfig, hub: Hub, writer: Writer) -> None:
         self.config = config
-        self._own_store = store is None
-        self.store = store or Store.open_dir(config.data_dir, synchronous=config.synchronous)
+        self.hub = hub
         self.metrics = Metrics()
-        self.gate = CommitGate(self.store, threaded=config.synchronous == "FULL")
+        self.gate = CommitGate(writer, on_refused=self.refused)
         self.timers = Timers()
-        ids = Counters(self.store.next_id("rooms"), self.store.next_id("games"))
-        entropy = SeededEntropy(config.seed) if config.seed is not None else None
-        self.hub = Hub(config.hub, config.limits, ids=ids, entropy=entropy)
         self.connections: set[Connection] = set()
         self.port: int | None = None
         self.ws_server: Server | None = None
@@ -86,10 +100,12 @@ class ArbiterServer:
     def apply(self, effects: Effects) -> None:
         """Carry out what the core asked for, in its order (server/rooms/effects.py)."""
         gate = self.gate
-        for record in effects.records:
+        records = effects.records
+        for record in records:
             gate.log(record)
+        cause = causes(records) if self.fencing and records else NO_CAUSE
         for peers, frame in effects.frames:
-            gate.send([p.sink for p in peers], frame)
+            gate.send([p.sink for p in peers], frame, cause)
         for peer, code, reason in effects.closes:
             conn = peer.sink
             assert isinstance(conn, Connection)
@@ -103,22 +119,31 @@ class ArbiterServer:
 
     # ------------------------------------------------------------------ running
 
-    def recover(self) -> list[str]:
-        """Rebuild every unfinished room from the log; return a line per room."""
-        now = trio.current_time()
-        self.hub.restore_sessions(self.store.sessions())
-        lines = []
-        for stored in self.store.stored_rooms():
-            line, effects = self.hub.restore_room(stored, now)
-            self.apply(effects)
-            lines.append(line)
-        self.apply(self.hub.resume_idle_sessions(now))
-        return lines
+    def refused(self, rooms: frozenset[int], lost: set[Sink], failed: WriteFailed | None
+                ) -> None:
+        """The writer refused ``rooms`` (see server/store/gate.py); the embedded writer never
+        does."""
+        raise AssertionError(f"the log refused rooms {sorted(rooms)}: {failed}")
 
-    async def run(self, task_status: trio.TaskStatus[ArbiterServer] = trio.TASK_STATUS_IGNORED
+    def services(self) -> AbstractAsyncContextManager[object]:
+        """What must be open while the server runs (its log, a cluster's directory)."""
+        return contextlib.nullcontext()
+
+    async def recover(self) -> list[str]:
+        """Bring back what the log holds at start; return a line for each room."""
+        return []
+
+    def background(self, nursery: trio.Nursery) -> None:
+        """Start what runs beside the endpoint."""
+
+    async def run(self, task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED
                   ) -> None:
-        """Recover unfinished rooms, then serve until cancelled."""
-        self.recovered = self.recover()  # said once, by whoever runs the server (serve_cmd)
+        """Recover, then serve until cancelled."""
+        async with self.services():
+            self.recovered = await self.recover()  # said by whoever runs the server
+            await self._serve(task_status)
+
+    async def _serve(self, task_status: trio.TaskStatus[Any]) -> None:
         cfg = self.config
         origins: list[str | None] | None = None
         if cfg.origins is not None:
@@ -129,6 +154,7 @@ class ArbiterServer:
                 await nursery.start(self.timers.run, self._wake)
                 if cfg.gc_freeze_every:
                     nursery.start_soon(manage_collector, cfg.gc_freeze_every, cfg.gc_full_every)
+                self.background(nursery)
                 self.ws_server = await nursery.start(functools.partial(
                     serve, self.handler, cfg.port, host=cfg.host,
                     process_request=self.process_request, origins=origins,  # type: ignore[arg-type]
@@ -142,8 +168,6 @@ class ArbiterServer:
         finally:
             with trio.CancelScope(shield=True):
                 await self.gate.flush()  # what was accepted is written before we go
-            if self._own_store:
-                self.store.close()
 
     async def shutdown(self) -> None:
         """Close every connection with 1012 (service restart: come back with your tokens)."""
@@ -157,6 +181,9 @@ class ArbiterServer:
     def process_request(self, ws: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
+            problem = self.health()
+            if problem is not None:
+                return ws.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
             return ws.respond(http.HTTPStatus.OK, "ok\n")
         if path == "/metrics":
             response = ws.respond(http.HTTPStatus.OK, self.metrics_text())
@@ -174,13 +201,17 @@ class ArbiterServer:
                           "this is a websocket endpoint; see docs/protocol.md\n")
         return None
 
+    def health(self) -> str | None:
+        """Why this server cannot serve now (for /healthz), or None when it can."""
+        return None
+
     def metrics_text(self) -> str:
         met, stats, hub = self.metrics, self.hub.stats, self.hub
         now = trio.current_time()
         depths = [c.queue_depth for c in self.connections]
         tables = [mr.table for mr in hub.matches.values() if mr.table is not None]
         rooms = hub.rooms_by_state()
-        samples: list[tuple[str, str, str, list[tuple[dict[str, str], float]]]] = [
+        samples: list[Sample] = [
             ("arbiter_connections", "gauge", "Open websocket connections.",
              [({}, len(self.connections))]),
             ("arbiter_sessions", "gauge", "Sessions the server knows (connected or not).",
@@ -222,14 +253,13 @@ class ArbiterServer:
              [({}, met.connections_total)]),
             ("arbiter_games_finished_total", "counter", "Games played to their end.",
              [({}, stats.games_finished)]),
-            ("arbiter_log_commits_total", "counter", "Log transactions committed.",
-             [({}, self.store.commits)]),
-            ("arbiter_log_rows_total", "counter", "Log rows written.",
-             [({}, self.store.rows_written)]),
-            ("arbiter_log_commit_seconds_total", "counter", "Time spent committing the log.",
-             [({}, round(self.store.commit_seconds, 6))]),
         ]
+        samples += self.log_samples()
         return render(samples)
+
+    def log_samples(self) -> list[Sample]:
+        """The log's figures for /metrics."""
+        return []
 
     # ------------------------------------------------------------------ websockets
 
@@ -271,6 +301,49 @@ class ArbiterServer:
             except ConnectionClosed:
                 return
             self.apply(hub.receive(peer, frame, trio.current_time()))
+
+
+class ArbiterServer(ServerBase):
+    """The embedded server: one process, its log in SQLite under ``config.data_dir``."""
+
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self._own_store = store is None
+        self.store = store or Store.open_dir(config.data_dir, synchronous=config.synchronous)
+        ids = Counters(self.store.next_id("rooms"), self.store.next_id("games"))
+        entropy = SeededEntropy(config.seed) if config.seed is not None else None
+        super().__init__(config, Hub(config.hub, config.limits, ids=ids, entropy=entropy),
+                         StoreWriter(self.store, threaded=config.synchronous == "FULL"))
+
+    @contextlib.asynccontextmanager
+    async def services(self) -> AsyncIterator[object]:
+        try:
+            yield self.store
+        finally:
+            if self._own_store:
+                self.store.close()
+
+    async def recover(self) -> list[str]:
+        """Rebuild every unfinished room from the log; return a line per room."""
+        now = trio.current_time()
+        self.hub.restore_sessions(self.store.sessions())
+        lines = []
+        for stored in self.store.stored_rooms():
+            line, effects = self.hub.restore_room(stored, now)
+            self.apply(effects)
+            lines.append(line)
+        self.apply(self.hub.resume_idle_sessions(now))
+        return lines
+
+    def log_samples(self) -> list[Sample]:
+        store = self.store
+        return [
+            ("arbiter_log_commits_total", "counter", "Log transactions committed.",
+             [({}, store.commits)]),
+            ("arbiter_log_rows_total", "counter", "Log rows written.",
+             [({}, store.rows_written)]),
+            ("arbiter_log_commit_seconds_total", "counter", "Time spent committing the log.",
+             [({}, round(store.commit_seconds, 6))]),
+        ]
 
 
 def _plain(status: http.HTTPStatus, body: str) -> Response:

@@ -2,16 +2,24 @@
 
 Rooms hand their log records to :meth:`CommitGate.log` and every outgoing frame to
 :meth:`CommitGate.send` together with the connections it is for; neither waits. The gate's task
-takes everything handed over so far, writes the records in one transaction, and only then passes
-the frames, in the order they were produced, to each connection's own bounded queue (``deliver``
-never blocks). Frames that follow no write (a room list, an error) ride along with the next batch
-and keep their order relative to everything else.
+takes everything handed over so far, has its :class:`Writer` write the records in one
+transaction, and only then passes the frames, in the order they were produced, to each
+connection's own bounded queue (``deliver`` never blocks). Frames that follow no write (a room
+list, an error) ride along with the next batch and keep their order relative to everything
+else.
+
+A cluster node's writer may refuse some rooms' records (another node owns them now: fencing) or
+fail to write the batch at all (PostgreSQL unreachable: :class:`WriteFailed`). Each frame
+carries its *cause*, the rooms whose records were produced with it (:data:`NO_ROOM` for records
+that name no room, sessions); a frame whose cause was refused or not written is dropped, never
+sent, and the gate reports what it dropped to ``on_refused`` so that the node stops serving
+those rooms. The embedded server's writer (SQLite) refuses nothing, and every cause is empty.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 import trio
@@ -21,28 +29,72 @@ from .records import Record
 
 log = logging.getLogger("arbiter.store")
 
+NO_ROOM = 0  # in a cause: the frame came with records that name no room (a session's)
+Cause = frozenset[int]
+NO_CAUSE: Cause = frozenset()
+
 
 class Sink(Protocol):
     def deliver(self, frame: bytes) -> None: ...
 
 
-Batch = list[tuple[Iterable[Sink], bytes]]
+class WriteFailed(Exception):
+    """The writer could not make the batch durable (and may or may not have written it):
+    everything the batch caused is dropped."""
+
+
+class Writer(Protocol):
+    async def write(self, records: Sequence[Record]) -> frozenset[int]:
+        """Write ``records`` durably in one transaction; return the rooms whose records were
+        refused (and left out), or raise :class:`WriteFailed`."""
+        ...
+
+
+class StoreWriter:
+    """The embedded server's writer: the SQLite store, in a worker thread when every commit
+    waits for the disk (synchronous=FULL), inline otherwise (a commit then costs less than the
+    hop to a thread)."""
+
+    def __init__(self, store: Store, *, threaded: bool = False) -> None:
+        self.store = store
+        self.threaded = threaded
+
+    async def write(self, records: Sequence[Record]) -> frozenset[int]:
+        if self.threaded:
+            await trio.to_thread.run_sync(self.store.write, records)
+        else:
+            self.store.write(records)
+        return NO_CAUSE
+
+
+Batch = list[tuple[Iterable[Sink], bytes, Cause]]
+# What a batch dropped: the rooms refused (or all of the batch's when it failed), the sinks
+# that lost frames, and the failure if the whole write failed.
+Refused = Callable[[frozenset[int], set[Sink], WriteFailed | None], None]
+
+
+def causes(records: Sequence[Record]) -> Cause:
+    """The cause to give the frames produced together with ``records``."""
+    return frozenset(getattr(r, "room", NO_ROOM) for r in records)
 
 
 class CommitGate:
-    def __init__(self, store: Store, *, threaded: bool = False,
-                 on_batch: Callable[[int, int], None] | None = None) -> None:
-        self.store = store
-        self.threaded = threaded  # write batches in a worker thread (synchronous=FULL)
+    def __init__(self, writer: Writer, *,
+                 on_batch: Callable[[int, int], None] | None = None,
+                 on_refused: Refused | None = None) -> None:
+        self.writer = writer
         self.on_batch = on_batch
+        self.on_refused = on_refused
         self._frames: Batch = []
         self._records: list[Record] = []
         self._wake = trio.Event()
         self.batches = 0
+        self.dropped_frames = 0  # frames never sent because their records were not written
 
-    def send(self, targets: Iterable[Sink], frame: bytes) -> None:
-        """Deliver ``frame`` to each of ``targets`` once everything queued before is durable."""
-        self._frames.append((targets, frame))
+    def send(self, targets: Iterable[Sink], frame: bytes, cause: Cause = NO_CAUSE) -> None:
+        """Deliver ``frame`` to each of ``targets`` once everything queued before is durable
+        (and only if the records of ``cause`` were written)."""
+        self._frames.append((targets, frame, cause))
         self._wake.set()
 
     def log(self, record: Record) -> None:
@@ -65,14 +117,31 @@ class CommitGate:
     async def flush(self) -> None:
         frames, self._frames = self._frames, []
         records, self._records = self._records, []
+        refused: frozenset[int] = NO_CAUSE
+        failed: WriteFailed | None = None
         if records:
-            if self.threaded:
-                await trio.to_thread.run_sync(self.store.write, records)
-            else:
-                self.store.write(records)
+            try:
+                refused = await self.writer.write(records)
+            except WriteFailed as exc:
+                failed = exc
+                refused = causes(records)
         self.batches += 1
         if self.on_batch is not None:
             self.on_batch(len(records), len(frames))
-        for targets, frame in frames:
+        if not refused:
+            for targets, frame, _ in frames:
+                for sink in targets:
+                    sink.deliver(frame)
+            return
+        lost: set[Sink] = set()
+        for targets, frame, cause in frames:
+            if cause and not cause.isdisjoint(refused):
+                self.dropped_frames += 1
+                lost.update(targets)
+                continue
             for sink in targets:
                 sink.deliver(frame)
+        log.warning("a batch of %d records was %s; %d rooms refused", len(records),
+                    "not written" if failed else "partly refused", len(refused))
+        if self.on_refused is not None:
+            self.on_refused(refused, lost, failed)

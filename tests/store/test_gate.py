@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import trio
 import trio.testing
 
 from arbiter.server.store.db import DB_NAME, Store
-from arbiter.server.store.gate import CommitGate
-from arbiter.server.store.records import CommandAppended
+from arbiter.server.store.gate import NO_ROOM, CommitGate, StoreWriter, WriteFailed, causes
+from arbiter.server.store.records import CommandAppended, Record, SessionCreated
 
 
 class Sink:
@@ -28,7 +29,7 @@ class Sink:
 async def test_frames_wait_for_their_commands_to_be_committed(tmp_path: Path,
                                                               autojump_clock: object) -> None:
     store = Store.open_dir(tmp_path)
-    gate = CommitGate(store)
+    gate = CommitGate(StoreWriter(store))
     sink = Sink(tmp_path / DB_NAME)
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
@@ -50,7 +51,7 @@ async def test_frames_wait_for_their_commands_to_be_committed(tmp_path: Path,
 async def test_a_threaded_gate_groups_what_arrives_during_a_write(
         tmp_path: Path, autojump_clock: object) -> None:
     store = Store.open_dir(tmp_path, synchronous="FULL")
-    gate = CommitGate(store, threaded=True)
+    gate = CommitGate(StoreWriter(store, threaded=True))
     sink = Sink(tmp_path / DB_NAME)
     done = trio.Event()
     deliver = sink.deliver
@@ -73,3 +74,65 @@ async def test_a_threaded_gate_groups_what_arrives_during_a_write(
     assert [f for f, _ in sink.seen] == [b"%d" % n for n in range(1, 51)]
     assert all(durable >= int(f) for f, durable in sink.seen)
     assert store.commits < 50
+
+
+class Refusing:
+    """A writer as a cluster node's is: it refuses the rooms another node owns, or fails."""
+
+    def __init__(self, refuse: frozenset[int] = frozenset(), fail: bool = False) -> None:
+        self.refuse, self.fail = refuse, fail
+        self.written: list[Record] = []
+
+    async def write(self, records: Sequence[Record]) -> frozenset[int]:
+        if self.fail:
+            raise WriteFailed("the log is unreachable")
+        refused = frozenset(getattr(r, "room", NO_ROOM) for r in records) & self.refuse
+        self.written += [r for r in records if getattr(r, "room", NO_ROOM) not in refused]
+        return refused
+
+
+class Frames:
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+
+    def deliver(self, frame: bytes) -> None:
+        self.seen.append(frame)
+
+
+def _command(room: int) -> CommandAppended:
+    return CommandAppended(room, room, 1, {"kind": "act"}, None, None)
+
+
+async def test_frames_caused_by_refused_records_never_leave(autojump_clock: object) -> None:
+    writer = Refusing(refuse=frozenset({2}))
+    reports: list[tuple[frozenset[int], set[object], object]] = []
+    gate = CommitGate(writer, on_refused=lambda rooms, lost, failed:
+                      reports.append((rooms, set(lost), failed)))
+    ann, bob = Frames(), Frames()
+    for room, sink in ((1, ann), (2, bob)):
+        records = [_command(room)]
+        for r in records:
+            gate.log(r)
+        gate.send([sink], b"room %d moved" % room, causes(records))
+    gate.send([bob], b"an error that wrote nothing")
+    await gate.flush()
+    assert ann.seen == [b"room 1 moved"]
+    assert bob.seen == [b"an error that wrote nothing"]  # room 2's effect was never sent
+    assert writer.written == [_command(1)]
+    assert reports == [(frozenset({2}), {bob}, None)] and gate.dropped_frames == 1
+
+
+async def test_a_failed_write_drops_everything_it_caused(autojump_clock: object) -> None:
+    reports: list[tuple[frozenset[int], object]] = []
+    gate = CommitGate(Refusing(fail=True),
+                      on_refused=lambda rooms, lost, failed: reports.append((rooms, failed)))
+    sink = Frames()
+    records: list[Record] = [SessionCreated("tok", "Ann"), _command(7)]
+    for r in records:
+        gate.log(r)
+    gate.send([sink], b"welcome and the room's delta", causes(records))
+    gate.send([sink], b"a room list")
+    await gate.flush()
+    assert sink.seen == [b"a room list"]
+    assert reports[0][0] == frozenset({NO_ROOM, 7})
+    assert isinstance(reports[0][1], WriteFailed)
