@@ -63,7 +63,7 @@ from arbiter.server.store.records import (
     SessionCreated,
     SessionForgotten,
 )
-from arbiter.server.store.rows import CommandRow, GameRow, RoomRow, SeatRow
+from arbiter.server.store.rows import CommandRow, GameRow, RoomRow, SeatRow, StoredRoom
 
 SCHEMA_VERSION = 1
 STALE_EPOCH = "AR001"  # SQLSTATE of a refused stale write (ours: class AR is not PostgreSQL's)
@@ -507,6 +507,27 @@ class PgLog:
                     "SELECT game, n, command, hash, clocks, at FROM commands WHERE game = %s "
                     "ORDER BY n", (game,))]
 
+    def stored_room(self, room: int) -> StoredRoom | None:
+        """What a node needs to rebuild ``room`` (as ``Store.stored_rooms`` gives for each
+        room), read in one snapshot so that no batch lands halfway through; None when the
+        room is unknown or finished."""
+        with self.conn.transaction():
+            self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            row = self.room(room)
+            if row is None or row.state == "finished":
+                return None
+            games = self.games(room)
+            current = games[-1] if games and games[-1].result is None else None
+            commands = self.commands(current.id) if current is not None else []
+            seats = self.seats(room)
+            holders = {}
+            for s in seats:
+                if s.session is not None and s.session not in holders:
+                    name = self.session(s.session)
+                    if name is not None:
+                        holders[s.session] = name
+            return StoredRoom(row, seats, games, commands, holders)
+
 
 # --------------------------------------------------------------------------- the trio facade
 
@@ -748,6 +769,9 @@ class ClusterLog:
 
     async def commands(self, game: int) -> list[CommandRow]:
         return await self._call(lambda db: db.commands(game))
+
+    async def stored_room(self, room: int) -> StoredRoom | None:
+        return await self._call(lambda db: db.stored_room(room))
 
 
 class IdsExhausted(Exception):

@@ -302,8 +302,7 @@ class Hub:
             return None
         url = self._resolved.rooms.get(match_id(room_id)) if self._resolved else None
         if url is not None:
-            self._send(peer, Redirect(request, url, room_id))
-            self.stats.redirects += 1
+            self._redirect(peer, request, url, room_id)
             return None
         raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
@@ -346,8 +345,7 @@ class Hub:
             return
         if self._resolved is not None and self._resolved.place is not None:
             # The least-loaded node of the cluster takes new rooms (docs/cluster.md).
-            self._send(peer, Redirect(req.id, self._resolved.place))
-            self.stats.redirects += 1
+            self._redirect(peer, req.id, self._resolved.place, None)
             return
         if len(self.matches) >= s.max_rooms:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
@@ -404,9 +402,16 @@ class Hub:
         node after a lookup without a frame); nothing when no node has it."""
         out = self._begin(now)
         if url is not None and peer.reading:
-            self._send(peer, Redirect(None, url, room))
-            self.stats.redirects += 1
+            self._redirect(peer, None, url, room)
         return out
+
+    def _redirect(self, peer: Peer, request: int | None, url: str, room: str | None) -> None:
+        """Send ``peer`` to the node at ``url``. Its session is logged first (the frame waits
+        for it), so that the node it goes to knows the token it will say hello with."""
+        if peer.session is not None:
+            self.sessions.matters(peer.session, self.ctx.out)
+        self._send(peer, Redirect(request, url, room))
+        self.stats.redirects += 1
 
     def release_room(self, room: str, url: str | None, now: float) -> Effects:
         """This node no longer owns ``room`` (another node claimed it, or its writes could not
@@ -427,8 +432,7 @@ class Hub:
         for peer in followers:
             peer.rooms.discard(room)
             if url is not None:
-                self._send(peer, Redirect(None, url, room))
-                self.stats.redirects += 1
+                self._redirect(peer, None, url, room)
             else:
                 self._close(peer, SERVICE_RESTART, f"room {room} moved to another server")
         return out

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -85,6 +86,26 @@ class Server:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
         self.output.clear()
+
+    def freeze(self) -> None:
+        """SIGSTOP: the process stays, its sockets stay open, and it does nothing at all."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
+    def health(self) -> tuple[int, str]:
+        """/healthz: (status, body); (0, why) while nothing answers."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
+                                        timeout=5) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+        except OSError as exc:
+            return 0, str(exc)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

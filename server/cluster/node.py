@@ -1,0 +1,553 @@
+"""A node of a cluster: the same transport and room core as the embedded server, with the
+log in PostgreSQL (:mod:`.pglog`) and the live directory in Redis or Valkey (:mod:`.directory`)
+(docs/cluster.md).
+
+What the node adds to the embedded server, each in one place:
+
+- **Writing.** :class:`ClusterWriter` writes each batch under the epochs of the rooms this node
+  owns; PostgreSQL refuses a room another node has claimed (fencing), and the gate drops what
+  those records caused. A batch that cannot be written at all (PostgreSQL away) drops what it
+  caused too; its rooms are let go and rebuilt from the log once it answers, and meanwhile the
+  core refuses writes with ``unavailable``.
+- **Lookups.** The core (``Hub(routing=True)``) asks before it says a session or a room does
+  not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log, the
+  directory, or by taking a room nobody holds) and hands the frame back.
+- **Leases.** :meth:`ClusterNode._beat` keeps the node alive in the directory, renews the
+  leases of its rooms, lists them in the lobby and reads the other nodes' entries; a room whose
+  lease was lost is let go at once.
+- **Claims.** :meth:`ClusterNode._claim` takes over rooms whose lease lapsed (their node died)
+  or was handed over, replays them from the log (every recorded state hash checked) and
+  resumes them with fresh grace periods.
+- **Leaving.** :meth:`ClusterNode.shutdown` closes every connection (1012: come back), writes
+  the last batch, hands every room over and leaves the directory, so that other nodes take
+  the rooms at once instead of waiting for the leases to lapse.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+from websockets.exceptions import ConnectionClosed
+
+from arbiter.protocol.codec import peek_request_id
+from arbiter.protocol.errors import Code
+from arbiter.protocol.server_messages import Error
+from arbiter.server.net.connection import END, Connection
+from arbiter.server.net.metrics import Sample
+from arbiter.server.net.server import ServerBase, ServerConfig
+from arbiter.server.rooms.context import SeededEntropy
+from arbiter.server.rooms.effects import Effects, Lookup, Resolved
+from arbiter.server.rooms.hub import Hub
+from arbiter.server.rooms.peers import Peer
+from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
+from arbiter.server.store.records import Record, RoomCreated
+
+from .directory import DEFAULT_PREFIX, Directory, DirectoryUnavailable
+from .ownership import hand_over, take_over
+from .pglog import ClusterLog, IdPool, LogUnavailable
+
+log = logging.getLogger("arbiter.cluster")
+
+SERVICE_RESTART = 1012
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    redis: str  # redis://host:port/db of the Redis-protocol server
+    postgres: str  # libpq connection string of the log
+    node_id: str | None = None  # default: host:port, stable across restarts of the node
+    public_url: str | None = None  # default: ws://host:port/
+    # A dead node's rooms are claimed about this long after its last renewal. Renewals come
+    # four times per lease, so a node must stall for three quarters of it to lose its rooms.
+    lease: float = 4.0
+    claim_every: float = 0.5  # how often live nodes look for rooms to claim
+    prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
+    log_timeout: float = 5.0  # bound on every PostgreSQL call
+    directory_timeout: float = 2.0  # bound on every Redis call
+
+    @property
+    def beat(self) -> float:
+        return self.lease / 4
+
+    @property
+    def alive_for(self) -> float:
+        """How long a heartbeat lists a node as alive: two beats, half a lease. A dead node
+        so leaves the directory well before its leases lapse, and in between other nodes
+        answer ``unavailable`` for its rooms instead of sending clients to a dead address."""
+        return self.lease / 2
+
+
+class OwnerSilent(Exception):
+    """A room's lease names a node that no longer beats, and did not lapse in time."""
+
+
+class ClusterWriter:
+    """Writes the gate's batches to PostgreSQL under the epoch of each room's owner (this
+    node). Records of rooms this node does not own are refused without being sent; a new room
+    is owned at epoch 1 from its first record."""
+
+    def __init__(self, log: ClusterLog, epochs: dict[int, int]) -> None:
+        self.log = log
+        self.epochs = epochs
+
+    async def write(self, records: Sequence[Record]) -> frozenset[int]:
+        epochs = self.epochs
+        foreign: set[int] = set()
+        for r in records:
+            if isinstance(r, RoomCreated):
+                epochs.setdefault(r.room, 1)
+            else:
+                room = getattr(r, "room", None)
+                if room is not None and room not in epochs:
+                    foreign.add(room)
+        batch = [r for r in records if getattr(r, "room", None) not in foreign] \
+            if foreign else records
+        # A copy: while the write is out, the lease task may let a room go; the batch is
+        # written under the epochs it was made under (PostgreSQL fences it if that is stale).
+        try:
+            fenced = await self.log.write_dropping_fenced(batch, dict(epochs))
+        except LogUnavailable as exc:
+            raise WriteFailed(str(exc)) from exc
+        return fenced | foreign
+
+
+class PoolIds:
+    """Room and game numbers for the core, from the cluster's shared sequences."""
+
+    def __init__(self, rooms: IdPool, games: IdPool, on_low: Callable[[], None]) -> None:
+        self.rooms, self.games, self.on_low = rooms, games, on_low
+
+    def next_room(self) -> int:
+        return self._take(self.rooms)
+
+    def next_game(self) -> int:
+        return self._take(self.games)
+
+    def _take(self, pool: IdPool) -> int:
+        number = pool.take()
+        if pool.low:
+            self.on_low()  # the claim task refills it
+        return number
+
+
+@dataclass
+class NodeStats:
+    claims: int = 0  # rooms taken over from another node (or a previous run of this one)
+    claim_failures: int = 0  # rooms claimed whose log did not replay
+    leases_lost: int = 0  # rooms let go because their lease was lost
+    fenced: int = 0  # rooms let go because PostgreSQL refused their writes
+    handed_over: int = 0  # rooms given up by a clean shutdown
+    reloads: int = 0  # rooms rebuilt after a write whose outcome was unknown
+    lookups: int = 0  # requests that waited for the directory or the log
+
+
+class ClusterNode(ServerBase):
+    fencing = True
+
+    def __init__(self, config: ServerConfig, cluster: ClusterSettings) -> None:
+        if config.port == 0 and (cluster.node_id is None or cluster.public_url is None):
+            raise ValueError("a cluster node needs a fixed --port, or both --node-id and "
+                             "--public-url")
+        self.cluster = cluster
+        self.node_id = cluster.node_id or f"{config.host}:{config.port}"
+        self.url = cluster.public_url or f"ws://{config.host}:{config.port}/"
+        self.log = ClusterLog(cluster.postgres, node=self.node_id,
+                              timeout=cluster.log_timeout)
+        self.directory = Directory(cluster.redis, prefix=cluster.prefix,
+                                   timeout=cluster.directory_timeout)
+        self._refill = trio.Event()
+        self.room_ids = IdPool(self.log, "rooms", block=32, low_water=8)
+        self.game_ids = IdPool(self.log, "games", block=128, low_water=32)
+        entropy = SeededEntropy(config.seed) if config.seed is not None else None
+        hub = Hub(config.hub, config.limits, entropy=entropy, routing=True,
+                  ids=PoolIds(self.room_ids, self.game_ids, lambda: self._refill.set()))
+        self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
+        super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
+        self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
+        self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
+        self.published: dict[int, dict[str, Any]] = {}  # lobby entries as last published
+        self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
+        self.stats = NodeStats()
+        self.stopping = False
+        self._poke = trio.Event()  # a new room: lease it and list it now, not at the next beat
+
+    def __repr__(self) -> str:
+        return f"<ClusterNode {self.node_id}>"
+
+    # ------------------------------------------------------------------ running
+
+    @contextlib.asynccontextmanager
+    async def services(self) -> AsyncIterator[object]:
+        async with self.directory, self.log:
+            yield self
+
+    async def recover(self) -> list[str]:
+        """At start: rooms this node's previous run owned are handed over at once (they
+        become due, and any node, this one included, claims and replays them), and the id
+        pools are filled."""
+        await self.room_ids.refill()
+        await self.game_ids.refill()
+        lines = []
+        for owner in await self.log.owners():
+            if owner.owner == self.node_id:
+                with contextlib.suppress(DirectoryUnavailable):
+                    await self.directory.release(owner.room, node=self.node_id,
+                                                 epoch=owner.epoch)
+                lines.append(f"room {owner.room} (held by this node's previous run) is up for "
+                             "a claim")
+        await self._heartbeat()
+        return lines
+
+    def background(self, nursery: trio.Nursery) -> None:
+        nursery.start_soon(self._beat)
+        nursery.start_soon(self._claim)
+
+    async def shutdown(self) -> None:
+        """Leave cleanly: clients are told to come back (1012), the last batch is written,
+        then every room is handed over so another node claims it at once."""
+        self.stopping = True
+        await super().shutdown()
+        self.hub.log_available = False  # nothing more is accepted for the rooms going away
+        await self.gate.flush()
+        with trio.move_on_after(self.cluster.lease):
+            for room in sorted(self.leased):
+                with contextlib.suppress(DirectoryUnavailable):
+                    if await hand_over(room, node=self.node_id, epoch=self.epochs[room],
+                                       directory=self.directory):
+                        self.stats.handed_over += 1
+            self.leased.clear()
+            with contextlib.suppress(DirectoryUnavailable):
+                await self.directory.leave(self.node_id)
+
+    # ------------------------------------------------------------------ refusals
+
+    def refused(self, rooms: frozenset[int], lost: set[Sink], failed: WriteFailed | None
+                ) -> None:
+        """The log refused ``rooms`` (another node claimed them) or could not write a batch
+        (``failed``): let those rooms go (their followers are closed with 1012 and sent on
+        when they come back), and close whoever lost frames with them."""
+        now = trio.current_time()
+        if failed is not None:
+            self._trouble("postgres", str(failed))
+        for room in sorted(rooms - {NO_ROOM}):
+            if failed is not None:
+                if room in self.epochs:
+                    self.reload.add(room)  # still ours, as far as we know: rebuild it
+            else:
+                self.stats.fenced += 1
+                self._forget(room)
+                log.warning("room %d: another node owns it now; letting it go", room)
+            self.apply(self.hub.release_room(str(room), None, now))
+        for sink in lost:
+            if isinstance(sink, Connection) and sink.finish(
+                    SERVICE_RESTART, "the cluster could not store what you were sent; "
+                                     "reconnect"):
+                self.gate.send([sink], END)
+
+    def _forget(self, room: int) -> None:
+        self.epochs.pop(room, None)
+        self.leased.discard(room)
+        self.published.pop(room, None)
+        self.reload.discard(room)
+
+    def _trouble(self, service: str, why: str) -> None:
+        if service not in self.problems:
+            log.warning("cannot reach %s: %s", service, why)
+        self.problems[service] = why
+        if service == "postgres":
+            self.hub.log_available = False
+
+    def _fine(self, service: str) -> None:
+        if self.problems.pop(service, None) is not None:
+            log.info("%s answers again", service)
+        if service == "postgres":
+            self.hub.log_available = not self.stopping
+
+    # ------------------------------------------------------------------ lookups
+
+    async def _read(self, conn: Connection, peer: Peer) -> None:
+        hub = self.hub
+        while conn.open and peer.reading:
+            try:
+                frame = await conn.ws.recv()
+            except ConnectionClosed:
+                return
+            effects = hub.receive(peer, frame, trio.current_time())
+            self.apply(effects)
+            # A lookup answered may raise another (a session, then its room): a bounded few.
+            for _ in range(3):
+                if not effects.lookups:
+                    break
+                effects = await self._resolve(peer, effects.lookups)
+
+    async def _resolve(self, peer: Peer, lookups: list[Lookup]) -> Effects:
+        """Find out what ``lookups`` ask, then hand their frame back to the core."""
+        self.stats.lookups += 1
+        resolved = Resolved()
+        frame: bytes | None = None
+        try:
+            for lookup in lookups:
+                if lookup.frame is None:  # a followed room that is not here: send the peer on
+                    url = await self._where(lookup.key)
+                    self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time()))
+                    continue
+                frame = lookup.frame
+                if lookup.kind == "session":
+                    await self._find_session(lookup.key)
+                    resolved.sessions.add(lookup.key)
+                elif lookup.kind == "room":
+                    resolved.rooms[lookup.key] = await self._where(lookup.key)
+                else:
+                    resolved.placed = True
+                    resolved.place = await self._place()
+        except (DirectoryUnavailable, LogUnavailable, OwnerSilent) as exc:
+            if isinstance(exc, OwnerSilent):
+                why = str(exc)
+            else:
+                service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
+                self._trouble(service, str(exc))
+                why = "the cluster's directory or log cannot be reached just now"
+            if frame is not None:
+                out = Effects()
+                out.message([peer], Error(Code.UNAVAILABLE, f"{why}: nothing was done; try "
+                                          "again shortly", peek_request_id(frame)))
+                self.hub.stats.errors[Code.UNAVAILABLE] += 1
+                self.apply(out)
+            return Effects()
+        if frame is None:
+            return Effects()
+        effects = self.hub.receive(peer, frame, trio.current_time(), resolved)
+        self.apply(effects)
+        return effects
+
+    async def _find_session(self, token: str) -> None:
+        name = await self.log.session(token)
+        if name is not None:
+            self.hub.restore_sessions({token: name})
+
+    async def _where(self, room_id: str) -> str | None:
+        """The URL of the live node that holds ``room_id``; None when it is here (or now is:
+        nobody held it, so this node took it) or when it is nowhere. Never this node's own
+        URL, nor a node the directory does not list as alive: so redirects cannot loop, and
+        nobody is sent to a dead address. A room whose holder has stopped beating is waited
+        for, until its lease lapses and this node takes it (:class:`OwnerSilent` if that
+        takes longer than a lease)."""
+        if not room_id.isdigit():
+            return None
+        room = int(room_id)
+        if room in self.epochs:
+            if room in self.reload:
+                await self._reload(room)
+            return None
+        with trio.move_on_after(self.cluster.lease + self.cluster.beat):
+            while True:
+                lease = await self.directory.lease(room)
+                if lease is None:
+                    if await self._take(room):
+                        return None
+                    lease = await self.directory.lease(room)  # did another node win it?
+                    if lease is None:
+                        return None  # no: the room is finished, or was never made
+                if lease.node == self.node_id:  # ours, from a run of this node before
+                    return None  # that its restart has not claimed yet: nowhere, for now
+                node = await self.directory.node(lease.node)
+                if node is not None:
+                    return node.url if node.url != self.url else None
+                await trio.sleep(self.cluster.claim_every)  # the holder is silent
+        raise OwnerSilent(f"room {room}'s node has stopped answering and still holds it; "
+                          f"another node takes it over within {self.cluster.lease:g} s")
+
+    async def _place(self) -> str | None:
+        """Where a new room goes: the least-loaded live node, unless this node is within one
+        room of it. Each redirect so goes to a node with fewer rooms than the last, which is
+        what keeps a create from bouncing between nodes."""
+        best = await self.directory.place(reserve=False)
+        if best is None or best.id == self.node_id or best.url == self.url:
+            return None
+        if len(self.hub.matches) <= best.rooms + 1:
+            return None
+        return best.url
+
+    # ------------------------------------------------------------------ claiming
+
+    async def _take(self, room: int) -> bool:
+        """Take ``room`` over if nobody holds it, and bring it back from the log."""
+        if self.stopping:
+            return False
+        epoch = await take_over(room, node=self.node_id, log=self.log,
+                                directory=self.directory, ttl=self.cluster.lease)
+        if epoch is None:
+            return False
+        self.epochs[room] = epoch
+        self.leased.add(room)
+        self.stats.claims += 1
+        if not await self._restore(room):
+            self.stats.claim_failures += 1
+        log.info("room %d taken over at epoch %d", room, epoch)
+        return True
+
+    async def _restore(self, room: int) -> bool:
+        stored = await self.log.stored_room(room)
+        if stored is None:  # finished meanwhile
+            await self._let_go(room)
+            return False
+        line, effects = self.hub.restore_room(stored, trio.current_time())
+        self.apply(effects)
+        log.info("%s", line)
+        return str(room) in self.hub.matches
+
+    async def _reload(self, room: int) -> None:
+        """Rebuild a room after a write whose outcome is unknown: the log says what holds."""
+        owner = await self.log.owner(room)
+        if owner is None or owner.owner != self.node_id or owner.epoch != self.epochs.get(room):
+            self._forget(room)  # another node has it now (or it is gone)
+            return
+        self.reload.discard(room)
+        if str(room) not in self.hub.matches:
+            self.stats.reloads += 1
+            await self._restore(room)
+
+    async def _let_go(self, room: int) -> None:
+        epoch = self.epochs.get(room)
+        self._forget(room)
+        if epoch is not None:
+            with contextlib.suppress(DirectoryUnavailable):
+                await self.directory.forget(room, node=self.node_id, epoch=epoch)
+
+    async def _claim(self) -> None:
+        """Keep the id pools full, rebuild what a failed write left unknown, and claim this
+        node's share of the rooms whose lease lapsed or was handed over."""
+        while True:
+            with trio.move_on_after(self.cluster.claim_every):
+                await self._refill.wait()
+            self._refill = trio.Event()
+            try:
+                await self.log.ping()
+                self._fine("postgres")
+                await self.room_ids.refill()
+                await self.game_ids.refill()
+                for room in sorted(self.reload):
+                    await self._reload(room)
+                if self.stopping:
+                    continue
+                due = await self.directory.due()
+                if due:
+                    nodes = await self.directory.nodes()
+                    share = math.ceil(len(due) / max(1, len(nodes)))
+                    for room in due[:share]:
+                        await self._take(room)
+                self._fine("redis")
+            except LogUnavailable as exc:
+                self._trouble("postgres", str(exc))
+            except DirectoryUnavailable as exc:
+                self._trouble("redis", str(exc))
+
+    # ------------------------------------------------------------------ the beat
+
+    async def _heartbeat(self) -> None:
+        rooms, players = self.hub.load()
+        await self.directory.heartbeat(self.node_id, url=self.url, rooms=rooms,
+                                       players=players, ttl=self.cluster.alive_for)
+
+    async def _beat(self) -> None:
+        """Say this node is alive, keep its leases, list its rooms; read the other nodes'."""
+        while True:
+            with trio.move_on_after(self.cluster.beat):
+                await self._poke.wait()
+            self._poke = trio.Event()
+            try:
+                await self._heartbeat()
+                await self._keep_leases()
+                await self._publish()
+                self.hub.remote_lobby = {
+                    str(room): summary for room, summary, lease in await self.directory.lobby()
+                    if lease.node != self.node_id}
+                self._fine("redis")
+            except DirectoryUnavailable as exc:
+                self._trouble("redis", str(exc))
+
+    async def _keep_leases(self) -> None:
+        directory, me, ttl = self.directory, self.node_id, self.cluster.lease
+        for room in sorted(set(self.epochs) - self.leased):  # new rooms: epoch 1
+            if await directory.acquire(room, node=me, epoch=self.epochs[room], ttl=ttl):
+                self.leased.add(room)
+        lost = await directory.renew({r: self.epochs[r] for r in self.leased}, node=me,
+                                     ttl=ttl)
+        now = trio.current_time()
+        for room in sorted(lost):
+            self.stats.leases_lost += 1
+            log.warning("room %d: its lease was lost; letting it go", room)
+            self._forget(room)
+            self.apply(self.hub.release_room(str(room), None, now))
+        # Rooms that finished (the core dropped them, their last batch written): off the
+        # directory, so nobody claims them.
+        for room in sorted(self.leased):
+            if str(room) not in self.hub.matches and room not in self.reload \
+                    and not self.gate.pending:
+                await self._let_go(room)
+
+    async def _publish(self) -> None:
+        summaries = self.hub.summaries()
+        for room in sorted(self.leased):
+            summary = summaries.get(str(room))
+            if summary != self.published.get(room):
+                await self.directory.publish(room, summary, node=self.node_id,
+                                             epoch=self.epochs[room])
+                if summary is None:
+                    self.published.pop(room, None)
+                else:
+                    self.published[room] = summary
+
+    def apply(self, effects: Effects) -> None:
+        super().apply(effects)
+        if any(isinstance(r, RoomCreated) for r in effects.records):
+            self._poke.set()
+
+    # ------------------------------------------------------------------ the operator's view
+
+    def health(self) -> str | None:
+        if not self.problems:
+            return None
+        return "; ".join(f"cannot reach {service}: {why}"
+                         for service, why in sorted(self.problems.items()))
+
+    def log_samples(self) -> list[Sample]:
+        s = self.stats
+        return [
+            ("arbiter_cluster_leases", "gauge", "Room leases this node holds.",
+             [({}, len(self.leased))]),
+            ("arbiter_cluster_claims_total", "counter",
+             "Rooms this node took over from another node.", [({}, s.claims)]),
+            ("arbiter_cluster_claim_failures_total", "counter",
+             "Rooms taken over whose log did not replay.", [({}, s.claim_failures)]),
+            ("arbiter_cluster_leases_lost_total", "counter",
+             "Rooms let go because their lease was lost.", [({}, s.leases_lost)]),
+            ("arbiter_cluster_fenced_total", "counter",
+             "Rooms let go because the log refused their writes (another node owns them).",
+             [({}, s.fenced)]),
+            ("arbiter_cluster_handed_over_total", "counter",
+             "Rooms handed over by a clean shutdown.", [({}, s.handed_over)]),
+            ("arbiter_cluster_reloads_total", "counter",
+             "Rooms rebuilt from the log after a write whose outcome was unknown.",
+             [({}, s.reloads)]),
+            ("arbiter_cluster_lookups_total", "counter",
+             "Requests that waited for the directory or the log.", [({}, s.lookups)]),
+            ("arbiter_cluster_redirects_total", "counter",
+             "Clients sent to another node.", [({}, self.hub.stats.redirects)]),
+            ("arbiter_cluster_dropped_frames_total", "counter",
+             "Frames never sent because their records were refused or not written.",
+             [({}, self.gate.dropped_frames)]),
+            ("arbiter_cluster_directory_failures_total", "counter",
+             "Calls to Redis that failed or timed out.", [({}, self.directory.failures)]),
+            ("arbiter_cluster_reachable", "gauge",
+             "1 when this node can reach the service, by service.",
+             [({"service": name}, int(name not in self.problems))
+              for name in ("postgres", "redis")]),
+            *self.log.metrics.samples(),
+        ]
