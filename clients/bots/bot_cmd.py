@@ -4,6 +4,9 @@
         one bot takes a seat in ROOM and plays until the match ends
     arbiter bot --url ws://HOST:PORT --create [--seats 4] [--games 3] --strategy random
         create a room, fill every seat with bots and play; repeat for each game asked
+
+``--url`` takes several URLs (comma-separated, or the flag repeated): the nodes of a cluster.
+Each bot connects to the first that answers and follows the cluster's redirects (the SDK does).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import trio
 
 from arbiter.clients.sdk import Client, ConnectError, RequestError, open_client
+from arbiter.clients.sdk.urls import url_argument
 
 from .net import NetBot, describe_result, seat_names
 from .stall import DEFAULT_ROUNDS
@@ -27,7 +31,10 @@ DEFAULT_DECKS = ("gruul-stompy", "azorius-skies", "boros-lifecycle", "quick-red"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765")
+    parser.add_argument("--url", required=True, action="extend", type=url_argument,
+                        metavar="URL[,URL...]",
+                        help="the server, e.g. ws://127.0.0.1:8765; or the nodes of a cluster, "
+                             "comma-separated or repeated (the first that answers is used)")
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--room", help="join this room")
     target.add_argument("--create", action="store_true",
@@ -90,7 +97,7 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
                 print(describe_result(r, names), flush=True)
         st = client.stats
         print(f"{names.get(index, name)}: {bot.record.actions} actions, {st.desyncs} desyncs, "
-              f"{st.reconnects} reconnects", flush=True)
+              f"{st.reconnects} reconnects, {st.redirects} redirects", flush=True)
         await client.leave(room)
         return results
 

@@ -3,6 +3,10 @@ processes so that the load generator is not the bottleneck; a live progress tabl
 summary, written as JSON and as a PNG of latency over time and its histogram.
 
 Exits non-zero when any error or desync occurred, so a run can gate a change.
+
+``--url`` takes the nodes of a cluster (comma-separated, or the flag repeated): the rooms'
+clients start at different entry URLs in turn, and follow the cluster's redirects (the SDK
+does; the summary counts them).
 """
 
 from __future__ import annotations
@@ -17,13 +21,18 @@ import trio
 from rich.console import Console
 from rich.live import Live
 
+from arbiter.clients.sdk.urls import url_argument
+
 from .report import progress_table, summary_table, write_json, write_png
 from .runner import LoadConfig
 from .stats import Aggregate, failed, summarize
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", required=True, help="the server, e.g. ws://127.0.0.1:8765")
+    parser.add_argument("--url", required=True, action="extend", type=url_argument,
+                        metavar="URL[,URL...]",
+                        help="the server, e.g. ws://127.0.0.1:8765; or the nodes of a cluster, "
+                             "comma-separated or repeated")
     parser.add_argument("--rooms", type=int, default=10, help="rooms played at once")
     parser.add_argument("--players-per-room", type=int, default=2)
     parser.add_argument("--spectators", type=int, default=0, help="spectators per room")
@@ -105,8 +114,8 @@ async def _main(config: LoadConfig, live: bool) -> tuple[dict[str, object], Aggr
 
 
 def run(args: argparse.Namespace) -> int:
-    url = args.url if args.url.endswith("/") else args.url + "/"
-    config = LoadConfig(url=url, rooms=args.rooms, players_per_room=args.players_per_room,
+    config = LoadConfig(url=",".join(args.url), rooms=args.rooms,
+                        players_per_room=args.players_per_room,
                         spectators=args.spectators, duration=args.duration,
                         think_ms=args.think_ms, ramp=args.ramp, workers=max(1, args.workers),
                         strategy=args.strategy, seed=args.seed)

@@ -44,6 +44,7 @@ def summary_table(summary: dict[str, Any]) -> Table:
         ("desyncs", summary["desyncs"]),
         ("resyncs", summary["resyncs"]),
         ("disconnects / reconnects", f"{summary['disconnects']} / {summary['reconnects']}"),
+        ("redirects followed (cluster)", summary.get("redirects", 0)),
         ("requests interrupted by a lost connection", summary["interrupted"]),
         ("delta bytes per viewer (median / p99)", f"{dbv['median']:.0f} / {dbv['p99']:.0f}"),
         ("bytes per delta (median / p99)",

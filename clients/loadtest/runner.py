@@ -18,6 +18,7 @@ import trio
 from arbiter.clients.bots.net import NetBot
 from arbiter.clients.bots.strategies import STRATEGIES
 from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
+from arbiter.clients.sdk.urls import entry_urls
 
 from .stats import Aggregate, Recorder, summarize
 
@@ -26,7 +27,7 @@ DECKS = ("gruul-stompy", "azorius-skies", "boros-lifecycle", "quick-red", "quick
 
 @dataclass(frozen=True)
 class LoadConfig:
-    url: str
+    url: str  # one server, or a cluster's entry URLs comma-separated
     rooms: int = 8
     players_per_room: int = 2
     spectators: int = 0  # per room
@@ -40,6 +41,14 @@ class LoadConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def urls_of(self, slot: int) -> list[str]:
+        """The entry URLs for room slot ``slot``'s clients: the list turned by one place per
+        slot, so that the first connections spread over a cluster's entry nodes (where the
+        rooms then live is the cluster's choice: the clients follow its redirects)."""
+        urls = entry_urls(self.url)
+        turn = slot % len(urls)
+        return urls[turn:] + urls[:turn]
 
     def rooms_of(self, worker: int) -> list[int]:
         """The room slots worker ``worker`` runs (round robin, so the ramp spreads evenly)."""
@@ -66,10 +75,10 @@ async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
         # stack, and cancel scopes must nest inside them.
         try:
             for i in range(config.players_per_room):
-                players.append(await _connect(stack, config, rec, f"p{slot}-{i}", rng,
+                players.append(await _connect(stack, config, slot, rec, f"p{slot}-{i}", rng,
                                               deadline))
             for i in range(config.spectators):
-                spectators.append(await _connect(stack, config, rec, f"s{slot}-{i}", rng,
+                spectators.append(await _connect(stack, config, slot, rec, f"s{slot}-{i}", rng,
                                                  deadline))
         except ConnectError:
             rec.error("connect")
@@ -87,15 +96,15 @@ async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
                     await trio.sleep(0.5)
 
 
-async def _connect(stack: AsyncExitStack, config: LoadConfig, rec: Recorder, name: str,
-                   rng: random.Random, deadline: float) -> Client:
+async def _connect(stack: AsyncExitStack, config: LoadConfig, slot: int, rec: Recorder,
+                   name: str, rng: random.Random, deadline: float) -> Client:
     """A connected client. The first connection is tried again every half second until the
     test's deadline: a server restarting while the load ramps up refuses connections for a
     moment (once connected, the SDK reconnects by itself)."""
     while True:
         try:
             client = await stack.enter_async_context(open_client(
-                config.url, name, ping_interval=config.ping_interval,
+                config.urls_of(slot), name, ping_interval=config.ping_interval,
                 ping_timeout=config.ping_interval, rng=random.Random(rng.random())))
         except ConnectError:
             if trio.current_time() + 0.5 >= deadline:

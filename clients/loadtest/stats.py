@@ -59,12 +59,13 @@ class Recorder:
 
     def client_totals(self) -> dict[str, int]:
         out = {"desyncs": 0, "resyncs": 0, "disconnects": 0, "reconnects": 0,
-               "server_errors": 0, "interrupted": self.interrupted}
+               "redirects": 0, "server_errors": 0, "interrupted": self.interrupted}
         for c in self.clients:
             out["desyncs"] += c.stats.desyncs
             out["resyncs"] += c.stats.resyncs
             out["disconnects"] += c.stats.disconnects
             out["reconnects"] += c.stats.reconnects
+            out["redirects"] += c.stats.redirects
         return out
 
     def progress(self) -> dict[str, Any]:
@@ -145,6 +146,7 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
         "resyncs": agg.total("resyncs"),
         "disconnects": agg.total("disconnects"),
         "reconnects": agg.total("reconnects"),
+        "redirects": agg.total("redirects"),  # moves to another cluster node, not failures
         "interrupted": agg.total("interrupted"),
         "delta_bytes_per_viewer": {
             "viewers": len(bytes_per_viewer),

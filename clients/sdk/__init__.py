@@ -1,9 +1,11 @@
 """The Arbiter client SDK (trio): a connection with request/reply matching, a replica of each
 followed room checked by sequence numbers and checksums, automatic resync and reconnection, and
-typed events. See docs/clients.md."""
+typed events; several entry URLs and redirects between the nodes of a cluster. See
+docs/clients.md."""
 
 from . import events
 from .client import (
+    MAX_REDIRECTS,
     Backoff,
     Client,
     ConnectError,
@@ -14,6 +16,8 @@ from .client import (
     open_client,
 )
 from .events import match_of
+from .urls import BadURL, entry_urls
 
-__all__ = ["Backoff", "Client", "ConnectError", "ConnectionLost", "RequestError", "SeatTicket",
-           "Stats", "events", "match_of", "open_client"]
+__all__ = ["MAX_REDIRECTS", "Backoff", "BadURL", "Client", "ConnectError", "ConnectionLost",
+           "RequestError", "SeatTicket", "Stats", "entry_urls", "events", "match_of",
+           "open_client"]

@@ -10,6 +10,13 @@ seats stay held by the session, and by their seat tokens if the session is unkno
 server. Subgame rooms (CR 726) are followed as the server opens and closes them:
 :meth:`Client.active_room` is always the innermost open room of a match.
 
+A client may be given several entry URLs (the nodes of a cluster, docs/protocol.md section 14).
+It connects to the first that answers; after a drop it tries the node it was on first, then the
+others in turn. A ``redirect`` that answers a request moves the client to the node named, where
+it says hello with its session and resume and asks again, inside :meth:`Client.request`: the
+caller sees only the real answer. A redirect about a room it follows moves it the same way,
+and the replica carries on from where it stood.
+
 Usage::
 
     async with open_client("ws://127.0.0.1:8765/", "Ann") as client:
@@ -25,7 +32,7 @@ import contextlib
 import itertools
 import math
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -41,10 +48,17 @@ from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
 from .events import match_of
+from .urls import BadURL, entry_urls, rotation, websocket_url
+
+# Redirects followed in a row before giving up: a node never sends a client to itself or to a
+# node it knows is gone, so a longer chain means the cluster disagrees with itself.
+MAX_REDIRECTS = 5
 
 
 class RequestError(Exception):
-    """The server refused a request; ``code`` is one of docs/protocol.md's error codes."""
+    """The server refused a request; ``code`` is one of docs/protocol.md's error codes, or one
+    of the SDK's own: ``redirect_loop`` (more than :data:`MAX_REDIRECTS` redirects in a row)
+    and ``bad_redirect`` (a redirect to anything but a ws:// or wss:// URL)."""
 
     def __init__(self, code: str, message: str, request_id: int | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -94,6 +108,7 @@ class Stats:
     connects: int = 0
     reconnects: int = 0
     disconnects: int = 0  # connections lost without our asking
+    redirects: int = 0  # moves to another node of a cluster, asked for by a redirect
     errors: int = 0  # error messages received
 
 
@@ -138,14 +153,20 @@ class _Bucket:
 
 
 class Client:
-    def __init__(self, url: str, name: str | None = None, *, session: str | None = None,
+    """One session's connection to a server or a cluster. ``urls``: one websocket URL, several
+    (a sequence, or one string with commas), tried in order; :attr:`url` is the node the
+    client is on (or trying)."""
+
+    def __init__(self, urls: str | Sequence[str], name: str | None = None, *,
+                 session: str | None = None,
                  reconnect: bool = True, backoff: Backoff | None = None,
                  ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
                  open_timeout: float | None = 10.0, strict: bool = False, pace: bool = True,
                  rng: random.Random | None = None) -> None:
         if name is None and session is None:
             raise ValueError("a client needs a name or a session to resume")
-        self.url = url
+        self.urls = entry_urls(urls)  # raises BadURL (a ValueError)
+        self.url = self.urls[0]
         self.name = name
         self.session = session
         self.reconnect = reconnect
@@ -177,6 +198,10 @@ class Client:
         self._ever_connected = False
         self._delays: Iterator[float] | None = None
         self._catalog: dict[str, Any] | None = None
+        self._stopped = False  # run() has returned: no connection will come
+        self._moving: str | None = None  # the node a redirect sends us to, until we are there
+        self._hops = 0  # redirects about rooms followed in a row, with no frame of a room between
+        self._here: set[str] = set()  # matches this connection has sent us frames about
 
     # ------------------------------------------------------------------ the connection
 
@@ -192,40 +217,78 @@ class Client:
     async def run(self, task_status: trio.TaskStatus[Client] = trio.TASK_STATUS_IGNORED
                   ) -> None:
         """Connect, and stay connected until :meth:`close`. Reports started after the first
-        welcome; raises :class:`ConnectError` if that first connection fails."""
+        welcome; raises :class:`ConnectError` if that first connection fails at every entry
+        URL (each is tried once, in order)."""
         with trio.CancelScope() as scope:
             self._scope = scope
-            while not self._closing:
-                failure: BaseException | None = None
-                reason = "closed"
-                try:
-                    async with trio.open_nursery() as nursery:
-                        try:
-                            reason = await self._connection(nursery, task_status)
-                        except _RETRYABLE as exc:
-                            failure = exc
-                        nursery.cancel_scope.cancel()
-                except BaseExceptionGroup as group:  # from the websocket's own tasks
-                    rest = group.split(_RETRYABLE)[1]
-                    if rest is not None:
-                        raise
-                    failure = group
-                if failure is not None:
-                    reason = f"{type(failure).__name__}: {failure}"
-                    if not self._ever_connected:
-                        if isinstance(failure, RequestError):
-                            raise ConnectError(f"{self.url} refused our hello: {failure}"
-                                               ) from failure
-                        raise ConnectError(f"cannot connect to {self.url}: {reason}"
-                                           ) from failure
-                self._lost(reason)
-                if self._closing or not self.reconnect:
-                    break
-                if self._delays is None:
-                    self._delays = self.backoff.delays(self.rng)
-                await trio.sleep(next(self._delays))
-                self.stats.reconnects += 1
+            try:
+                await self._stay_connected(task_status)
+            finally:
+                self._stopped = True
+                self._notify()  # whoever waits for a connection learns there will be none
         self._scope = None
+
+    async def _stay_connected(self, task_status: trio.TaskStatus[Client]) -> None:
+        targets: Iterator[str] = iter(self.urls)
+        failures: list[tuple[str, BaseException]] = []
+        while not self._closing:
+            url = next(targets, None)
+            if url is None:  # only the first connection's targets run out
+                raise self._connect_error(failures)
+            self.url = url
+            connects = self.stats.connects
+            failure, reason = await self._attempt(task_status)
+            connected = self.stats.connects > connects
+            if failure is not None and not self._ever_connected:
+                failures.append((url, failure))
+                continue  # the next entry URL, at once
+            moved, self._moving = self._moving, None
+            self._lost(reason, moved=moved is not None)
+            if self._closing or (not self.reconnect and moved is None):
+                break
+            if moved is not None:  # we asked for this: go at once
+                targets = itertools.cycle(rotation(moved, self.urls))
+                continue
+            if connected:  # the node we were on first, then the others in turn
+                targets = itertools.cycle(rotation(url, self.urls))
+            if self._delays is None:
+                self._delays = self.backoff.delays(self.rng)
+            await trio.sleep(next(self._delays))
+            self.stats.reconnects += 1
+
+    async def _attempt(self, task_status: trio.TaskStatus[Client]
+                       ) -> tuple[BaseException | None, str]:
+        """One connection to :attr:`url`, until it closes: what went wrong (None for a plain
+        close), and why it ended."""
+        failure: BaseException | None = None
+        reason = "closed"
+        try:
+            async with trio.open_nursery() as nursery:
+                try:
+                    reason = await self._connection(nursery, task_status)
+                except _RETRYABLE as exc:
+                    failure = exc
+                nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:  # from the websocket's own tasks
+            rest = group.split(_RETRYABLE)[1]
+            if rest is not None:
+                raise
+            failure = group
+        if failure is not None:
+            reason = f"{type(failure).__name__}: {failure}"
+        return failure, reason
+
+    def _connect_error(self, failures: list[tuple[str, BaseException]]) -> ConnectError:
+        """Why no entry URL gave us a first connection (the last failure is the cause)."""
+        def why(url: str, failure: BaseException) -> str:
+            if isinstance(failure, RequestError):
+                return f"{url} refused our hello: {failure}"
+            return f"cannot connect to {url}: {type(failure).__name__}: {failure}"
+
+        error = ConnectError("; ".join(why(url, failure) for url, failure in failures))
+        error.__cause__ = failures[-1][1] if failures else None
+        error.__suppress_context__ = True
+        return error
 
     async def _connection(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Client]
                           ) -> str:
@@ -239,7 +302,9 @@ class Client:
             raise
         self._nursery = nursery
         self._ws = ws
+        self._here = set()
         self._connected.set()
+        self._notify()
         self._delays = None  # connected: the next drop starts the backoff afresh
         if not self._ever_connected:
             self._ever_connected = True
@@ -250,6 +315,7 @@ class Client:
         """Close the connection and stop reconnecting (seats stay held by the server for its
         grace period; :meth:`leave` gives them up)."""
         self._closing = True
+        self._notify()
         ws = self._ws
         if ws is not None:
             with trio.move_on_after(3):
@@ -320,10 +386,13 @@ class Client:
             return f"connection closed ({exc})"
         return f"connection closed ({ws.close_code})"
 
-    def _lost(self, reason: str) -> None:
+    def _lost(self, reason: str, *, moved: bool = False) -> None:
+        """The connection ended: by a drop, or because we moved to another node (then it is
+        no disconnect: the :class:`~clients.sdk.events.Redirected` event said where)."""
         was_connected = self._ws is not None
         self._ws = None
         self._nursery = None
+        self._here = set()
         if self._connected.is_set():
             # A fresh event for the next connection, made once: a failed attempt to reconnect
             # must not orphan the event that requests and bots are already waiting on (they
@@ -332,10 +401,10 @@ class Client:
         for pending in self._waiting.values():
             pending.event.set()
         self._waiting.clear()
-        if was_connected and not self._closing:
+        if was_connected and not self._closing and not moved:
             self.stats.disconnects += 1
             self._emit(ev.Disconnected(reason))
-            self._notify()
+        self._notify()
 
     # ------------------------------------------------------------------ incoming
 
@@ -361,6 +430,10 @@ class Client:
     def _event_for(self, msg: sm.ServerMessage, size: int) -> None:
         """Hand the application the event a server message means."""
         stats = self.stats
+        if isinstance(msg, sm.RoomUpdate | sm.Snapshot | sm.Delta | sm.Actions):
+            self._here.add(match_of(msg.room))  # this node serves that match
+        if isinstance(msg, sm.Snapshot | sm.Delta):
+            self._hops = 0  # a room goes on here: the redirects before this one settled
         if isinstance(msg, sm.Delta):
             rv = self.tracker.rooms.get(msg.room)
             if rv is not None and not rv.stale and rv.seq == msg.seq:
@@ -415,6 +488,72 @@ class Client:
             stats.errors += 1
             if msg.request is None or msg.request not in self._waiting:
                 self._emit(ev.ServerError(msg.code, msg.message, msg.request, msg.room))
+        elif isinstance(msg, sm.Redirect) and msg.request is None:
+            self._redirected(msg)
+
+    # ------------------------------------------------------------------ moving between nodes
+
+    def _redirected(self, msg: sm.Redirect) -> None:
+        """A room we follow lives on another node (it moved, or we resumed it on the wrong
+        node): go there and say hello with resume. Not while this node serves another room
+        of ours: a client follows one node's rooms at a time, and moving would only bounce
+        it between two nodes, each sending it back for the other's room."""
+        if msg.room is not None:
+            self._here.discard(match_of(msg.room))
+        try:
+            url = websocket_url(msg.url)
+        except BadURL as exc:
+            self._refuse("bad_redirect", f"a redirect not followed: {exc}", msg.room)
+            return
+        if self._moving is not None or url == self.url:
+            return  # already on our way; or a node naming itself, which it never should
+        if any(m in self.seats or m in self.spectating for m in self._here):
+            return
+        if self._hops >= MAX_REDIRECTS:
+            self._refuse("redirect_loop", f"{MAX_REDIRECTS} redirects in a row; staying at "
+                                          f"{self.url}", msg.room)
+            return
+        self._hops += 1
+        self._move(url, msg.room)
+
+    def _refuse(self, code: str, message: str, room: str | None) -> None:
+        """A message from the server that the SDK will not act on, told to the application
+        as an error event with the SDK's own code."""
+        self.stats.errors += 1
+        self._emit(ev.ServerError(code, message, None, room))
+
+    def _move(self, url: str, room: str | None) -> None:
+        """Leave this connection for the node at ``url`` (run() connects there at once)."""
+        ws, nursery = self._ws, self._nursery
+        self._moving = url
+        self.stats.redirects += 1
+        self._emit(ev.Redirected(url, room))
+        if ws is not None and nursery is not None:
+            nursery.start_soon(self._hang_up, ws, nursery)
+
+    async def _hang_up(self, ws: ClientConnection, nursery: trio.Nursery) -> None:
+        with trio.move_on_after(2):
+            await ws.aclose(1000, "redirected")
+        nursery.cancel_scope.cancel()  # in case the server never answered our close
+
+    async def _follow(self, reply: sm.Redirect, ws: ClientConnection) -> None:
+        """A request was answered with a redirect on ``ws``: move to the node it names
+        (unless we are already moving or have moved), and return once connected there."""
+        try:
+            url = websocket_url(reply.url)
+        except BadURL as exc:
+            raise RequestError("bad_redirect", f"a redirect not followed: {exc}",
+                               reply.request) from None
+        if self._ws is ws and self._moving is None:
+            self._move(url, reply.room)
+        await self._reached(ws)
+
+    async def _reached(self, old: ClientConnection | None) -> None:
+        """Wait for a connection other than ``old``: the move's, or any one after it."""
+        while self._ws is None or self._ws is old:
+            if self._closing or self._stopped:
+                raise ConnectionLost("the client is closed")
+            await self._changed.wait()
 
     def _prune(self, match: str, summary: dict[str, Any]) -> None:
         """Rooms of ``match`` the summary no longer lists closed while we were away."""
@@ -506,11 +645,26 @@ class Client:
 
     async def request(self, msg: dict[str, Any]) -> sm.ServerMessage:
         """Send a request and return its reply; raise :class:`RequestError` if refused or
-        :class:`ConnectionLost` if the connection drops first."""
+        :class:`ConnectionLost` if the connection drops first. A redirect (the room lives on
+        another node of a cluster) is followed here: the client moves there and asks again,
+        up to :data:`MAX_REDIRECTS` times in a row (then ``redirect_loop``)."""
+        hops = 0
+        while True:
+            reply, ws = await self._request_once(msg)
+            if not isinstance(reply, sm.Redirect):
+                return reply
+            hops += 1
+            if hops > MAX_REDIRECTS:
+                raise RequestError("redirect_loop",
+                                   f"{msg.get('t')!r} was redirected {MAX_REDIRECTS} times in "
+                                   f"a row, last to {reply.url[:80]!r}", reply.request)
+            await self._follow(reply, ws)
+
+    async def _request_once(self, msg: dict[str, Any]
+                            ) -> tuple[sm.ServerMessage, ClientConnection]:
+        """Send a request on the current connection; its reply, and that connection."""
         if self._ws is None:
-            if self._closing:
-                raise ConnectionLost("the client is closed")
-            await self._connected.wait()
+            await self._reached(None)
         ws = self._ws
         assert ws is not None
         if self._bucket is not None:
@@ -531,7 +685,7 @@ class Client:
             raise ConnectionLost("the connection dropped before the reply")
         if isinstance(reply, sm.Error):
             raise RequestError(reply.code, reply.message, rid)
-        return reply
+        return reply, ws
 
     async def _expect(self, msg: dict[str, Any], kind: type[R]) -> R:
         reply = await self.request(msg)
@@ -624,14 +778,14 @@ class Client:
 
 
 @asynccontextmanager
-async def open_client(url: str, name: str | None = None, **options: Any
+async def open_client(urls: str | Sequence[str], name: str | None = None, **options: Any
                       ) -> AsyncIterator[Client]:
     """Connect (raising :class:`ConnectError` if that fails) and close on exit.
 
     The client runs in a nursery of its own, which wraps whatever escapes it in an exception
     group; a group of one is unwrapped, so that ``except ConnectError`` (or ``RequestError``
     from the body) works as it reads."""
-    client = Client(url, name, **options)
+    client = Client(urls, name, **options)
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(client.run)

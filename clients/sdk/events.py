@@ -37,6 +37,15 @@ class Disconnected(Event):
 
 
 @dataclass(frozen=True)
+class Redirected(Event):
+    """The client moved to the cluster node at ``url``, sent there by a redirect (about
+    ``room``, when it named one); it says hello there with its session and carries on."""
+
+    url: str
+    room: str | None = None
+
+
+@dataclass(frozen=True)
 class RoomList(Event):
     rooms: list[dict[str, Any]]
 

@@ -11,6 +11,7 @@ and how each game ended. The SDK (trio) runs inside Textual's asyncio loop: see 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -314,14 +315,14 @@ class ArbiterApp(App[None]):
     #log { height: 1fr; }
     """
 
-    def __init__(self, url: str, name: str, *, auto_pass: bool = True,
+    def __init__(self, urls: str | Sequence[str], name: str, *, auto_pass: bool = True,
                  **client_options: Any) -> None:
         super().__init__()
-        self.url = url
+        self.urls = urls  # one server, or the entry URLs of a cluster
         self.player_name = name
         self.auto_pass = auto_pass  # pass priority for the player when that is all they can do
         self.auto_passes = 0
-        self.bridge = TrioBridge(self._from_trio, url, name, **client_options)
+        self.bridge = TrioBridge(self._from_trio, urls, name, **client_options)
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
         self.clocks: dict[str, tuple[list[int], int | None]] = {}
@@ -440,7 +441,8 @@ class ArbiterApp(App[None]):
                 self.write_log(line)
         if isinstance(event, Ready):
             self.lobby.set_decks(event.decks)
-            self.lobby.set_status(f"Connected to {self.url} as {self.player_name}. "
+            where = client.url if client is not None else self.urls
+            self.lobby.set_status(f"Connected to {where} as {self.player_name}. "
                                   "r: refresh, c: create, j: join, s: spectate.")
             self.refresh_rooms()
         elif isinstance(event, Failed):
@@ -464,6 +466,10 @@ class ArbiterApp(App[None]):
             self.note(line)
         elif isinstance(event, ev.Disconnected):
             self.note("Connection lost: reconnecting…")
+        elif isinstance(event, ev.Redirected):
+            # A cluster moved us (or a room of ours) to another node; the SDK follows.
+            about = f" (room {event.room})" if event.room else ""
+            self.note(f"Moved to node {event.url}{about}.")
         elif isinstance(event, ev.Connected) and event.resumed:
             self.note("Reconnected.")
         elif match is None or client is None:

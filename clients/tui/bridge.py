@@ -10,7 +10,7 @@ messages; the app's requests go to trio through the run's token.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,10 +54,10 @@ class Entered(ev.Event):
 
 
 class TrioBridge:
-    def __init__(self, post: Callable[[ev.Event], Any], url: str, name: str,
+    def __init__(self, post: Callable[[ev.Event], Any], urls: str | Sequence[str], name: str,
                  **client_options: Any) -> None:
         self.post = post
-        self.url = url
+        self.urls = urls  # one server, or the entry URLs of a cluster
         self.name = name
         self.client_options = client_options
         self.client: Client | None = None
@@ -88,7 +88,7 @@ class TrioBridge:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             try:
-                async with open_client(self.url, self.name, **self.client_options) as client:
+                async with open_client(self.urls, self.name, **self.client_options) as client:
                     self.client = client
                     events = client.subscribe()
                     catalog = await client.catalog()

@@ -1,6 +1,9 @@
 """``arbiter play``: the terminal client, for a person.
 
-    arbiter play --url ws://HOST:PORT [--name NAME] [--no-auto-pass]
+    arbiter play --url ws://HOST:PORT[,ws://HOST2:PORT...] [--name NAME] [--no-auto-pass]
+
+Several URLs (comma-separated, or ``--url`` repeated) are the nodes of a cluster: the client
+connects to the first that answers and follows the cluster's redirects.
 """
 
 from __future__ import annotations
@@ -8,10 +11,16 @@ from __future__ import annotations
 import argparse
 import getpass
 
+from arbiter.clients.sdk.urls import url_argument
+
+DEFAULT_URL = "ws://127.0.0.1:8765/"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", default="ws://127.0.0.1:8765",
-                        help="the server (default ws://127.0.0.1:8765)")
+    parser.add_argument("--url", action="extend", type=url_argument, default=None,
+                        metavar="URL[,URL...]",
+                        help="the server (default ws://127.0.0.1:8765); or the nodes of a "
+                             "cluster, comma-separated or repeated")
     parser.add_argument("--name", default=None,
                         help="your name at the table (default: your login name)")
     parser.add_argument("--no-auto-pass", action="store_true",
@@ -23,6 +32,5 @@ def run(args: argparse.Namespace) -> int:
     from .app import ArbiterApp  # Textual loads only for this command
 
     name = args.name or getpass.getuser() or "Player"
-    url = args.url if args.url.endswith("/") else args.url + "/"
-    ArbiterApp(url, name[:40], auto_pass=not args.no_auto_pass).run()
+    ArbiterApp(args.url or [DEFAULT_URL], name[:40], auto_pass=not args.no_auto_pass).run()
     return 0

@@ -20,11 +20,17 @@ def url(server: ArbiterServer) -> str:
 async def sdk_client(nursery: trio.Nursery, server: ArbiterServer, name: str, **options: Any
                      ) -> Client:
     """An SDK client with heartbeats off (time is virtual in these tests)."""
+    return await client_at(nursery, url(server), name, **options)
+
+
+async def client_at(nursery: trio.Nursery, urls: str | list[str], name: str, **options: Any
+                    ) -> Client:
+    """:func:`sdk_client` for any entry URLs."""
     options.setdefault("ping_interval", None)
     options.setdefault("ping_timeout", None)
     options.setdefault("strict", True)
     options.setdefault("backoff", Backoff(initial=0.05, jitter=0.0))
-    client: Client = await nursery.start(Client(url(server), name, **options).run)
+    client: Client = await nursery.start(Client(urls, name, **options).run)
     return client
 
 

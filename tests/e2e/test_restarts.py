@@ -61,7 +61,8 @@ def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
     # Two rooms, each played to the end; each bot says how it went.
     results = re.findall(r"^room \d+: game 1 of best of 1: .*$", out, re.M)
     assert len(results) == 2, out
-    lines = re.findall(r"^.*: (\d+) actions, (\d+) desyncs, (\d+) reconnects$", out, re.M)
+    lines = re.findall(r"^.*: (\d+) actions, (\d+) desyncs, (\d+) reconnects, \d+ redirects$",
+                       out, re.M)
     assert len(lines) == 4, out
     assert all(int(desyncs) == 0 for _, desyncs, _ in lines), out
     assert sum(int(reconnects) for _, _, reconnects in lines) >= KILLS, out
