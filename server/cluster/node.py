@@ -295,7 +295,8 @@ class ClusterNode(ServerBase):
             for lookup in lookups:
                 if lookup.frame is None:  # a followed room that is not here: send the peer on
                     url = await self._where(lookup.key)
-                    self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time()))
+                    self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time(),
+                                                 lookup.resume))
                     continue
                 frame = lookup.frame
                 if lookup.kind == "session":
@@ -313,12 +314,15 @@ class ClusterNode(ServerBase):
                 service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
                 self._trouble(service, str(exc))
                 why = "the cluster's directory or log cannot be reached just now"
+            out = Effects()
             if frame is not None:
-                out = Effects()
                 out.message([peer], Error(Code.UNAVAILABLE, f"{why}: nothing was done; try "
                                           "again shortly", peek_request_id(frame)))
                 self.hub.stats.errors[Code.UNAVAILABLE] += 1
-                self.apply(out)
+            else:  # a room it resumed cannot be found just now: come back and ask again
+                out.close(peer, SERVICE_RESTART, "a room you follow cannot be found just now; "
+                                                 "reconnect")
+            self.apply(out)
             return Effects()
         if frame is None:
             return Effects()
@@ -337,7 +341,7 @@ class ClusterNode(ServerBase):
         URL, nor a node the directory does not list as alive: so redirects cannot loop, and
         nobody is sent to a dead address. A room whose holder has stopped beating is waited
         for, until its lease lapses and this node takes it (:class:`OwnerSilent` if that
-        takes longer than a lease)."""
+        takes longer than a lease). None so means here, or finished, or never made."""
         if not room_id.isdigit():
             return None
         room = int(room_id)
@@ -355,7 +359,8 @@ class ClusterNode(ServerBase):
                     if lease is None:
                         return None  # no: the room is finished, or was never made
                 if lease.node == self.node_id:  # ours, from a run of this node before
-                    return None  # that its restart has not claimed yet: nowhere, for now
+                    raise OwnerSilent(f"room {room} is held by this node's previous run; it "
+                                      "is up for a claim")  # (recover() released it: rare)
                 node = await self.directory.node(lease.node)
                 if node is not None:
                     return node.url if node.url != self.url else None

@@ -48,6 +48,9 @@ class Lookup:
     key: str
     peer: Peer
     frame: bytes | None
+    # A followed room's lookup: where the client's replica stood (its hello's resume), so
+    # that a room the node takes over meanwhile picks the client up from there.
+    resume: dict[str, tuple[int, int]] | None = None
 
 
 @dataclass
@@ -93,8 +96,9 @@ class Effects:
     def wake(self, key: Hashable, when: float | None) -> None:
         self.deadlines[key] = when
 
-    def lookup(self, kind: str, key: str, peer: Peer, frame: bytes | None) -> None:
-        self.lookups.append(Lookup(kind, key, peer, frame))
+    def lookup(self, kind: str, key: str, peer: Peer, frame: bytes | None,
+               resume: dict[str, tuple[int, int]] | None = None) -> None:
+        self.lookups.append(Lookup(kind, key, peer, frame, resume))
 
     def __bool__(self) -> bool:
         return bool(self.records or self.frames or self.closes or self.deadlines

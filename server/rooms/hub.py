@@ -283,10 +283,12 @@ class Hub:
             if match is not None:
                 match.attach(peer, req.resume)
         if self.routing:
-            # Rooms the client was following that are not here: the node finds where they
-            # are and redirects the client there (Lookup with no frame to answer).
-            for rid in sorted({match_id(r) for r in (req.resume or {})} - set(self.matches)):
-                self.ctx.out.lookup("room", rid, peer, None)
+            # Rooms the client was following, or holds a seat in, that are not here: the node
+            # finds where they are and redirects the client there (Lookup with no frame).
+            followed = {match_id(r) for r in (req.resume or {})} | set(session.seats) \
+                | session.spectating
+            for rid in sorted(followed - set(self.matches)):
+                self.ctx.out.lookup("room", rid, peer, None, req.resume)
 
     def match_of(self, room_id: str) -> MatchRoom | None:
         """The match a room id (a match's or one of its subgames') belongs to."""
@@ -397,12 +399,28 @@ class Hub:
 
     # ------------------------------------------------------------------ a cluster node's
 
-    def redirect(self, peer: Peer, room: str, url: str | None, now: float) -> Effects:
-        """Tell ``peer`` that ``room``, which it was following, lives at ``url`` (found by the
-        node after a lookup without a frame); nothing when no node has it."""
+    def redirect(self, peer: Peer, room: str, url: str | None, now: float,
+                 resume: dict[str, tuple[int, int]] | None = None) -> Effects:
+        """Where ``room``, which ``peer`` was following when it said hello, turned out to be
+        (a lookup without a frame): at ``url``, where ``peer`` is sent; or here after all (the
+        node took it over meanwhile), and ``peer`` follows it from ``resume`` as its hello
+        asked; or nowhere: its match finished (or it never was), and ``peer`` is told that it
+        closed, as a waiting room that expires tells its members."""
         out = self._begin(now)
-        if url is not None and peer.reading:
+        session = peer.session
+        if not peer.reading or session is None:
+            return out
+        if url is not None:
             self._redirect(peer, None, url, room)
+            return out
+        match = self.matches.get(room)
+        if match is None:
+            session.seats.pop(room, None)
+            session.spectating.discard(room)
+            self._send(peer, Error(Code.ROOM_CLOSED, f"room {room} is over or gone: no node "
+                                   "holds it", None, room))
+        elif room not in peer.rooms and (room in session.seats or room in session.spectating):
+            match.attach(peer, resume)
         return out
 
     def _redirect(self, peer: Peer, request: int | None, url: str, room: str | None) -> None:

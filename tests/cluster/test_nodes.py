@@ -160,7 +160,7 @@ async def test_any_node_serves_any_session_and_sends_clients_to_the_rooms_owner(
         nursery.cancel_scope.cancel()
 
 
-async def test_a_resume_or_join_for_a_room_nowhere_is_unknown_and_never_redirected(
+async def test_a_resume_or_join_for_a_room_nowhere_is_refused_and_never_redirected(
         cluster: dict[str, Any]) -> None:
     (a,) = cluster["start"](1)
     activity = Activity()
@@ -168,6 +168,10 @@ async def test_a_resume_or_join_for_a_room_nowhere_is_unknown_and_never_redirect
         ann = await _open(nursery, a, "Ann", activity=activity)
         stranger = await _open(nursery, a, session=ann.session, resume={"4242": [1, 3]},
                                activity=activity)
+        # Told that the room it follows is gone (as a finished room is), never sent on.
+        await activity.until(lambda: bool(stranger.of_type("error")))
+        [closed] = stranger.of_type("error")
+        assert (closed["code"], closed["r"], closed["i"]) == ("room_closed", "4242", None)
         assert stranger.of_type("redirect") == []
         reply = await ann.call({"t": "join", "r": "4242"})
         assert reply["t"] == "error" and reply["code"] == "unknown_room", reply
@@ -233,6 +237,13 @@ async def test_a_killed_node_s_rooms_resume_on_a_live_node(cluster: dict[str, An
         # retries its other entry URLs). Then the players carry on there with their tokens
         # and their replicas.
         await eventually(lambda: _claimed(b), 3 * LEASE + 5, "the room's takeover")
+        # Gone from the lobby with its node, the room is listed again, once, by its new one.
+        eve = await _open(nursery, b, "Eve", activity=activity)
+
+        async def listed_by_b() -> bool:
+            rooms = (await eve.ok({"t": "rooms"}))["rooms"]
+            return [r["r"] for r in rooms].count(room) == 1
+        await eventually(listed_by_b, 10, "the room back in the lobby")
         with trio.fail_after(10):
             ann2 = await _reopen(nursery, b, ann, activity)
             bob2 = await _reopen(nursery, b, bob, activity)

@@ -5,12 +5,14 @@ longer owns is let go; while the log cannot be reached nothing is accepted."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from arbiter.protocol import pack
 from arbiter.server.rooms.effects import Resolved
+from arbiter.server.store.db import Store
 
-from .sim import Player, Sim
+from .sim import Player, Sim, assert_converged
 
 ELSEWHERE = "ws://10.0.0.2:8765/"
 
@@ -132,3 +134,41 @@ def test_the_room_list_holds_every_node_s_rooms_once() -> None:
                             room: {**local, "name": "stale copy of a local room"}}
     names = [r["name"] for r in ann.ok({"t": "rooms"})["rooms"]]
     assert names == ["here", "there"]
+
+
+def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
+        tmp_path: Path) -> None:
+    # A node asked about a room whose previous node died waits for the lease, takes the room
+    # over and only then answers the lookup: the client that said hello meanwhile follows the
+    # room from where its replica stood, with no second hello.
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    first.play({0: ann, 1: bob}, max_actions=30)
+    node = Sim(routing=True, store=store)
+    node.hub.restore_sessions(store.sessions())
+    ann2 = node.connect(session=ann.session, resume=ann.tracker.positions())
+    [lookup] = node.lookups
+    assert (lookup.kind, lookup.key, lookup.frame) == ("room", room, None)
+    assert not ann2.of_type("s") and not ann2.of_type("d")
+    [stored] = store.stored_rooms()
+    node.apply(node.hub.restore_room(stored, node.now)[1])
+    node.apply(node.hub.redirect(ann2.peer, room, None, node.now, lookup.resume))
+    assert ann2.of_type("s") or ann2.of_type("d"), "the replica is brought up to date"
+    assert not ann2.of_type("redirect")
+    bob2 = node.connect(session=bob.session, resume=bob.tracker.positions())
+    node.play({0: ann2, 1: bob2}, max_actions=10)
+    assert assert_converged(node, [ann2, bob2]) == 2
+
+
+def test_a_resumed_room_that_no_node_holds_is_closed_for_the_client() -> None:
+    # A match that finished while its player was away from the cluster (or never was): the
+    # lookup finds it nowhere, and the client learns the room closed and its seat is gone.
+    sim = Sim(routing=True)
+    sim.hub.restore_sessions({"tok": "Ann"})
+    ann = sim.connect(session="tok", resume={"7": [1, 2]})
+    [lookup] = sim.lookups
+    sim.apply(sim.hub.redirect(ann.peer, "7", None, sim.now, lookup.resume))
+    [closed] = ann.of_type("error")
+    assert (closed["code"], closed["r"], closed["i"]) == ("room_closed", "7", None)
+    assert not ann.of_type("redirect")
