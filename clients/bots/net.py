@@ -28,6 +28,10 @@ from .strategies import Strategy
 # ran out), or the game ended or its room was paused or closed between our look and our answer.
 BENIGN = frozenset({"stale_decision", "not_your_decision", "room_paused", "room_closed",
                     "unknown_room", "game_over", "wrong_state"})
+# Refusals that say "not now": a cluster node that cannot reach its log, or a cluster still
+# settling after a node died. The same decision is answered again a moment later.
+TRANSIENT = frozenset({"unavailable", "redirect_loop"})
+RETRY_AFTER = 0.5  # seconds
 
 
 @dataclass
@@ -40,7 +44,7 @@ class BotRecord:
     @property
     def errors(self) -> int:
         """Refusals that are not part of normal play."""
-        return sum(n for code, n in self.refused.items() if code not in BENIGN)
+        return sum(n for code, n in self.refused.items() if code not in BENIGN | TRANSIENT)
 
 
 class NetBot:
@@ -92,6 +96,9 @@ class NetBot:
                 await client.act(room, decision["serial"], action)
             except RequestError as exc:
                 self.record.refused[exc.code] = self.record.refused.get(exc.code, 0) + 1
+                if exc.code in TRANSIENT:
+                    answered.pop(room, None)
+                    await trio.sleep(RETRY_AFTER)
                 continue
             except ConnectionLost:
                 self.record.lost += 1

@@ -184,6 +184,7 @@ class Client:
         self.spectating: set[str] = set()
         self.summaries: dict[str, dict[str, Any]] = {}  # match room id -> latest summary
         self.results: dict[str, list[ev.Result]] = {}  # match room id -> its games' results
+        self.closed: set[str] = set()  # match rooms the server said are gone (room_closed)
         self.limits: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self._waiting: dict[int, _Pending] = {}
@@ -231,6 +232,7 @@ class Client:
     async def _stay_connected(self, task_status: trio.TaskStatus[Client]) -> None:
         targets: Iterator[str] = iter(self.urls)
         failures: list[tuple[str, BaseException]] = []
+        arriving = False  # this attempt goes where a redirect sent us
         while not self._closing:
             url = next(targets, None)
             if url is None:  # only the first connection's targets run out
@@ -239,6 +241,12 @@ class Client:
             connects = self.stats.connects
             failure, reason = await self._attempt(task_status)
             connected = self.stats.connects > connects
+            if arriving and not connected:
+                # The node we were sent to is not there (it died, and the directory does not
+                # know yet): no hop towards a loop. We go back to the entry URLs, and the
+                # backoff paces the next try while the cluster catches up.
+                self._hops = max(0, self._hops - 1)
+            arriving = False
             if failure is not None and not self._ever_connected:
                 failures.append((url, failure))
                 continue  # the next entry URL, at once
@@ -248,6 +256,7 @@ class Client:
                 break
             if moved is not None:  # we asked for this: go at once
                 targets = itertools.cycle(rotation(moved, self.urls))
+                arriving = True
                 continue
             if connected:  # the node we were on first, then the others in turn
                 targets = itertools.cycle(rotation(url, self.urls))
@@ -329,6 +338,10 @@ class Client:
         if self.session is not None:
             msg["session"] = self.session
             positions = self.tracker.positions()
+            # Rooms we sit or watch in but have no view of yet (joined before the game began)
+            # are named too, at no position: a node of a cluster must know to find them.
+            for room in (*self.seats, *self.spectating):
+                positions.setdefault(room, (0, 0))
             if positions:
                 msg["resume"] = {r: [e, q] for r, (e, q) in positions.items()}
         else:
@@ -486,6 +499,9 @@ class Client:
             self._emit(ev.SeatLost(msg.room, msg.seat))
         elif isinstance(msg, sm.Error):
             stats.errors += 1
+            if msg.request is None and msg.code == "room_closed" and msg.room is not None \
+                    and msg.room == match_of(msg.room):
+                self._match_closed(msg.room)
             if msg.request is None or msg.request not in self._waiting:
                 self._emit(ev.ServerError(msg.code, msg.message, msg.request, msg.room))
         elif isinstance(msg, sm.Redirect) and msg.request is None:
@@ -509,12 +525,16 @@ class Client:
             return  # already on our way; or a node naming itself, which it never should
         if any(m in self.seats or m in self.spectating for m in self._here):
             return
+        pause = 0.0
         if self._hops >= MAX_REDIRECTS:
-            self._refuse("redirect_loop", f"{MAX_REDIRECTS} redirects in a row; staying at "
-                                          f"{self.url}", msg.room)
-            return
+            # The cluster keeps sending us around (it disagrees with itself for a moment, as
+            # while a dead node's rooms are taken over): not giving up, which would leave the
+            # room unfollowed for good, but slowing down, and saying so.
+            self._refuse("redirect_loop", f"{MAX_REDIRECTS} redirects in a row; following the "
+                                          f"next after {self.backoff.maximum:g} s", msg.room)
+            pause, self._hops = self.backoff.maximum, 0
         self._hops += 1
-        self._move(url, msg.room)
+        self._move(url, msg.room, pause)
 
     def _refuse(self, code: str, message: str, room: str | None) -> None:
         """A message from the server that the SDK will not act on, told to the application
@@ -522,23 +542,27 @@ class Client:
         self.stats.errors += 1
         self._emit(ev.ServerError(code, message, None, room))
 
-    def _move(self, url: str, room: str | None) -> None:
-        """Leave this connection for the node at ``url`` (run() connects there at once)."""
+    def _move(self, url: str, room: str | None, pause: float = 0.0) -> None:
+        """Leave this connection for the node at ``url`` (run() connects there as soon as
+        it closed, ``pause`` seconds from now)."""
         ws, nursery = self._ws, self._nursery
         self._moving = url
         self.stats.redirects += 1
         self._emit(ev.Redirected(url, room))
         if ws is not None and nursery is not None:
-            nursery.start_soon(self._hang_up, ws, nursery)
+            nursery.start_soon(self._hang_up, ws, nursery, pause)
 
-    async def _hang_up(self, ws: ClientConnection, nursery: trio.Nursery) -> None:
+    async def _hang_up(self, ws: ClientConnection, nursery: trio.Nursery,
+                       pause: float = 0.0) -> None:
+        await trio.sleep(pause)
         with trio.move_on_after(2):
             await ws.aclose(1000, "redirected")
         nursery.cancel_scope.cancel()  # in case the server never answered our close
 
-    async def _follow(self, reply: sm.Redirect, ws: ClientConnection) -> None:
+    async def _follow(self, reply: sm.Redirect, ws: ClientConnection) -> bool:
         """A request was answered with a redirect on ``ws``: move to the node it names
-        (unless we are already moving or have moved), and return once connected there."""
+        (unless we are already moving or have moved), and return once connected again:
+        whether there, or (the node named was not there) at another entry URL."""
         try:
             url = websocket_url(reply.url)
         except BadURL as exc:
@@ -547,6 +571,7 @@ class Client:
         if self._ws is ws and self._moving is None:
             self._move(url, reply.room)
         await self._reached(ws)
+        return self.url == url
 
     async def _reached(self, old: ClientConnection | None) -> None:
         """Wait for a connection other than ``old``: the move's, or any one after it."""
@@ -554,6 +579,17 @@ class Client:
             if self._closing or self._stopped:
                 raise ConnectionLost("the client is closed")
             await self._changed.wait()
+
+    def _match_closed(self, match: str) -> None:
+        """The server closed a match room we were in (a waiting room that expired, or one that
+        ended while we were away from a cluster): it is over for us, and its seat is gone."""
+        self.closed.add(match)
+        self.seats.pop(match, None)
+        self.spectating.discard(match)
+        for rid, rv in self.tracker.rooms.items():
+            if match_of(rid) == match:
+                rv.closed = True
+                rv.actions = None
 
     def _prune(self, match: str, summary: dict[str, Any]) -> None:
         """Rooms of ``match`` the summary no longer lists closed while we were away."""
@@ -636,6 +672,8 @@ class Client:
                 and (match is None or match_of(rid) == match)]
 
     def match_over(self, match: str) -> bool:
+        if match in self.closed:
+            return True
         results = self.results.get(match)
         if results and results[-1].over:
             return True
@@ -658,7 +696,8 @@ class Client:
                 raise RequestError("redirect_loop",
                                    f"{msg.get('t')!r} was redirected {MAX_REDIRECTS} times in "
                                    f"a row, last to {reply.url[:80]!r}", reply.request)
-            await self._follow(reply, ws)
+            if not await self._follow(reply, ws):
+                hops -= 1  # the node named was not there: not a loop (see _stay_connected)
 
     async def _request_once(self, msg: dict[str, Any]
                             ) -> tuple[sm.ServerMessage, ClientConnection]:
@@ -764,7 +803,15 @@ class Client:
         await self.request({"t": "chat", "r": room, "text": text})
 
     async def leave(self, room: str) -> None:
-        await self.request({"t": "leave", "r": room})
+        """Give up a seat (or stop spectating). A room that is gone already (the server
+        closed it, or no node of a cluster holds it any more: its match ended while we were
+        away) is left all the same."""
+        if room not in self.closed:
+            try:
+                await self.request({"t": "leave", "r": room})
+            except RequestError as exc:
+                if exc.code not in ("unknown_room", "room_closed"):
+                    raise
         self.seats.pop(room, None)
         self.spectating.discard(room)
         for rid, rv in self.tracker.rooms.items():

@@ -260,3 +260,19 @@ async def test_requests_and_bots_waiting_through_failed_reconnects_go_on_when_it
     assert [r["r"] for r in await ann.list_rooms()] == [room]
     scope.cancel()
     assert again.port == port
+
+
+async def test_a_match_room_the_server_closes_is_over_for_the_client(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    # A waiting room that does not fill in time is closed (room_closed, with no request): for
+    # the SDK that match is over and its seat gone, so a bot waiting in it stops.
+    server = await start_server(nursery, tmp_path,
+                                hub=HubSettings(allow_scenarios=True, waiting_ttl=30))
+    ann = await sdk_client(nursery, server, "Ann")
+    room = await ann.create({"seats": 2})
+    await ann.join(room, deck="quick-red")
+    assert not ann.match_over(room) and room in ann.seats
+    with trio.fail_after(60):
+        while not ann.match_over(room):
+            await ann.wait_changed()
+    assert room not in ann.seats
