@@ -3,6 +3,7 @@
 
     python3 dev.py serve [ARGS...]   start the server with its embedded defaults
     python3 dev.py test  [PYTEST ARGS...]   run ruff, mypy and the whole test suite
+    python3 dev.py cluster [--nodes 3 ...]   a local cluster to try: Redis, PostgreSQL, N nodes
     python3 dev.py arbiter ARGS...   run any other `arbiter` subcommand in the environment
 
 On first use (and whenever pyproject.toml changes) this creates `.venv/` beside this file and
@@ -183,15 +184,20 @@ def _run_steps(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"serve", "test", "arbiter"}:
+    if not argv or argv[0] not in {"serve", "test", "cluster", "arbiter"}:
         print(__doc__)
         return 2
     ensure_environment()
     command, rest = argv[0], argv[1:]
     if command == "test":
         return run_tests(rest)
+    if command == "cluster":
+        summary = ensure_cluster_servers()  # the same servers the cluster tests use
+        print(summary, flush=True)
+        if "CANNOT" in summary:
+            return 1
     arbiter = str(BIN / "arbiter")
-    args = [arbiter, "serve", *rest] if command == "serve" else [arbiter, *rest]
+    args = [arbiter, command, *rest] if command in ("serve", "cluster") else [arbiter, *rest]
     os.execv(arbiter, args)
     return 0  # pragma: no cover - execv does not return
 

@@ -1,4 +1,5 @@
-"""The ``arbiter`` command: one subcommand per job (serve, play, bot, loadtest, replay, demo).
+"""The ``arbiter`` command: one subcommand per job (serve, play, bot, loadtest, replay, demo,
+cluster).
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)`` and
 ``run(args) -> int``. Only the module of the subcommand being run is imported, so that
@@ -19,6 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("arbiter.clients.bots.bot_cmd", "connect bots to a server and play"),
     "play": ("arbiter.clients.tui.play_cmd", "play interactively in the terminal"),
     "loadtest": ("arbiter.clients.loadtest.cmd", "load-test a server with simulated players"),
+    "cluster": ("arbiter.server.cluster.cluster_cmd",
+                "start a local cluster to try: Redis, PostgreSQL and N nodes"),
 }
 
 
