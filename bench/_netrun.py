@@ -52,7 +52,8 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
             summary["server_rss_mib"] = round(mem / 1024, 1)
             if kind == "arbiter":
                 metrics = await _metrics(port)
-                commits = metrics.get("arbiter_log_commits_total", 0.0)
+                commits = metrics.get("arbiter_log_commits_total") \
+                    or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
                 summary["commands_per_commit"] = round(
                     metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
             return summary

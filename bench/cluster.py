@@ -1,0 +1,319 @@
+"""Arbiter as a cluster, measured on this machine: what a node costs against the embedded server,
+how long a failover takes, and what two nodes carry against one (docs/cluster.md, "Figures").
+
+    .venv/bin/python bench/cluster.py cost [--rooms 10] [--seconds 10] [--repeat 3] [--durable]
+    .venv/bin/python bench/cluster.py failover [--kills 10] [--lease 4]
+    .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
+    .venv/bin/python bench/cluster.py all
+
+``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
+server with its SQLite log, loaded by bench/server.py's clients; runs alternate (embedded,
+cluster, embedded, ...) so each pair saw the same noise. PostgreSQL runs without fsync unless
+``--durable`` (SQLite's NORMAL sync does not fsync each commit either).
+
+``failover``: two nodes at the default lease; each round seats two bots in a room, lets them
+play, SIGKILLs the node that holds the room and times (a) until another node has claimed it in
+the log and (b) until a bot's action is acknowledged again (what a player sees; the SDK's
+reconnection backoff included). The killed node is started again before the next round.
+
+``scale``: ``arbiter loadtest`` against one node, then against two nodes (its clients spread
+over both entry URLs), same rooms and think time; the load generator shares the machine's
+cores with the nodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)  # or this file would hide the ``server`` package
+
+import psycopg  # noqa: E402
+import trio  # noqa: E402
+
+from arbiter.clients.bots.net import NetBot  # noqa: E402
+from arbiter.clients.bots.strategies import STRATEGIES  # noqa: E402
+from arbiter.clients.sdk import Client  # noqa: E402
+from arbiter.server.cluster.directory import Directory  # noqa: E402
+from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402
+from arbiter.server.cluster.pglog import ClusterLog  # noqa: E402
+from bench._netrun import run_one  # noqa: E402
+
+ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
+
+
+# ---------------------------------------------------------------------------- nodes
+
+
+class Node:
+    """``arbiter serve`` in cluster mode on 127.0.0.1:``port``."""
+
+    def __init__(self, folder: Path, redis: str, dsn: str, prefix: str,
+                 lease: float | None) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.args = [*ARBITER, "serve", "--port", str(self.port), "--data-dir",
+                     str(folder / f"node{self.port}"), "--redis", redis, "--postgres", dsn,
+                     "--key-prefix", prefix, "--log-level", "WARNING", "--rate", "1000000",
+                     "--burst", "1000000", *(["--lease", f"{lease:g}"] if lease else [])]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    @property
+    def node_id(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with open(self.folder / f"node{self.port}.err", "ab") as err:
+            self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 30
+        while self.health() != 200:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"node {self.port} did not start: see "
+                                   f"{self.folder / f'node{self.port}.err'}")
+            time.sleep(0.05)
+
+    def health(self) -> int:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
+                                        timeout=2) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+        except OSError:
+            return 0
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+@contextmanager
+def services(durable: bool = False) -> Iterator[tuple[LocalRedis, LocalPostgres]]:
+    with LocalRedis() as redis, LocalPostgres(durable=durable) as postgres:
+        yield redis, postgres
+
+
+@contextmanager
+def nodes(count: int, redis: LocalRedis, postgres: LocalPostgres, name: str,
+          lease: float | None = None) -> Iterator[tuple[list[Node], str]]:
+    """``count`` nodes on a fresh database ``name``; yields them and the database's DSN."""
+    dsn = postgres.create_database(name)
+    with tempfile.TemporaryDirectory() as folder:
+        started = [Node(Path(folder), redis.url, dsn, f"{name}:", lease) for _ in range(count)]
+        try:
+            for node in started:
+                node.start()
+            yield started, dsn
+        finally:
+            for node in started:
+                node.stop()
+
+
+# ---------------------------------------------------------------------------- cost
+
+
+def cost(args: argparse.Namespace) -> None:
+    print(f"== cost: {args.rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
+          f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})")
+    pairs: list[tuple[float, float]] = []
+    with services(args.durable) as (redis, postgres):
+        for run in range(args.repeat):
+            embedded = trio.run(run_one, "arbiter", args.rooms, args.seconds, [])
+            dsn = postgres.create_database(f"cost{run}")
+            port = free_port()  # a node needs a fixed port: its public URL names it
+            extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
+                     "--key-prefix", f"cost{run}:"]
+            node = trio.run(run_one, "arbiter", args.rooms, args.seconds, extra)
+            e, c = embedded["actions_per_s"], node["actions_per_s"]
+            pairs.append((e, c))
+            rows, row_bytes, table_bytes = _log_size(dsn)
+            print(f"  run {run + 1}: embedded {e:,.0f} actions/s (server CPU "
+                  f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "
+                  f"(server CPU {node['server_cpu_share']}, p50 {node['latency_p50_ms']} ms "
+                  f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
+                  f"per commit), node/embedded {c / e:.2f}; log: {rows:,} commands, "
+                  f"{row_bytes:.0f} B a row, {table_bytes / max(1, rows):.0f} B a command with "
+                  f"indexes", flush=True)
+    ratios = [c / e for e, c in pairs]
+    print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
+          f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
+
+
+def _log_size(dsn: str) -> tuple[int, float, int]:
+    """Commands in the log, their mean row size, and the table's size with its indexes."""
+    with psycopg.connect(dsn, autocommit=True) as db:
+        row = db.execute("SELECT count(*), coalesce(avg(pg_column_size(c.*)), 0), "
+                         "pg_total_relation_size('commands') FROM commands c").fetchone()
+    assert row is not None
+    return int(row[0]), float(row[1]), int(row[2])
+
+
+# ---------------------------------------------------------------------------- failover
+
+
+async def _round(cluster: list[Node], redis: LocalRedis, log: ClusterLog, prefix: str,
+                 rng: random.Random) -> tuple[float, float] | None:
+    """One kill: (seconds to the claim, seconds to the next acknowledged action), or None if
+    the game ended before the kill."""
+    urls = [n.url for n in cluster]
+    bots: list[NetBot] = []
+    async with trio.open_nursery() as nursery:
+        clients = [Client(urls, f"P{i}") for i in range(2)]
+        for client in clients:
+            await nursery.start(client.run)
+        room = await clients[0].create({"seats": 2})
+        for seat, client in enumerate(clients):
+            await client.join(room, seat, deck=("quick-red", "quick-green")[seat])
+            bot = NetBot(client, STRATEGIES["random"], random.Random(rng.random()))
+            bots.append(bot)
+            nursery.start_soon(bot.play, room)
+
+        def acted() -> int:
+            return sum(b.record.actions for b in bots)
+
+        with trio.fail_after(60):
+            while acted() < 12:
+                await trio.sleep(0.01)
+        async with Directory(redis.url, prefix=prefix) as directory:
+            lease = await directory.lease(int(room))
+        if lease is None:
+            nursery.cancel_scope.cancel()
+            return None
+        holder = next(n for n in cluster if n.node_id == lease.node)
+        before = await log.owner(int(room))
+        assert before is not None
+        killed = time.perf_counter()
+        holder.kill()
+        # Acknowledgements already on their way when the node died do not count: the first
+        # action acknowledged after another node claimed the room does.
+        claimed = None
+        count = 0
+        with trio.fail_after(60):  # a failover that takes this long is a bug to look at
+            while True:
+                if claimed is None:
+                    owner = await log.owner(int(room))
+                    if owner is not None and owner.epoch > before.epoch:
+                        claimed = time.perf_counter() - killed
+                        count = acted()
+                elif acted() > count:
+                    break
+                await trio.sleep(0.01)
+        resumed = time.perf_counter() - killed
+        nursery.cancel_scope.cancel()
+    await trio.to_thread.run_sync(holder.start)
+    return claimed, resumed
+
+
+async def _failover(cluster: list[Node], redis: LocalRedis, dsn: str, prefix: str,
+                    kills: int) -> list[tuple[float, float]]:
+    rng = random.Random(3)
+    out: list[tuple[float, float]] = []
+    async with ClusterLog(dsn, node="bench") as log:
+        while len(out) < kills:
+            got = await _round(cluster, redis, log, prefix, rng)
+            if got is not None:
+                out.append(got)
+                print(f"  kill {len(out)}: claimed after {got[0]:.2f} s, an action "
+                      f"acknowledged again after {got[1]:.2f} s", flush=True)
+    return out
+
+
+def failover(args: argparse.Namespace) -> None:
+    lease = args.lease
+    print(f"== failover: {args.kills} SIGKILLs of the node holding a room, two nodes, lease "
+          f"{lease:g} s")
+    with services() as (redis, postgres):
+        name = "failover"
+        with nodes(2, redis, postgres, name, lease) as (cluster, dsn):
+            times = trio.run(_failover, cluster, redis, dsn, f"{name}:", args.kills)
+    for label, values in (("claimed", [t[0] for t in times]),
+                          ("acting again", [t[1] for t in times])):
+        print(f"  {label}: p50 {statistics.median(values):.2f} s, max {max(values):.2f} s, "
+              f"min {min(values):.2f} s over {len(values)} kills")
+
+
+# ---------------------------------------------------------------------------- scale
+
+
+def _loadtest(urls: list[str], args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    report = out / f"load{len(urls)}.json"
+    subprocess.run(
+        [*ARBITER, "loadtest", "--url", ",".join(urls), "--rooms", str(args.rooms),
+         "--duration", f"{args.seconds:g}", "--think-ms", f"{args.think_ms:g}",
+         "--ramp", "2", "--strategy", "random", "--seed", "5", "--json", str(report),
+         "--png", str(out / f"load{len(urls)}.png"), "--no-live",
+         "--workers", str(args.workers)],
+        check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    summary: dict[str, Any] = json.loads(report.read_text())
+    return summary
+
+
+def scale(args: argparse.Namespace) -> None:
+    print(f"== scale: arbiter loadtest, {args.rooms} rooms of 4, think {args.think_ms:g} ms, "
+          f"{args.seconds:g} s, {args.workers} load worker(s)")
+    with services() as (redis, postgres), tempfile.TemporaryDirectory() as folder:
+        for count in (1, 2):
+            with nodes(count, redis, postgres, f"scale{count}") as (cluster, _):
+                s = _loadtest([n.url for n in cluster], args, Path(folder))
+                print(f"  {count} node{'s' if count > 1 else ''}: "
+                      f"{s['actions_per_second']:,.0f} actions/s, latency p50 "
+                      f"{s['latency_ms']['p50']} ms, p99 {s['latency_ms']['p99']} ms, "
+                      f"{s['games_finished']} games, {s['errors']} errors, "
+                      f"{s['redirects']} redirects", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("cost", "failover", "scale", "all"))
+    parser.add_argument("--rooms", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--durable", action="store_true")
+    parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--lease", type=float, default=4.0)
+    parser.add_argument("--think-ms", type=float, default=200.0)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    if args.what in ("cost", "all"):
+        cost(argparse.Namespace(**{**vars(args), "rooms": args.rooms or 10,
+                                   "seconds": args.seconds or 10.0}))
+    if args.what in ("failover", "all"):
+        failover(args)
+    if args.what in ("scale", "all"):
+        scale(argparse.Namespace(**{**vars(args), "rooms": args.rooms or 40,
+                                    "seconds": args.seconds or 20.0}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
