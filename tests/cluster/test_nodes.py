@@ -359,3 +359,41 @@ async def test_while_postgres_is_away_a_node_accepts_nothing_and_loses_nothing(
                 nursery.cancel_scope.cancel()
         finally:
             a.stop()
+
+
+async def test_while_redis_is_away_a_node_plays_on_and_refuses_what_needs_it(
+        tmp_path: Path, own_redis: LocalRedis, dsn: str, prefix: str) -> None:
+    # A lease long enough to outlast the outage: the node keeps its rooms, and what it
+    # already serves needs nothing of Redis (the log is in PostgreSQL).
+    (a,) = start_nodes(tmp_path, 1, redis=own_redis.url, dsn=dsn, prefix=prefix, lease=12)
+    try:
+        activity = Activity()
+        rng = random.Random(9)
+        async with _bounded() as nursery:
+            ann, bob, room = await _seat_two(nursery, a, activity)
+            acked = await _act([ann, bob], 4, activity, rng)
+            own_redis.freeze()
+            try:
+                await eventually(lambda: trio.to_thread.run_sync(
+                    lambda: a.health()[0] == 503), 20, "/healthz to report the outage")
+                assert "redis" in a.health()[1]
+                # The room goes on: its commands are written and acknowledged ...
+                assert await _act([ann, bob], 4, activity, rng) == 4
+                acked += 4
+                # ... while what needs the directory (placing a new room) says why it cannot.
+                cy = await _open(nursery, a, "Cy", activity=activity)
+                refused = await cy.call({"t": "create", "config": {"seats": 2}})
+                assert refused["t"] == "error" and refused["code"] == "unavailable", refused
+                assert "directory" in refused["msg"]
+            finally:
+                own_redis.thaw()
+            await eventually(lambda: trio.to_thread.run_sync(
+                lambda: a.health()[0] == 200), 20, "the node to recover")
+            assert await _act([ann, bob], 4, activity, rng) == 4
+            assert len(_commands(dsn, room)) >= acked + 4  # nothing acknowledged was lost
+            created = await cy.call({"t": "create", "config": {"seats": 2}})
+            assert created["t"] == "created", created
+            assert ann.tracker.mismatches == 0 and bob.tracker.mismatches == 0
+            nursery.cancel_scope.cancel()
+    finally:
+        a.stop()
