@@ -12,16 +12,18 @@ Each bot connects to the first that answers and follows the cluster's redirects 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import trio
 
 from arbiter.clients.sdk import Client, ConnectError, RequestError, open_client
 from arbiter.clients.sdk.urls import url_argument
 
-from .net import NetBot, describe_result, seat_names
+from .net import RETRY_AFTER, TRANSIENT, NetBot, describe_result, seat_names
 from .stall import DEFAULT_ROUNDS
 from .strategies import STRATEGIES
 
@@ -71,6 +73,23 @@ class UnknownDeck(Exception):
     pass
 
 
+T = TypeVar("T")
+PATIENCE = 60.0  # seconds a join or create is retried while the cluster says "not now"
+
+
+async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, again after a short wait while it is refused as transient (a cluster node
+    that cannot reach its log, a room whose node just died), for at most :data:`PATIENCE`."""
+    deadline = trio.current_time() + PATIENCE
+    while True:
+        try:
+            return await call()
+        except RequestError as exc:
+            if exc.code not in TRANSIENT or trio.current_time() > deadline:
+                raise
+        await trio.sleep(RETRY_AFTER)
+
+
 async def _check_decks(args: argparse.Namespace, client: Client) -> None:
     """The decks asked for must be the server's: its catalog lists them."""
     known = {d["name"] for d in (await client.catalog())["decks"]}
@@ -85,7 +104,7 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
                          print_results: bool = True) -> list[Any]:
     async with open_client(args.url, name) as client:
         await _check_decks(args, client)
-        index = await client.join(room, seat, deck=_deck(args, seat or 0))
+        index = await _patiently(lambda: client.join(room, seat, deck=_deck(args, seat or 0)))
         if seated is not None:
             seated.set()
         bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think,
@@ -108,9 +127,9 @@ async def _create_and_play(args: argparse.Namespace, rng: random.Random) -> int:
     for game in range(args.games):
         async with open_client(args.url, f"{base} host") as host:
             await _check_decks(args, host)
-            room = await host.create({"seats": args.seats, "variant": variant,
-                                      "best_of": args.best_of,
-                                      "name": f"{base} match {game + 1}"})
+            config = {"seats": args.seats, "variant": variant, "best_of": args.best_of,
+                      "name": f"{base} match {game + 1}"}
+            room = await _patiently(functools.partial(host.create, config))
         print(f"room {room}: {args.seats} {args.strategy} bots ({variant})", flush=True)
         async with trio.open_nursery() as nursery:
             for seat in range(args.seats):

@@ -50,7 +50,7 @@ from arbiter.server.store.records import Record, RoomCreated
 
 from .directory import DEFAULT_PREFIX, Directory, DirectoryUnavailable
 from .ownership import hand_over, take_over
-from .pglog import ClusterLog, IdPool, LogUnavailable
+from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
 
 log = logging.getLogger("arbiter.cluster")
 
@@ -170,6 +170,7 @@ class ClusterNode(ServerBase):
         self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
         super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
         self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
+        self.taking: set[int] = set()  # rooms this node is taking over right now
         self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
         self.published: dict[int, dict[str, Any]] = {}  # lobby entries as last published
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
@@ -307,8 +308,8 @@ class ClusterNode(ServerBase):
                 else:
                     resolved.placed = True
                     resolved.place = await self._place()
-        except (DirectoryUnavailable, LogUnavailable, OwnerSilent) as exc:
-            if isinstance(exc, OwnerSilent):
+        except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
+            if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)
             else:
                 service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
@@ -351,16 +352,28 @@ class ClusterNode(ServerBase):
             return None
         with trio.move_on_after(self.cluster.lease + self.cluster.beat):
             while True:
+                if room in self.epochs:  # taken meanwhile, by another request of ours
+                    return None
                 lease = await self.directory.lease(room)
                 if lease is None:
+                    if room in self.taking:  # another request of ours is taking it now
+                        await trio.sleep(self.cluster.claim_every)
+                        continue
                     if await self._take(room):
                         return None
                     lease = await self.directory.lease(room)  # did another node win it?
                     if lease is None:
                         return None  # no: the room is finished, or was never made
-                if lease.node == self.node_id:  # ours, from a run of this node before
-                    raise OwnerSilent(f"room {room} is held by this node's previous run; it "
-                                      "is up for a claim")  # (recover() released it: rare)
+                if lease.node == self.node_id:
+                    if room in self.taking:
+                        await trio.sleep(self.cluster.claim_every)
+                        continue
+                    # Ours, yet not held by this process: a lease taken by this node's
+                    # previous run (killed between taking a lease and claiming the room, so
+                    # that its restart did not find the room among its own). Let it go, and
+                    # take the room like any unheld one.
+                    await self.directory.release(room, node=self.node_id, epoch=lease.epoch)
+                    continue
                 node = await self.directory.node(lease.node)
                 if node is not None:
                     return node.url if node.url != self.url else None
@@ -383,10 +396,14 @@ class ClusterNode(ServerBase):
 
     async def _take(self, room: int) -> bool:
         """Take ``room`` over if nobody holds it, and bring it back from the log."""
-        if self.stopping:
+        if self.stopping or room in self.taking:
             return False
-        epoch = await take_over(room, node=self.node_id, log=self.log,
-                                directory=self.directory, ttl=self.cluster.lease)
+        self.taking.add(room)
+        try:
+            epoch = await take_over(room, node=self.node_id, log=self.log,
+                                    directory=self.directory, ttl=self.cluster.lease)
+        finally:
+            self.taking.discard(room)
         if epoch is None:
             return False
         self.epochs[room] = epoch
@@ -452,6 +469,8 @@ class ClusterNode(ServerBase):
                 self._trouble("postgres", str(exc))
             except DirectoryUnavailable as exc:
                 self._trouble("redis", str(exc))
+            except RoomBusy as exc:  # its old owner hangs in a transaction: next round
+                log.warning("%s", exc)
 
     # ------------------------------------------------------------------ the beat
 
