@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
-from websockets.exceptions import ConnectionClosed
 
 from arbiter.protocol.codec import peek_request_id
 from arbiter.protocol.errors import Code
@@ -272,20 +271,12 @@ class ClusterNode(ServerBase):
 
     # ------------------------------------------------------------------ lookups
 
-    async def _read(self, conn: Connection, peer: Peer) -> None:
-        hub = self.hub
-        while conn.open and peer.reading:
-            try:
-                frame = await conn.ws.recv()
-            except ConnectionClosed:
-                return
-            effects = hub.receive(peer, frame, trio.current_time())
-            self.apply(effects)
-            # A lookup answered may raise another (a session, then its room): a bounded few.
-            for _ in range(3):
-                if not effects.lookups:
-                    break
-                effects = await self._resolve(peer, effects.lookups)
+    async def look_up(self, peer: Peer, effects: Effects) -> None:
+        # A lookup answered may raise another (a session, then its room): a bounded few.
+        for _ in range(3):
+            if not effects.lookups:
+                break
+            effects = await self._resolve(peer, effects.lookups)
 
     async def _resolve(self, peer: Peer, lookups: list[Lookup]) -> Effects:
         """Find out what ``lookups`` ask, then hand their frame back to the core."""
@@ -354,20 +345,17 @@ class ClusterNode(ServerBase):
             while True:
                 if room in self.epochs:  # taken meanwhile, by another request of ours
                     return None
+                if room in self.taking:  # another request of ours is taking it now
+                    await trio.sleep(self.cluster.claim_every)
+                    continue
                 lease = await self.directory.lease(room)
                 if lease is None:
-                    if room in self.taking:  # another request of ours is taking it now
-                        await trio.sleep(self.cluster.claim_every)
-                        continue
                     if await self._take(room):
                         return None
                     lease = await self.directory.lease(room)  # did another node win it?
                     if lease is None:
                         return None  # no: the room is finished, or was never made
                 if lease.node == self.node_id:
-                    if room in self.taking:
-                        await trio.sleep(self.cluster.claim_every)
-                        continue
                     # Ours, yet not held by this process: a lease taken by this node's
                     # previous run (killed between taking a lease and claiming the room, so
                     # that its restart did not find the room among its own). Let it go, and

@@ -516,17 +516,8 @@ class PgLog:
             row = self.room(room)
             if row is None or row.state == "finished":
                 return None
-            games = self.games(room)
-            current = games[-1] if games and games[-1].result is None else None
-            commands = self.commands(current.id) if current is not None else []
-            seats = self.seats(room)
-            holders = {}
-            for s in seats:
-                if s.session is not None and s.session not in holders:
-                    name = self.session(s.session)
-                    if name is not None:
-                        holders[s.session] = name
-            return StoredRoom(row, seats, games, commands, holders)
+            return StoredRoom.read(row, self.seats(room), self.games(room), self.commands,
+                                   self.session)
 
 
 # --------------------------------------------------------------------------- the trio facade

@@ -300,7 +300,15 @@ class ServerBase:
                 frame = await conn.ws.recv()
             except ConnectionClosed:
                 return
-            self.apply(hub.receive(peer, frame, trio.current_time()))
+            effects = hub.receive(peer, frame, trio.current_time())
+            self.apply(effects)
+            if effects.lookups:
+                await self.look_up(peer, effects)
+
+    async def look_up(self, peer: Peer, effects: Effects) -> None:
+        """Find out what a routing core asked before it could answer ``peer``'s frame, and
+        hand the answers back (a cluster node does; the embedded core never asks)."""
+        raise AssertionError(f"the embedded core asked for lookups: {effects.lookups}")
 
 
 class ArbiterServer(ServerBase):

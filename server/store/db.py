@@ -240,10 +240,5 @@ class Store:
         """Every unfinished room with what recovery needs to rebuild it."""
         known = self.sessions()
         for row in self.rooms(unfinished=True):
-            games = self.games(row.id)
-            current = games[-1] if games and games[-1].result is None else None
-            commands = list(self.commands(current.id)) if current is not None else []
-            seats = self.seats(row.id)
-            holders = {s.session: known[s.session] for s in seats
-                       if s.session is not None and s.session in known}
-            yield StoredRoom(row, seats, games, commands, holders)
+            yield StoredRoom.read(row, self.seats(row.id), self.games(row.id), self.commands,
+                                  known.get)

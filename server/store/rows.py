@@ -3,6 +3,7 @@ in the embedded server, PostgreSQL in a cluster). Recovery rebuilds rooms from t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,3 +62,20 @@ class StoredRoom:
     games: list[GameRow]
     commands: list[CommandRow] = field(default_factory=list)
     sessions: dict[str, str] = field(default_factory=dict)  # its seat holders: token -> name
+
+    @classmethod
+    def read(cls, room: RoomRow, seats: list[SeatRow], games: list[GameRow],
+             commands_of: Callable[[int], Iterable[CommandRow]],
+             name_of: Callable[[str], str | None]) -> StoredRoom:
+        """Assemble a room from its rows, whichever store gave them: the commands are those
+        of its last game if that is still being played, the sessions those of its seats'
+        holders that the store still knows."""
+        current = games[-1] if games and games[-1].result is None else None
+        commands = list(commands_of(current.id)) if current is not None else []
+        holders: dict[str, str] = {}
+        for s in seats:
+            if s.session is not None and s.session not in holders:
+                name = name_of(s.session)
+                if name is not None:
+                    holders[s.session] = name
+        return cls(room, seats, games, commands, holders)
