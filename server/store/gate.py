@@ -109,8 +109,11 @@ class CommitGate:
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
         while True:
-            await self._wake.wait()
-            await trio.sleep(0)  # let the other tasks that are ready queue their work first
+            if not self.pending:
+                await self._wake.wait()
+                await trio.sleep(0)  # let the other tasks that are ready queue their work first
+            # else: work came in while the last batch was being written; it is the next batch
+            # already, and one more turn of the event loop would only add to its latency.
             self._wake = trio.Event()
             await self.flush()
 
