@@ -19,9 +19,11 @@ owns the room, and PostgreSQL itself refuses a stale one:
 A claim's ``UPDATE`` needs a lock that conflicts with ``FOR SHARE``, so a claim and a stale
 write cannot interleave: either the old owner's transaction took its locks first, and the claim
 waits until it has committed (the new owner then replays those rows), or the claim came first,
-and the old owner's transaction sees the new epoch and fails whole. The batch also starts by
-checking all its rooms at once (same lock), so that :class:`Fenced` names every stale room of
-the batch, not only the first one a trigger meets.
+and the old owner's transaction sees the new epoch and fails whole. A batch of several
+statements also starts by checking all its rooms at once (same lock), so that :class:`Fenced`
+names every stale room of the batch, not only those of the first statement that fails; a batch
+of one statement (commands alone, the common case) leaves that to its trigger, which names
+every stale room of its rows.
 
 A batch goes to the server as one message (one round trip), run as one implicit transaction:
 once the message is in, the server finishes it whether or not the node is still there, so a
@@ -32,9 +34,10 @@ transaction of its own (a claim, a test) is ended by the server after
 ``text`` cannot hold a NUL, and one odd name must not fail a batch holding everyone's commands.
 
 :class:`PgLog` is the synchronous core, one connection, for one thread at a time.
-:class:`ClusterLog` is the trio side: a few connections, each call run in a worker thread
-under a deadline, so the event loop never blocks and an unreachable server is reported as
-:class:`LogUnavailable` within a bounded time instead of hanging.
+:class:`ClusterLog` is the trio side: a few connections, each call under a deadline, so the
+event loop never blocks and an unreachable server is reported as :class:`LogUnavailable`
+within a bounded time instead of hanging. Batches are written from the event loop through
+libpq's non-blocking calls (:meth:`PgLog.send`); every other call runs in a worker thread.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from typing import Any, TypeVar
 import msgpack
 import psycopg
 import trio
+from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict
 
 from arbiter.server.store.records import (
@@ -241,56 +245,55 @@ def _columns(rows: Sequence[Sequence[Any]], count: int) -> list[list[Any]]:
 Statement = tuple[str, Sequence[Any]]
 
 
+def _insert(head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> Statement:
+    """``INSERT ... VALUES`` with a row of placeholders per record: one statement (so a
+    statement trigger fires once for the lot), whose scalar parameters psycopg binds in C; the
+    same rows as arrays (``unnest``) cost three times as much to bind, in Python."""
+    placeholders = "(" + ", ".join(["%s"] * len(rows[0])) + ")"
+    return (f"{head} VALUES {', '.join([placeholders] * len(rows))}{tail}",
+            [value for row in rows for value in row])
+
+
 def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], node: str,
                 now: float) -> list[Statement]:
-    """The SQL for a run of records of one kind: one statement over arrays (``unnest``) so that
-    a trigger fires once per statement, not once per row."""
+    """The SQL for a run of records of one kind: one statement, so that a trigger fires once
+    per statement, not once per row (updates go over arrays, ``unnest``)."""
     if kind is SessionCreated:
-        rows = [(r.token, _utf8(r.name)) for r in _last_by(run, lambda r: r.token)]
-        tokens, names = _columns(rows, 2)
-        return [("INSERT INTO sessions(token, name, created) "
-                 "SELECT t, n, %s FROM unnest(%s::text[], %s::bytea[]) AS u(t, n) "
-                 "ON CONFLICT (token) DO UPDATE SET name = EXCLUDED.name, "
-                 "created = EXCLUDED.created", (now, tokens, names))]
+        return [_insert("INSERT INTO sessions(token, name, created)",
+                        [(r.token, _utf8(r.name), now)
+                         for r in _last_by(run, lambda r: r.token)],
+                        " ON CONFLICT (token) DO UPDATE SET name = EXCLUDED.name, "
+                        "created = EXCLUDED.created")]
     if kind is SessionForgotten:
         return [("DELETE FROM sessions WHERE token = ANY(%s::text[])",
                  ([r.token for r in run],))]
     if kind is RoomCreated:
-        cols = _columns([(r.room, _utf8(r.name), _pack(r.config), r.creator, epochs[r.room])
-                         for r in run], 5)
-        return [("INSERT INTO rooms(id, name, config, creator, state, created, owner, epoch) "
-                 "SELECT i, n, c, k, 'waiting', %s, %s, e FROM unnest(%s::bigint[], "
-                 "%s::bytea[], %s::bytea[], %s::text[], %s::bigint[]) AS u(i, n, c, k, e)",
-                 (now, node, *cols))]
+        return [_insert("INSERT INTO rooms(id, name, config, creator, state, created, owner, "
+                        "epoch)",
+                        [(r.room, _utf8(r.name), _pack(r.config), r.creator, "waiting", now,
+                          node, epochs[r.room]) for r in run])]
     if kind is RoomStateSet:
         cols = _columns([(r.room, r.state, epochs[r.room])
                          for r in _last_by(run, lambda r: r.room)], 3)
         return [("UPDATE rooms SET state = u.s, epoch = u.e FROM unnest(%s::bigint[], "
                  "%s::text[], %s::bigint[]) AS u(i, s, e) WHERE rooms.id = u.i", cols)]
     if kind is SeatSet:
-        cols = _columns([(r.room, r.seat, r.token, r.session, _utf8(r.name), _opt_pack(r.deck),
-                          r.bot, epochs[r.room])
-                         for r in _last_by(run, lambda r: (r.room, r.seat))], 8)
-        return [("INSERT INTO seats(room, seat, token, session, name, deck, bot, epoch) "
-                 "SELECT * FROM unnest(%s::bigint[], %s::int[], %s::text[], %s::text[], "
-                 "%s::bytea[], %s::bytea[], %s::text[], %s::bigint[]) "
-                 "ON CONFLICT (room, seat) DO UPDATE SET token = EXCLUDED.token, "
-                 "session = EXCLUDED.session, name = EXCLUDED.name, deck = EXCLUDED.deck, "
-                 "bot = EXCLUDED.bot, epoch = EXCLUDED.epoch", cols)]
+        return [_insert("INSERT INTO seats(room, seat, token, session, name, deck, bot, epoch)",
+                        [(r.room, r.seat, r.token, r.session, _utf8(r.name),
+                          _opt_pack(r.deck), r.bot, epochs[r.room])
+                         for r in _last_by(run, lambda r: (r.room, r.seat))],
+                        " ON CONFLICT (room, seat) DO UPDATE SET token = EXCLUDED.token, "
+                        "session = EXCLUDED.session, name = EXCLUDED.name, "
+                        "deck = EXCLUDED.deck, bot = EXCLUDED.bot, epoch = EXCLUDED.epoch")]
     if kind is GameStarted:
-        cols = _columns([(r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
-                          epochs[r.room]) for r in run], 7)
-        return [("INSERT INTO games(id, room, number, seed, config, chooser, started, epoch) "
-                 "SELECT i, r, n, s, c, k, %s, e FROM unnest(%s::bigint[], %s::bigint[], "
-                 "%s::int[], %s::bigint[], %s::bytea[], %s::int[], %s::bigint[]) "
-                 "AS u(i, r, n, s, c, k, e)", (now, *cols))]
+        return [_insert("INSERT INTO games(id, room, number, seed, config, chooser, started, "
+                        "epoch)",
+                        [(r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser, now,
+                          epochs[r.room]) for r in run])]
     if kind is CommandAppended:
-        cols = _columns([(r.game, r.n, r.room, _pack(r.command), r.hash, _opt_pack(r.clocks),
-                          epochs[r.room]) for r in run], 7)
-        return [("INSERT INTO commands(game, n, room, command, hash, clocks, at, epoch) "
-                 "SELECT g, n, r, c, h, k, %s, e FROM unnest(%s::bigint[], %s::int[], "
-                 "%s::bigint[], %s::bytea[], %s::text[], %s::bytea[], %s::bigint[]) "
-                 "AS u(g, n, r, c, h, k, e)", (now, *cols))]
+        return [_insert("INSERT INTO commands(game, n, room, command, hash, clocks, at, epoch)",
+                        [(r.game, r.n, r.room, _pack(r.command), r.hash,
+                          _opt_pack(r.clocks), now, epochs[r.room]) for r in run])]
     if kind is GameFinished:
         cols = _columns([(r.game, _pack(r.result), r.final_hash, epochs[r.room])
                          for r in _last_by(run, lambda r: r.game)], 4)
@@ -300,17 +303,23 @@ def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], 
     raise TypeError(f"not a log record: {kind.__name__}")
 
 
+# Kinds of record written by one statement whose trigger checks (and names) every room of its
+# rows: a batch of only one of these needs no separate arbiter_fence() call first (the common
+# batch, commands alone, is then one statement).
+SELF_FENCED = frozenset({SeatSet, GameStarted, CommandAppended})
+
+
 def fenced_rooms(records: Sequence[Record]) -> set[int]:
     """The rooms whose epochs a batch must carry (every room a record names)."""
     return {r.room for r in records if not isinstance(r, SessionCreated | SessionForgotten)}
 
 
-def _stale_rooms(exc: psycopg.Error) -> frozenset[int] | None:
-    """The rooms an ``AR001`` error names, or None for any other error."""
+def _fenced(exc: psycopg.Error) -> Fenced | None:
+    """:class:`Fenced` naming the rooms of an ``AR001`` error, or None for any other error."""
     if exc.sqlstate != STALE_EPOCH:
         return None
     detail = exc.diag.message_detail or ""
-    return frozenset(int(x) for x in detail.split(",") if x)
+    return Fenced((int(x) for x in detail.split(",") if x), exc.diag.message_primary or str(exc))
 
 
 # --------------------------------------------------------------------------- the sync core
@@ -375,22 +384,23 @@ class PgLog:
 
     # ------------------------------------------------------------------ writing
 
-    def write(self, records: Sequence[Record], epochs: Mapping[int, int]) -> float:
-        """Write ``records`` in one transaction, each record about a room under
-        ``epochs[room]``; return the seconds it took. Raises :class:`Fenced` (nothing
-        written) when any room's epoch is stale."""
-        if not records:
-            return 0.0
+    def batch(self, records: Sequence[Record], epochs: Mapping[int, int]) -> bytes:
+        """The SQL that writes ``records`` in one transaction, each record about a room under
+        ``epochs[room]``, its parameters bound (by psycopg's client-side binding, with this
+        connection's encoding): one simple-protocol message. Sent whole, it is one round trip
+        and one implicit transaction that the server runs to its end once the message is in,
+        committed or rolled back whole, so a node that freezes or loses the network mid-batch
+        never leaves the server holding the rooms' locks while it waits for the rest."""
         rooms = fenced_rooms(records)
         missing = rooms - epochs.keys()
         if missing:
             raise ValueError(f"no epoch given for room(s) {sorted(missing)}")
         created = {r.room for r in records if isinstance(r, RoomCreated)}
         checked = sorted(rooms - created)
-        started = time.perf_counter()
         now = time.time()
         statements: list[Statement] = []
-        if checked:
+        kinds = {type(r) for r in records}
+        if checked and not (len(kinds) == 1 and kinds <= SELF_FENCED):
             statements.append(("SELECT arbiter_fence(%s::bigint[], %s::bigint[])",
                                (checked, [epochs[r] for r in checked])))
         i = 0
@@ -401,22 +411,50 @@ class PgLog:
                 j += 1
             statements += _statements(kind, records[i:j], epochs, self.node, now)
             i = j
-        # The whole batch is one simple-protocol message (parameters bound here, by psycopg's
-        # client-side binding): one round trip, and one implicit transaction that the server
-        # runs to its end once the message is in, committed or rolled back whole. So a node
-        # that freezes or loses the network mid-batch never leaves the server holding the
-        # rooms' locks while it waits for the rest of a transaction.
         query = ";\n".join(sql for sql, _ in statements)
         params = [p for _, ps in statements for p in ps]
+        with psycopg.ClientCursor(self.conn) as cursor:
+            return cursor.mogrify(query, params).encode(self.conn.info.encoding)
+
+    def write(self, records: Sequence[Record], epochs: Mapping[int, int]) -> float:
+        """Write ``records`` in one transaction (see :meth:`batch`), blocking this thread;
+        return the seconds it took. Raises :class:`Fenced` (nothing written) when any room's
+        epoch is stale."""
+        if not records:
+            return 0.0
+        started = time.perf_counter()
+        query = self.batch(records, epochs)
         try:
             with psycopg.ClientCursor(self.conn) as cursor:
-                cursor.execute(query.encode(), params)
+                cursor.execute(query)
         except psycopg.Error as exc:
-            stale = _stale_rooms(exc)
-            if stale is not None:
-                raise Fenced(stale, exc.diag.message_primary or str(exc)) from None
-            raise
+            raise _fenced(exc) or exc from None
         return time.perf_counter() - started
+
+    async def send(self, query: bytes) -> None:
+        """Run ``query`` (from :meth:`batch`) on the event loop, without a worker thread:
+        libpq's non-blocking calls, woken by trio when the socket is ready. A batch is the
+        node's hot path, and a hop to a thread and back costs it more than the commit (the
+        worker waits for the GIL while the event loop works, and the loop for the worker's
+        wake-up). Raises :class:`Fenced`, or psycopg's error; when cancelled, the caller must
+        close this connection (the server may still be running the batch)."""
+        pgconn = self.conn.pgconn
+        fd = pgconn.socket
+        pgconn.send_query(query)
+        while pgconn.flush():  # 1: part of the message is still in libpq's buffer
+            await trio.lowlevel.wait_writable(fd)
+        error: psycopg.Error | None = None
+        while True:  # one result per statement, then None
+            while pgconn.is_busy():
+                await trio.lowlevel.wait_readable(fd)
+                pgconn.consume_input()
+            result = pgconn.get_result()
+            if result is None:
+                break
+            if result.status == pq.ExecStatus.FATAL_ERROR and error is None:
+                error = psycopg.errors.error_from_result(result, self.conn.info.encoding)
+        if error is not None:
+            raise _fenced(error) or error
 
     def claim(self, room: int, expected_epoch: int) -> int | None:
         """Take ``room`` over: raise its epoch by one if it is still ``expected_epoch`` (a
@@ -682,16 +720,56 @@ class ClusterLog:
 
     async def write(self, records: Sequence[Record], epochs: Mapping[int, int]) -> None:
         """Commit ``records`` in one transaction; returns once committed. Raises
-        :class:`Fenced` (nothing written) or :class:`LogUnavailable`."""
+        :class:`Fenced` (nothing written) or :class:`LogUnavailable`.
+
+        The batch runs on the event loop (:meth:`PgLog.send`) over an idle connection; only
+        opening a connection, when none is idle, goes to a worker thread."""
         if not records:
             return
         batch = list(records)
+        while True:
+            if self._closed:
+                raise LogUnavailable("the log is closed")
+            async with self._slots:
+                if self._idle:
+                    seconds = await self._send(self._idle.pop(), batch, epochs)
+                    break
+            await self._call(lambda db: None)  # open a connection; it waits, idle, for us
+        self.metrics.observe_commit(seconds, len(batch))
+
+    async def _send(self, db: PgLog, batch: list[Record], epochs: Mapping[int, int]) -> float:
+        started = time.perf_counter()
         try:
-            seconds = await self._call(lambda db: db.write(batch, epochs), writing=True)
+            query = db.batch(batch, epochs)
+        except BaseException:
+            self._idle.append(db)  # nothing was sent: the connection is as it was
+            raise
+        done = False  # the server has answered the whole batch, and the connection is usable
+        try:
+            with trio.fail_after(self.timeout):
+                await db.send(query)
+            done = True
+        except trio.TooSlowError:
+            self.metrics.failures += 1
+            raise LogUnavailable(f"PostgreSQL did not answer within {self.timeout:g} s",
+                                 outcome_unknown=True) from None
         except Fenced:
+            done = True
             self.metrics.fenced_batches += 1
             raise
-        self.metrics.observe_commit(seconds, len(batch))
+        except psycopg.Error as exc:
+            if not (isinstance(exc, psycopg.OperationalError) or db.broken):
+                done = True  # a refused statement: the connection is fine, the batch a bug
+                raise
+            self.metrics.failures += 1
+            raise LogUnavailable(f"PostgreSQL unreachable: {exc}".strip(),
+                                 outcome_unknown=True) from exc
+        finally:
+            if done and not db.broken and not self._closed:
+                self._idle.append(db)
+            else:  # timed out, cancelled or broken mid-batch: nobody may use it again
+                db.close()
+        return time.perf_counter() - started
 
     async def write_dropping_fenced(self, records: Sequence[Record],
                                     epochs: Mapping[int, int]) -> frozenset[int]:

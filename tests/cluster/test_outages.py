@@ -79,6 +79,27 @@ async def test_a_write_to_a_hung_postgres_has_an_unknown_outcome(
         await log.aclose()
 
 
+async def test_a_write_given_up_by_its_caller_leaves_the_log_usable(
+        own_postgres: LocalPostgres) -> None:
+    # A write runs on the event loop; cancelled while PostgreSQL holds its answer, it must not
+    # leave its connection to be reused half-way through a batch.
+    log = await _log(own_postgres)
+    try:
+        own_postgres.freeze()
+        try:
+            with trio.move_on_after(TIMEOUT / 4) as scope:
+                await log.write([_command(2)], {1: 1})
+            assert scope.cancelled_caught
+        finally:
+            own_postgres.thaw()
+        await log.write([_command(3)], {1: 1})
+        assert [c.n for c in await log.commands(1)] in ([1, 2, 3], [1, 3])
+        await log.write([_command(4)], {1: 1})  # and the connection it used after is sound
+        assert [c.n for c in await log.commands(1)][-2:] == [3, 4]
+    finally:
+        await log.aclose()
+
+
 async def test_the_log_reports_a_crashed_postgres_and_works_after_its_restart(
         own_postgres: LocalPostgres) -> None:
     log = await _log(own_postgres)

@@ -296,6 +296,21 @@ async def test_a_stale_writers_batch_is_refused_whole_naming_every_stale_room(
     assert len(await log.commands(g1)) == 2
 
 
+async def test_a_batch_of_commands_alone_is_refused_naming_every_stale_room(
+        log: ClusterLog, log_b: ClusterLog) -> None:
+    # The common batch, commands alone, is one statement checked by its own trigger (no
+    # arbiter_fence() call first): it must still be refused whole and name every stale room.
+    (r1, g1), (r2, g2), (r3, g3) = [await _room_with_game(log) for _ in range(3)]
+    assert await log_b.claim(r1, 1) == 2 and await log_b.claim(r3, 1) == 2
+    batch: list[Record] = [_command(r1, g1, 2), _command(r2, g2, 2), _command(r3, g3, 2)]
+    with pytest.raises(Fenced) as refused:
+        await log.write(batch, {r1: 1, r2: 1, r3: 1})
+    assert refused.value.rooms == {r1, r3}
+    assert [len(await log.commands(g)) for g in (g1, g2, g3)] == [1, 1, 1]
+    assert await log.write_dropping_fenced(batch, {r1: 1, r2: 1, r3: 1}) == {r1, r3}
+    assert [len(await log.commands(g)) for g in (g1, g2, g3)] == [1, 2, 1]
+
+
 # Statements that skip the batch's check, as a buggy or very old writer might: the triggers
 # refuse them anyway. Each is run in a room at epoch 2, first under epoch 1, then under 2.
 RAW_WRITES = {
