@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import trio
 
-from arbiter.clients.sdk import Client, ConnectError, RequestError, open_client
+from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
 from arbiter.clients.sdk.urls import url_argument
 
 from .net import RETRY_AFTER, TRANSIENT, NetBot, describe_result, seat_names
@@ -79,13 +79,18 @@ PATIENCE = 60.0  # seconds a join or create is retried while the cluster says "n
 
 async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
     """``call()``, again after a short wait while it is refused as transient (a cluster node
-    that cannot reach its log, a room whose node just died), for at most :data:`PATIENCE`."""
+    that cannot reach its log, a room whose node just died) or its connection drops before the
+    answer (the client reconnects by itself; a join finds out whether it took, and a room
+    created without an answer is left to expire unused), for at most :data:`PATIENCE`."""
     deadline = trio.current_time() + PATIENCE
     while True:
         try:
             return await call()
         except RequestError as exc:
             if exc.code not in TRANSIENT or trio.current_time() > deadline:
+                raise
+        except ConnectionLost:
+            if trio.current_time() > deadline:
                 raise
         await trio.sleep(RETRY_AFTER)
 

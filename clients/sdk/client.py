@@ -53,6 +53,7 @@ from .urls import BadURL, entry_urls, rotation, websocket_url
 # Redirects followed in a row before giving up: a node never sends a client to itself or to a
 # node it knows is gone, so a longer chain means the cluster disagrees with itself.
 MAX_REDIRECTS = 5
+JOIN_ATTEMPTS = 3  # a join asked again after connections dropped before its answer
 
 
 class RequestError(Exception):
@@ -757,13 +758,32 @@ class Client:
             msg["seat"] = seat
         if token is not None:
             msg["token"] = token
-        reply = await self._expect(msg, sm.Joined)
-        assert reply.seat is not None and reply.token is not None
-        ticket = SeatTicket(room, reply.seat, reply.token)
-        self.seats[room] = ticket
+        ticket = await self._join_once_or_found(room, msg)
         if deck is not None or deck_text is not None:
             await self.submit_deck(room, ready=deck, text=deck_text)
         return ticket.seat
+
+    async def _join_once_or_found(self, room: str, msg: dict[str, Any]) -> SeatTicket:
+        """Ask for the seat; if the connection drops before the answer, the join may or may not
+        have been taken (a cluster node killed after committing it): the welcome on the next
+        connection lists the seats this session holds, and says which. Asked again only if it
+        was not, at most :data:`JOIN_ATTEMPTS` times."""
+        held = self.seats.get(room)  # a seat reclaimed by its token is known already
+        for attempt in range(1, JOIN_ATTEMPTS + 1):
+            old = self._ws
+            try:
+                reply = await self._expect(msg, sm.Joined)
+            except ConnectionLost:
+                if attempt == JOIN_ATTEMPTS or held is not None:
+                    raise
+                await self._reached(old)
+                if room in self.seats:  # the join took before the drop: the welcome says so
+                    return self.seats[room]
+                continue
+            assert reply.seat is not None and reply.token is not None
+            self.seats[room] = SeatTicket(room, reply.seat, reply.token)
+            return self.seats[room]
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def spectate(self, room: str) -> None:
         await self.request({"t": "spectate", "r": room})

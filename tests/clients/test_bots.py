@@ -14,6 +14,7 @@ import trio
 from arbiter.clients.bots import bot_cmd
 from arbiter.clients.bots.net import NetBot, describe_result, seat_names
 from arbiter.clients.bots.strategies import heuristic_strategy, random_strategy
+from arbiter.clients.sdk import ConnectionLost, RequestError
 from arbiter.server.local import play_local
 
 from ..rules.helpers import Scene, giant_scene
@@ -192,3 +193,23 @@ def test_the_heuristic_bot_treats_its_two_headed_giant_teammate_as_a_friend() ->
     assert (d.kind, d.player) == ("blockers", 1)  # 0, attacked, has no creature to block with
     pick = heuristic_strategy(g.view(1), d.to_wire(), random.Random(0))
     assert d.actions[pick].kind == "block"
+
+
+async def test_a_bot_asks_again_what_a_busy_or_dropped_cluster_could_not_answer(
+        autojump_clock: object) -> None:
+    # `arbiter bot` on a cluster: a node that cannot reach its log says "unavailable", a node
+    # killed mid-request drops the connection; both are asked again, a real refusal is not.
+    answers: list[BaseException | str] = [RequestError("unavailable", "log away", 1),
+                                          ConnectionLost("dropped"), "room-7"]
+
+    async def create() -> str:
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    assert await bot_cmd._patiently(create) == "room-7" and not answers
+    answers[:] = [RequestError("seat_taken", "no", 2), "never"]
+    with pytest.raises(RequestError, match="no"):
+        await bot_cmd._patiently(create)
+    assert answers == ["never"]

@@ -14,6 +14,7 @@ import trio.testing
 
 from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from arbiter.protocol.codec import unpack_client
 from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rules.cards.catalog import cards
@@ -276,3 +277,40 @@ async def test_a_match_room_the_server_closes_is_over_for_the_client(
         while not ann.match_over(room):
             await ann.wait_changed()
     assert room not in ann.seats
+
+
+async def test_a_join_whose_answer_is_lost_with_the_connection_is_found_taken_on_reconnect(
+        nursery: trio.Nursery, tmp_path: Path, mock_clock: trio.testing.MockClock) -> None:
+    # A node killed after committing a join but before its answer left: the client cannot
+    # know whether it holds the seat. The welcome on its next connection lists its session's
+    # seats, and join() returns the seat from there instead of failing (or taking another).
+    server = await start_server(nursery, tmp_path)
+    ann = await sdk_client(nursery, server, "Ann")
+    bob = await sdk_client(nursery, server, "Bob")
+    room = await ann.create({"seats": 2, "name": "Lost answer"})
+    ws = bob.connection
+    assert ws is not None
+    send, on_frame = ws.send, bob._on_frame
+
+    async def send_then_drop(message: bytes) -> None:
+        await send(message)
+        if unpack_client(message).get("t") == "join":
+            bob._on_frame = lambda frame: None  # type: ignore[method-assign]  # answer lost
+            nursery.start_soon(ws.aclose)  # after the join: the server reads it first
+
+    ws.send = send_then_drop  # type: ignore[method-assign]
+
+    async def reconnect_when_dropped() -> None:
+        await settle(lambda: not bob.connected)
+        bob._on_frame = on_frame  # type: ignore[method-assign]
+        mock_clock.jump(1.0)  # past the backoff
+
+    nursery.start_soon(reconnect_when_dropped)
+    assert await bob.join(room, 1) == 1
+    assert bob.stats.reconnects == 1 and bob.seats[room].seat == 1
+    seat = server.hub.matches[room].seating.seats[1]
+    assert seat.session is not None and seat.session.token == bob.session
+    assert await ann.join(room, 0, deck="gruul-stompy") == 0  # the room fills as it should
+    with pytest.raises(RequestError) as taken:
+        await ann.join(room, 1)
+    assert taken.value.code == "already_seated"
