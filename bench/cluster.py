@@ -92,6 +92,11 @@ class Node:
                                    f"{self.folder / f'node{self.port}.err'}")
             time.sleep(0.05)
 
+    def log_tail(self, chars: int = 1500) -> str:
+        path = self.folder / f"node{self.port}.err"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return f"{self.node_id}: {text[-chars:]!r}"
+
     def health(self) -> int:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz",
@@ -181,6 +186,16 @@ def _log_size(dsn: str) -> tuple[int, float, int]:
 # ---------------------------------------------------------------------------- failover
 
 
+def _state(bot: NetBot, room: str) -> str:
+    c = bot.client
+    rooms = {r: (rv.epoch, rv.seq, rv.stale, rv.closed, (rv.actions or {}).get("serial"))
+             for r, rv in c.tracker.rooms.items()}
+    return (f"actions {bot.record.actions} lost {bot.record.lost} refused "
+            f"{bot.record.refused}; connected {c.connected} to {c.url}; rooms {rooms}; "
+            f"stats {c.stats}; closed {c.closed}; over {c.match_over(room)}; "
+            f"decisions {[(r, d.get('serial')) for r, d in c.decisions(room)]}")
+
+
 async def _round(cluster: list[Node], redis: LocalRedis, log: ClusterLog, prefix: str,
                  rng: random.Random) -> tuple[float, float] | None:
     """One kill: (seconds to the claim, seconds to the next acknowledged action), or None if
@@ -218,7 +233,7 @@ async def _round(cluster: list[Node], redis: LocalRedis, log: ClusterLog, prefix
         # action acknowledged after another node claimed the room does.
         claimed = None
         count = 0
-        with trio.fail_after(60):  # a failover that takes this long is a bug to look at
+        with trio.move_on_after(60) as waited:  # a failover this long is a bug to look at
             while True:
                 if claimed is None:
                     owner = await log.owner(int(room))
@@ -228,6 +243,14 @@ async def _round(cluster: list[Node], redis: LocalRedis, log: ClusterLog, prefix
                 elif acted() > count:
                     break
                 await trio.sleep(0.01)
+        if waited.cancelled_caught:
+            raise RuntimeError(
+                f"room {room}: 60 s after the kill of {holder.node_id}, "
+                + ("not claimed" if claimed is None else
+                   f"claimed after {claimed:.2f} s, but no action acknowledged since")
+                + f" (owner now {await log.owner(int(room))}; bots "
+                f"{[_state(b, room) for b in bots]}); node logs: "
+                + "; ".join(n.log_tail() for n in cluster))
         resumed = time.perf_counter() - killed
         nursery.cancel_scope.cancel()
     await trio.to_thread.run_sync(holder.start)

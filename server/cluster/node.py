@@ -169,7 +169,7 @@ class ClusterNode(ServerBase):
         self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
         super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
         self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
-        self.taking: set[int] = set()  # rooms this node is taking over right now
+        self.taking: dict[int, trio.Event] = {}  # rooms being taken over -> set when done
         self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
         self.published: dict[int, dict[str, Any]] = {}  # lobby entries as last published
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
@@ -337,24 +337,32 @@ class ClusterNode(ServerBase):
         if not room_id.isdigit():
             return None
         room = int(room_id)
-        if room in self.epochs:
+        if room in self.epochs and room not in self.taking:
             if room in self.reload:
                 await self._reload(room)
             return None
         with trio.move_on_after(self.cluster.lease + self.cluster.beat):
             while True:
-                if room in self.epochs:  # taken meanwhile, by another request of ours
-                    return None
-                if room in self.taking:  # another request of ours is taking it now
-                    await trio.sleep(self.cluster.claim_every)
+                # Another task of this node (the claim loop, another request) may take the
+                # room while this one waits on Redis: every answer is looked at again after
+                # each await, or this node would call a room it is taking (or still
+                # restoring) closed, or let go the lease it has just taken as if a previous
+                # run had left it.
+                if room in self.taking:
+                    await self._take(room)  # waits for that take to end; then look again
                     continue
+                if room in self.epochs:  # taken meanwhile, by another task of ours
+                    return None
                 lease = await self.directory.lease(room)
+                if room in self.epochs or room in self.taking:
+                    continue
                 if lease is None:
                     if await self._take(room):
                         return None
                     lease = await self.directory.lease(room)  # did another node win it?
-                    if lease is None:
+                    if lease is None and not (room in self.epochs or room in self.taking):
                         return None  # no: the room is finished, or was never made
+                    continue
                 if lease.node == self.node_id:
                     # Ours, yet not held by this process: a lease taken by this node's
                     # previous run (killed between taking a lease and claiming the room, so
@@ -383,24 +391,31 @@ class ClusterNode(ServerBase):
     # ------------------------------------------------------------------ claiming
 
     async def _take(self, room: int) -> bool:
-        """Take ``room`` over if nobody holds it, and bring it back from the log."""
-        if self.stopping or room in self.taking:
+        """Take ``room`` over if nobody holds it, and bring it back from the log; True when
+        this node holds it afterwards. A take already under way (the claim loop's, another
+        request's) is waited for, not raced."""
+        under_way = self.taking.get(room)
+        if under_way is not None:
+            await under_way.wait()
+            return room in self.epochs
+        if self.stopping:
             return False
-        self.taking.add(room)
+        done = self.taking[room] = trio.Event()
         try:
             epoch = await take_over(room, node=self.node_id, log=self.log,
                                     directory=self.directory, ttl=self.cluster.lease)
+            if epoch is None:
+                return False
+            self.epochs[room] = epoch
+            self.leased.add(room)
+            self.stats.claims += 1
+            if not await self._restore(room):
+                self.stats.claim_failures += 1
+            log.info("room %d taken over at epoch %d", room, epoch)
+            return True
         finally:
-            self.taking.discard(room)
-        if epoch is None:
-            return False
-        self.epochs[room] = epoch
-        self.leased.add(room)
-        self.stats.claims += 1
-        if not await self._restore(room):
-            self.stats.claim_failures += 1
-        log.info("room %d taken over at epoch %d", room, epoch)
-        return True
+            del self.taking[room]
+            done.set()
 
     async def _restore(self, room: int) -> bool:
         stored = await self.log.stored_room(room)
@@ -419,9 +434,14 @@ class ClusterNode(ServerBase):
             self._forget(room)  # another node has it now (or it is gone)
             return
         self.reload.discard(room)
-        if str(room) not in self.hub.matches:
-            self.stats.reloads += 1
-            await self._restore(room)
+        if str(room) not in self.hub.matches and room not in self.taking:
+            done = self.taking[room] = trio.Event()  # lookups meanwhile wait, as for a take
+            try:
+                self.stats.reloads += 1
+                await self._restore(room)
+            finally:
+                del self.taking[room]
+                done.set()
 
     async def _let_go(self, room: int) -> None:
         epoch = self.epochs.get(room)

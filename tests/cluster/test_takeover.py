@@ -1,0 +1,100 @@
+"""A node taking a room over while requests of its own look the room up (in-process, with the
+session's real Redis and PostgreSQL): a lookup that meets the take waits for it, and then
+finds the room here and restored. Found by bench/cluster.py failover: a lookup that answered
+"here" while the room was still being restored told a returning player the room was closed,
+and one that read the lease the take had just acquired let it go as a previous run's."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arbiter.server.cluster.directory import Lease
+from arbiter.server.cluster.localservers import LocalRedis
+from arbiter.server.cluster.node import ClusterNode, ClusterSettings
+from arbiter.server.cluster.pglog import ClusterLog
+from arbiter.server.store.records import RoomCreated, SessionCreated
+
+from ..server.harness import server_config
+
+ROOM = 7
+
+
+@pytest.fixture
+async def node(redis_server: LocalRedis, dsn: str, prefix: str, tmp_path: Path
+               ) -> AsyncIterator[ClusterNode]:
+    # The room's owner, "gone", wrote it at epoch 1 and holds no lease: it is up for a claim.
+    async with ClusterLog(dsn, node="gone") as log:
+        await log.write([SessionCreated("tok-ann", "Ann"),
+                         RoomCreated(ROOM, "Room", {"seats": 2}, "tok-ann")], {ROOM: 1})
+    node = ClusterNode(server_config(tmp_path), ClusterSettings(
+        redis=redis_server.url, postgres=dsn, prefix=prefix, node_id="B",
+        public_url="ws://127.0.0.1:9/"))
+    async with node.services():
+        yield node
+
+
+def _wrap(obj: Any, name: str, before: Callable[[], Awaitable[None]]) -> None:
+    """Make ``obj.name`` run ``before()`` first, the first time it is called."""
+    real = getattr(obj, name)
+    calls = [0]
+
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 1:
+            await before()
+        return await real(*args, **kwargs)
+
+    setattr(obj, name, wrapped)
+
+
+async def _held(node: ClusterNode) -> Lease | None:
+    return await node.directory.lease(ROOM)
+
+
+async def test_a_lookup_during_the_restore_waits_for_the_room(node: ClusterNode) -> None:
+    answers: list[tuple[str | None, bool]] = []
+
+    async def look() -> None:
+        url = await node._where(str(ROOM))
+        answers.append((url, str(ROOM) in node.hub.matches))
+
+    async with trio.open_nursery() as nursery:
+        async def lookup_meanwhile() -> None:  # the room is claimed, not yet restored
+            assert ROOM in node.epochs and str(ROOM) not in node.hub.matches
+            nursery.start_soon(look)
+            await trio.sleep(0.05)  # the lookup runs as far as it can
+
+        _wrap(node.log, "stored_room", lookup_meanwhile)
+        assert await node._take(ROOM)
+    assert answers == [(None, True)]  # here, and there: never "closed"
+    lease = await _held(node)
+    assert lease is not None and (lease.node, lease.epoch) == ("B", 2)
+
+
+async def test_a_lookup_that_reads_the_lease_a_take_just_acquired_keeps_it(
+        node: ClusterNode) -> None:
+    answers: list[tuple[str | None, bool]] = []
+    claiming = trio.Event()
+
+    async def take_meanwhile() -> None:  # the lookup's lease read happens mid-take
+        nursery.start_soon(node._take, ROOM)
+        await claiming.wait()  # the take holds the lease and is claiming in PostgreSQL
+
+    async def signal_claiming() -> None:
+        claiming.set()
+        await trio.sleep(0.05)
+
+    async with trio.open_nursery() as nursery:
+        _wrap(node.directory, "lease", take_meanwhile)
+        _wrap(node.log, "claim", signal_claiming)
+        answers.append((await node._where(str(ROOM)), False))
+        answers[-1] = (answers[-1][0], str(ROOM) in node.hub.matches)
+    assert answers == [(None, True)]
+    lease = await _held(node)
+    assert lease is not None and (lease.node, lease.epoch) == ("B", 2), lease
+    assert node.stats.claims == 1
