@@ -297,11 +297,15 @@ async def test_a_room_whose_node_died_is_waited_for_never_redirected_to(
     async with _bounded() as nursery:
         ann = await _open(nursery, a, "Ann", activity=activity)
         room = str((await ann.ok({"t": "create", "config": {"seats": 2}}))["r"])
-        a.kill()
-        # The room's lease now names a node that no longer beats: a ghost. A second node must
-        # neither send anyone to it nor to itself; once the lease lapses it takes the room.
         async with Directory(cluster["redis"], prefix=cluster["prefix"]) as directory:
-            # Its heartbeat lapses first (half a lease), its room's lease after.
+            async def leased() -> bool:  # the node leases a new room just after creating it
+                return await directory.lease(int(room)) is not None
+
+            await eventually(leased, LEASE, "the new room's lease")
+            a.kill()
+            # The room's lease now names a node that no longer beats: a ghost. A second node
+            # must neither send anyone to it nor to itself; once the lease lapses it takes
+            # the room. Its heartbeat lapses first (half a lease), its room's lease after.
             await eventually(lambda: _unlisted(directory, a), LEASE, "the dead node's exit")
             lease = await directory.lease(int(room))
             assert lease is not None and lease.node == a.node_id
