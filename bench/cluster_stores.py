@@ -113,7 +113,7 @@ async def run(args: argparse.Namespace, redis: LocalRedis, postgres: LocalPostgr
             (f"renew {args.leases} leases", lambda: directory.renew(leases, node="bench",
                                                                   ttl=60)),
             (f"place among {args.nodes} nodes", lambda: directory.place(reserve=False)),
-            (f"lobby of {args.leases} rooms", directory.lobby),
+            (f"lobby page of 200 ({args.leases} listed)", lambda: directory.lobby(200)),
             ("acquire + release one lease", lambda: _cycle(directory)),
         ]
         for name, call in calls:

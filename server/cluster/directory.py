@@ -142,38 +142,54 @@ redis.call('ZADD', KEYS[2], 0, ARGV[2])
 return 1
 """
 
-# KEYS: lease, leases zset, lobby. ARGV: holder value, room. The room is finished: no lease,
-# nothing due, not listed.
+# The lobby is a hash (room -> summary) and a sorted set of the same rooms by id, so that a
+# read can take the first rooms in order without touching the rest.
+
+# KEYS: lease, leases zset, lobby, lobby order. ARGV: holder value, room. The room is
+# finished: no lease, nothing due, not listed.
 FORGET = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[4], ARGV[2])
 return 1
 """
 
-# KEYS: lease, lobby. ARGV: holder value, room, summary (empty: take the room off the list).
+# KEYS: lease, lobby, lobby order. ARGV: holder value, room, summary (empty: take the room
+# off the list).
 PUBLISH = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[3] == '' then
     redis.call('HDEL', KEYS[2], ARGV[2])
+    redis.call('ZREM', KEYS[3], ARGV[2])
 else
     redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+    redis.call('ZADD', KEYS[3], tonumber(ARGV[2]), ARGV[2])
 end
 return 1
 """
 
-# KEYS: lobby. ARGV: key prefix. Every listed room whose lease lives:
-# {room, summary, holder, ms left}.
+# KEYS: lobby, lobby order. ARGV: key prefix, limit. The first ``limit`` listed rooms by id
+# whose lease lives (rooms of a dead node are passed over until claimed), read a page at a
+# time: {room, summary, holder, ms left}.
 LOBBY = """
 local out = {}
-local entries = redis.call('HGETALL', KEYS[1])
-for i = 1, #entries, 2 do
-    local key = ARGV[1] .. 'lease:' .. entries[i]
-    local holder = redis.call('GET', key)
-    if holder then
-        table.insert(out, {entries[i], entries[i + 1], holder, redis.call('PTTL', key)})
+local limit = tonumber(ARGV[2])
+local start = 0
+while #out < limit do
+    local page = redis.call('ZRANGE', KEYS[2], start, start + limit - 1)
+    if #page == 0 then break end
+    for _, room in ipairs(page) do
+        local key = ARGV[1] .. 'lease:' .. room
+        local holder = redis.call('GET', key)
+        if holder then
+            table.insert(out, {room, redis.call('HGET', KEYS[1], room), holder,
+                               redis.call('PTTL', key)})
+            if #out == limit then break end
+        end
     end
+    start = start + limit
 end
 return out
 """
@@ -355,8 +371,8 @@ class Directory:
     async def forget(self, room: int, *, node: str, epoch: int) -> bool:
         """The room is finished: no lease, nothing due, off the lobby (holder only)."""
         return bool(await self._script(
-            "forget", [self._key("lease", room), self._key("leases"), self._key("lobby")],
-            [_holder(node, epoch), room]))
+            "forget", [self._key("lease", room), self._key("leases"), self._key("lobby"),
+                       self._key("lobby", "order")], [_holder(node, epoch), room]))
 
     async def lease(self, room: int) -> Lease | None:
         return (await self.leases([room]))[room]
@@ -385,13 +401,15 @@ class Directory:
         packed = b"" if summary is None else cast(bytes, msgpack.packb(dict(summary),
                                                                        use_bin_type=True))
         return bool(await self._script(
-            "publish", [self._key("lease", room), self._key("lobby")],
-            [_holder(node, epoch), room, packed]))
+            "publish", [self._key("lease", room), self._key("lobby"),
+                        self._key("lobby", "order")], [_holder(node, epoch), room, packed]))
 
-    async def lobby(self) -> list[tuple[int, dict[str, Any], Lease]]:
-        """Every listed room whose lease lives (a dead node's rooms drop out until claimed),
-        by room id: (room, summary, lease)."""
-        rows = await self._script("lobby", [self._key("lobby")], [self.prefix])
+    async def lobby(self, limit: int) -> list[tuple[int, dict[str, Any], Lease]]:
+        """The first ``limit`` listed rooms by id whose lease lives (a dead node's rooms drop
+        out until claimed): (room, summary, lease). Costs Redis about ``limit`` rooms' work,
+        however many the cluster holds."""
+        rows = await self._script("lobby", [self._key("lobby"), self._key("lobby", "order")],
+                                  [self.prefix, limit])
         out = []
         for room_raw, summary, holder, ttl in rows:
             room = int(room_raw)

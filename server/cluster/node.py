@@ -42,7 +42,7 @@ from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
 from arbiter.server.rooms.context import SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup, Resolved
-from arbiter.server.rooms.hub import Hub
+from arbiter.server.rooms.hub import ROOM_LIST_MAX, Hub
 from arbiter.server.rooms.peers import Peer
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
@@ -144,6 +144,7 @@ class NodeStats:
     handed_over: int = 0  # rooms given up by a clean shutdown
     reloads: int = 0  # rooms rebuilt after a write whose outcome was unknown
     lookups: int = 0  # requests that waited for the directory or the log
+    lobby_reads: int = 0  # reads of the lobby's first page, for room lists
 
 
 class ClusterNode(ServerBase):
@@ -296,6 +297,9 @@ class ClusterNode(ServerBase):
                     resolved.sessions.add(lookup.key)
                 elif lookup.kind == "room":
                     resolved.rooms[lookup.key] = await self._where(lookup.key)
+                elif lookup.kind == "lobby":
+                    await self._read_lobby()
+                    resolved.lobby = True
                 else:
                     resolved.placed = True
                     resolved.place = await self._place()
@@ -321,6 +325,15 @@ class ClusterNode(ServerBase):
         effects = self.hub.receive(peer, frame, trio.current_time(), resolved)
         self.apply(effects)
         return effects
+
+    async def _read_lobby(self) -> None:
+        """The other nodes' rooms, for a room list: the first page of the directory's lobby
+        (as many rooms as a list shows), this node's own left out (the core lists those)."""
+        entries = await self.directory.lobby(ROOM_LIST_MAX)
+        self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
+                                 if lease.node != self.node_id}
+        self.hub.remote_lobby_at = trio.current_time()
+        self.stats.lobby_reads += 1
 
     async def _find_session(self, token: str) -> None:
         name = await self.log.session(token)
@@ -497,9 +510,6 @@ class ClusterNode(ServerBase):
                 await self._heartbeat()
                 await self._keep_leases()
                 await self._publish()
-                self.hub.remote_lobby = {
-                    str(room): summary for room, summary, lease in await self.directory.lobby()
-                    if lease.node != self.node_id}
                 self._fine("redis")
             except DirectoryUnavailable as exc:
                 self._trouble("redis", str(exc))
@@ -570,6 +580,9 @@ class ClusterNode(ServerBase):
              [({}, s.reloads)]),
             ("arbiter_cluster_lookups_total", "counter",
              "Requests that waited for the directory or the log.", [({}, s.lookups)]),
+            ("arbiter_cluster_lobby_reads_total", "counter",
+             "Reads of the lobby's first page from Redis, for room lists (at most one a "
+             "second).", [({}, s.lobby_reads)]),
             ("arbiter_cluster_redirects_total", "counter",
              "Clients sent to another node.", [({}, self.hub.stats.redirects)]),
             ("arbiter_cluster_dropped_frames_total", "counter",

@@ -41,8 +41,8 @@ SERVICE_RESTART = 1012
 class Lookup:
     """Something a cluster node must find out before the core answers ``frame`` from ``peer``
     (None: nothing to answer, only to redirect ``peer``): ``kind`` is ``session`` (a token this
-    node does not know), ``room`` (a room id that is not here) or ``place`` (which node a new
-    room goes to)."""
+    node does not know), ``room`` (a room id that is not here), ``place`` (which node a new
+    room goes to) or ``lobby`` (the other nodes' rooms, for a room list)."""
 
     kind: str
     key: str
@@ -60,12 +60,14 @@ class Resolved:
     ``sessions``: tokens looked up (those found were restored into the hub first); ``rooms``:
     room id -> the URL of the node that owns it now, or None when no node has it (or it is
     here now: the node restored it); ``place``: the URL of the node a new room should go to,
-    or None for this one."""
+    or None for this one; ``lobby``: the hub's copy of the other nodes' rooms was read just
+    now."""
 
     sessions: set[str] = field(default_factory=set)
     rooms: dict[str, str | None] = field(default_factory=dict)
     placed: bool = False
     place: str | None = None
+    lobby: bool = False
 
 
 class Effects:

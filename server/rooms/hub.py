@@ -56,6 +56,11 @@ ROOM_REQUESTS: dict[type[rq.Request], Callable[[MatchRoom, Peer, Any], None]] = 
 }
 
 
+ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
+# On a cluster node, a room list's rooms of other nodes are at most this old (seconds): the
+# lobby is read from the directory when a list asks for it, not on every beat.
+LOBBY_FRESH = 1.0
+
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
                     rq.Draw, rq.Judge})
@@ -112,7 +117,10 @@ class Hub:
         # cluster, so it asks (Effects.lookups) before saying they do not exist.
         self.routing = routing
         self.log_available = True  # False while a cluster node cannot reach its log
-        self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' room summaries
+        # A cluster node's copy of the other nodes' room summaries, and when it read them
+        # (read when a room list asks for it, at most once per LOBBY_FRESH seconds).
+        self.remote_lobby: dict[str, dict[str, Any]] = {}
+        self.remote_lobby_at: float | None = None
         self._resolved: Resolved | None = None  # what the node found out for this frame
         self._frame: bytes | None = None  # the frame being handled, for lookups
         lim = self.limits
@@ -257,7 +265,8 @@ class Hub:
         if resolved is not None and (
                 (kind == "session" and key in resolved.sessions)
                 or (kind == "room" and key in resolved.rooms)
-                or (kind == "place" and resolved.placed)):
+                or (kind == "place" and resolved.placed)
+                or (kind == "lobby" and resolved.lobby)):
             return False
         frame = self._frame
         self.ctx.out.lookup(kind, key, peer, frame)
@@ -321,13 +330,17 @@ class Hub:
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
         elif isinstance(req, rq.ListRooms):
+            read = self.remote_lobby_at
+            if (read is None or self.ctx.now - read >= LOBBY_FRESH) and \
+                    self._lookup("lobby", "", peer):
+                return
             rooms = [encode(mr.summary()) for mr in self.matches.values()
                      if mr.state != RoomState.FINISHED]
             for summary in rooms:
                 del summary["t"]
             rooms.extend(s for r, s in sorted(self.remote_lobby.items(), key=_by_number)
                          if r not in self.matches)
-            self._send(peer, RoomList(req.id, rooms[:200]))
+            self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
         elif isinstance(req, rq.CreateRoom):

@@ -144,6 +144,13 @@ async def test_any_node_serves_any_session_and_sends_clients_to_the_rooms_owner(
             rooms = (await bob.ok({"t": "rooms"}))["rooms"]
             return [r["r"] for r in rooms].count(room) == 1
         await eventually(listed, 10, "the room in the other node's lobby")
+        # The lobby is read from Redis for room lists, at most once a second: a node whose
+        # clients never ask for one never reads it.
+        reads = b.counter("arbiter_cluster_lobby_reads_total")
+        assert reads >= 1 and a.counter("arbiter_cluster_lobby_reads_total") == 0
+        for _ in range(3):
+            await bob.ok({"t": "rooms"})
+        assert b.counter("arbiter_cluster_lobby_reads_total") <= reads + 1
         # A request cannot name where to be sent: a forged target is refused as such.
         forged = await bob.call({"t": "join", "r": room, "url": "ws://evil.example/"})
         assert forged["t"] == "error" and forged["code"] == "bad_field", forged

@@ -10,6 +10,7 @@ from typing import Any
 
 from arbiter.protocol import pack
 from arbiter.server.rooms.effects import Resolved
+from arbiter.server.rooms.hub import LOBBY_FRESH
 from arbiter.server.store.db import Store
 
 from .sim import Player, Sim, assert_converged
@@ -132,8 +133,29 @@ def test_the_room_list_holds_every_node_s_rooms_once() -> None:
     local = sim.hub.summaries()[room]
     sim.hub.remote_lobby = {"9": {**local, "r": "9", "name": "there"},
                             room: {**local, "name": "stale copy of a local room"}}
+    sim.hub.remote_lobby_at = sim.now  # the node has just read the lobby
     names = [r["name"] for r in ann.ok({"t": "rooms"})["rooms"]]
     assert names == ["here", "there"]
+
+
+def test_the_lobby_is_read_when_a_room_list_asks_and_at_most_once_a_second() -> None:
+    # Reading every node's rooms on every beat cost Redis the whole cluster's lobby per node
+    # per beat (docs/cluster.md, "Capacity"): the node reads it for a room list instead.
+    sim = Sim(routing=True)
+    ann = sim.connect("Ann")
+    i = _send(ann, {"t": "rooms"})
+    [lookup] = sim.lookups
+    assert lookup.kind == "lobby" and i not in ann.replies
+    sim.hub.remote_lobby = {"9": {"r": "9", "name": "there", "state": "waiting"}}
+    sim.hub.remote_lobby_at = sim.now  # what the node does before handing the frame back
+    _again(sim, ann, Resolved(lobby=True))
+    assert [r["name"] for r in ann.replies[i]["rooms"]] == ["there"]
+    sim.advance(LOBBY_FRESH / 2)
+    assert [r["name"] for r in ann.ok({"t": "rooms"})["rooms"]] == ["there"]  # no lookup
+    assert not sim.lookups
+    sim.advance(LOBBY_FRESH / 2)
+    j = _send(ann, {"t": "rooms"})
+    assert sim.lookups[-1].kind == "lobby" and j not in ann.replies  # stale: read again
 
 
 def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
