@@ -42,7 +42,7 @@ from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
 from arbiter.server.rooms.context import SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup, Resolved
-from arbiter.server.rooms.hub import ROOM_LIST_MAX, Hub
+from arbiter.server.rooms.hub import LOBBY_FRESH, ROOM_LIST_MAX, Hub
 from arbiter.server.rooms.peers import Peer
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
@@ -177,6 +177,7 @@ class ClusterNode(ServerBase):
         self.stats = NodeStats()
         self.stopping = False
         self._poke = trio.Event()  # a new room: lease it and list it now, not at the next beat
+        self._lobby_lock = trio.Lock()  # one lobby read at a time (see _read_lobby)
 
     def __repr__(self) -> str:
         return f"<ClusterNode {self.node_id}>"
@@ -328,12 +329,17 @@ class ClusterNode(ServerBase):
 
     async def _read_lobby(self) -> None:
         """The other nodes' rooms, for a room list: the first page of the directory's lobby
-        (as many rooms as a list shows), this node's own left out (the core lists those)."""
-        entries = await self.directory.lobby(ROOM_LIST_MAX)
-        self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
-                                 if lease.node != self.node_id}
-        self.hub.remote_lobby_at = trio.current_time()
-        self.stats.lobby_reads += 1
+        (as many rooms as a list shows), this node's own left out (the core lists those).
+        Room lists that ask at once share one read: a read made while one waited is used."""
+        async with self._lobby_lock:
+            read = self.hub.remote_lobby_at
+            if read is not None and trio.current_time() - read < LOBBY_FRESH:
+                return
+            entries = await self.directory.lobby(ROOM_LIST_MAX)
+            self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
+                                     if lease.node != self.node_id}
+            self.hub.remote_lobby_at = trio.current_time()
+            self.stats.lobby_reads += 1
 
     async def _find_session(self, token: str) -> None:
         name = await self.log.session(token)

@@ -1,8 +1,11 @@
-"""A node taking a room over while requests of its own look the room up (in-process, with the
-session's real Redis and PostgreSQL): a lookup that meets the take waits for it, and then
-finds the room here and restored. Found by bench/cluster.py failover: a lookup that answered
-"here" while the room was still being restored told a returning player the room was closed,
-and one that read the lease the take had just acquired let it go as a previous run's."""
+"""A node's own tasks meeting each other (in-process, with the session's real Redis and
+PostgreSQL, no sockets).
+
+A node taking a room over while requests of its own look the room up: a lookup that meets the
+take waits for it, and then finds the room here and restored. Found by bench/cluster.py
+failover: a lookup that answered "here" while the room was still being restored told a
+returning player the room was closed, and one that read the lease the take had just acquired
+let it go as a previous run's. And room lists that ask for the lobby at once share one read."""
 
 from __future__ import annotations
 
@@ -98,3 +101,11 @@ async def test_a_lookup_that_reads_the_lease_a_take_just_acquired_keeps_it(
     lease = await _held(node)
     assert lease is not None and (lease.node, lease.epoch) == ("B", 2), lease
     assert node.stats.claims == 1
+
+
+async def test_room_lists_asking_at_once_share_one_lobby_read(node: ClusterNode) -> None:
+    async with trio.open_nursery() as nursery:
+        for _ in range(5):
+            nursery.start_soon(node._read_lobby)
+    assert node.stats.lobby_reads == 1
+    assert node.hub.remote_lobby == {}  # the room of "gone" is not listed: nobody holds it
