@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
 from arbiter.server.rooms.context import SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup, Resolved
-from arbiter.server.rooms.hub import LOBBY_FRESH, ROOM_LIST_MAX, Hub
+from arbiter.server.rooms.hub import ROOM_LIST_MAX, Hub
 from arbiter.server.rooms.peers import Peer
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
@@ -332,8 +332,7 @@ class ClusterNode(ServerBase):
         (as many rooms as a list shows), this node's own left out (the core lists those).
         Room lists that ask at once share one read: a read made while one waited is used."""
         async with self._lobby_lock:
-            read = self.hub.remote_lobby_at
-            if read is not None and trio.current_time() - read < LOBBY_FRESH:
+            if self.hub.lobby_fresh(trio.current_time()):
                 return
             entries = await self.directory.lobby(ROOM_LIST_MAX)
             self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
@@ -419,8 +418,7 @@ class ClusterNode(ServerBase):
             return room in self.epochs
         if self.stopping:
             return False
-        done = self.taking[room] = trio.Event()
-        try:
+        with self._taking(room):
             epoch = await take_over(room, node=self.node_id, log=self.log,
                                     directory=self.directory, ttl=self.cluster.lease)
             if epoch is None:
@@ -432,6 +430,14 @@ class ClusterNode(ServerBase):
                 self.stats.claim_failures += 1
             log.info("room %d taken over at epoch %d", room, epoch)
             return True
+
+    @contextlib.contextmanager
+    def _taking(self, room: int) -> Iterator[None]:
+        """``room`` is being taken over or rebuilt: lookups and other takes that meet it wait
+        (see :meth:`_take`) until it is restored, or given up."""
+        done = self.taking[room] = trio.Event()
+        try:
+            yield
         finally:
             del self.taking[room]
             done.set()
@@ -454,13 +460,9 @@ class ClusterNode(ServerBase):
             return
         self.reload.discard(room)
         if str(room) not in self.hub.matches and room not in self.taking:
-            done = self.taking[room] = trio.Event()  # lookups meanwhile wait, as for a take
-            try:
+            with self._taking(room):
                 self.stats.reloads += 1
                 await self._restore(room)
-            finally:
-                del self.taking[room]
-                done.set()
 
     async def _let_go(self, room: int) -> None:
         epoch = self.epochs.get(room)

@@ -46,7 +46,7 @@ import contextlib
 import os
 import socket
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -626,7 +626,6 @@ class _Call:
     """One call's connection, shared between the trio task and its worker thread."""
 
     db: PgLog | None
-    connected: bool = False  # the call got as far as having a connection
     done: bool = False  # the worker thread has finished with the connection
     abandoned: bool = False  # the trio side gave up waiting for it
 
@@ -666,7 +665,28 @@ class ClusterLog:
         for db in idle:
             await trio.to_thread.run_sync(db.close)
 
-    async def _call(self, fn: Callable[[PgLog], T], *, writing: bool = False) -> T:
+    @contextlib.contextmanager
+    def _bounded(self, broken: Callable[[], bool], *, outcome_unknown: bool) -> Iterator[None]:
+        """Within the log's deadline; a deadline passed, or a connection that failed or that
+        the server ended (a restart, an idle timeout while this process was frozen), becomes
+        :class:`LogUnavailable`. Other errors are bugs, and go on as they are."""
+        try:
+            with trio.fail_after(self.timeout):
+                yield
+        except trio.TooSlowError:
+            self.metrics.failures += 1
+            raise LogUnavailable(f"PostgreSQL did not answer within {self.timeout:g} s",
+                                 outcome_unknown=outcome_unknown) from None
+        except psycopg.Error as exc:
+            if not (isinstance(exc, psycopg.OperationalError) or broken()):
+                raise
+            self.metrics.failures += 1
+            raise LogUnavailable(f"PostgreSQL unreachable: {exc}".strip(),
+                                 outcome_unknown=outcome_unknown) from exc
+
+    async def _call(self, fn: Callable[[PgLog], T]) -> T:
+        """``fn`` on a connection of its own, in a worker thread (it never changes the log in
+        a way a lost answer would leave unknown: writes go through :meth:`write`)."""
         if self._closed:
             raise LogUnavailable("the log is closed")
         async with self._slots:
@@ -681,7 +701,6 @@ class ClusterLog:
                             idle_in_transaction_timeout=self.idle_in_transaction_timeout)
                     if call.abandoned:  # connected too late: the caller has moved on, and a
                         raise LogUnavailable("given up")  # write must not land after that
-                    call.connected = True
                     return fn(call.db)
                 finally:
                     call.done = True
@@ -689,21 +708,9 @@ class ClusterLog:
                         call.db.close()  # nobody will use it again
 
             try:
-                with trio.fail_after(self.timeout):
+                with self._bounded(lambda: call.db is not None and call.db.broken,
+                                   outcome_unknown=False):
                     result = await trio.to_thread.run_sync(work, abandon_on_cancel=True)
-            except trio.TooSlowError:
-                self.metrics.failures += 1
-                raise LogUnavailable(f"PostgreSQL did not answer within {self.timeout:g} s",
-                                     outcome_unknown=writing and call.connected) from None
-            except psycopg.Error as exc:
-                # A connection that failed or that the server ended (a restart, an idle
-                # timeout while this process was frozen) is an outage; other errors are bugs.
-                if not (isinstance(exc, psycopg.OperationalError)
-                        or (call.db is not None and call.db.broken)):
-                    raise
-                self.metrics.failures += 1
-                raise LogUnavailable(f"PostgreSQL unreachable: {exc}".strip(),
-                                     outcome_unknown=writing and call.connected) from exc
             finally:
                 if not call.done:  # given up on (timeout or cancelled): the thread goes on
                     call.abandoned = True
@@ -744,28 +751,22 @@ class ClusterLog:
         except BaseException:
             self._idle.append(db)  # nothing was sent: the connection is as it was
             raise
-        done = False  # the server has answered the whole batch, and the connection is usable
+        answered = False  # the server has answered the whole batch (the connection may serve)
         try:
-            with trio.fail_after(self.timeout):
-                await db.send(query)
-            done = True
-        except trio.TooSlowError:
-            self.metrics.failures += 1
-            raise LogUnavailable(f"PostgreSQL did not answer within {self.timeout:g} s",
-                                 outcome_unknown=True) from None
+            with self._bounded(lambda: db.broken, outcome_unknown=True):
+                try:
+                    await db.send(query)
+                except Exception as exc:  # a refusal comes once the whole answer is in
+                    answered = isinstance(exc, Fenced) or (
+                        isinstance(exc, psycopg.Error)
+                        and not isinstance(exc, psycopg.OperationalError))
+                    raise
+                answered = True
         except Fenced:
-            done = True
             self.metrics.fenced_batches += 1
             raise
-        except psycopg.Error as exc:
-            if not (isinstance(exc, psycopg.OperationalError) or db.broken):
-                done = True  # a refused statement: the connection is fine, the batch a bug
-                raise
-            self.metrics.failures += 1
-            raise LogUnavailable(f"PostgreSQL unreachable: {exc}".strip(),
-                                 outcome_unknown=True) from exc
         finally:
-            if done and not db.broken and not self._closed:
+            if answered and not db.broken and not self._closed:
                 self._idle.append(db)
             else:  # timed out, cancelled or broken mid-batch: nobody may use it again
                 db.close()

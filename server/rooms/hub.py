@@ -330,9 +330,7 @@ class Hub:
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
         elif isinstance(req, rq.ListRooms):
-            read = self.remote_lobby_at
-            if (read is None or self.ctx.now - read >= LOBBY_FRESH) and \
-                    self._lookup("lobby", "", peer):
+            if not self.lobby_fresh(self.ctx.now) and self._lookup("lobby", "", peer):
                 return
             rooms = [encode(mr.summary()) for mr in self.matches.values()
                      if mr.state != RoomState.FINISHED]
@@ -411,6 +409,11 @@ class Hub:
         return out
 
     # ------------------------------------------------------------------ a cluster node's
+
+    def lobby_fresh(self, now: float) -> bool:
+        """Whether the copy of the other nodes' rooms is recent enough for a room list."""
+        read = self.remote_lobby_at
+        return read is not None and now - read < LOBBY_FRESH
 
     def redirect(self, peer: Peer, room: str, url: str | None, now: float,
                  resume: dict[str, tuple[int, int]] | None = None) -> Effects:
