@@ -7,6 +7,9 @@ and data."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
 import pytest
 import trio
 
@@ -24,86 +27,72 @@ def _command(n: int) -> CommandAppended:
                            None, None)
 
 
-async def _log(postgres: LocalPostgres) -> ClusterLog:
-    log = ClusterLog(postgres.create_database("outage"), node="A", timeout=TIMEOUT,
-                     connect_timeout=TIMEOUT)
-    await log.__aenter__()
-    await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None),
-                     _command(1)], {1: 1})
-    return log
+@asynccontextmanager
+async def _log(postgres: LocalPostgres) -> AsyncIterator[ClusterLog]:
+    """A log with room 1, its game and one command in it."""
+    async with ClusterLog(postgres.create_database("outage"), node="A", timeout=TIMEOUT,
+                          connect_timeout=TIMEOUT) as log:
+        await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None),
+                         _command(1)], {1: 1})
+        yield log
+
+
+@contextmanager
+def _frozen(server: LocalPostgres | LocalRedis) -> Iterator[None]:
+    server.freeze()
+    try:
+        yield
+    finally:
+        server.thaw()
 
 
 async def test_the_log_fails_in_bounded_time_while_postgres_hangs_and_recovers(
         own_postgres: LocalPostgres) -> None:
-    log = await _log(own_postgres)
-    try:
-        own_postgres.freeze()
-        try:
+    async with _log(own_postgres) as log:
+        with _frozen(own_postgres):
             for call in (lambda: log.write([_command(2)], {1: 1}), lambda: log.commands(1)):
                 started = trio.current_time()
                 with pytest.raises(LogUnavailable) as failed:
                     await call()
                 assert trio.current_time() - started < TIMEOUT + SLACK
             assert "did not answer within" in str(failed.value)
-        finally:
-            own_postgres.thaw()
         # The write's answer was lost, not necessarily the write: the log says so, and the
         # caller rebuilds the rooms from what was committed.
         await log.write([_command(3)], {1: 1})
         numbers = [c.n for c in await log.commands(1)]
         assert numbers in ([1, 2, 3], [1, 3])
         assert log.metrics.failures == 2
-    finally:
-        await log.aclose()
 
 
 async def test_a_write_to_a_hung_postgres_has_an_unknown_outcome(
         own_postgres: LocalPostgres) -> None:
-    log = await _log(own_postgres)
-    try:
-        own_postgres.freeze()
-        try:
-            with pytest.raises(LogUnavailable) as failed:
-                await log.write([_command(2)], {1: 1})
-        finally:
-            own_postgres.thaw()
+    async with _log(own_postgres) as log:
+        with _frozen(own_postgres), pytest.raises(LogUnavailable) as failed:
+            await log.write([_command(2)], {1: 1})
         assert failed.value.outcome_unknown
-        with pytest.raises(LogUnavailable) as read:
-            own_postgres.freeze()
-            try:
-                await log.owner(1)
-            finally:
-                own_postgres.thaw()
+        with _frozen(own_postgres), pytest.raises(LogUnavailable) as read:
+            await log.owner(1)
         assert not read.value.outcome_unknown  # a read changes nothing
-    finally:
-        await log.aclose()
 
 
 async def test_a_write_given_up_by_its_caller_leaves_the_log_usable(
         own_postgres: LocalPostgres) -> None:
     # A write runs on the event loop; cancelled while PostgreSQL holds its answer, it must not
     # leave its connection to be reused half-way through a batch.
-    log = await _log(own_postgres)
-    try:
-        own_postgres.freeze()
-        try:
+    async with _log(own_postgres) as log:
+        with _frozen(own_postgres):
             with trio.move_on_after(TIMEOUT / 4) as scope:
                 await log.write([_command(2)], {1: 1})
             assert scope.cancelled_caught
-        finally:
-            own_postgres.thaw()
         await log.write([_command(3)], {1: 1})
         assert [c.n for c in await log.commands(1)] in ([1, 2, 3], [1, 3])
         await log.write([_command(4)], {1: 1})  # and the connection it used after is sound
         assert [c.n for c in await log.commands(1)][-2:] == [3, 4]
-    finally:
-        await log.aclose()
 
 
 async def test_the_log_reports_a_crashed_postgres_and_works_after_its_restart(
         own_postgres: LocalPostgres) -> None:
-    log = await _log(own_postgres)
-    try:
+    async with _log(own_postgres) as log:
         own_postgres.kill()
         started = trio.current_time()
         with pytest.raises(LogUnavailable, match="unreachable"):
@@ -114,8 +103,6 @@ async def test_the_log_reports_a_crashed_postgres_and_works_after_its_restart(
         own_postgres.start()
         await log.write([_command(2)], {1: 1})  # the same client, fresh connections
         assert [c.n for c in await log.commands(1)] == [1, 2]  # nothing committed was lost
-    finally:
-        await log.aclose()
 
 
 async def test_the_directory_fails_in_bounded_time_while_redis_hangs_and_recovers(
@@ -123,15 +110,12 @@ async def test_the_directory_fails_in_bounded_time_while_redis_hangs_and_recover
     async with Directory(own_redis.url, timeout=TIMEOUT) as directory:
         await directory.heartbeat("n1", url="ws://n1", rooms=1, players=2, ttl=30)
         assert await directory.acquire(1, node="n1", epoch=1, ttl=30)
-        own_redis.freeze()
-        try:
+        with _frozen(own_redis):
             for call in (directory.nodes, lambda: directory.renew({1: 1}, node="n1", ttl=30)):
                 started = trio.current_time()
                 with pytest.raises(DirectoryUnavailable, match="did not answer within"):
                     await call()
                 assert trio.current_time() - started < TIMEOUT + SLACK
-        finally:
-            own_redis.thaw()
         # Back: the answers are the right ones (no reply to an abandoned call is taken for
         # the answer to a later one).
         assert [n.id for n in await directory.nodes()] == ["n1"]
