@@ -88,6 +88,7 @@ class CommitGate:
         self._frames: Batch = []
         self._records: list[Record] = []
         self._wake = trio.Event()
+        self._writing: trio.Event | None = None  # set when the batch being written is done
         self.batches = 0
         self.dropped_frames = 0  # frames never sent because their records were not written
 
@@ -104,12 +105,13 @@ class CommitGate:
 
     @property
     def pending(self) -> bool:
-        return bool(self._records or self._frames)
+        """Something handed over is not yet written (or being written) and delivered."""
+        return bool(self._records or self._frames or self._writing)
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
         while True:
-            if not self.pending:
+            if not (self._records or self._frames):
                 await self._wake.wait()
                 await trio.sleep(0)  # let the other tasks that are ready queue their work first
             # else: work came in while the last batch was being written; it is the next batch
@@ -118,16 +120,28 @@ class CommitGate:
             await self.flush()
 
     async def flush(self) -> None:
+        """Write what is queued, then hand its frames on. A flush from another task (a server
+        on its way out) first waits for the batch being written: that batch's outcome decides
+        what of the queue may follow it."""
+        while self._writing is not None:
+            await self._writing.wait()
         frames, self._frames = self._frames, []
         records, self._records = self._records, []
         refused: frozenset[int] = NO_CAUSE
         failed: WriteFailed | None = None
         if records:
+            self._writing = writing = trio.Event()
             try:
                 refused = await self.writer.write(records)
             except WriteFailed as exc:
                 failed = exc
                 refused = causes(records)
+            except BaseException:  # cancelled mid-write (the server is stopping): the batch
+                self._drop_queued(causes(records))  # may or may not be written, so what
+                raise  # its rooms queued since must not be (it could follow a hole)
+            finally:
+                self._writing = None
+                writing.set()
         self.batches += 1
         if self.on_batch is not None:
             self.on_batch(len(records), len(frames))
@@ -144,7 +158,25 @@ class CommitGate:
                 continue
             for sink in targets:
                 sink.deliver(frame)
+        # What those rooms queued while the batch was out goes too: written after records
+        # that were not, it would leave a hole in their logs.
+        lost |= self._drop_queued(refused)
         log.warning("a batch of %d records was %s; %d rooms refused", len(records),
                     "not written" if failed else "partly refused", len(refused))
         if self.on_refused is not None:
             self.on_refused(refused, lost, failed)
+
+    def _drop_queued(self, rooms: frozenset[int]) -> set[Sink]:
+        """Take the queued records of ``rooms`` and the frames they caused out of the queue;
+        return who lost frames."""
+        self._records = [r for r in self._records if getattr(r, "room", NO_ROOM) not in rooms]
+        lost: set[Sink] = set()
+        kept: Batch = []
+        for targets, frame, cause in self._frames:
+            if cause and not cause.isdisjoint(rooms):
+                self.dropped_frames += 1
+                lost.update(targets)
+            else:
+                kept.append((targets, frame, cause))
+        self._frames = kept
+        return lost

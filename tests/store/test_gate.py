@@ -136,3 +136,107 @@ async def test_a_failed_write_drops_everything_it_caused(autojump_clock: object)
     assert sink.seen == [b"a room list"]
     assert reports[0][0] == frozenset({NO_ROOM, 7})
     assert isinstance(reports[0][1], WriteFailed)
+
+
+class Held:
+    """A writer whose every write waits until the test lets it finish, or fail: a cluster
+    node's PostgreSQL round trip, slowed down to be watched."""
+
+    def __init__(self) -> None:
+        self.out: list[tuple[list[Record], trio.Event]] = []  # writes begun, not yet finished
+        self.failing: set[int] = set()  # the writes (by number) that will fail
+        self.begun = 0
+        self.written: list[Record] = []
+
+    async def write(self, records: Sequence[Record]) -> frozenset[int]:
+        number = self.begun
+        self.begun += 1
+        release = trio.Event()
+        self.out.append((list(records), release))
+        await release.wait()
+        if number in self.failing:
+            raise WriteFailed("the log is unreachable")
+        self.written += records
+        return frozenset()
+
+    def rooms_out(self) -> list[set[int]]:
+        return [{getattr(r, "room", NO_ROOM) for r in records} for records, _ in self.out]
+
+    async def finish(self, index: int) -> None:
+        _, release = self.out.pop(index)
+        release.set()
+        await trio.testing.wait_all_tasks_blocked()
+
+
+def _queue(gate: CommitGate, records: list[Record], sink: Frames, frame: bytes) -> None:
+    for r in records:
+        gate.log(r)
+    gate.send([sink], frame, causes(records))
+
+
+async def test_a_failed_write_takes_its_rooms_queued_records_with_it(autojump_clock: object
+                                                                     ) -> None:
+    """Records a room queued while its batch was out must not be written after that batch
+    failed: the room's log would have a hole (its commands k+1.. without k)."""
+    writer = Held()
+    writer.failing = {0}
+    reports: list[tuple[frozenset[int], set[object]]] = []
+    gate = CommitGate(writer, on_refused=lambda rooms, lost, failed:
+                      reports.append((rooms, set(lost))))
+    ann, bob = Frames(), Frames()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], ann, b"1: 1")
+        await trio.testing.wait_all_tasks_blocked()
+        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], ann, b"1: 2")
+        _queue(gate, [_command(2)], bob, b"room 2 moved")
+        await writer.finish(0)  # fails
+        assert reports == [(frozenset({1}), {ann})]
+        await writer.finish(0)
+        assert writer.written == [_command(2)]  # room 1's second command was not written
+        assert ann.seen == [] and bob.seen == [b"room 2 moved"]
+        assert gate.dropped_frames == 2
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_write_cut_off_mid_way_takes_its_rooms_queued_records_with_it(
+        autojump_clock: object) -> None:
+    writer = Held()
+    gate = CommitGate(writer)
+    sink = Frames()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], sink, b"1: 1")
+        await trio.testing.wait_all_tasks_blocked()
+        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], sink, b"1: 2")
+        _queue(gate, [_command(2)], sink, b"room 2 moved")
+        nursery.cancel_scope.cancel()  # the server stops with room 1's first batch out
+    writer.out.clear()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(gate.flush)  # as the server does on its way out
+        await trio.testing.wait_all_tasks_blocked()
+        assert writer.rooms_out() == [{2}]
+        await writer.finish(0)
+    assert writer.written == [_command(2)] and sink.seen == [b"room 2 moved"]
+
+
+async def test_a_flush_from_another_task_waits_for_the_batch_being_written(
+        autojump_clock: object) -> None:
+    """A server on its way out flushes while the gate's own task may be writing: the queue is
+    taken only once that batch's outcome is known (here, a failure that drops room 1)."""
+    writer = Held()
+    writer.failing = {0}
+    gate = CommitGate(writer)
+    sink = Frames()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], sink, b"1: 1")
+        await trio.testing.wait_all_tasks_blocked()
+        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], sink, b"1: 2")
+        nursery.start_soon(gate.flush)
+        await trio.testing.wait_all_tasks_blocked()
+        assert writer.rooms_out() == [{1}] and gate.pending  # the flush waits
+        await writer.finish(0)  # fails
+        assert writer.out == [] and not gate.pending
+        nursery.cancel_scope.cancel()
+    assert writer.written == [] and sink.seen == []
