@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -26,12 +27,15 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
 
 
 async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
-                  compression: bool = False) -> dict[str, Any]:
-    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process."""
+                  compression: bool = False, cpus: set[int] | None = None) -> dict[str, Any]:
+    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
+    ``cpus`` if given)."""
     with tempfile.TemporaryDirectory() as data_dir:
         proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
         try:
+            if cpus is not None:  # at once: the worker threads it starts later inherit this
+                os.sched_setaffinity(proc.pid, cpus)
             assert proc.stdout is not None
             port = None
             while port is None:

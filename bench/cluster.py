@@ -2,6 +2,7 @@
 how long a failover takes, and what two nodes carry against one (docs/cluster.md, "Figures").
 
     .venv/bin/python bench/cluster.py cost [--rooms 10] [--seconds 10] [--repeat 3] [--durable]
+                                           [--pin]
     .venv/bin/python bench/cluster.py failover [--kills 10] [--lease 4]
     .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
     .venv/bin/python bench/cluster.py all
@@ -9,7 +10,10 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
 server with its SQLite log, loaded by bench/server.py's clients; runs alternate (embedded,
 cluster, embedded, ...) so each pair saw the same noise. PostgreSQL runs without fsync unless
-``--durable`` (SQLite's NORMAL sync does not fsync each commit either).
+``--durable`` (SQLite's NORMAL sync does not fsync each commit either). ``--pin`` gives the
+server under test (either) core 0 and everything else (the load generator, PostgreSQL, Redis)
+the other cores, as in a deployment where PostgreSQL has a machine of its own: unpinned, the
+node shares its core with PostgreSQL's backends, which the embedded server never does.
 
 ``failover``: two nodes at the default lease; each round seats two bots in a room, lets them
 play, SIGKILLs the node that holds the room and times (a) until another node has claimed it in
@@ -151,14 +155,24 @@ def cost(args: argparse.Namespace) -> None:
     print(f"== cost: {args.rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
           f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})")
     pairs: list[tuple[float, float]] = []
+    server_cpus = None
+    if args.pin:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            raise SystemExit("--pin needs two cores at least")
+        server_cpus = {cpus[0]}
+        os.sched_setaffinity(0, set(cpus[1:]))  # PostgreSQL and Redis, started below, inherit it
+        print(f"  pinned: the server on core {cpus[0]}, everything else on {cpus[1:]}")
     with services(args.durable) as (redis, postgres):
         for run in range(args.repeat):
-            embedded = trio.run(run_one, "arbiter", args.rooms, args.seconds, [])
+            embedded = trio.run(run_one, "arbiter", args.rooms, args.seconds, [], False,
+                                server_cpus)
             dsn = postgres.create_database(f"cost{run}")
             port = free_port()  # a node needs a fixed port: its public URL names it
             extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
                      "--key-prefix", f"cost{run}:"]
-            node = trio.run(run_one, "arbiter", args.rooms, args.seconds, extra)
+            node = trio.run(run_one, "arbiter", args.rooms, args.seconds, extra, False,
+                            server_cpus)
             e, c = embedded["actions_per_s"], node["actions_per_s"]
             pairs.append((e, c))
             rows, row_bytes, table_bytes = _log_size(dsn)
@@ -322,6 +336,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--durable", action="store_true")
+    parser.add_argument("--pin", action="store_true",
+                        help="cost: the server on a core of its own (see above)")
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--lease", type=float, default=4.0)
     parser.add_argument("--think-ms", type=float, default=200.0)
