@@ -13,7 +13,9 @@ fail to write the batch at all (PostgreSQL unreachable: :class:`WriteFailed`). E
 carries its *cause*, the rooms whose records were produced with it (:data:`NO_ROOM` for records
 that name no room, sessions); a frame whose cause was refused or not written is dropped, never
 sent, and the gate reports what it dropped to ``on_refused`` so that the node stops serving
-those rooms. The embedded server's writer (SQLite) refuses nothing, and every cause is empty.
+those rooms. What those rooms queued while the batch was out is dropped with it: written after
+records that were not, it would leave a hole in their logs. The embedded server's writer
+(SQLite) refuses nothing, and every cause is empty.
 """
 
 from __future__ import annotations
