@@ -98,19 +98,26 @@ class ClusterWriter:
     async def write(self, records: Sequence[Record]) -> frozenset[int]:
         epochs = self.epochs
         foreign: set[int] = set()
+        # The batch's rooms and their epochs now: while the write is out, the lease task may
+        # let a room go; the batch is written under the epochs it was made under (PostgreSQL
+        # fences it if that is stale). Only the batch's rooms: a node holds hundreds.
+        under: dict[int, int] = {}
         for r in records:
             if isinstance(r, RoomCreated):
-                epochs.setdefault(r.room, 1)
+                under[r.room] = epochs.setdefault(r.room, 1)
             else:
                 room = getattr(r, "room", None)
-                if room is not None and room not in epochs:
+                if room is None or room in under or room in foreign:
+                    continue
+                epoch = epochs.get(room)
+                if epoch is None:
                     foreign.add(room)
+                else:
+                    under[room] = epoch
         batch = [r for r in records if getattr(r, "room", None) not in foreign] \
             if foreign else records
-        # A copy: while the write is out, the lease task may let a room go; the batch is
-        # written under the epochs it was made under (PostgreSQL fences it if that is stale).
         try:
-            fenced = await self.log.write_dropping_fenced(batch, dict(epochs))
+            fenced = await self.log.write_dropping_fenced(batch, under)
         except LogUnavailable as exc:
             raise WriteFailed(str(exc)) from exc
         return fenced | foreign
