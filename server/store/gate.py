@@ -147,38 +147,36 @@ class CommitGate:
         self.batches += 1
         if self.on_batch is not None:
             self.on_batch(len(records), len(frames))
-        if not refused:
-            for targets, frame, _ in frames:
-                for sink in targets:
-                    sink.deliver(frame)
-            return
         lost: set[Sink] = set()
-        for targets, frame, cause in frames:
-            if cause and not cause.isdisjoint(refused):
-                self.dropped_frames += 1
-                lost.update(targets)
-                continue
+        if refused:
+            frames, lost = self._without(frames, refused)
+            # What those rooms queued while the batch was out goes too: written after records
+            # that were not, it would leave a hole in their logs.
+            lost |= self._drop_queued(refused)
+        for targets, frame, _ in frames:
             for sink in targets:
                 sink.deliver(frame)
-        # What those rooms queued while the batch was out goes too: written after records
-        # that were not, it would leave a hole in their logs.
-        lost |= self._drop_queued(refused)
-        log.warning("a batch of %d records was %s; %d rooms refused", len(records),
-                    "not written" if failed else "partly refused", len(refused))
-        if self.on_refused is not None:
-            self.on_refused(refused, lost, failed)
+        if refused:
+            log.warning("a batch of %d records was %s; %d rooms refused", len(records),
+                        "not written" if failed else "partly refused", len(refused))
+            if self.on_refused is not None:
+                self.on_refused(refused, lost, failed)
 
     def _drop_queued(self, rooms: frozenset[int]) -> set[Sink]:
         """Take the queued records of ``rooms`` and the frames they caused out of the queue;
         return who lost frames."""
         self._records = [r for r in self._records if getattr(r, "room", NO_ROOM) not in rooms]
-        lost: set[Sink] = set()
+        self._frames, lost = self._without(self._frames, rooms)
+        return lost
+
+    def _without(self, frames: Batch, rooms: frozenset[int]) -> tuple[Batch, set[Sink]]:
+        """``frames`` less those caused by ``rooms`` (counted as dropped), and who lost them."""
         kept: Batch = []
-        for targets, frame, cause in self._frames:
+        lost: set[Sink] = set()
+        for targets, frame, cause in frames:
             if cause and not cause.isdisjoint(rooms):
                 self.dropped_frames += 1
                 lost.update(targets)
             else:
                 kept.append((targets, frame, cause))
-        self._frames = kept
-        return lost
+        return kept, lost
