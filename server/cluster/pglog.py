@@ -242,7 +242,7 @@ def _columns(rows: Sequence[Sequence[Any]], count: int) -> list[list[Any]]:
                                                                            range(count)]
 
 
-Statement = tuple[str, Sequence[Any]]
+Statement = tuple[str, Sequence[Any]]  # SQL and its parameters (none: values written in)
 
 
 def _insert(head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> Statement:
@@ -291,9 +291,7 @@ def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], 
                         [(r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser, now,
                           epochs[r.room]) for r in run])]
     if kind is CommandAppended:
-        return [_insert("INSERT INTO commands(game, n, room, command, hash, clocks, at, epoch)",
-                        [(r.game, r.n, r.room, _pack(r.command), r.hash,
-                          _opt_pack(r.clocks), now, epochs[r.room]) for r in run])]
+        return [(_command_insert(run, epochs, now), ())]
     if kind is GameFinished:
         cols = _columns([(r.game, _pack(r.result), r.final_hash, epochs[r.room])
                          for r in _last_by(run, lambda r: r.game)], 4)
@@ -305,8 +303,8 @@ def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], 
 
 def _command_insert(run: Sequence[CommandAppended], epochs: Mapping[int, int], now: float
                     ) -> str:
-    """The ``INSERT`` of a run of commands (the common batch) with its values written in, by
-    hand rather than by psycopg's client-side binding, whose query parsing and per-value
+    """The ``INSERT`` of a run of commands (most of every batch) with its values written in,
+    by hand rather than by psycopg's client-side binding, whose query parsing and per-value
     dispatch cost the node about 11 us an action. Every value is an int (``%d``: nothing else
     formats), the time (a float's repr), bytes (``'\\x...'``, hex: nothing to escape) or the
     state hash, text quoted by doubling its quotes, which is exact because the connection runs
@@ -421,7 +419,8 @@ class PgLog:
         never leaves the server holding the rooms' locks while it waits for the rest. (The
         extended protocol would: the server runs an ``Execute`` as soon as it arrives, then
         waits for the ``Sync`` that ends the transaction with no timeout running.) Commands
-        alone, the common batch, have their values written in by :func:`_command_insert`."""
+        have their values written in by :func:`_command_insert`; a batch of commands alone,
+        the common one, never reaches psycopg's binding."""
         rooms = fenced_rooms(records)
         missing = rooms - epochs.keys()
         if missing:
@@ -430,9 +429,6 @@ class PgLog:
         checked = sorted(rooms - created)
         now = time.time()
         kinds = {type(r) for r in records}
-        if kinds == {CommandAppended}:
-            return _command_insert(records, epochs, now).encode(  # type: ignore[arg-type]
-                self.conn.info.encoding)
         statements: list[Statement] = []
         if checked and not (len(kinds) == 1 and kinds <= SELF_FENCED):
             statements.append(("SELECT arbiter_fence(%s::bigint[], %s::bigint[])",
@@ -445,10 +441,13 @@ class PgLog:
                 j += 1
             statements += _statements(kind, records[i:j], epochs, self.node, now)
             i = j
-        query = ";\n".join(sql for sql, _ in statements)
-        params = [p for _, ps in statements for p in ps]
-        with psycopg.ClientCursor(self.conn) as cursor:
-            return cursor.mogrify(query, params).encode(self.conn.info.encoding)
+        if any(params for _, params in statements):  # (commands alone need no cursor)
+            with psycopg.ClientCursor(self.conn) as cursor:
+                parts = [cursor.mogrify(sql, params) if params else sql
+                         for sql, params in statements]
+        else:
+            parts = [sql for sql, _ in statements]
+        return ";\n".join(parts).encode(self.conn.info.encoding)
 
     def write(self, records: Sequence[Record], epochs: Mapping[int, int]) -> float:
         """Write ``records`` in one transaction (see :meth:`batch`), blocking this thread;
