@@ -65,7 +65,7 @@ async def test_a_threaded_gate_groups_what_arrives_during_a_write(
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
         for n in range(1, 51):
-            gate.log(CommandAppended(1, 1, n, {"kind": "act"}, None, None))
+            gate.log(_step(n))
             gate.send([sink], b"%d" % n)
             if n % 10 == 0:
                 await trio.sleep(0)
@@ -174,6 +174,18 @@ def _queue(gate: CommitGate, records: list[Record], sink: Frames, frame: bytes) 
     gate.send([sink], frame, causes(records))
 
 
+def _step(n: int) -> CommandAppended:
+    """Room 1's ``n``-th command."""
+    return CommandAppended(1, 1, n, {"kind": "act"}, None, None)
+
+
+async def _one_out_one_queued(gate: CommitGate, sink: Frames) -> None:
+    """Room 1's first command goes out (the writer holds it); its second waits in the queue."""
+    _queue(gate, [_step(1)], sink, b"1: 1")
+    await trio.testing.wait_all_tasks_blocked()
+    _queue(gate, [_step(2)], sink, b"1: 2")
+
+
 async def test_a_failed_write_takes_its_rooms_queued_records_with_it(autojump_clock: object
                                                                      ) -> None:
     """Records a room queued while its batch was out must not be written after that batch
@@ -186,9 +198,7 @@ async def test_a_failed_write_takes_its_rooms_queued_records_with_it(autojump_cl
     ann, bob = Frames(), Frames()
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
-        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], ann, b"1: 1")
-        await trio.testing.wait_all_tasks_blocked()
-        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], ann, b"1: 2")
+        await _one_out_one_queued(gate, ann)
         _queue(gate, [_command(2)], bob, b"room 2 moved")
         await writer.finish(0)  # fails
         assert reports == [(frozenset({1}), {ann})]
@@ -206,9 +216,7 @@ async def test_a_write_cut_off_mid_way_takes_its_rooms_queued_records_with_it(
     sink = Frames()
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
-        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], sink, b"1: 1")
-        await trio.testing.wait_all_tasks_blocked()
-        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], sink, b"1: 2")
+        await _one_out_one_queued(gate, sink)
         _queue(gate, [_command(2)], sink, b"room 2 moved")
         nursery.cancel_scope.cancel()  # the server stops with room 1's first batch out
     writer.out.clear()
@@ -230,9 +238,7 @@ async def test_a_flush_from_another_task_waits_for_the_batch_being_written(
     sink = Frames()
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
-        _queue(gate, [CommandAppended(1, 1, 1, {"kind": "act"}, None, None)], sink, b"1: 1")
-        await trio.testing.wait_all_tasks_blocked()
-        _queue(gate, [CommandAppended(1, 1, 2, {"kind": "act"}, None, None)], sink, b"1: 2")
+        await _one_out_one_queued(gate, sink)
         nursery.start_soon(gate.flush)
         await trio.testing.wait_all_tasks_blocked()
         assert writer.rooms_out() == [{1}] and gate.pending  # the flush waits
