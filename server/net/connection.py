@@ -1,9 +1,13 @@
-"""One client connection, as the transport sees it: a bounded outgoing queue drained by its own
-writer task.
+"""One client connection, as the transport sees it: frames written straight to the socket when
+it takes them, else a bounded outgoing queue drained by its own writer task.
 
 The core hands frames to :meth:`Connection.deliver` (through the commit gate), which never
-blocks: when the queue is full the client has fallen too far behind, and it is disconnected (its
-seat stays held for the grace period) rather than slowing anyone else down.
+blocks. While nothing is waiting to go out, a frame is framed by websockets' protocol and
+written to the socket at once, without a task switch (the common case: the kernel's buffer has
+room). When the socket takes only part of it, the rest goes back to the front of the protocol's
+outgoing data and the writer task sends it, then the queue behind it, through websockets' own
+send path. When the queue is full the client has fallen too far behind, and it is disconnected
+(its seat stays held for the grace period) rather than slowing anyone else down.
 
 States (one table, as in server/rooms/states.py)::
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 from collections import deque
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -22,6 +27,7 @@ from typing import TYPE_CHECKING
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
+from websockets.protocol import State
 
 if TYPE_CHECKING:
     from websockets.trio.server import ServerConnection
@@ -67,6 +73,13 @@ class Connection:
         self.close_reason = ""
         self.scope: trio.CancelScope | None = None
         self.frames_sent = 0
+        # Writing straight to the socket needs its file descriptor (a plain TCP stream on a
+        # POSIX system); anything else always goes through the writer task.
+        stream = ws.stream
+        self._fd = (stream.socket.fileno() if os.name == "posix"
+                    and isinstance(stream, trio.SocketStream) else None)
+        self._stalled = False  # part of a frame waits in the protocol for the writer
+        self.stalls = 0  # how many times that happened (tests, and a sign of slow clients)
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.state}>"
@@ -88,16 +101,55 @@ class Connection:
     def deliver(self, frame: bytes) -> None:
         if self.state == ConnState.CLOSED:
             return
-        if len(self._queue) >= self.limit:
+        task = self._parked
+        if task is not None and frame and self._may_write_now():
+            self._write_now(frame)
+            if not self._stalled:
+                return
+        elif len(self._queue) >= self.limit:
             self.metrics.slow_disconnects += 1
             log.info("%r fell %d frames behind; disconnecting it", self, self.limit)
             self.shut(POLICY, "send queue full: the client is not reading fast enough")
             return
-        self._queue.append(frame)
-        task = self._parked
+        else:
+            self._queue.append(frame)
         if task is not None:
             self._parked = None
             trio.lowlevel.reschedule(task)
+
+    def _may_write_now(self) -> bool:
+        """Whether every earlier byte is on the socket, so that a frame written now is next:
+        the writer is parked with nothing queued or stalled (the caller checks it is parked),
+        and websockets itself is not writing (its send lock is free, no fragmented message is
+        under way) and has nothing of its own waiting."""
+        ws = self.ws
+        return not (self._fd is None or self._stalled or self._queue
+                    or ws.protocol.state is not State.OPEN or ws.send_lock.locked()
+                    or ws.send_in_progress is not None or ws.protocol.writes)
+
+    def _write_now(self, frame: bytes) -> None:
+        """Frame ``frame`` and write it to the socket without waiting. A send through trio
+        costs two trips through the scheduler and the writer's wake-up a third; a frame the
+        kernel takes whole here costs none (docs/architecture.md).
+
+        Whatever the socket does not take, for any reason (a full buffer, an error), goes back
+        to the front of the protocol's outgoing data and the connection is stalled: the writer
+        sends that rest through websockets' send path before anything else can be written
+        (websockets writes only what its protocol hands out, in order), and an error there
+        closes the connection as websockets does."""
+        protocol = self.ws.protocol
+        protocol.send_binary(frame)
+        data = b"".join(protocol.data_to_send())  # this frame alone: nothing else was waiting
+        assert self._fd is not None
+        try:
+            written = os.write(self._fd, data)
+        except OSError:  # full (BlockingIOError), or the peer is gone: websockets finds out
+            written = 0
+        self.frames_sent += 1
+        if written < len(data):
+            protocol.writes.insert(0, data[written:])
+            self._stalled = True
+            self.stalls += 1
 
     @property
     def queue_depth(self) -> int:
@@ -107,6 +159,10 @@ class Connection:
         queue = self._queue
         try:
             while True:
+                if self._stalled:  # the rest of a frame written in part, then the queue
+                    async with self.ws.send_context():
+                        pass
+                    self._stalled = False
                 while queue:
                     frame = queue.popleft()
                     if not frame:  # END

@@ -1,16 +1,93 @@
-"""Connections: a slow consumer is cut off without delaying anyone; heartbeats find dead
+"""Connections: frames written straight to the socket stay whole and in order when the socket
+takes only part of one; a slow consumer is cut off without delaying anyone; heartbeats find dead
 connections; HTTP probes, the Origin check and the connection and room limits."""
 
 from __future__ import annotations
 
+import msgpack
 import trio
 from websockets.exceptions import InvalidStatus
+from websockets.frames import Opcode
 
+from arbiter.server.net.connection import Connection
+from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
 
 from .checks import assert_converged
 from .harness import Client, RawClient, create_room, play, settle, start_server, two_player_game
+
+
+async def _stalled_reader(server: ArbiterServer) -> tuple[RawClient, Connection]:
+    """A client that reads nothing yet, with its connection as the server holds it."""
+    raw = await RawClient.open(server, rcvbuf=4096)
+    await raw.send({"t": "hello", "i": 1, "v": 1, "name": "Raw"})
+    await settle(lambda: len(server.connections) == 1)
+    (conn,) = server.connections
+    return raw, conn
+
+
+def _fill(conn: Connection, frames: int = 400, size: int = 3_000) -> tuple[list[bytes], int]:
+    """Deliver frames, without yielding, until the socket has taken only part of one; then a
+    few more, which queue behind it. Returns them in the order delivered, and which was split."""
+    sent: list[bytes] = []
+    split = -1
+    for n in range(frames):
+        frame = msgpack.packb({"n": n, "pad": bytes([n % 251]) * size})
+        conn.deliver(frame)
+        sent.append(frame)
+        if conn.stalls and split < 0:
+            split = n
+        if split >= 0 and conn.queue_depth >= 2:
+            return sent, split
+    raise AssertionError(f"{frames} frames of {size} B never filled the socket")
+
+
+async def test_a_frame_the_socket_takes_in_part_is_finished_before_anything_else_is_written(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                limits=Limits(queue=256))
+    raw, conn = await _stalled_reader(server)
+    sent, split = _fill(conn)
+    assert split > 0  # the frames before it went straight out
+    # Before the writer has run, websockets writes something of its own (a heartbeat): it
+    # must go after the rest of the frame the socket took only part of, not into its middle.
+    nursery.start_soon(conn.ws.ping, b"probe")
+    await settle()
+    got: list[bytes] = []
+    pings: list[bytes] = []
+    with trio.fail_after(60):
+        while (len(got) < len(sent) or not pings) and raw.protocol.parser_exc is None:
+            data = await raw.sock.recv(65536)
+            assert data, "the server closed the connection"
+            raw.protocol.receive_data(data)
+            for event in raw.protocol.events_received():
+                if event.opcode is Opcode.PING:
+                    pings.append(event.data)
+                    pings_at = len(got)
+                elif event.opcode is Opcode.BINARY and b"pad" in event.data:
+                    got.append(event.data)
+    assert raw.protocol.parser_exc is None  # every frame parsed: no bytes out of place
+    assert got == sent  # whole, each once, in order
+    assert pings == [b"probe"] and pings_at > split  # the heartbeat came after the split frame
+    assert conn.stalls >= 1 and conn.open
+    # Once the client has caught up, frames go straight out again.
+    await settle()
+    stalls = conn.stalls
+    conn.deliver(msgpack.packb({"n": -1}))
+    assert conn.queue_depth == 0 and conn.stalls == stalls
+    raw.sock.close()
+
+
+async def test_a_client_gone_while_a_frame_is_half_written_is_closed_and_forgotten(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path,  # type: ignore[arg-type]
+                                limits=Limits(queue=256))
+    raw, conn = await _stalled_reader(server)
+    _fill(conn)
+    raw.sock.close()  # unread data: the kernel resets the connection
+    await settle(lambda: not server.connections)
+    assert not conn.open
 
 
 async def test_a_spectator_that_stops_reading_is_disconnected_and_delays_nobody(
