@@ -311,6 +311,10 @@ class ClusterNode(ServerBase):
                 else:
                     resolved.placed = True
                     resolved.place = await self._place()
+                    if resolved.place is None:
+                        resolved.number = await self.room_ids.take_waiting()
+                        if self.room_ids.low:
+                            self._refill.set()
         except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
             if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)

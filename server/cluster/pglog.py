@@ -910,6 +910,13 @@ class IdPool:
             raise IdsExhausted(f"no {self.kind} id in hand; refill the pool first")
         return self._ids.pop(0)
 
+    async def take_waiting(self) -> int:
+        """An id, fetching a block first whenever none is in hand: for a caller that may
+        wait (a create's lookup), so that a burst larger than a block waits, never fails."""
+        while not self._ids:
+            await self.refill()
+        return self._ids.pop(0)
+
     async def refill(self) -> None:
         async with self._lock:
             if self.low:

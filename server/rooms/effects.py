@@ -60,13 +60,15 @@ class Resolved:
     ``sessions``: tokens looked up (those found were restored into the hub first); ``rooms``:
     room id -> the URL of the node that owns it now, or None when no node has it (or it is
     here now: the node restored it); ``place``: the URL of the node a new room should go to,
-    or None for this one; ``lobby``: the hub's copy of the other nodes' rooms was read just
-    now."""
+    or None for this one, and then ``number``: the number set aside for it (a burst of
+    creates may take every number a node has in hand: each waits for its own, never fails for
+    want of one); ``lobby``: the hub's copy of the other nodes' rooms was read just now."""
 
     sessions: set[str] = field(default_factory=set)
     rooms: dict[str, str | None] = field(default_factory=dict)
     placed: bool = False
     place: str | None = None
+    number: int | None = None
     lobby: bool = False
 
 

@@ -356,9 +356,10 @@ class Hub:
                                             "no room was created; try again shortly")
         if self._lookup("place", "", peer):
             return
-        if self._resolved is not None and self._resolved.place is not None:
+        resolved = self._resolved
+        if resolved is not None and resolved.place is not None:
             # The least-loaded node of the cluster takes new rooms (docs/cluster.md).
-            self._redirect(peer, req.id, self._resolved.place, None)
+            self._redirect(peer, req.id, resolved.place, None)
             return
         if len(self.matches) >= s.max_rooms:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
@@ -372,7 +373,10 @@ class Hub:
         if here >= s.max_waiting_per_address:
             raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
                                       "for players")
-        number = self.ids.next_room()
+        if resolved is not None and resolved.number is not None:
+            number = resolved.number  # set aside by the node (a refused create leaves a gap)
+        else:
+            number = self.ids.next_room()
         settings = parse_settings(req.config, default_name=f"Room {number}",
                                   allow_scenarios=s.allow_scenarios)
         match = MatchRoom(self.ctx, number, settings, session.token, peer.address)

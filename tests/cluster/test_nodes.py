@@ -39,9 +39,10 @@ def cluster(tmp_path: Path, redis_server: LocalRedis, dsn: str, prefix: str
             ) -> Iterator[dict[str, Any]]:
     started: list[Node] = []
 
-    def start(count: int, lease: float = LEASE, dsn_: str | None = None) -> list[Node]:
+    def start(count: int, lease: float = LEASE, dsn_: str | None = None,
+              extra: tuple[str, ...] = ()) -> list[Node]:
         nodes = start_nodes(tmp_path / f"run{len(started)}", count, redis=redis_server.url,
-                            dsn=dsn_ or dsn, prefix=prefix, lease=lease)
+                            dsn=dsn_ or dsn, prefix=prefix, lease=lease, extra=extra)
         started.extend(nodes)
         return nodes
 
@@ -199,6 +200,27 @@ async def test_new_rooms_go_to_the_least_loaded_node(cluster: dict[str, Any]) ->
                 break
             made.append(reply["r"])
         assert len(made) == 2, made  # a keeps new rooms until it is two ahead of b
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_burst_of_creates_larger_than_a_block_of_room_ids_all_succeed(
+        cluster: dict[str, Any]) -> None:
+    # A node holds room numbers in blocks of 32 from PostgreSQL's sequence; sixty creates at
+    # once (a tournament's rooms) must each wait for a number, not fail for want of one.
+    (node,) = cluster["start"](1, extra=("--max-waiting-per-address", "1000"))
+    activity = Activity()
+    async with _bounded() as nursery:
+        clients = [await _open(nursery, node, f"P{n}", activity=activity) for n in range(60)]
+        replies: list[dict[str, Any]] = []
+
+        async def create(client: Client) -> None:
+            replies.append(await client.call({"t": "create", "config": {"seats": 2}}))
+
+        async with trio.open_nursery() as burst:
+            for client in clients:
+                burst.start_soon(create, client)
+        assert [r["t"] for r in replies] == ["created"] * 60, replies
+        assert len({r["r"] for r in replies}) == 60
         nursery.cancel_scope.cancel()
 
 

@@ -267,6 +267,10 @@ async def test_id_pools_hand_out_ids_without_waiting(log: ClusterLog, log_b: Clu
             handed += [pool.take(), pool.take()]
     assert len(handed) == len(set(handed)) == 12
     assert pool_a.left >= 0 and not (pool_a.low and pool_a.left >= 2)
+    while pool_b.left:
+        handed.append(pool_b.take())
+    handed.append(await pool_b.take_waiting())  # none in hand: it fetches a block first
+    assert len(handed) == len(set(handed)) and pool_b.left == 3
     with pytest.raises(ValueError):
         IdPool(log, "seats")
 
