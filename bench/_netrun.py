@@ -22,6 +22,8 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
     if kind == "arbiter":
         return [sys.executable, "-m", "arbiter.server.cli", "serve", "--port", "0", "--data-dir",
                 data_dir, "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING",
+                # every bench room is created from 127.0.0.1 before its players join
+                "--max-waiting-per-address", "100000",
                 "--allow-scenarios", *extra]  # fixed seeds: the same games in every run
     return [sys.executable, str(ROOT / "bench" / "baseline.py"), "--serve", "--port", "0"]
 
