@@ -168,12 +168,12 @@ class ClusterNode(ServerBase):
                               timeout=cluster.log_timeout)
         self.directory = Directory(cluster.redis, prefix=cluster.prefix,
                                    timeout=cluster.directory_timeout)
-        self._refill = trio.Event()
+        self._ids_low = trio.Event()  # wakes the task that keeps the id pools full
         self.room_ids = IdPool(self.log, "rooms", block=32, low_water=8)
         self.game_ids = IdPool(self.log, "games", block=128, low_water=32)
         entropy = SeededEntropy(config.seed) if config.seed is not None else None
         hub = Hub(config.hub, config.limits, entropy=entropy, routing=True,
-                  ids=PoolIds(self.room_ids, self.game_ids, lambda: self._refill.set()))
+                  ids=PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set()))
         self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
         super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
         self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
@@ -216,6 +216,7 @@ class ClusterNode(ServerBase):
     def background(self, nursery: trio.Nursery) -> None:
         nursery.start_soon(self._beat)
         nursery.start_soon(self._claim)
+        nursery.start_soon(self._keep_ids)
 
     async def shutdown(self) -> None:
         """Leave cleanly: clients are told to come back (1012), the last batch is written,
@@ -314,7 +315,7 @@ class ClusterNode(ServerBase):
                     if resolved.place is None:
                         resolved.number = await self.room_ids.take_waiting()
                         if self.room_ids.low:
-                            self._refill.set()
+                            self._ids_low.set()
         except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
             if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)
@@ -482,13 +483,24 @@ class ClusterNode(ServerBase):
             with contextlib.suppress(DirectoryUnavailable):
                 await self.directory.forget(room, node=self.node_id, epoch=epoch)
 
-    async def _claim(self) -> None:
-        """Keep the id pools full, rebuild what a failed write left unknown, and claim this
-        node's share of the rooms whose lease lapsed or was handed over."""
+    async def _keep_ids(self) -> None:
+        """Refill an id pool as soon as it runs low. A task of its own: a game starts without
+        waiting (the room layer is synchronous) and fails if no game id is in hand, so a
+        refill must not queue behind the claim task replaying a dead node's rooms, which can
+        take seconds. A refill that fails is tried again by the claim task's rounds."""
         while True:
-            with trio.move_on_after(self.cluster.claim_every):
-                await self._refill.wait()
-            self._refill = trio.Event()
+            await self._ids_low.wait()
+            self._ids_low = trio.Event()
+            with contextlib.suppress(LogUnavailable):
+                await self.room_ids.refill()
+                await self.game_ids.refill()
+
+    async def _claim(self) -> None:
+        """Keep the id pools full (after a failed refill), rebuild what a failed write left
+        unknown, and claim this node's share of the rooms whose lease lapsed or was handed
+        over."""
+        while True:
+            await trio.sleep(self.cluster.claim_every)
             try:
                 await self.log.ping()
                 self._fine("postgres")

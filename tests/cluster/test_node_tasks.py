@@ -5,7 +5,8 @@ A node taking a room over while requests of its own look the room up: a lookup t
 take waits for it, and then finds the room here and restored. Found by bench/cluster.py
 failover: a lookup that answered "here" while the room was still being restored told a
 returning player the room was closed, and one that read the lease the take had just acquired
-let it go as a previous run's. And room lists that ask for the lobby at once share one read."""
+let it go as a previous run's. And room lists that ask for the lobby at once share one read; and
+the id pools are refilled by a task of their own, not behind the claims."""
 
 from __future__ import annotations
 
@@ -109,3 +110,22 @@ async def test_room_lists_asking_at_once_share_one_lobby_read(node: ClusterNode)
             nursery.start_soon(node._read_lobby)
     assert node.stats.lobby_reads == 1
     assert node.hub.remote_lobby == {}  # the room of "gone" is not listed: nobody holds it
+
+
+async def test_game_ids_are_refilled_at_once_while_the_claim_task_is_busy(
+        node: ClusterNode) -> None:
+    # The claim task is not running here (as when it replays a dead node's rooms for
+    # seconds): the pool's own task alone must keep games starting.
+    pool = node.game_ids
+    await pool.refill()  # as at start (ClusterNode.recover)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(node._keep_ids)
+        taken: list[int] = []
+        for _ in range(3 * pool.block):  # three blocks' worth of game starts
+            taken.append(node.hub.ids.next_game())
+            if pool.low:
+                with trio.fail_after(10):
+                    while pool.low:
+                        await trio.sleep(0.001)
+        assert len(set(taken)) == len(taken)
+        nursery.cancel_scope.cancel()
