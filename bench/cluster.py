@@ -155,6 +155,7 @@ def cost(args: argparse.Namespace) -> None:
     print(f"== cost: {args.rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
           f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})")
     pairs: list[tuple[float, float]] = []
+    cpu_us: list[tuple[float, float]] = []  # server CPU per action, embedded and node
     server_cpus = None
     if args.pin:
         cpus = sorted(os.sched_getaffinity(0))
@@ -175,6 +176,8 @@ def cost(args: argparse.Namespace) -> None:
                             server_cpus)
             e, c = embedded["actions_per_s"], node["actions_per_s"]
             pairs.append((e, c))
+            cpu_us.append((embedded["server_cpu_share"] / e * 1e6,
+                           node["server_cpu_share"] / c * 1e6))
             rows, row_bytes, table_bytes = _log_size(dsn)
             print(f"  run {run + 1}: embedded {e:,.0f} actions/s (server CPU "
                   f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "
@@ -186,6 +189,12 @@ def cost(args: argparse.Namespace) -> None:
     ratios = [c / e for e, c in pairs]
     print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
           f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
+    # The rate above is what this load gets: with few rooms in lockstep it is bound by each
+    # action's commit latency as much as by CPU. CPU per action is what a saturated node costs.
+    embedded_us = statistics.median(e for e, _ in cpu_us)
+    node_us = statistics.median(c for _, c in cpu_us)
+    print(f"  server CPU per action: embedded {embedded_us:.0f} us, node {node_us:.0f} us "
+          f"(medians; the node {100 * (node_us / embedded_us - 1):+.0f}%)")
 
 
 def _log_size(dsn: str) -> tuple[int, float, int]:
