@@ -9,7 +9,9 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
 
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
 server with its SQLite log, loaded by bench/server.py's clients; runs alternate (embedded,
-cluster, embedded, ...) so each pair saw the same noise. PostgreSQL runs without fsync unless
+cluster, embedded, ...) so each pair saw the same noise. It prints both rates and each server's
+CPU per action: with few rooms in lockstep the rate follows each action's commit latency, and
+CPU per action is what a saturated node costs. PostgreSQL runs without fsync unless
 ``--durable`` (SQLite's NORMAL sync does not fsync each commit either). ``--pin`` gives the
 server under test (either) core 0 and everything else (the load generator, PostgreSQL, Redis)
 the other cores, as in a deployment where PostgreSQL has a machine of its own: unpinned, the
