@@ -110,6 +110,11 @@ FIELDS = [
 ]
 
 
+def cpu_per_action_us(run: dict[str, Any]) -> float:
+    """The server's CPU time per action of a run, in microseconds."""
+    return float(run["server_cpu_share"]) / float(run["actions_per_s"]) * 1e6
+
+
 def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None:
     if as_json:
         print(json.dumps(runs, indent=2))
@@ -131,10 +136,8 @@ def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None
         shown = ", ".join(f"{p:.2f}" for p in pairs)
         print(f"\nratio arbiter / baseline actions per second, run by run: {shown}"
               f"   (median {statistics.median(pairs):.2f})")
-        cpu = [(a["server_cpu_share"] / a["actions_per_s"]) * 1e6
-               for a in runs["arbiter"] if a["actions_per_s"]]
-        base = [(b["server_cpu_share"] / b["actions_per_s"]) * 1e6
-                for b in runs["baseline"] if b["actions_per_s"]]
+        cpu = [cpu_per_action_us(a) for a in runs["arbiter"] if a["actions_per_s"]]
+        base = [cpu_per_action_us(b) for b in runs["baseline"] if b["actions_per_s"]]
         if cpu and base:
             print(f"server CPU per action: arbiter {statistics.median(cpu):.0f} us, baseline "
                   f"{statistics.median(base):.0f} us")

@@ -59,7 +59,7 @@ from arbiter.clients.sdk import Client  # noqa: E402
 from arbiter.server.cluster.directory import Directory  # noqa: E402
 from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402
 from arbiter.server.cluster.pglog import ClusterLog  # noqa: E402
-from bench._netrun import run_one  # noqa: E402
+from bench._netrun import cpu_per_action_us, run_one  # noqa: E402
 
 ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
 
@@ -178,8 +178,7 @@ def cost(args: argparse.Namespace) -> None:
                             server_cpus)
             e, c = embedded["actions_per_s"], node["actions_per_s"]
             pairs.append((e, c))
-            cpu_us.append((embedded["server_cpu_share"] / e * 1e6,
-                           node["server_cpu_share"] / c * 1e6))
+            cpu_us.append((cpu_per_action_us(embedded), cpu_per_action_us(node)))
             rows, row_bytes, table_bytes = _log_size(dsn)
             print(f"  run {run + 1}: embedded {e:,.0f} actions/s (server CPU "
                   f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "

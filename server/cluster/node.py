@@ -130,15 +130,19 @@ class PoolIds:
         self.rooms, self.games, self.on_low = rooms, games, on_low
 
     def next_room(self) -> int:
-        return self._take(self.rooms)
+        return self._taken(self.rooms, self.rooms.take())
 
     def next_game(self) -> int:
-        return self._take(self.games)
+        return self._taken(self.games, self.games.take())
 
-    def _take(self, pool: IdPool) -> int:
-        number = pool.take()
+    async def room_waiting(self) -> int:
+        """A room number for a create that may wait (its placement lookup): with none in
+        hand, it waits for a block rather than failing."""
+        return self._taken(self.rooms, await self.rooms.take_waiting())
+
+    def _taken(self, pool: IdPool, number: int) -> int:
         if pool.low:
-            self.on_low()  # the claim task refills it
+            self.on_low()  # ClusterNode._keep_ids refills it
         return number
 
 
@@ -172,8 +176,8 @@ class ClusterNode(ServerBase):
         self.room_ids = IdPool(self.log, "rooms", block=32, low_water=8)
         self.game_ids = IdPool(self.log, "games", block=128, low_water=32)
         entropy = SeededEntropy(config.seed) if config.seed is not None else None
-        hub = Hub(config.hub, config.limits, entropy=entropy, routing=True,
-                  ids=PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set()))
+        self.ids = PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set())
+        hub = Hub(config.hub, config.limits, entropy=entropy, routing=True, ids=self.ids)
         self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
         super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
         self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
@@ -313,9 +317,7 @@ class ClusterNode(ServerBase):
                     resolved.placed = True
                     resolved.place = await self._place()
                     if resolved.place is None:
-                        resolved.number = await self.room_ids.take_waiting()
-                        if self.room_ids.low:
-                            self._ids_low.set()
+                        resolved.number = await self.ids.room_waiting()
         except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
             if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)

@@ -915,7 +915,7 @@ class IdPool:
         wait (a create's lookup), so that a burst larger than a block waits, never fails."""
         while not self._ids:
             await self.refill()
-        return self._ids.pop(0)
+        return self.take()
 
     async def refill(self) -> None:
         async with self._lock:
