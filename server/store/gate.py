@@ -108,7 +108,7 @@ class CommitGate:
     @property
     def pending(self) -> bool:
         """Something handed over is not yet written (or being written) and delivered."""
-        return bool(self._records or self._frames or self._writing)
+        return bool(self._records or self._frames) or self._writing is not None
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()

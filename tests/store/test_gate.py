@@ -228,6 +228,24 @@ async def test_a_write_cut_off_mid_way_takes_its_rooms_queued_records_with_it(
     assert writer.written == [_command(2)] and sink.seen == [b"room 2 moved"]
 
 
+async def test_a_batch_being_written_is_pending_with_nothing_queued_behind_it(
+        autojump_clock: object) -> None:
+    """A node lets a finished room go only once nothing of it is pending: the batch out
+    counts even when the queue behind it is empty."""
+    writer = Held()
+    gate = CommitGate(writer)
+    sink = Frames()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(gate.run)
+        _queue(gate, [_step(1)], sink, b"1: 1")
+        await trio.testing.wait_all_tasks_blocked()
+        assert writer.rooms_out() == [{1}] and gate.pending  # out, and nothing queued
+        await writer.finish(0)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not gate.pending and sink.seen == [b"1: 1"]
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_flush_from_another_task_waits_for_the_batch_being_written(
         autojump_clock: object) -> None:
     """A server on its way out flushes while the gate's own task may be writing: the queue is
