@@ -189,6 +189,44 @@ async def test_a_batch_of_commands_alone_reads_back_exactly_by_either_path(
     assert len(await log.commands(1)) == len(odd)
 
 
+async def test_a_batch_goes_out_before_the_event_loop_runs_anything_else(
+        log: ClusterLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch is on the path of every action in it: with a connection free, it is sent
+    without first giving the event loop a turn, which would run everything else that is ready
+    (on a node, rooms computing their next actions) before it. It checkpoints once sent, as
+    it waits for the answer."""
+    await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None)],
+                    {1: 1})
+    me = trio.lowlevel.current_task()
+
+    class Turns(trio.abc.Instrument):
+        """Counts the times this task gave the event loop a turn (ended a step)."""
+
+        given = 0
+
+        def after_task_step(self, task: trio.lowlevel.Task) -> None:
+            if task is me:
+                self.given += 1
+
+    turns = Turns()
+    given_at_send: list[int] = []
+    send = PgLog.send
+
+    async def watched(db: PgLog, query: bytes) -> None:
+        given_at_send.append(turns.given)
+        await send(db, query)
+
+    monkeypatch.setattr(PgLog, "send", watched)
+    trio.lowlevel.add_instrument(turns)
+    try:
+        await log.write([_command(1, 1, 1)], {1: 1})
+    finally:
+        trio.lowlevel.remove_instrument(turns)
+    assert given_at_send == [0]  # nothing ran before the batch went out
+    assert turns.given >= 1  # and the write did checkpoint, waiting for the answer
+    assert [c.n for c in await log.commands(1)] == [1]
+
+
 async def test_a_failed_batch_writes_nothing(log: ClusterLog) -> None:
     with pytest.raises(psycopg.errors.UniqueViolation):
         await log.write([SessionCreated("tok", "Ann"), RoomCreated(1, "Room 1", {}, None),
