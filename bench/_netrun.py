@@ -62,6 +62,11 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
                     or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
                 summary["commands_per_commit"] = round(
                     metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
+                if "arbiter_pg_commit_seconds_total" in metrics and commits:
+                    # A cluster node's batch, from its send to its answer read: how long the
+                    # actions in it wait on PostgreSQL (the event loop's turn included).
+                    summary["commit_mean_us"] = round(
+                        1e6 * metrics["arbiter_pg_commit_seconds_total"] / commits)
             return summary
         finally:
             proc.terminate()

@@ -11,11 +11,13 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
 server with its SQLite log, loaded by bench/server.py's clients; runs alternate (embedded,
 cluster, embedded, ...) so each pair saw the same noise. It prints both rates and each server's
 CPU per action: with few rooms in lockstep the rate follows each action's commit latency, and
-CPU per action is what a saturated node costs. PostgreSQL runs without fsync unless
-``--durable`` (SQLite's NORMAL sync does not fsync each commit either). ``--pin`` gives the
-server under test (either) core 0 and everything else (the load generator, PostgreSQL, Redis)
-the other cores, as in a deployment where PostgreSQL has a machine of its own: unpinned, the
-node shares its core with PostgreSQL's backends, which the embedded server never does.
+CPU per action is what a saturated node costs. It also prints how long a node's batch is out,
+from its send to its answer read (the event loop's turn included), from the node's /metrics.
+PostgreSQL runs without fsync unless ``--durable`` (SQLite's NORMAL sync does not fsync each
+commit either). ``--pin`` gives the server under test (either) core 0 and everything else (the
+load generator, PostgreSQL, Redis) the other cores, as in a deployment where PostgreSQL has a
+machine of its own: unpinned, the node shares its core with PostgreSQL's backends, which the
+embedded server never does.
 
 ``failover``: two nodes at the default lease; each round seats two bots in a room, lets them
 play, SIGKILLs the node that holds the room and times (a) until another node has claimed it in
@@ -184,9 +186,9 @@ def cost(args: argparse.Namespace) -> None:
                   f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "
                   f"(server CPU {node['server_cpu_share']}, p50 {node['latency_p50_ms']} ms "
                   f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
-                  f"per commit), node/embedded {c / e:.2f}; log: {rows:,} commands, "
-                  f"{row_bytes:.0f} B a row, {table_bytes / max(1, rows):.0f} B a command with "
-                  f"indexes", flush=True)
+                  f"per commit, {node.get('commit_mean_us', 0)} us a commit), node/embedded "
+                  f"{c / e:.2f}; log: {rows:,} commands, {row_bytes:.0f} B a row, "
+                  f"{table_bytes / max(1, rows):.0f} B a command with indexes", flush=True)
     ratios = [c / e for e, c in pairs]
     print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
           f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
