@@ -37,13 +37,16 @@ transaction of its own (a claim, a test) is ended by the server after
 :class:`ClusterLog` is the trio side: a few connections, each call under a deadline, so the
 event loop never blocks and an unreachable server is reported as :class:`LogUnavailable`
 within a bounded time instead of hanging. Batches are written from the event loop through
-libpq's non-blocking calls (:meth:`PgLog.send`); every other call runs in a worker thread.
+libpq's non-blocking calls (:meth:`PgLog.send`), first waiting briefly for the answer without
+giving the loop a turn (the inline wait, which a nearby server meets); every other call runs in
+a worker thread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -464,18 +467,26 @@ class PgLog:
             raise _fenced(exc) or exc from None
         return time.perf_counter() - started
 
-    async def send(self, query: bytes) -> None:
+    async def send(self, query: bytes, inline: float = 0.0) -> bool:
         """Run ``query`` (from :meth:`batch`) on the event loop, without a worker thread:
         libpq's non-blocking calls, woken by trio when the socket is ready. A batch is the
         node's hot path, and a hop to a thread and back costs it more than the commit (the
         worker waits for the GIL while the event loop works, and the loop for the worker's
         wake-up). Raises :class:`Fenced`, or psycopg's error; when cancelled, the caller must
-        close this connection (the server may still be running the batch)."""
+        close this connection (the server may still be running the batch).
+
+        With ``inline`` > 0 it first waits up to that many seconds for the answer without
+        giving the event loop a turn, as the embedded server's SQLite commit does: a nearby
+        server answers within about a tenth of a millisecond, and an answer left for the event
+        loop waits for its current turn (the other rooms' actions, several times as long)
+        while every action in the batch waits for it. Returns whether the answer came in
+        that time (otherwise the rest is awaited as usual)."""
         pgconn = self.conn.pgconn
         fd = pgconn.socket
         pgconn.send_query(query)
         while pgconn.flush():  # 1: part of the message is still in libpq's buffer
             await trio.lowlevel.wait_writable(fd)
+        answered_inline = inline > 0 and self._answer_within(inline)
         error: psycopg.Error | None = None
         while True:  # one result per statement, then None
             while pgconn.is_busy():
@@ -488,6 +499,18 @@ class PgLog:
                 error = psycopg.errors.error_from_result(result, self.conn.info.encoding)
         if error is not None:
             raise _fenced(error) or error
+        return answered_inline
+
+    def _answer_within(self, seconds: float) -> bool:
+        """Block this thread until the whole answer is in, for at most ``seconds``."""
+        pgconn = self.conn.pgconn
+        deadline = time.perf_counter() + seconds
+        while pgconn.is_busy():
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([pgconn.socket], [], [], left)[0]:
+                return False
+            pgconn.consume_input()
+        return True
 
     def claim(self, room: int, expected_epoch: int) -> int | None:
         """Take ``room`` over: raise its epoch by one if it is still ``expected_epoch`` (a
@@ -595,6 +618,11 @@ class PgLog:
 
 T = TypeVar("T")
 
+# How long a batch may wait for its answer before giving the event loop a turn (seconds), and
+# at most how many batches skip that wait after it was missed (ClusterLog).
+INLINE_WAIT = 0.001
+INLINE_BACKOFF = 64
+
 # Upper bounds (seconds) of the commit latency histogram's buckets, for /metrics.
 LATENCY_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
@@ -606,6 +634,7 @@ class LogMetrics:
     commit_seconds: float = 0.0
     commit_seconds_max: float = 0.0
     fenced_batches: int = 0
+    answered_inline: int = 0  # batches whose answer came within the inline wait
     failures: int = 0  # calls that raised LogUnavailable
     claims: int = 0
     claims_lost: int = 0
@@ -640,6 +669,9 @@ class LogMetrics:
              [({}, round(self.commit_seconds, 6))]),
             ("arbiter_pg_commit_seconds_max", "gauge", "The slowest commit so far.",
              [({}, round(self.commit_seconds_max, 6))]),
+            ("arbiter_pg_commits_answered_inline_total", "counter",
+             "Batches whose answer came while the node waited for it without giving the "
+             "event loop a turn (see docs/cluster.md).", [({}, self.answered_inline)]),
             ("arbiter_pg_fenced_batches_total", "counter",
              "Batches refused because a room had been claimed by another node.",
              [({}, self.fenced_batches)]),
@@ -673,7 +705,8 @@ class ClusterLog:
 
     def __init__(self, conninfo: str, *, node: str, connections: int = 3,
                  timeout: float = 10.0, connect_timeout: float = 5.0,
-                 lock_timeout: float = 5.0, idle_in_transaction_timeout: float = 10.0) -> None:
+                 lock_timeout: float = 5.0, idle_in_transaction_timeout: float = 10.0,
+                 inline_wait: float = INLINE_WAIT) -> None:
         self.conninfo = conninfo
         self.node = node
         self.timeout = timeout
@@ -684,6 +717,13 @@ class ClusterLog:
         self._idle: list[PgLog] = []
         self._slots = trio.Semaphore(connections)
         self._closed = False
+        # A batch first waits up to inline_wait for its answer without giving the event loop a
+        # turn (PgLog.send). An answer that misses it means a far or busy server, for which
+        # waiting blocks the loop for nothing: the next batches skip the inline wait, twice as
+        # many after each miss (up to INLINE_BACKOFF), and it is tried again after them.
+        self.inline_wait = inline_wait
+        self._inline_skip = 0  # batches still to send without the inline wait
+        self._inline_backoff = 0  # how many the last miss skipped
 
     async def __aenter__(self) -> ClusterLog:
         await self._call(lambda db: db.ensure_schema())
@@ -798,7 +838,10 @@ class ClusterLog:
         try:
             with self._bounded(lambda: db.broken, outcome_unknown=True):
                 try:
-                    await db.send(query)
+                    inline = self._inline_budget()
+                    in_time = await db.send(query, inline)
+                    if inline:
+                        self._inline_outcome(in_time)
                 except Exception as exc:  # a refusal comes once the whole answer is in
                     answered = isinstance(exc, Fenced) or (
                         isinstance(exc, psycopg.Error)
@@ -814,6 +857,21 @@ class ClusterLog:
             else:  # timed out, cancelled or broken mid-batch: nobody may use it again
                 db.close()
         return time.perf_counter() - started
+
+    def _inline_budget(self) -> float:
+        """How long the next batch may wait for its answer inline (0: not at all)."""
+        if self._inline_skip:
+            self._inline_skip -= 1
+            return 0.0
+        return self.inline_wait
+
+    def _inline_outcome(self, in_time: bool) -> None:
+        if in_time:
+            self.metrics.answered_inline += 1
+            self._inline_backoff = 0
+        else:
+            self._inline_backoff = min(INLINE_BACKOFF, max(1, 2 * self._inline_backoff))
+            self._inline_skip = self._inline_backoff
 
     async def write_dropping_fenced(self, records: Sequence[Record],
                                     epochs: Mapping[int, int]) -> frozenset[int]:

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbiter.server.cluster.pglog import (
+    INLINE_BACKOFF,
     ClusterLog,
     Fenced,
     IdPool,
@@ -189,6 +190,18 @@ async def test_a_batch_of_commands_alone_reads_back_exactly_by_either_path(
     assert len(await log.commands(1)) == len(odd)
 
 
+class _Turns(trio.abc.Instrument):
+    """Counts the times one task gave the event loop a turn (ended a step)."""
+
+    def __init__(self, task: trio.lowlevel.Task) -> None:
+        self.task = task
+        self.given = 0
+
+    def after_task_step(self, task: trio.lowlevel.Task) -> None:
+        if task is self.task:
+            self.given += 1
+
+
 async def test_a_batch_goes_out_before_the_event_loop_runs_anything_else(
         log: ClusterLog, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch is on the path of every action in it: with a connection free, it is sent
@@ -197,26 +210,16 @@ async def test_a_batch_goes_out_before_the_event_loop_runs_anything_else(
     it waits for the answer."""
     await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None)],
                     {1: 1})
-    me = trio.lowlevel.current_task()
-
-    class Turns(trio.abc.Instrument):
-        """Counts the times this task gave the event loop a turn (ended a step)."""
-
-        given = 0
-
-        def after_task_step(self, task: trio.lowlevel.Task) -> None:
-            if task is me:
-                self.given += 1
-
-    turns = Turns()
+    turns = _Turns(trio.lowlevel.current_task())
     given_at_send: list[int] = []
     send = PgLog.send
 
-    async def watched(db: PgLog, query: bytes) -> None:
+    async def watched(db: PgLog, query: bytes, inline: float = 0.0) -> bool:
         given_at_send.append(turns.given)
-        await send(db, query)
+        return await send(db, query, inline)
 
     monkeypatch.setattr(PgLog, "send", watched)
+    log.inline_wait = 0  # (the answer is awaited on the event loop: see the next test)
     trio.lowlevel.add_instrument(turns)
     try:
         await log.write([_command(1, 1, 1)], {1: 1})
@@ -225,6 +228,65 @@ async def test_a_batch_goes_out_before_the_event_loop_runs_anything_else(
     assert given_at_send == [0]  # nothing ran before the batch went out
     assert turns.given >= 1  # and the write did checkpoint, waiting for the answer
     assert [c.n for c in await log.commands(1)] == [1]
+
+
+async def test_a_nearby_servers_answer_is_taken_without_giving_the_event_loop_a_turn(
+        log: ClusterLog) -> None:
+    """An answer that comes within the inline wait is read at once, as the embedded server's
+    SQLite commit is: left to the event loop it would wait for the loop's current turn (a
+    node's other rooms computing) while every action in the batch waits for it."""
+    log.inline_wait = 5.0  # far more than a local server needs, so that the test is not timed
+    await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None)],
+                    {1: 1})
+    turns = _Turns(trio.lowlevel.current_task())
+    trio.lowlevel.add_instrument(turns)
+    try:
+        await log.write([_command(1, 1, 1)], {1: 1})
+    finally:
+        trio.lowlevel.remove_instrument(turns)
+    assert turns.given == 0
+    assert log.metrics.answered_inline >= 1
+    assert "arbiter_pg_commits_answered_inline_total" in render(log.metrics.samples())
+    assert [c.n for c in await log.commands(1)] == [1]
+
+
+async def test_an_inline_wait_missed_is_skipped_for_more_batches_each_time(
+        log: ClusterLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that does not answer within the inline wait (far away, or busy) would only
+    block the event loop: after each miss the next batches go without it, twice as many as
+    after the last miss (at most INLINE_BACKOFF), and one answer in time makes every batch try
+    again. No batch is lost by it: a missed answer is awaited as usual."""
+    log.inline_wait = 5.0  # the set-up's answers come in time: no skips to start with
+    await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None)],
+                    {1: 1})
+    inline_before = log.metrics.answered_inline
+    tried: list[bool] = []
+    send = PgLog.send
+
+    async def watched(db: PgLog, query: bytes, inline: float = 0.0) -> bool:
+        tried.append(inline > 0)
+        return await send(db, query, inline)
+
+    monkeypatch.setattr(PgLog, "send", watched)
+    n = 0
+
+    async def batches(count: int) -> None:
+        nonlocal n
+        for _ in range(count):
+            n += 1
+            await log.write([_command(1, 1, n)], {1: 1})
+
+    log.inline_wait = 1e-9  # always missed
+    await batches(200)
+    tries = [i for i, t in enumerate(tried) if t]
+    assert [b - a - 1 for a, b in itertools.pairwise(tries)] == [
+        1, 2, 4, 8, 16, 32, INLINE_BACKOFF, INLINE_BACKOFF]
+    assert tries[-1] == 199  # so the next INLINE_BACKOFF batches skip it
+    log.inline_wait = 5.0  # now every answer comes in time
+    await batches(INLINE_BACKOFF + 3)
+    assert tried[200:] == [False] * INLINE_BACKOFF + [True] * 3
+    assert log.metrics.answered_inline - inline_before == 3
+    assert [c.n for c in await log.commands(1)] == list(range(1, n + 1))
 
 
 async def test_a_failed_batch_writes_nothing(log: ClusterLog) -> None:
