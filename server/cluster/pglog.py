@@ -374,6 +374,7 @@ class PgLog:
         self.conn = psycopg.connect(conninfo, autocommit=True,
                                     connect_timeout=max(1, round(connect_timeout)),
                                     options=options, application_name=f"arbiter {node}")
+        self._poll: select.poll | None = None  # for the inline wait (send)
 
     def close(self) -> None:
         self.conn.close()
@@ -502,12 +503,16 @@ class PgLog:
         return answered_inline
 
     def _answer_within(self, seconds: float) -> bool:
-        """Block this thread until the whole answer is in, for at most ``seconds``."""
+        """Block this thread until the whole answer is in, for at most ``seconds`` (poll's
+        resolution is a millisecond: it may take up to one more)."""
         pgconn = self.conn.pgconn
+        if self._poll is None:  # poll, not select: a node's sockets run past select's 1,024
+            self._poll = select.poll()
+            self._poll.register(pgconn.socket, select.POLLIN)
         deadline = time.perf_counter() + seconds
         while pgconn.is_busy():
             left = deadline - time.perf_counter()
-            if left <= 0 or not select.select([pgconn.socket], [], [], left)[0]:
+            if left <= 0 or not self._poll.poll(left * 1000):
                 return False
             pgconn.consume_input()
         return True

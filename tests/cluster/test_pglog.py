@@ -4,6 +4,7 @@ fencing that PostgreSQL itself enforces (docs/cluster.md, "Fencing")."""
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
@@ -248,6 +249,30 @@ async def test_a_nearby_servers_answer_is_taken_without_giving_the_event_loop_a_
     assert log.metrics.answered_inline >= 1
     assert "arbiter_pg_commits_answered_inline_total" in render(log.metrics.samples())
     assert [c.n for c in await log.commands(1)] == [1]
+
+
+async def test_the_inline_wait_works_on_a_socket_past_select_s_limit(dsn: str) -> None:
+    """A node holds thousands of client sockets, so its log's socket numbers run past 1,024,
+    which ``select()`` cannot wait on: the inline wait must still work there."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.fail(f"this test needs 1,200 open files; the hard limit here is {hard}")
+    if soft != resource.RLIM_INFINITY and soft < 1200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
+    fillers = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        async with ClusterLog(dsn, node="A", inline_wait=5.0) as log:
+            await log.write([RoomCreated(1, "Room", {}, None),
+                             GameStarted(1, 1, 1, 7, {}, None), _command(1, 1, 1)], {1: 1})
+            assert min(db.conn.pgconn.socket for db in log._idle) > 1024
+            assert log.metrics.answered_inline >= 1
+            assert [c.n for c in await log.commands(1)] == [1]
+    finally:
+        for fd in fillers:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 async def test_an_inline_wait_missed_is_skipped_for_more_batches_each_time(
