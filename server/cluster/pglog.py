@@ -374,7 +374,10 @@ class PgLog:
         self.conn = psycopg.connect(conninfo, autocommit=True,
                                     connect_timeout=max(1, round(connect_timeout)),
                                     options=options, application_name=f"arbiter {node}")
-        self._poll: select.poll | None = None  # for the inline wait (send)
+        # The inline wait (send) polls the socket: poll, not select, since a node's sockets
+        # run past select's 1,024.
+        self._poll = select.poll()
+        self._poll.register(self.conn.pgconn.socket, select.POLLIN)
 
     def close(self) -> None:
         self.conn.close()
@@ -506,9 +509,6 @@ class PgLog:
         """Block this thread until the whole answer is in, for at most ``seconds`` (poll's
         resolution is a millisecond: it may take up to one more)."""
         pgconn = self.conn.pgconn
-        if self._poll is None:  # poll, not select: a node's sockets run past select's 1,024
-            self._poll = select.poll()
-            self._poll.register(pgconn.socket, select.POLLIN)
         deadline = time.perf_counter() + seconds
         while pgconn.is_busy():
             left = deadline - time.perf_counter()
