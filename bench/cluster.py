@@ -1,18 +1,20 @@
 """Arbiter as a cluster, measured on this machine: what a node costs against the embedded server,
 how long a failover takes, and what two nodes carry against one (docs/cluster.md, "Figures").
 
-    .venv/bin/python bench/cluster.py cost [--rooms 10] [--seconds 10] [--repeat 3] [--durable]
-                                           [--pin]
+    .venv/bin/python bench/cluster.py cost [--rooms 10[,20,40]] [--seconds 10] [--repeat 3]
+                                           [--durable] [--pin]
     .venv/bin/python bench/cluster.py failover [--kills 10] [--lease 4]
     .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
     .venv/bin/python bench/cluster.py all
 
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
 server with its SQLite log, loaded by bench/server.py's clients; runs alternate (embedded,
-cluster, embedded, ...) so each pair saw the same noise. It prints both rates and each server's
-CPU per action: with few rooms in lockstep the rate follows each action's commit latency, and
-CPU per action is what a saturated node costs. It also prints how long a node's batch is out,
-from its send to its answer read (the event loop's turn included), from the node's /metrics.
+cluster, embedded, ...) so each pair saw the same noise. ``--rooms`` may list several loads
+(``10,20,40``): each is measured in turn, and a last table sets their medians side by side.
+Each run prints both rates and each server's CPU per action: with few rooms in lockstep the
+rate follows each action's commit latency, and CPU per action is what a saturated node costs.
+It also prints how long a node's batch is out, from its send to its answer read (the event
+loop's turn included), from the node's /metrics.
 PostgreSQL runs without fsync unless ``--durable`` (SQLite's NORMAL sync does not fsync each
 commit either). ``--pin`` gives the server under test (either) core 0 and everything else (the
 load generator, PostgreSQL, Redis) the other cores, as in a deployment where PostgreSQL has a
@@ -156,10 +158,6 @@ def nodes(count: int, redis: LocalRedis, postgres: LocalPostgres, name: str,
 
 
 def cost(args: argparse.Namespace) -> None:
-    print(f"== cost: {args.rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
-          f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})")
-    pairs: list[tuple[float, float]] = []
-    cpu_us: list[tuple[float, float]] = []  # server CPU per action, embedded and node
     server_cpus = None
     if args.pin:
         cpus = sorted(os.sched_getaffinity(0))
@@ -168,27 +166,45 @@ def cost(args: argparse.Namespace) -> None:
         server_cpus = {cpus[0]}
         os.sched_setaffinity(0, set(cpus[1:]))  # PostgreSQL and Redis, started below, inherit it
         print(f"  pinned: the server on core {cpus[0]}, everything else on {cpus[1:]}")
+    loads = [int(n) for n in str(args.rooms).split(",")]
+    summary: list[tuple[int, float, float, float]] = []
     with services(args.durable) as (redis, postgres):
-        for run in range(args.repeat):
-            embedded = trio.run(run_one, "arbiter", args.rooms, args.seconds, [], False,
-                                server_cpus)
-            dsn = postgres.create_database(f"cost{run}")
-            port = free_port()  # a node needs a fixed port: its public URL names it
-            extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
-                     "--key-prefix", f"cost{run}:"]
-            node = trio.run(run_one, "arbiter", args.rooms, args.seconds, extra, False,
-                            server_cpus)
-            e, c = embedded["actions_per_s"], node["actions_per_s"]
-            pairs.append((e, c))
-            cpu_us.append((cpu_per_action_us(embedded), cpu_per_action_us(node)))
-            rows, row_bytes, table_bytes = _log_size(dsn)
-            print(f"  run {run + 1}: embedded {e:,.0f} actions/s (server CPU "
-                  f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "
-                  f"(server CPU {node['server_cpu_share']}, p50 {node['latency_p50_ms']} ms "
-                  f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
-                  f"per commit, {node.get('commit_mean_us', 0)} us a commit), node/embedded "
-                  f"{c / e:.2f}; log: {rows:,} commands, {row_bytes:.0f} B a row, "
-                  f"{table_bytes / max(1, rows):.0f} B a command with indexes", flush=True)
+        for rooms in loads:
+            summary.append(_cost(args, rooms, redis, postgres, server_cpus))
+    if len(loads) > 1:
+        print("== cost by load (medians)\n  rooms  node/embedded  CPU per action, embedded / "
+              "node")
+        for rooms, ratio, embedded_us, node_us in summary:
+            print(f"  {rooms:5d}  {ratio:13.2f}  {embedded_us:.0f} / {node_us:.0f} us "
+                  f"({100 * (node_us / embedded_us - 1):+.0f}%)")
+
+
+def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: LocalPostgres,
+          server_cpus: set[int] | None) -> tuple[int, float, float, float]:
+    """The pairs of runs of one load; returns its medians (ratio, CPU per action of each)."""
+    print(f"== cost: {rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
+          f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})",
+          flush=True)
+    pairs: list[tuple[float, float]] = []
+    cpu_us: list[tuple[float, float]] = []  # server CPU per action, embedded and node
+    for run in range(args.repeat):
+        embedded = trio.run(run_one, "arbiter", rooms, args.seconds, [], False, server_cpus)
+        dsn = postgres.create_database(f"cost{rooms}x{run}")
+        port = free_port()  # a node needs a fixed port: its public URL names it
+        extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
+                 "--key-prefix", f"cost{rooms}x{run}:"]
+        node = trio.run(run_one, "arbiter", rooms, args.seconds, extra, False, server_cpus)
+        e, c = embedded["actions_per_s"], node["actions_per_s"]
+        pairs.append((e, c))
+        cpu_us.append((cpu_per_action_us(embedded), cpu_per_action_us(node)))
+        rows, row_bytes, table_bytes = _log_size(dsn)
+        print(f"  run {run + 1}: embedded {e:,.0f} actions/s (server CPU "
+              f"{embedded['server_cpu_share']}), cluster node {c:,.0f} actions/s "
+              f"(server CPU {node['server_cpu_share']}, p50 {node['latency_p50_ms']} ms "
+              f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
+              f"per commit, {node.get('commit_mean_us', 0)} us a commit), node/embedded "
+              f"{c / e:.2f}; log: {rows:,} commands, {row_bytes:.0f} B a row, "
+              f"{table_bytes / max(1, rows):.0f} B a command with indexes", flush=True)
     ratios = [c / e for e, c in pairs]
     print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
           f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
@@ -198,6 +214,7 @@ def cost(args: argparse.Namespace) -> None:
     node_us = statistics.median(c for _, c in cpu_us)
     print(f"  server CPU per action: embedded {embedded_us:.0f} us, node {node_us:.0f} us "
           f"(medians; the node {100 * (node_us / embedded_us - 1):+.0f}%)")
+    return rooms, statistics.median(ratios), embedded_us, node_us
 
 
 def _log_size(dsn: str) -> tuple[int, float, int]:
@@ -280,6 +297,7 @@ async def _round(cluster: list[Node], redis: LocalRedis, log: ClusterLog, prefix
         resumed = time.perf_counter() - killed
         nursery.cancel_scope.cancel()
     await trio.to_thread.run_sync(holder.start)
+    assert claimed is not None  # the wait above ends only on an action after the claim
     return claimed, resumed
 
 
@@ -344,7 +362,8 @@ def scale(args: argparse.Namespace) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("cost", "failover", "scale", "all"))
-    parser.add_argument("--rooms", type=int, default=None)
+    parser.add_argument("--rooms", default=None,
+                        help="rooms of 4 players; cost takes a list (10,20,40), scale one")
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--durable", action="store_true")
@@ -361,7 +380,7 @@ def main() -> int:
     if args.what in ("failover", "all"):
         failover(args)
     if args.what in ("scale", "all"):
-        scale(argparse.Namespace(**{**vars(args), "rooms": args.rooms or 40,
+        scale(argparse.Namespace(**{**vars(args), "rooms": int(args.rooms or 40),
                                     "seconds": args.seconds or 20.0}))
     return 0
 
