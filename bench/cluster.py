@@ -170,7 +170,7 @@ def cost(args: argparse.Namespace) -> None:
     summary: list[tuple[int, float, float, float]] = []
     with services(args.durable) as (redis, postgres):
         for rooms in loads:
-            summary.append(_cost(args, rooms, redis, postgres, server_cpus))
+            summary.append((rooms, *_cost(args, rooms, redis, postgres, server_cpus)))
     if len(loads) > 1:
         print("== cost by load (medians)\n  rooms  node/embedded  CPU per action, embedded / "
               "node")
@@ -180,7 +180,7 @@ def cost(args: argparse.Namespace) -> None:
 
 
 def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: LocalPostgres,
-          server_cpus: set[int] | None) -> tuple[int, float, float, float]:
+          server_cpus: set[int] | None) -> tuple[float, float, float]:
     """The pairs of runs of one load; returns its medians (ratio, CPU per action of each)."""
     print(f"== cost: {rooms} rooms of 4 bench players, {args.seconds:g} s a run, "
           f"{args.repeat} pairs (PostgreSQL fsync {'on' if args.durable else 'off'})",
@@ -214,7 +214,7 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
     node_us = statistics.median(c for _, c in cpu_us)
     print(f"  server CPU per action: embedded {embedded_us:.0f} us, node {node_us:.0f} us "
           f"(medians; the node {100 * (node_us / embedded_us - 1):+.0f}%)")
-    return rooms, statistics.median(ratios), embedded_us, node_us
+    return statistics.median(ratios), embedded_us, node_us
 
 
 def _log_size(dsn: str) -> tuple[int, float, int]:
