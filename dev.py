@@ -139,23 +139,6 @@ def ensure_browser_tools() -> str:
     return f"[dev] browser client tests: {CHROMIUM}, node {shutil.which('node')}"
 
 
-PACKAGES = ("server", "protocol", "clients")  # installed as arbiter.server, ... (pyproject.toml)
-
-
-def typecheck_path() -> Path:
-    """A folder in which ``arbiter/<package>`` links to each top-level folder, for mypy.
-
-    At run time the editable install maps ``arbiter.server`` to ``server/`` with an import
-    hook; mypy does not run import hooks, so it is given the same mapping as links."""
-    top = VENV / "typecheck"
-    (top / "arbiter").mkdir(parents=True, exist_ok=True)
-    for name in PACKAGES:
-        link = top / "arbiter" / name
-        if not link.is_symlink():
-            link.symlink_to(ROOT / name, target_is_directory=True)
-    return top
-
-
 def run_tests(args: list[str]) -> int:
     summaries = [ensure_cluster_servers(), ensure_browser_tools()]
     for summary in summaries:
@@ -168,16 +151,15 @@ def run_tests(args: list[str]) -> int:
 
 
 def _run_steps(args: list[str]) -> int:
-    mypy_env = {**os.environ, "MYPYPATH": str(typecheck_path())}
-    steps: list[tuple[list[str], dict[str, str] | None]] = [
-        ([str(BIN / "ruff"), "check", "."], None),
-        ([str(BIN / "mypy"), *(f"-p=arbiter.{name}" for name in PACKAGES)], mypy_env),
-        ([str(BIN / "python"), "-m", "pytest", *args], None),
+    steps: list[list[str]] = [
+        [str(BIN / "ruff"), "check", "."],
+        [str(BIN / "mypy"), "-p", "arbiter"],
+        [str(BIN / "python"), "-m", "pytest", *args],
     ]
-    for step, env in steps:
+    for step in steps:
         print(f"[dev] {' '.join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step))}",
               flush=True)
-        code = subprocess.run(step, cwd=ROOT, env=env).returncode
+        code = subprocess.run(step, cwd=ROOT).returncode
         if code != 0:
             return code
     return 0

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# Run as a script, this directory comes first on sys.path, where server.py would hide the
-# ``server`` package: put the repository root there instead.
+# Run as a script, this directory comes first on sys.path: put the repository root there
+# instead, so that ``bench.*`` and ``tests.*`` import as packages.
 ROOT = Path(__file__).resolve().parent.parent
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
     sys.path[0] = str(ROOT)

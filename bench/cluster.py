@@ -52,7 +52,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)  # or this file would hide the ``server`` package
+    sys.path[0] = str(ROOT)  # so that ``bench.*`` and ``tests.*`` import as packages
 
 import psycopg  # noqa: E402
 import trio  # noqa: E402

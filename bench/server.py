@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)  # or this file would hide the ``server`` package
+    sys.path[0] = str(ROOT)  # so that ``bench.*`` and ``tests.*`` import as packages
 
 import trio  # noqa: E402
 

@@ -1,5 +1,5 @@
 """docs/protocol.md and the typed messages agree: every message kind, every key, and whether it
-is optional, in the tables of sections 5 and 6 is what protocol/ encodes and decodes, and the
+is optional, in the tables of sections 5 and 6 is what arbiter/protocol/ encodes and decodes, and the
 other way round. A client written from the document alone gets exactly what the server
 sends."""
 
@@ -35,7 +35,7 @@ def _table(section: str) -> dict[str, dict[str, bool]]:
 
 
 def _code(codec: Codec, *, skip: frozenset[str] = frozenset()) -> dict[str, dict[str, bool]]:
-    """What protocol/ says: message type -> {wire key: optional}."""
+    """What arbiter/protocol/ says: message type -> {wire key: optional}."""
     return {kind: {f.key: f.omit and not f.required for f in codec.fields_of(cls)
                    if f.key not in skip}
             for kind, cls in codec.classes.items()}

@@ -1,4 +1,4 @@
-"""The server's garbage-collector management (server/net/collector.py)."""
+"""The server's garbage-collector management (arbiter/server/net/collector.py)."""
 
 from __future__ import annotations
 

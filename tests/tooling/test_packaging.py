@@ -1,5 +1,5 @@
-"""The distribution installs one import name, ``arbiter``, mapping each top-level folder to a
-package under it (pyproject.toml); the ``arbiter`` command imports only the subcommand it runs."""
+"""The distribution installs one import name, ``arbiter``, the folder of that name as it stands
+(pyproject.toml); the ``arbiter`` command imports only the subcommand it runs."""
 
 from __future__ import annotations
 
@@ -15,23 +15,21 @@ def _pyproject() -> dict:  # type: ignore[type-arg]
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def test_every_package_folder_is_installed_under_arbiter() -> None:
+def test_the_distribution_installs_the_arbiter_folder_as_it_stands() -> None:
+    """No package-dir mapping: the folder path is the import name, and setuptools finds every
+    package under ``arbiter/``."""
     config = _pyproject()["tool"]["setuptools"]
-    mapping = config["package-dir"]
-    assert set(mapping) == {"arbiter.server", "arbiter.protocol", "arbiter.clients"}
-    folders = set()
-    for package, folder in mapping.items():
-        for init in (ROOT / folder).rglob("__init__.py"):
-            relative = init.parent.relative_to(ROOT / folder).parts
-            folders.add(".".join((package, *relative)))
-    assert sorted(config["packages"]) == sorted(folders)
+    assert "package-dir" not in config
+    assert config["packages"]["find"]["include"] == ["arbiter*"]
 
 
 def test_the_code_imports_its_packages_by_the_installed_name() -> None:
     """``import server`` would load a second copy of a module beside ``arbiter.server``'s."""
     offenders = []
-    for folder in ("server", "protocol", "clients", "tests", "bench"):
+    for folder in ("arbiter", "tests", "bench", "tools"):
         for path in (ROOT / folder).rglob("*.py"):
+            if "node_modules" in path.parts:
+                continue
             for n, line in enumerate(path.read_text().splitlines(), 1):
                 stripped = line.strip()
                 if stripped.startswith(("from ", "import ")) and stripped.split()[1].split(

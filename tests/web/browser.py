@@ -126,7 +126,7 @@ def chromium() -> Iterator[Any]:
 
 
 def place_of(action: dict[str, Any]) -> str | None:
-    """Where the page puts an action (clients/web/src/table.js, actionsByPlace)."""
+    """Where the page puts an action (arbiter/clients/web/src/table.js, actionsByPlace)."""
     ref = action.get("ref")
     on_ref = action["kind"] in ("target", "choose_player") or action.get("obj") is None
     if on_ref and isinstance(ref, list):

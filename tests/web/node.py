@@ -1,6 +1,6 @@
 """Node.js and the client's npm packages, for the tests of the browser client's sources.
 
-The browser client (clients/web) is plain JavaScript built by esbuild; its tests run in Node.js
+The browser client (arbiter/clients/web) is plain JavaScript built by esbuild; its tests run in Node.js
 (the sources) and in Chromium (the built page). ``python3 dev.py test`` installs Node.js and the
 pinned npm packages (package-lock.json) before the suite runs; where they are missing these
 tests fail and say why, never skip."""
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "clients" / "web"
+WEB = ROOT / "arbiter" / "clients" / "web"
 
 
 def node() -> str:
@@ -27,7 +27,7 @@ def node() -> str:
 
 
 def node_modules() -> Path:
-    """clients/web/node_modules as package-lock.json pins it (npm ci when it is missing or
+    """arbiter/clients/web/node_modules as package-lock.json pins it (npm ci when it is missing or
     the lock file changed since)."""
     modules = WEB / "node_modules"
     stamp = modules / ".arbiter-lock"
