@@ -22,7 +22,7 @@ import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 
-from arbiter.clients.bots.strategies import random_strategy
+from arbiter.bots.strategies import random_strategy
 
 DECKS = ["quick-red", "quick-green", "quick-infect", "quick-red"]
 

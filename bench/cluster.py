@@ -57,8 +57,8 @@ if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
 import psycopg  # noqa: E402
 import trio  # noqa: E402
 
+from arbiter.bots.strategies import STRATEGIES  # noqa: E402
 from arbiter.clients.bots.net import NetBot  # noqa: E402
-from arbiter.clients.bots.strategies import STRATEGIES  # noqa: E402
 from arbiter.clients.sdk import Client  # noqa: E402
 from arbiter.server.cluster.directory import Directory  # noqa: E402
 from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402

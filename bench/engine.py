@@ -33,8 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbiter.clients.bots.stall import DEFAULT_ROUNDS
-from arbiter.clients.bots.strategies import STRATEGIES
+from arbiter.bots import DEFAULT_ROUNDS, STRATEGIES
 from arbiter.server.local import play_local
 from arbiter.server.rules import GameConfig, PlayerConfig
 from arbiter.server.rules.cards.decks import READY_MADE, DeckList, ready_made

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from arbiter.clients.bots.stall import DEFAULT_ROUNDS
-from arbiter.clients.bots.strategies import STRATEGIES
+from arbiter.bots import DEFAULT_ROUNDS, STRATEGIES
 from arbiter.server.rules import GameConfig, PlayerConfig
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 

@@ -12,8 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arbiter.clients.bots.stall import StallWatch
-from arbiter.clients.bots.strategies import Strategy
+from arbiter.bots import StallWatch, Strategy
 from arbiter.server.rules import Table
 from arbiter.server.rules.cards.catalog import cards as catalog_cards
 from arbiter.server.rules.config import GameConfig
@@ -58,7 +57,7 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     """Play one table to its end (or ``max_actions``) with one strategy per player; returns the
     table and the number of actions applied. With ``draw_after``, the players agree to a draw
     (CR 104.4i) in a game that goes that many rounds without anyone leaving, as the network
-    bots do (``stall.py``)."""
+    bots do (arbiter/bots/stall.py)."""
     table = Table(config, seed)
     stall = StallWatch(draw_after) if draw_after else None
     rngs = [random.Random(bot_seed * 1000 + i) for i in range(len(config.players))]

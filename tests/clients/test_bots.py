@@ -1,4 +1,4 @@
-"""Bots over the network: the engine's strategies, fed by the SDK's replica and the server's
+"""Bots over the network: the bot core's strategies, fed by the SDK's replica and the server's
 legal actions, finish matches on a real server; ``arbiter bot`` creates rooms and fills them,
 or joins a given room and plays until its match ends."""
 
@@ -11,13 +11,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from arbiter.bots.strategies import heuristic_strategy, random_strategy
 from arbiter.clients.bots import bot_cmd
 from arbiter.clients.bots.net import NetBot, describe_result, seat_names
-from arbiter.clients.bots.strategies import heuristic_strategy, random_strategy
 from arbiter.clients.sdk import ConnectionLost, RequestError
-from arbiter.server.local import play_local
 
-from ..rules.helpers import Scene, giant_scene
 from ..server.harness import start_server
 from .helpers import assert_replica_matches, sdk_client, url
 
@@ -149,50 +147,6 @@ async def test_104_4i_a_bot_declines_a_draw_offered_before_the_game_stalls(
     [result] = ann.results[room]
     assert result.result["winners"] == [1]
     assert bot.record.draws == {"decline": 2}
-
-
-def test_104_4i_in_process_bots_agree_to_a_draw_too() -> None:
-    # The in-process runner (arbiter demo) settles the same stalled game the same way, and
-    # only after the given number of rounds.
-    scene = Scene(2).battlefield(0, "Platinum Angel", "Abyssal Persecutor")
-    for pid in (0, 1):
-        scene.battlefield(pid, "Swamp").library(pid, "Swamp", "Swamp")
-    config = scene.build_config()
-    stuck, applied = play_local(config, 3, [heuristic_strategy] * 2, max_actions=3000)
-    assert not stuck.finished and applied == 3000, "without an agreement it never ends"
-    table, _ = play_local(config, 3, [heuristic_strategy] * 2, draw_after=5)
-    assert table.finished and table.result is not None and table.result.draw
-    assert {(o.outcome, o.rule) for o in table.result.outcomes} == {("drew", "104.4i")}
-    assert table.main.turn >= 1 + 5 * 2
-
-
-def test_104_4i_with_shared_team_turns_a_round_is_one_turn_per_team() -> None:
-    # Two-Headed Giant teams take turns together (CR 805.4): five rounds are ten turns.
-    scene = giant_scene().battlefield(0, "Platinum Angel", "Abyssal Persecutor")
-    for pid in range(4):
-        scene.battlefield(pid, "Swamp").library(pid, "Swamp")
-    table, _ = play_local(scene.build_config(), 3, [heuristic_strategy] * 4, draw_after=5)
-    assert table.finished and table.result is not None and table.result.draw
-    assert table.main.turn == 1 + 5 * 2
-
-
-def test_the_heuristic_bot_treats_its_two_headed_giant_teammate_as_a_friend() -> None:
-    """It aims a Lightning Bolt at an opponent, not the teammate at lower life, and blocks an
-    attack on its teammate as an attack on its own (shared, CR 810.4) life."""
-    g = (giant_scene().battlefield(0, "Mountain").hand(0, "Lightning Bolt").life(1, 4)
-         .life(2, 25).start())
-    g.cast(0, "Lightning Bolt")
-    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0))
-    assert g.decision.actions[pick].ref in (("p", 2), ("p", 3))
-    g = (giant_scene().battlefield(2, "Hill Giant").battlefield(1, "Grizzly Bears").life(0, 3)
-         .at("begin_combat", 2).start())
-    g.until("declare_attackers", 2).attack(("Hill Giant", 0))
-    while g.decision.kind == "priority":
-        g.pass_()
-    d = g.decision
-    assert (d.kind, d.player) == ("blockers", 1)  # 0, attacked, has no creature to block with
-    pick = heuristic_strategy(g.view(1), d.to_wire(), random.Random(0))
-    assert d.actions[pick].kind == "block"
 
 
 async def test_a_bot_asks_again_what_a_busy_or_dropped_cluster_could_not_answer(

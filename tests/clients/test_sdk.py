@@ -12,7 +12,7 @@ import pytest
 import trio
 import trio.testing
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
 from arbiter.protocol.codec import unpack_client
 from arbiter.server.net.server import ArbiterServer

@@ -10,8 +10,8 @@ from typing import Any
 
 import trio
 
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.bots.net import NetBot
-from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Client, events
 
 from ..server.harness import settle, start_server

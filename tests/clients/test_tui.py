@@ -18,8 +18,8 @@ from typing import Any
 
 import trio
 
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.bots.net import NetBot
-from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import open_client
 from arbiter.clients.tui.app import ArbiterApp
 

@@ -21,7 +21,7 @@ import psycopg
 import pytest
 import trio
 
-from arbiter.clients.bots.strategies import random_strategy
+from arbiter.bots.strategies import random_strategy
 from arbiter.server.cluster.directory import Directory
 from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
 from arbiter.server.rules.cards.catalog import cards as catalog_cards

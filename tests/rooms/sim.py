@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from arbiter.clients.bots.strategies import Strategy, random_strategy
+from arbiter.bots.strategies import Strategy, random_strategy
 from arbiter.protocol import Tracker, decode, pack, unpack_server
 from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup

@@ -20,7 +20,7 @@ import trio.testing
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 
-from arbiter.clients.bots.strategies import Strategy, random_strategy
+from arbiter.bots.strategies import Strategy, random_strategy
 from arbiter.protocol import Tracker, decode, pack, unpack_server
 from arbiter.server.net.server import ArbiterServer, ServerConfig
 from arbiter.server.rooms.context import HubSettings

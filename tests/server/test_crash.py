@@ -15,7 +15,7 @@ from typing import Any
 
 import trio
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.server.rules import Table
 from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.commands import from_record

@@ -9,7 +9,7 @@ import random
 import pytest
 import trio
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.protocol import pack
 
 from .checks import assert_converged, assert_secret

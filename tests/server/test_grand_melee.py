@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import trio
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.protocol.errors import ProtocolError
 from arbiter.server.rooms.setup import MAX_MELEE_SEATS, MAX_SEATS, parse_settings
 

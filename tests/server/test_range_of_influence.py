@@ -8,7 +8,7 @@ import random
 
 import trio
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 
 from .checks import assert_converged, assert_secret
 from .harness import Client, create_room, play, settle, start_server

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import trio
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.protocol import ProtocolError
 from arbiter.server.rooms.setup import parse_settings
 from arbiter.server.rules.cards.decks import DeckList, ready_made

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.clients.bots.strategies import random_strategy
+from arbiter.bots.strategies import random_strategy
 from arbiter.server.cli import main
 from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made

@@ -6,13 +6,15 @@ The folder path is the import name (``arbiter/server/rooms/hub.py`` is
 - the room core does no I/O (no trio, no sockets, no disk, no clock);
 - the clients need no engine (a client in another language cannot import server code, and ours
   do not either), and the server imports nothing of the clients (its seat bots and the network
-  bots share one pure core, ``arbiter.bots``);
+  bots share one pure core, ``arbiter.bots``, which does no I/O and imports only the protocol
+  and the standard library);
 - the transport knows nothing of the cluster (a node drives the room core through its inputs).
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +71,25 @@ def test_the_room_core_does_no_io() -> None:
 def test_clients_import_nothing_of_the_server() -> None:
     assert len(list((PACKAGE / "clients").rglob("*.py"))) > 10
     assert _offenders("arbiter/clients", ("arbiter.server",)) == {}
+
+
+def test_the_server_imports_nothing_of_the_clients() -> None:
+    # arbiter/server/net/static.py finds the web client's files with importlib's find_spec,
+    # which imports nothing: only import statements count here.
+    assert _offenders("arbiter/server", ("arbiter.clients",)) == {}
+
+
+def test_the_bot_core_does_no_io_and_imports_only_the_protocol_and_the_standard_library(
+        ) -> None:
+    assert len(list((PACKAGE / "bots").glob("*.py"))) >= 3
+    assert _offenders("arbiter/bots", (*ROOMS_FORBIDDEN, "arbiter.server", "arbiter.clients")) \
+        == {}
+    for path in sorted((PACKAGE / "bots").rglob("*.py")):
+        found = imported_modules(path.read_text(), module_name(path),
+                                 is_package=path.name == "__init__.py")
+        others = {m for m in found if m.split(".")[0] not in sys.stdlib_module_names
+                  and not m.startswith(("arbiter.protocol", "arbiter.bots"))}
+        assert others == set(), path
 
 
 def test_the_protocol_imports_no_other_layer() -> None:

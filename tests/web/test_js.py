@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from arbiter.clients.bots.strategies import heuristic_strategy
+from arbiter.bots.strategies import heuristic_strategy
 from arbiter.protocol.codec import canonical, pack
 from arbiter.protocol.views import checksum
 from arbiter.server.local import ViewKeeper

@@ -20,12 +20,11 @@ from typing import Any, TypeVar
 
 import trio
 
+from arbiter.bots import DEFAULT_ROUNDS, STRATEGIES
 from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
 from arbiter.clients.sdk.urls import url_argument
 
 from .net import RETRY_AFTER, TRANSIENT, NetBot, describe_result, seat_names
-from .stall import DEFAULT_ROUNDS
-from .strategies import STRATEGIES
 
 # dimir-control is left out: its Karn Liberated can keep a heuristic game going for hundreds of
 # turns (restarts), which is no quick match.

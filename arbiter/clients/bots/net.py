@@ -1,12 +1,15 @@
-"""Bots over the network: the strategies (``strategies.py``) fed by the SDK's replica, the
-legal actions the server sends and the card data of its catalog.
+"""Bots over the network: a thin shell that feeds the bot core (``arbiter.bots``) the SDK's
+replica, the legal actions the server sends and the card data of its catalog.
 
 A bot answers every decision the server gives it in any room of its match (the main game and
 any subgame, CR 726) until the match is over. It never acts twice on one decision: the legal
 actions stay in the replica until the server replaces them, so it remembers the serial it
-answered. A game that has stopped going anywhere (``stall.py``) ends the way people end one:
-the bot whose turn it is to decide proposes a draw and the others accept it (CR 104.4i); a
-draw proposed before that point is declined.
+answered. A game that has stopped going anywhere ends the way people end one (CR 104.4i), by
+the core's draw policy (``arbiter/bots/draws.py``), the same as the server's seat bots: the bot
+whose turn it is to decide proposes a draw and the others accept it; a draw proposed before
+that point is declined. This shell adds the timing: while its own offer stands it holds its
+decision (acting would change the game and so lapse the offer), and withdraws an offer the
+table has not settled within ``draw_wait`` seconds.
 """
 
 from __future__ import annotations
@@ -18,11 +21,10 @@ from typing import Any
 
 import trio
 
+from arbiter.bots import DEFAULT_ROUNDS, DrawMove, DrawPolicy, Strategy
 from arbiter.clients.sdk import Client, ConnectionLost, RequestError
 from arbiter.clients.sdk.events import Result
-
-from .stall import DEFAULT_ROUNDS, StallWatch, round_turns
-from .strategies import Strategy
+from arbiter.protocol import view_keys as vk
 
 # Refusals a bot can meet in normal play: the decision moved on (someone conceded, a clock
 # ran out), or the game ended or its room was paused or closed between our look and our answer.
@@ -63,10 +65,8 @@ class NetBot:
         self.think = think
         self.on_act = on_act
         self.record = BotRecord()
-        self.stall = StallWatch(draw_after) if draw_after else None
+        self.draws = DrawPolicy(draw_after) if draw_after else None
         self.draw_wait = draw_wait
-        self._proposed: dict[str, tuple[int, int]] = {}  # room -> (game, turn) of our offer
-        self._answered: dict[str, tuple[int, int, Any]] = {}  # room -> (game, turn, offer)
 
     async def play(self, match: str) -> list[Result]:
         """Answer decisions in ``match`` until it is over; return its games' results."""
@@ -74,16 +74,16 @@ class NetBot:
         cards = (await client.catalog())["cards"]
         answered: dict[str, int] = {}  # room -> serial of the decision we answered
         while not client.match_over(match):
-            if self.stall is not None and await self._settle_draws(match):
-                continue
             todo = [(room, d) for room, d in client.decisions(match)
                     if answered.get(room) != d["serial"]]
+            move = self.take_draw_move(match, todo[0][0] if todo else None)
+            if move is not None:
+                await self._send_draw(match, move)
+                continue
             if not todo:
                 await client.wait_changed()
                 continue
             room, decision = todo[0]
-            if self.stall is not None and await self._propose_draw(match, room):
-                continue
             if self.think > 0:
                 await trio.sleep(self.think * (0.5 + self.rng.random()))
                 rv = client.room(room)
@@ -112,9 +112,18 @@ class NetBot:
 
     # ------------------------------------------------------------------ draws (CR 104.4i)
 
-    def _me(self, match: str) -> int | None:
+    def take_draw_move(self, match: str, deciding: str | None) -> DrawMove | None:
+        """The draw command to send now in ``match`` (the core's policy, from the replica's
+        view of every room of the match and the room where we must decide), counted as
+        made."""
         ticket = self.client.seats.get(match)
-        return ticket.seat if ticket is not None else None
+        if self.draws is None or ticket is None:
+            return None
+        views = [(room, self.client.view(room)) for room in self.client.rooms_of(match)]
+        move = self.draws.next_move(views, ticket.seat, deciding)
+        if move is not None:
+            self.draws.made(move)
+        return move
 
     async def _draw(self, room: str, op: str) -> bool:
         try:
@@ -128,54 +137,20 @@ class NetBot:
         self.record.draws[op] = self.record.draws.get(op, 0) + 1
         return True
 
-    async def _settle_draws(self, match: str) -> bool:
-        """Answer a draw someone else proposed in any room of the match: accept it when the
-        game is stalled, decline it otherwise. True when we sent something."""
-        assert self.stall is not None
-        me = self._me(match)
-        for room in self.client.rooms_of(match):
-            view = self.client.view(room)
-            stalled = self.stall.stalled(room, view)
-            offer = view.get("d")
-            if offer is None:
-                self._answered.pop(room, None)  # so a later offer gets its own answer
-                continue
-            if me is None or offer[0] == me or me in offer[1] \
-                    or view.get(f"p{me}", {}).get("s") != "in":
-                continue
-            key = (view.get("g", {}).get("n", 0), view.get("t", [0])[0], offer)
-            if self._answered.get(room) == key:
-                continue
-            self._answered[room] = key
-            await self._draw(room, "accept" if stalled else "decline")
-            return True
-        return False
-
-    async def _propose_draw(self, match: str, room: str) -> bool:
-        """If the game in ``room`` (where we must decide) is stalled and we have not proposed
-        a draw in this stretch, propose one and hold our decision while the others answer
-        (acting would change the game and so lapse the offer). True when we proposed."""
-        assert self.stall is not None
-        view = self.client.view(room)
-        if view.get("d") is not None or not self.stall.stalled(room, view):
-            return False
-        game, turn = view.get("g", {}).get("n", 0), int(view["t"][0])
-        last = self._proposed.get(room)
-        if last is not None and last[0] == game and \
-                turn - last[1] < self.stall.rounds * round_turns(view):
-            return False  # one offer per stalled stretch, so a person is not pestered
-        self._proposed[room] = (game, turn)
-        if not await self._draw(room, "propose"):
-            return False
+    async def _send_draw(self, match: str, move: DrawMove) -> None:
+        """Send ``move``. After a proposal, hold our decision while the others answer (acting
+        would change the game and so lapse the offer), and withdraw an offer the table has
+        not settled within ``draw_wait`` seconds."""
+        if not await self._draw(move.room, move.op) or move.op != "propose":
+            return
         with trio.move_on_after(self.draw_wait):
             while not self.client.match_over(match):
-                rv = self.client.room(room)
-                if rv is None or rv.closed or rv.view.get("d") is None:
-                    return True  # settled: a draw, a decline, or the game ended
+                rv = self.client.room(move.room)
+                if rv is None or rv.closed or vk.draw_offer(rv.view) is None:
+                    return  # settled: a draw, a decline, or the game ended
                 await self.client.wait_changed()
-        if self.client.view(room).get("d") is not None:
-            await self._draw(room, "withdraw")
-        return True
+        if vk.draw_offer(self.client.view(move.room)) is not None:
+            await self._draw(move.room, "withdraw")
 
 
 def describe_result(result: Result, names: dict[int, str] | None = None) -> str:

@@ -15,8 +15,8 @@ from typing import Any
 
 import trio
 
+from arbiter.bots.strategies import STRATEGIES
 from arbiter.clients.bots.net import NetBot
-from arbiter.clients.bots.strategies import STRATEGIES
 from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
 from arbiter.clients.sdk.urls import entry_urls
 

@@ -13,28 +13,20 @@ stretch without a player leaving was 201 turns, about 50 rounds.
 
 from __future__ import annotations
 
-from typing import Any
+from arbiter.protocol import view_keys as vk
+from arbiter.protocol.view_keys import View
 
 DEFAULT_ROUNDS = 100
 
 
-def players_in(view: dict[Any, Any]) -> int:
-    """How many players are still in the game ``view`` shows."""
-    return sum(1 for k, v in view.items()
-               if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit()
-               and isinstance(v, dict) and v.get("s") == "in")
-
-
-def round_turns(view: dict[Any, Any]) -> int:
+def round_turns(view: View) -> int:
     """How many turns make one round of the game ``view`` shows: one per player still in it,
-    or, when teams share turns (CR 805), one per team with a player still in it."""
-    game = view.get("g")
-    if not isinstance(game, dict) or "turns" not in (game.get("shared") or []):
-        return players_in(view)
-    alive = {int(k[1:]) for k, v in view.items()
-             if isinstance(k, str) and k[:1] == "p" and k[1:].isdigit()
-             and isinstance(v, dict) and v.get("s") == "in"}
-    return sum(1 for team in game.get("teams") or [] if alive & set(team))
+    or, when teams share turns (CR 805.4: teams, not players, take turns), one per team with a
+    player still in it."""
+    alive = set(vk.players_in(view))
+    if not vk.shares(view, "turns"):
+        return len(alive)
+    return sum(1 for team in vk.teams(view) if alive.intersection(team))
 
 
 class StallWatch:
@@ -46,12 +38,12 @@ class StallWatch:
         self.rounds = rounds
         self._since: dict[str, tuple[int, int, int]] = {}  # room -> (game, players in, turn)
 
-    def stalled(self, room: str, view: dict[Any, Any]) -> bool:
+    def stalled(self, room: str, view: View) -> bool:
         """Has the game in ``room`` gone ``rounds`` rounds with the same players in it?"""
-        turn_info, game = view.get("t"), view.get("g")
-        if not turn_info or not isinstance(game, dict):
+        turn = vk.turn(view)
+        if turn is None or not vk.game(view):
             return False
-        return self.stalled_at(room, int(game.get("n", 0)), players_in(view), int(turn_info[0]),
+        return self.stalled_at(room, vk.game_number(view), len(vk.players_in(view)), turn,
                                round_turns(view))
 
     def stalled_at(self, room: str, number: int, alive: int, turn: int,
@@ -63,7 +55,11 @@ class StallWatch:
             # A new game in this room (a restart, CR 724) or somebody left: count afresh.
             self._since[room] = (number, alive, turn)
             return False
-        return alive > 0 and turn - seen[2] >= self.rounds * (per_round or alive)
+        return alive > 0 and turn - seen[2] >= self.stall_turns(per_round or alive)
+
+    def stall_turns(self, per_round: int) -> int:
+        """How many turns ``rounds`` rounds of ``per_round`` turns are."""
+        return self.rounds * per_round
 
     def forget(self, room: str) -> None:
         self._since.pop(room, None)

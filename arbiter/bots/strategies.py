@@ -7,7 +7,8 @@ object ids as integer keys), ``decision`` (the wire form of a decision: ``kind``
 "catalog": name to cost, types, power and toughness, keywords); they return the id of the chosen
 action. They never look at anything a player could not see, so they play the same in the
 server's rooms, over the network and in the engine benchmark. They import nothing of the
-server: card data reaches them through the protocol.
+server: card data reaches them through the protocol, and they read views through its named
+readers (``arbiter.protocol.view_keys``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-View = Mapping[Any, Any]
+from arbiter.protocol import view_keys as vk
+from arbiter.protocol.view_keys import View
+
+Obj = Mapping[str, Any]  # one object's entry in a view
+Objects = dict[int, Obj]
 Decision = Mapping[str, Any]
 Cards = Mapping[str, Mapping[str, Any]]
 Strategy = Callable[[View, Decision, random.Random, Cards], int]
@@ -55,47 +60,34 @@ class _Book:
         c = self.cards.get(name)
         return int(c.get("mv") or 0) if c is not None else 0
 
-    def pt(self, o: Mapping[str, Any]) -> tuple[int, int]:
-        pt = o.get("pt")
-        if not pt:
-            c = self.cards.get(o["n"])
-            pt = c.get("pt") if c is not None else None
-        return (int(pt[0]), int(pt[1])) if pt else (0, 0)
+    def pt(self, o: Obj) -> tuple[int, int]:
+        pt = vk.power_toughness(o)
+        if pt is None:
+            c = self.cards.get(vk.name(o))
+            printed = c.get("pt") if c is not None else None
+            pt = (int(printed[0]), int(printed[1])) if printed else (0, 0)
+        return pt
 
-    def flying(self, o: Mapping[str, Any]) -> bool:
-        c = self.cards.get(o["n"])
-        return (c is not None and "flying" in c.get("keywords", ())) or "flying" in o.get(
-            "kw", ())
+    def flying(self, o: Obj) -> bool:
+        c = self.cards.get(vk.name(o))
+        return (c is not None and "flying" in c.get("keywords", ())) or \
+            "flying" in vk.granted_keywords(o)
 
-    def value(self, o: Mapping[str, Any]) -> int:
-        if o["n"] not in self.cards:
+    def value(self, o: Obj) -> int:
+        if vk.name(o) not in self.cards:
             return 0
         p, t = self.pt(o)
-        return self.mana_value(o["n"]) * 2 + p + t
-
-
-def _objects(view: View) -> dict[int, dict[str, Any]]:
-    return {k: v for k, v in view.items() if isinstance(k, int)}
-
-
-def _controller(o: Mapping[str, Any]) -> int:
-    return int(o.get("c", o["o"]))
-
-
-def _life(view: View, pid: int) -> int:
-    p = view.get(f"p{pid}")
-    return int(p["l"]) if p else 0
+        return self.mana_value(vk.name(o)) * 2 + p + t
 
 
 def _team(view: View, me: int, sharing: str | None = None) -> set[int]:
     """``me`` and their teammates, as the view's game entry lists them (docs/protocol.md);
     with ``sharing``, only if teammates share that ("turns", "life"), else ``me`` alone."""
-    game = view.get("g") or {}
-    if sharing is not None and sharing not in (game.get("shared") or []):
+    if sharing is not None and not vk.shares(view, sharing):
         return {me}
-    for team in game.get("teams") or []:
+    for team in vk.teams(view):
         if me in team:
-            return {int(p) for p in team}
+            return set(team)
     return {me}
 
 
@@ -107,14 +99,14 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     me = int(decision["player"])
     kind = decision["kind"]
     actions = decision["actions"]
-    objs = _objects(view)
+    objs = vk.objects(view)
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for a in actions:
         by_kind.setdefault(a["kind"], []).append(a)
 
     if kind == "mulligan":
-        hand = [o for o in objs.values() if o["z"] == "h" and o["o"] == me]
-        lands = sum(1 for o in hand if book.is_(o["n"], "Land"))
+        hand = [o for o in objs.values() if vk.zone(o) == "h" and vk.owner(o) == me]
+        lands = sum(1 for o in hand if book.is_(vk.name(o), "Land"))
         keep = 2 <= lands <= 5 or len(hand) <= 5
         return int(by_kind["keep" if keep else "mulligan"][0]["id"])
 
@@ -128,9 +120,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 if o is None:
                     return 0
                 # Keep restart and subgame cards for when they help: rarely, for a bot.
-                if o["n"] in ("Shahrazad",):
+                if vk.name(o) in ("Shahrazad",):
                     return -1
-                return book.mana_value(o["n"])
+                return book.mana_value(vk.name(o))
             best = max(casts, key=cost)
             if cost(best) >= 0:
                 return int(best["id"])
@@ -152,7 +144,7 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     if kind in ("discard", "bottom"):
         def keepability(a: Mapping[str, Any]) -> int:
             o = objs.get(a.get("obj", -1))
-            return book.mana_value(o["n"]) if o else 0
+            return book.mana_value(vk.name(o)) if o else 0
         return int(max(actions, key=keepability)["id"])
 
     if kind in ("search", "wish"):
@@ -170,7 +162,7 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     return int(actions[0]["id"])  # e.g. commander to the command zone: yes
 
 
-def _choose_attack(book: _Book, view: View, objs: dict[int, dict[str, Any]],
+def _choose_attack(book: _Book, view: View, objs: Objects,
                    by_kind: dict[str, list[dict[str, Any]]]) -> int:
     for a in by_kind.get("attack", []):
         attacker = objs.get(a["obj"])
@@ -182,8 +174,8 @@ def _choose_attack(book: _Book, view: View, objs: dict[int, dict[str, Any]],
         defenders = _team(view, defender, "turns") if defender is not None else set()
         ap, at = book.pt(attacker)
         blockers = [o for o in objs.values()
-                    if o["z"] == "b" and not o.get("t") and _controller(o) in defenders
-                    and book.is_(o["n"], "Creature")
+                    if vk.zone(o) == "b" and not vk.tapped(o) and vk.controller(o) in defenders
+                    and book.is_(vk.name(o), "Creature")
                     and (not book.flying(attacker) or book.flying(o))]
         safe = all(book.pt(b)[0] < at or ap >= book.pt(b)[1] for b in blockers)
         if ap > 0 and safe:
@@ -191,13 +183,14 @@ def _choose_attack(book: _Book, view: View, objs: dict[int, dict[str, Any]],
     return int(by_kind["done"][0]["id"])
 
 
-def _choose_block(book: _Book, view: View, me: int, objs: dict[int, dict[str, Any]],
+def _choose_block(book: _Book, view: View, me: int, objs: Objects,
                   by_kind: dict[str, list[dict[str, Any]]]) -> int:
     team = _team(view, me, "life")  # in Two-Headed Giant an attack on a teammate costs us too
     incoming = sum(book.pt(o)[0] for o in objs.values()
-                   if (o.get("at") or [None])[0] == "p" and o["at"][1] in team)
-    planned = {o.get("bl") for o in objs.values() if _controller(o) == me and o.get("bl")}
-    danger = incoming >= _life(view, me)
+                   if (aim := vk.attacking(o)) is not None and aim[0] == "p" and aim[1] in team)
+    planned = {vk.blocking(o) for o in objs.values()
+               if vk.controller(o) == me and vk.blocking(o) is not None}
+    danger = incoming >= vk.life(view, me)
     best: tuple[int, int] | None = None
     for a in by_kind.get("block", []):
         blocker, attacker = objs.get(a["obj"]), objs.get(a["ref"][1])
@@ -218,10 +211,10 @@ _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness")
 
 
-def _choose_target(book: _Book, view: View, me: int, objs: dict[int, dict[str, Any]],
+def _choose_target(book: _Book, view: View, me: int, objs: Objects,
                    actions: list[dict[str, Any]]) -> int:
     source = objs.get(actions[0].get("obj", -1)) if actions else None
-    source_name = source["n"] if source else ""
+    source_name = vk.name(source) if source else ""
     friendly = source_name not in _HARMFUL and source_name != ""
     team = _team(view, me)
 
@@ -229,15 +222,15 @@ def _choose_target(book: _Book, view: View, me: int, objs: dict[int, dict[str, A
         ref = a.get("ref") or ["p", me]
         if ref[0] == "p":
             mine = int(ref[1]) in team
-            base = 5.0 - _life(view, int(ref[1])) / 10
+            base = 5.0 - vk.life(view, int(ref[1])) / 10
         else:
             o = objs.get(int(ref[1]))
             if o is None:
                 return -100.0
-            mine = _controller(o) in team
+            mine = vk.controller(o) in team
             base = float(book.value(o))
             if source_name == "Lightning Bolt":
-                base += 10 if book.pt(o)[1] - o.get("d", 0) <= 3 else -10
+                base += 10 if book.pt(o)[1] - vk.damage(o) <= 3 else -10
         return base if mine == friendly else -base - 50
 
     return int(max(actions, key=score)["id"])
