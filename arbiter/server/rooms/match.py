@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from arbiter.protocol import requests as rq
-from arbiter.protocol.errors import Code
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.protocol.server_messages import (
     ChatLine,
     Clock,
@@ -26,7 +26,6 @@ from arbiter.protocol.server_messages import (
 )
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import Act, Command, Concede, DrawOffer, Penalty, to_record
-from arbiter.server.rules.errors import RulesError
 from arbiter.server.rules.plain import config_to_wire
 from arbiter.server.rules.view import OMNISCIENT
 from arbiter.server.store.records import (
@@ -53,15 +52,6 @@ log = logging.getLogger("arbiter.rooms")
 
 WAITING, PLAYING, PAUSED, FINISHED = (RoomState.WAITING, RoomState.PLAYING, RoomState.PAUSED,
                                       RoomState.FINISHED)
-
-
-class Refusal(Exception):
-    """A request refused by a room or the engine; the sender gets an error, nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class RecoveryError(Exception):
@@ -385,8 +375,8 @@ class MatchRoom:
                                first_game=number == 1)
         try:
             table = Table(config, seed)
-        except RulesError as exc:
-            self.fanout.broadcast(Error(exc.code.value, exc.message, None, self.id))
+        except Refusal as exc:
+            self.fanout.broadcast(Error(exc.code, exc.message, None, self.id))
             return
         table.drain_events()
         score.game = number
@@ -498,17 +488,17 @@ class MatchRoom:
     # ------------------------------------------------------------------ the command path
 
     def _run(self, cmd: Command, ack: Ack | None, *, acted: int | None = None) -> bool:
-        """Apply ``cmd``; log it and publish what it changed. A refusal raises
-        :class:`Refusal` for a request (``ack``), and is logged otherwise."""
+        """Apply ``cmd``; log it and publish what it changed. The engine's refusal goes on to
+        the sender of a request (``ack``); one of the room's own commands is logged."""
         table = self.table
         assert table is not None
         try:
             events = table.apply(cmd)
-        except RulesError as exc:
+        except Refusal as exc:
             if ack is None:
                 log.warning("room %s: %s refused: %s", self.id, cmd, exc)
                 return False
-            raise Refusal(exc.code.value, exc.message) from None
+            raise
         self.commands += 1
         lifecycle = any(e.kind in LIFECYCLE for e in events)
         every = self.ctx.settings.hash_every
@@ -669,7 +659,7 @@ class MatchRoom:
         for n, (cmd, recorded) in enumerate(commands, start=1):
             try:
                 events = table.apply(cmd)
-            except RulesError as exc:
+            except Refusal as exc:
                 raise RecoveryError(f"room {self.id}: command {n} ({cmd}) is refused on "
                                     f"replay: {exc}") from None
             self.rooms.track(events)

@@ -19,7 +19,7 @@ from .setup import deck_from_wire, parse_settings
 
 def rebuild(ctx: RoomContext, sessions: SessionBook, stored: StoredRoom) -> MatchRoom:
     """The match ``stored`` describes, as it stood after its last logged command; raise
-    :class:`~.match.RecoveryError` (or ``ProtocolError`` for settings no longer accepted)."""
+    :class:`~.match.RecoveryError` (or :class:`Refusal` for settings no longer accepted)."""
     row = stored.room
     settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
     match = MatchRoom(ctx, row.id, settings, row.creator, None)
