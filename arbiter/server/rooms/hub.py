@@ -34,9 +34,9 @@ from arbiter.server.store.rows import StoredRoom
 
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
 from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, SERVICE_RESTART, Effects, Resolved
-from .match import MatchRoom, RecoveryError
+from .match import MatchRoom
 from .peers import Limits, Peer
-from .recovery import rebuild
+from .recovery import RecoveryError, rebuild
 from .sessions import WAKE_KEY, SessionBook
 from .setup import parse_settings, variants
 from .states import PeerState, RoomState
@@ -513,7 +513,7 @@ class Hub:
         self.restore_sessions(stored.sessions)
         try:
             match = rebuild(self.ctx, self.sessions, stored)
-        except (RecoveryError, Refusal) as exc:
+        except RecoveryError as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
         self.matches[match.id] = match
