@@ -12,7 +12,7 @@ from typing import Any
 
 import msgpack
 
-from .errors import Code, ProtocolError
+from .errors import Code, Refusal
 
 DEFAULT_MAX_FRAME = 64 * 1024  # bytes; the server announces its own limit in ``welcome``
 
@@ -29,20 +29,20 @@ def pack(message: Any) -> bytes:
 
 
 def unpack_client(frame: bytes, *, max_size: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
-    """Decode a client frame into its map, or raise :class:`ProtocolError`.
+    """Decode a client frame into its map, or raise :class:`Refusal`.
 
     Only the shape is checked here (one msgpack map with string keys, within ``max_size``);
     :func:`protocol.messages.parse_request` checks the fields.
     """
     if len(frame) > max_size:
-        raise ProtocolError(Code.TOO_LARGE, f"frame of {len(frame)} bytes exceeds the limit of "
-                                            f"{max_size} bytes")
+        raise Refusal(Code.TOO_LARGE, f"frame of {len(frame)} bytes exceeds the limit of "
+                                      f"{max_size} bytes")
     try:
         value = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True)
     except Exception as exc:  # msgpack raises many types for malformed input
-        raise ProtocolError(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
+        raise Refusal(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
     if not isinstance(value, dict):
-        raise ProtocolError(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
+        raise Refusal(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
     return value
 
 
@@ -74,9 +74,9 @@ def unpack_server(frame: bytes) -> dict[Any, Any]:
     try:
         value = msgpack.unpackb(frame, raw=False, strict_map_key=False, use_list=True)
     except Exception as exc:
-        raise ProtocolError(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
+        raise Refusal(Code.BAD_FRAME, f"not a msgpack value: {exc}") from None
     if not isinstance(value, dict):
-        raise ProtocolError(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
+        raise Refusal(Code.BAD_MESSAGE, "a frame must hold one msgpack map")
     return value
 
 

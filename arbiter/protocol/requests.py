@@ -2,7 +2,7 @@
 
 Every request is a msgpack map with a type tag under ``"t"`` and a request id under ``"i"`` (an
 unsigned integer chosen by the client) which the answer echoes. :func:`parse_request` turns a
-decoded map into one of the request values below or raises :class:`ProtocolError` saying exactly
+decoded map into one of the request values below or raises :class:`Refusal` saying exactly
 what is wrong, with the request id when it could be read. docs/protocol.md section 5 documents
 every request and field; the wire keys are short, the names in code are not.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import Code, ProtocolError
+from .errors import Code, Refusal
 from .wire import Checker, Codec, Message, key
 
 VERSIONS = (1,)  # protocol versions this package speaks, oldest first
@@ -28,8 +28,8 @@ DRAW_OPS = ("propose", "accept", "decline", "withdraw")
 BOT_STRATEGIES = ("heuristic", "random")
 
 
-def _bad(name: str, why: str) -> ProtocolError:
-    return ProtocolError(Code.BAD_FIELD, f"field {name!r} {why}")
+def _bad(name: str, why: str) -> Refusal:
+    return Refusal(Code.BAD_FIELD, f"field {name!r} {why}")
 
 
 def uint(name: str, value: Any) -> int:
@@ -236,11 +236,11 @@ def request_id(message: Any) -> int | None:
 
 
 def parse_request(message: dict[str, Any]) -> Request:
-    """Validate a decoded client map and build its request; raise :class:`ProtocolError`
+    """Validate a decoded client map and build its request; raise :class:`Refusal`
     (carrying the request id whenever the map has a usable one)."""
     rid = request_id(message)
     if rid is None:
-        raise ProtocolError(Code.BAD_MESSAGE, "every request needs an unsigned integer id 'i'")
+        raise Refusal(Code.BAD_MESSAGE, "every request needs an unsigned integer id 'i'")
     if message.get("t") == "act" and len(message) == 5:
         # Most of what clients send; the checks below, written out, are those of the codec.
         room, serial, action = message.get("r"), message.get("s"), message.get("a")
@@ -250,12 +250,12 @@ def parse_request(message: dict[str, Any]) -> Request:
             return Act(rid, room, serial, action)
     try:
         request = REQUESTS.decode(message, strict=True)
-    except ProtocolError as exc:
+    except Refusal as exc:
         exc.request_id = rid
         raise
     if isinstance(request, SubmitDeck) and (request.text is None) == (request.ready is None):
-        raise ProtocolError(Code.MISSING_FIELD, "deck needs exactly one of 'text' or 'ready'",
-                            rid)
+        raise Refusal(Code.MISSING_FIELD, "deck needs exactly one of 'text' or 'ready'",
+                      rid)
     assert isinstance(request, Request)
     return request
 

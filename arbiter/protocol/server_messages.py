@@ -267,7 +267,7 @@ def encode(message: ServerMessage) -> dict[str, Any]:
 
 
 def decode(data: Map) -> ServerMessage:
-    """The typed message a decoded server frame holds; raise :class:`ProtocolError` if it is
+    """The typed message a decoded server frame holds; raise :class:`Refusal` if it is
     not one (an unknown type, or a required key missing)."""
     message = SERVER_MESSAGES.decode(data, strict=False)
     assert isinstance(message, ServerMessage)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ProtocolError
+from .errors import Refusal
 from .server_messages import Actions, Closed, Delta, Result, ServerMessage, Snapshot
 from .views import ViewState, checksum
 
@@ -71,7 +71,7 @@ class Tracker:
             return self._stale(rv)
         try:
             rv.state.apply(msg.ops)
-        except ProtocolError:
+        except Refusal:
             return self._stale(rv)
         rv.seq = msg.seq
         rv.deltas += 1

@@ -20,7 +20,7 @@ from typing import Any
 from zlib import crc32
 
 from .codec import canonical
-from .errors import Code, ProtocolError
+from .errors import Code, Refusal
 
 MASK = 0xFFFFFFFF
 
@@ -79,19 +79,19 @@ class ViewState:
         return ["d", key]
 
     def apply(self, ops: Iterable[Any]) -> None:
-        """Apply a delta's ops, as a client does; raise :class:`ProtocolError` on a malformed op
+        """Apply a delta's ops, as a client does; raise :class:`Refusal` on a malformed op
         (the view may then be partly updated: ask for a snapshot)."""
         if not isinstance(ops, list):
-            raise ProtocolError(Code.BAD_FIELD, "delta ops must be an array")
+            raise Refusal(Code.BAD_FIELD, "delta ops must be an array")
         for op in ops:
             if not isinstance(op, list) or not op or not _valid_key(op[1] if len(op) > 1 else None):
-                raise ProtocolError(Code.BAD_FIELD, f"malformed delta op {op!r}")
+                raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
             if op[0] == "s" and len(op) == 3:
                 self.set(op[1], op[2])
             elif op[0] == "d" and len(op) == 2:
                 self.delete(op[1])
             else:
-                raise ProtocolError(Code.BAD_FIELD, f"malformed delta op {op!r}")
+                raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
 
     def copy(self) -> ViewState:
         other = ViewState()

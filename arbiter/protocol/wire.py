@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
-from .errors import Code, ProtocolError
+from .errors import Code, Refusal
 
 Checker = Callable[[str, Any], Any]
 
@@ -93,16 +93,16 @@ class Codec:
         can add fields."""
         kind = data.get("t")
         if not isinstance(kind, str):
-            raise ProtocolError(Code.BAD_MESSAGE, "every message needs a string type tag 't'")
+            raise Refusal(Code.BAD_MESSAGE, "every message needs a string type tag 't'")
         cls = self.classes.get(kind)
         if cls is None:
-            raise ProtocolError(Code.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
+            raise Refusal(Code.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
         spec = self._fields[cls]
         if strict:
             known = {"t", *(f.key for f in spec)}
             extra = sorted(str(k) for k in data if k not in known)
             if extra:
-                raise ProtocolError(Code.BAD_FIELD, f"{kind} has no field {extra[0][:40]!r}")
+                raise Refusal(Code.BAD_FIELD, f"{kind} has no field {extra[0][:40]!r}")
         values: dict[str, Any] = {}
         for f in spec:
             value = data.get(f.key)
@@ -110,7 +110,7 @@ class Codec:
                 if f.key in data and not f.omit:
                     values[f.name] = None  # a nil the documentation allows ("uint or nil")
                 elif f.required:
-                    raise ProtocolError(Code.MISSING_FIELD, f"{kind} needs field {f.key!r}")
+                    raise Refusal(Code.MISSING_FIELD, f"{kind} needs field {f.key!r}")
                 continue
             if strict and f.check is not None:
                 value = f.check(f.key, value)

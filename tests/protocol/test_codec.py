@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from arbiter.protocol import Code, ProtocolError, canonical, pack, unpack_client, unpack_server
+from arbiter.protocol import Code, Refusal, canonical, pack, unpack_client, unpack_server
 
 
 def test_canonical_orders_map_keys_by_their_encoding_at_every_depth() -> None:
@@ -28,23 +28,23 @@ def test_canonical_of_a_map_with_integer_and_string_keys() -> None:
 
 def test_client_frames_must_be_one_map_with_string_keys() -> None:
     assert unpack_client(pack({"t": "rooms", "i": 1})) == {"t": "rooms", "i": 1}
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         unpack_client(b"\xc1")
     assert e.value.code == Code.BAD_FRAME
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         unpack_client(pack([1, 2]))
     assert e.value.code == Code.BAD_MESSAGE
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         unpack_client(msgpack.packb({1: 2}))
     assert e.value.code == Code.BAD_FRAME
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         unpack_client(pack({"t": "x"}) + b"\x00")  # trailing bytes
     assert e.value.code == Code.BAD_FRAME
 
 
 def test_oversized_client_frames_are_refused_before_decoding() -> None:
     frame = pack({"t": "chat", "i": 1, "text": "x" * 100})
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         unpack_client(frame, max_size=50)
     assert e.value.code == Code.TOO_LARGE
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.protocol import Code, ProtocolError, parse_request, to_wire
+from arbiter.protocol import Code, Refusal, parse_request, to_wire
 from arbiter.protocol import requests as rq
 from arbiter.protocol import server_messages as sm
 
@@ -72,7 +72,7 @@ def test_valid_requests_parse_and_round_trip(msg: dict[str, Any], expected: rq.R
     ({"t": "create", "i": 1, "config": [1]}, Code.BAD_FIELD),
 ])
 def test_malformed_requests_say_what_is_wrong(msg: dict[str, Any], code: Code) -> None:
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         parse_request(msg)
     assert e.value.code == code
     if type(msg.get("i")) is int and msg["i"] >= 0:
@@ -106,16 +106,16 @@ def test_every_server_message_round_trips(cls: type[sm.ServerMessage]) -> None:
 
 def test_server_messages_are_checked_for_their_required_keys_only() -> None:
     assert sm.check({"t": "d", "r": "1", "q": 2, "c": 3, "o": []}) == "d"
-    with pytest.raises(ProtocolError) as e:
+    with pytest.raises(Refusal) as e:
         sm.check({"t": "d", "r": "1", "q": 2, "o": []})
     assert e.value.code == Code.MISSING_FIELD
-    with pytest.raises(ProtocolError):
+    with pytest.raises(Refusal):
         sm.check({"t": "nonsense"})
     # A field a newer server adds is ignored by an older client.
     assert sm.decode({"t": "ok", "i": 3, "new": 1}) == sm.Ok(3)
     # Nil where the documentation allows it is kept; nil where a value is required is not.
     assert sm.decode({"t": "error", "code": "x", "msg": "y", "i": None}).request is None
-    with pytest.raises(ProtocolError):
+    with pytest.raises(Refusal):
         sm.decode({"t": "error", "code": "x", "msg": "y"})
 
 
@@ -137,11 +137,11 @@ def test_optional_fields_are_left_out_and_nullable_ones_sent_as_nil() -> None:
 def test_the_written_out_act_parsing_agrees_with_the_codec(msg: dict[str, Any]) -> None:
     try:
         expected: Any = rq.REQUESTS.decode(msg, strict=True)
-    except ProtocolError as exc:
+    except Refusal as exc:
         expected = exc.code
     try:
         got: Any = parse_request(msg)
-    except ProtocolError as exc:
+    except Refusal as exc:
         got = exc.code
     assert got == expected
 

@@ -1,7 +1,7 @@
-"""docs/protocol.md and the typed messages agree: every message kind, every key, and whether it
-is optional, in the tables of sections 5 and 6 is what arbiter/protocol/ encodes and decodes,
-and the other way round. A client written from the document alone gets exactly what the
-server sends."""
+"""docs/protocol.md and the code agree: every message kind, every key, and whether it is
+optional, in the tables of sections 5 and 6 is what arbiter/protocol/ encodes and decodes, and
+the other way round; section 10's error codes are the codes there are. A client written from
+the document alone gets exactly what the server sends."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from arbiter.protocol import requests as rq
 from arbiter.protocol import server_messages as sm
+from arbiter.protocol.errors import Code
 from arbiter.protocol.wire import Codec
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -56,3 +57,22 @@ def test_the_reader_of_the_tables_sees_a_difference() -> None:
     code = _code(sm.SERVER_MESSAGES)
     code["d"]["new"] = True
     assert doc != code
+
+
+def _error_codes() -> set[str]:
+    """Every code section 10's table names (a row may name several)."""
+    text = DOC.read_text()
+    start = text.index("\n## 10. Errors")
+    end = text.index("\n## ", start + 1)
+    codes: set[str] = set()
+    for line in text[start:end].splitlines():
+        cells = line.strip().strip("|").split("|")
+        if line.startswith("|") and len(cells) >= 2:
+            codes.update(re.findall(r"`([a-z_]+)`", cells[0]))
+    return codes
+
+
+def test_every_error_code_is_in_the_document_and_back() -> None:
+    """Clients switch on the codes: each one the server can send is documented, and the
+    document promises none the server does not have."""
+    assert _error_codes() == {c.value for c in Code}

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arbiter.protocol import ProtocolError, ViewState, canonical, checksum, diff, entry_hash
+from arbiter.protocol import Refusal, ViewState, canonical, checksum, diff, entry_hash
 
 keys = st.one_of(st.integers(min_value=1, max_value=40),
                  st.sampled_from(["t", "w", "g", "p0", "p1", "x"]))
@@ -70,7 +70,7 @@ def test_the_checksum_does_not_depend_on_insertion_order() -> None:
     [["d", "t", 1]], [5],
 ])
 def test_malformed_ops_are_refused(bad: Any) -> None:
-    with pytest.raises(ProtocolError):
+    with pytest.raises(Refusal):
         ViewState().apply(bad)
 
 

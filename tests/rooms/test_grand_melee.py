@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.protocol.errors import ProtocolError
+from arbiter.protocol.errors import Refusal
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.setup import MAX_MELEE_SEATS, parse_settings, variants
 from arbiter.server.store.db import Store
@@ -27,7 +27,7 @@ def test_807_1_the_catalog_offers_grand_melee_with_the_seats_a_room_accepts() ->
         assert len(parse_settings({"variant": "grand_melee", "seats": seats},
                                   default_name="R").seats) == seats
     for seats in (fewest - 1, most + 1):
-        with pytest.raises(ProtocolError):
+        with pytest.raises(Refusal):
             parse_settings({"variant": "grand_melee", "seats": seats}, default_name="R")
 
 
@@ -38,7 +38,7 @@ def test_807_2_a_grand_melee_room_offers_no_options(option: dict[str, Any]) -> N
     """The catalog lists no multiplayer options for Grand Melee (CR 807.2), and the room
     refuses each one: shared team turns too, since the option is for games between teams
     (CR 805.1), and Planechase, whose Grand Melee rules (901.14) the engine doesn't play."""
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(Refusal) as err:
         parse_settings({"variant": "grand_melee", "seats": 10, **option}, default_name="R")
     assert err.value.code == "bad_config"
 

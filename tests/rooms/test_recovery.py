@@ -5,6 +5,9 @@ with their sessions; bots come back as bots; nothing is lost that was written.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import msgpack
 
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.store.db import Store
@@ -84,4 +87,38 @@ def test_a_room_whose_log_does_not_replay_is_not_resumed(tmp_path: Path) -> None
     store.db.execute("UPDATE commands SET hash = 'tampered' WHERE hash IS NOT NULL")
     second, [line] = _restart(store)
     assert line.startswith(f"room {room} NOT resumed") and "state hash differs" in line
+    assert second.hub.match_of(room) is None
+
+
+def _tamper(store: Store, table: str, change: dict[str, Any]) -> None:
+    """Rewrite the stored configuration of every row of ``table`` (rooms or games)."""
+    rows = store.db.execute(f"SELECT rowid, config FROM {table}").fetchall()
+    for rowid, blob in rows:
+        config = {**msgpack.unpackb(blob, raw=False, strict_map_key=False), **change}
+        store.db.execute(f"UPDATE {table} SET config = ? WHERE rowid = ?",
+                         (msgpack.packb(config, use_bin_type=True), rowid))
+
+
+def test_a_room_whose_settings_are_no_longer_accepted_is_not_resumed(tmp_path: Path) -> None:
+    """Settings this server refuses (a newer server's, or a tampered log) are the operator's
+    problem, not a client's: a line in the server's log, and the other rooms resume."""
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    first.play({0: ann, 1: bob}, max_actions=10)
+    _tamper(store, "rooms", {"teleport": True})
+    second, [line] = _restart(store)
+    assert line.startswith(f"room {room} NOT resumed") and "'teleport'" in line
+    assert second.hub.match_of(room) is None
+
+
+def test_a_room_whose_game_the_engine_refuses_is_not_resumed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    first.play({0: ann, 1: bob}, max_actions=10)
+    _tamper(store, "games", {"variant": "pentagram"})
+    second, [line] = _restart(store)
+    assert line.startswith(f"room {room} NOT resumed") and "bad_config" in line \
+        and "'pentagram'" in line
     assert second.hub.match_of(room) is None

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.config import validate
 from arbiter.server.rules.state import SCHEME_DECK
@@ -48,7 +49,7 @@ def test_904_2a_the_archenemy_is_a_team_of_one_against_everyone_else() -> None:
         (_config(3, range_of_influence=1), "can't be combined with shared team turns"),
         (_config(3, attack="left"), "teams sharing turns attack as a team (CR 805.10)"),
     ]:
-        with pytest.raises(RulesError) as err:
+        with pytest.raises(Refusal) as err:
             validate(bad)
         assert fragment in err.value.message
     # The other team wins together when the archenemy leaves.
@@ -61,14 +62,14 @@ def test_904_3_the_archenemy_needs_a_scheme_deck_of_twenty() -> None:
     short = config.players[0].scheme_deck[:19]
     players = (PlayerConfig("A", config.players[0].deck, scheme_deck=short, archenemy=True),
                *config.players[1:])
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         validate(GameConfig(players=players, variant="archenemy", format="constructed"))
     assert "the scheme deck has 19 cards; the archenemy's scheme deck has at least 20 " \
            "(CR 904.3)" in err.value.message
     # Only the archenemy has one.
     players = (*config.players[:2], PlayerConfig("C", config.players[2].deck,
                                                  scheme_deck=config.players[0].scheme_deck))
-    with pytest.raises(RulesError, match="only the archenemy uses one"):
+    with pytest.raises(Refusal, match="only the archenemy uses one"):
         validate(GameConfig(players=players, variant="archenemy"))
 
 
@@ -92,7 +93,7 @@ def test_904_6_the_archenemy_takes_the_first_turn() -> None:
         for archenemy in (0, 2):
             t = Table(_config(3, archenemy=archenemy, chooser=1), seed)
             assert t.main.starting_player == archenemy
-    with pytest.raises(RulesError, match=r"the archenemy takes the first turn \(CR 904.6\)"):
+    with pytest.raises(Refusal, match=r"the archenemy takes the first turn \(CR 904.6\)"):
         validate(_config(3, starting_player=1))
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import RulesError
-from arbiter.server.rules.errors import ErrorCode
+from arbiter.protocol.errors import Code, Refusal
 
 from .helpers import G, Scene
 
@@ -186,9 +185,9 @@ def test_104_3a_conceding_in_turn_ends_the_game_for_the_last_one_standing() -> N
 def test_104_3a_a_player_who_has_left_cannot_concede_again() -> None:
     g = Scene(3).start()
     g.concede(1)
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         g.table.concede(1)
-    assert err.value.code is ErrorCode.NOT_IN_GAME
-    with pytest.raises(RulesError) as err:
+    assert err.value.code is Code.NOT_IN_GAME
+    with pytest.raises(Refusal) as err:
         g.table.concede(0, 99)
-    assert err.value.code is ErrorCode.UNKNOWN_GAME
+    assert err.value.code is Code.UNKNOWN_GAME

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Code, Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import READY_MADE, DeckList, parse_deck_list, ready_made
 from arbiter.server.rules.cards.formats import (
     CASUAL,
@@ -18,7 +19,6 @@ from arbiter.server.rules.cards.formats import (
     deck_problems,
 )
 from arbiter.server.rules.config import validate
-from arbiter.server.rules.errors import ErrorCode
 
 EVERYTHING = Needs(planar=True, schemes=True, vanguard=True)
 NOTHING = Needs()
@@ -196,9 +196,9 @@ def test_validate_refuses_an_illegal_deck_before_any_game_starts() -> None:
     deck = ready_made("quick-red")
     players = tuple(PlayerConfig(f"P{i}", deck.main) for i in range(2))
     config = GameConfig(players=players, format=CONSTRUCTED)
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         Table(config, 1)
-    assert err.value.code is ErrorCode.BAD_DECK
+    assert err.value.code is Code.BAD_DECK
     assert err.value.message.startswith("player 0 (P0)'s deck is not legal (constructed): "
                                         "the deck has 20 cards")
     validate(GameConfig(players=players, format=CASUAL))  # the quick decks are casual decks
@@ -213,6 +213,6 @@ def test_formats_fit_their_variants(variant: str, fmt: str, fragment: str) -> No
     deck = ready_made("isamaru-commander")
     players = tuple(PlayerConfig(f"P{i}", deck.main, commander=deck.commander
                                  if variant == "commander" else None) for i in range(2))
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         validate(GameConfig(players=players, variant=variant, format=fmt))
-    assert err.value.code is ErrorCode.BAD_CONFIG and fragment in err.value.message
+    assert err.value.code is Code.BAD_CONFIG and fragment in err.value.message

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Code, Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import READY_MADE, parse_deck_list, ready_made
 from arbiter.server.rules.config import validate
-from arbiter.server.rules.errors import ErrorCode
 
 
 def test_deck_list_with_sideboard_and_commander() -> None:
@@ -39,9 +39,9 @@ def test_deck_list_with_sideboard_and_commander() -> None:
     ("1 Genesis Chamber\n", "line 1: unknown card 'Genesis Chamber'"),
 ])
 def test_deck_list_errors_name_the_line(text: str, fragment: str) -> None:
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         parse_deck_list(text)
-    assert err.value.code is ErrorCode.BAD_DECK and fragment in err.value.message
+    assert err.value.code is Code.BAD_DECK and fragment in err.value.message
     assert len(err.value.message) < 200  # a pasted wall of text is quoted short
 
 
@@ -51,7 +51,7 @@ def test_deck_counts_with_leading_zeros_are_read_as_written() -> None:
 
 
 def test_unknown_ready_made_deck() -> None:
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         ready_made("mono-purple")
     assert "gruul-stompy" in err.value.message
 
@@ -100,15 +100,15 @@ def _p(n: int, **kw: object) -> tuple[PlayerConfig, ...]:
 ])
 def test_configurations_that_make_no_sense_are_refused(config: GameConfig,
                                                        fragment: str) -> None:
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         validate(config)
-    assert err.value.code is ErrorCode.BAD_CONFIG
+    assert err.value.code is Code.BAD_CONFIG
     assert fragment in err.value.message
 
 
 def test_808_1_teams_must_sit_together() -> None:
     players = tuple(PlayerConfig(f"P{i}", ("Forest",), team=i % 2) for i in range(4))
-    with pytest.raises(RulesError, match="must sit together"):
+    with pytest.raises(Refusal, match="must sit together"):
         validate(GameConfig(players=players, variant="team_vs_team"))
     validate(GameConfig(players=players, variant="team_vs_team", seating=(0, 2, 1, 3)))
 
@@ -118,7 +118,7 @@ def test_903_4_colour_identity_limits_a_commander_deck() -> None:
     deck[deck.index("Plains")] = "Forest"  # green is outside Isamaru's white identity
     players = tuple(PlayerConfig(f"P{i}", tuple(deck), commander="Isamaru, Hound of Konda")
                     for i in range(2))
-    with pytest.raises(RulesError, match=r"Forest's colour identity \(G\) is outside Isamaru"):
+    with pytest.raises(Refusal, match=r"Forest's colour identity \(G\) is outside Isamaru"):
         validate(GameConfig(players=players, variant="commander"))
     # Door to Nothingness's activation cost has every colour: its identity is all five.
     from arbiter.server.rules.cards.pool import POOL
@@ -131,9 +131,9 @@ def test_903_5_commander_decks_are_singleton_and_a_hundred_cards() -> None:
     deck[deck.index("Plains")] = "Serra Angel"  # a second Serra Angel
     players = tuple(PlayerConfig(f"P{i}", tuple(deck), commander="Isamaru, Hound of Konda")
                     for i in range(2))
-    with pytest.raises(RulesError, match="more than one card named Serra Angel"):
+    with pytest.raises(Refusal, match="more than one card named Serra Angel"):
         validate(GameConfig(players=players, variant="commander"))
     short = tuple(PlayerConfig(f"P{i}", tuple(deck[:60]), commander="Isamaru, Hound of Konda")
                   for i in range(2))
-    with pytest.raises(RulesError, match="has exactly 100"):
+    with pytest.raises(Refusal, match="has exactly 100"):
         validate(GameConfig(players=short, variant="commander"))

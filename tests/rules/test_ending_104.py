@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import RulesError
-from arbiter.server.rules.errors import ErrorCode
+from arbiter.protocol.errors import Code, Refusal
 
 from .helpers import G, Scene, emperor_scene
 
@@ -164,9 +163,9 @@ def test_104_3k_a_judge_penalty_loses_even_through_cant_lose() -> None:
     g = Scene(3).battlefield(1, "Platinum Angel").start()
     g.table.penalize(1, "judge")
     assert g.outcome(1) == ("lost", "judge") and g.rule_of(1) == "104.3k"
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         g.table.penalize(2, "jealousy")
-    assert err.value.code is ErrorCode.NOT_AUTHORISED
+    assert err.value.code is Code.NOT_AUTHORISED
 
 
 # --------------------------------------------------------------------------- 104.4
@@ -289,9 +288,9 @@ def test_104_4i_all_players_may_agree_to_a_draw() -> None:
     g = Scene(3).start()
     t = g.table
     t.draw_offer(0, "propose")
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         t.draw_offer(1, "propose")
-    assert err.value.code is ErrorCode.DRAW_OFFER
+    assert err.value.code is Code.DRAW_OFFER
     t.draw_offer(1, "accept")
     assert not t.finished
     t.draw_offer(2, "accept")
@@ -306,7 +305,7 @@ def test_104_4i_a_draw_offer_ends_on_decline_withdrawal_or_any_change() -> None:
     t.draw_offer(1, "decline")
     assert g.game.draw_offer is None
     t.draw_offer(1, "propose")
-    with pytest.raises(RulesError):
+    with pytest.raises(Refusal):
         t.draw_offer(0, "withdraw")  # only the proposer can withdraw
     t.draw_offer(1, "withdraw")
     assert g.game.draw_offer is None
@@ -314,7 +313,7 @@ def test_104_4i_a_draw_offer_ends_on_decline_withdrawal_or_any_change() -> None:
     t.draw_offer(0, "accept")
     g.pass_()  # the game state changes: the proposal lapses
     assert g.game.draw_offer is None
-    with pytest.raises(RulesError):
+    with pytest.raises(Refusal):
         t.draw_offer(1, "accept")
     assert not t.finished
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.config import validate
-from arbiter.server.rules.errors import ErrorCode, RulesError
 from arbiter.server.rules.view import snapshot
 
 from .helpers import G, Scene
@@ -67,7 +67,7 @@ def test_807_2a_everyone_has_range_of_influence_one() -> None:
     assert g.game.ranges[0] == frozenset({9, 0, 1})
     assert g.game.ranges[4] == frozenset({3, 4, 5})
     assert all(len(r) == 3 for r in g.game.ranges.values())
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         validate(GameConfig(players=_players(10), variant="grand_melee", range_of_influence=2))
     assert "807.2a" in err.value.message
 
@@ -90,9 +90,9 @@ def test_807_2b_creatures_attack_only_the_player_to_their_left() -> None:
 def test_807_2_grand_melee_plays_with_its_own_options(changes: dict[str, object],
                                                       fragment: str) -> None:
     players = _players(3 if not changes else 10)
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         validate(GameConfig(players=players, variant="grand_melee", **changes))  # type: ignore[arg-type]
-    assert err.value.code is ErrorCode.BAD_CONFIG and fragment in err.value.message
+    assert err.value.code is Code.BAD_CONFIG and fragment in err.value.message
 
 
 def test_807_3_players_are_seated_at_random() -> None:

@@ -4,7 +4,8 @@ the limited range of influence option."""
 
 from __future__ import annotations
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.state import PLANAR_DECK
 from arbiter.server.rules.view import SPECTATOR, snapshot
@@ -48,7 +49,7 @@ def test_901_3_a_planechase_game_refuses_a_deck_without_its_planar_deck() -> Non
     players = (PlayerConfig("A", deck.main, planar_deck=deck.planar), PlayerConfig("B", deck.main))
     try:
         Table(GameConfig(players=players, planechase=True), 1)
-    except RulesError as err:
+    except Refusal as err:
         assert "player 1 (B)'s deck is not legal" in err.message
         assert "a planar deck has at least 10 planes and phenomena (CR 901.3)" in err.message
     else:
@@ -349,7 +350,7 @@ def test_901_9_with_shared_team_turns_each_active_player_may_roll() -> None:
         giant.team(p, p // 2)
     try:
         giant.start()
-    except RulesError as err:
+    except Refusal as err:
         assert "CR 901.12" in err.message
     else:
         raise AssertionError("Planechase was added to Two-Headed Giant")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import Act, RulesError
-from arbiter.server.rules.errors import ErrorCode
+from arbiter.protocol.errors import Code, Refusal
+from arbiter.server.rules import Act
 
 from .helpers import G, Scene
 
@@ -202,16 +202,16 @@ def test_refused_actions_name_the_reason_and_change_nothing() -> None:
     d = g.decision
     before = t.state_hash()
     cases = [
-        (Act(1, d.serial, 0), ErrorCode.NOT_YOUR_DECISION),
-        (Act(0, d.serial - 1, 0), ErrorCode.STALE_DECISION),
-        (Act(0, d.serial, 99), ErrorCode.UNKNOWN_ACTION),
-        (Act(0, d.serial, -1), ErrorCode.UNKNOWN_ACTION),
+        (Act(1, d.serial, 0), Code.NOT_YOUR_DECISION),
+        (Act(0, d.serial - 1, 0), Code.STALE_DECISION),
+        (Act(0, d.serial, 99), Code.UNKNOWN_ACTION),
+        (Act(0, d.serial, -1), Code.UNKNOWN_ACTION),
     ]
     for cmd, code in cases:
-        with pytest.raises(RulesError) as err:
+        with pytest.raises(Refusal) as err:
             t.apply(cmd)
         assert err.value.code is code and err.value.message
-        with pytest.raises(RulesError):
+        with pytest.raises(Refusal):
             t.check(cmd)
         assert t.state_hash() == before
     t.apply(Act(0, d.serial, 0))
@@ -222,6 +222,6 @@ def test_nothing_is_accepted_once_the_game_is_over() -> None:
     g = Scene().start()
     g.concede(1)
     assert g.table.finished
-    with pytest.raises(RulesError) as err:
+    with pytest.raises(Refusal) as err:
         g.table.apply(Act(0, 1, 0))
-    assert err.value.code is ErrorCode.GAME_OVER
+    assert err.value.code is Code.GAME_OVER

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made
 
 from .helpers import G, Scene, giant_scene
@@ -43,15 +44,15 @@ def _deciders(g: G, kind: str, count: int) -> list[int]:
 
 
 def test_805_1_the_option_needs_teams_sitting_together() -> None:
-    with pytest.raises(RulesError, match=r"805\.1"):
+    with pytest.raises(Refusal, match=r"805\.1"):
         Table(_giant_config(seating=(0, 2, 1, 3)), 1)
     ffa = GameConfig(players=tuple(PlayerConfig(f"P{i}", DECK) for i in range(4)),
                      variant="free_for_all", shared_team_turns=True)
-    with pytest.raises(RulesError, match=r"Team vs\. Team"):
+    with pytest.raises(Refusal, match=r"Team vs\. Team"):
         Table(ffa, 1)
-    with pytest.raises(RulesError, match=r"805\.10"):
+    with pytest.raises(Refusal, match=r"805\.10"):
         Table(_giant_config(attack="left"), 1)
-    with pytest.raises(RulesError, match="801"):
+    with pytest.raises(Refusal, match="801"):
         Table(_giant_config(range_of_influence=1), 1)
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.server.rules import GameConfig, PlayerConfig, RulesError, Table
+from arbiter.protocol.errors import Refusal
+from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import ready_made
 from arbiter.server.rules.state import EXILE, HAND
 from arbiter.server.rules.view import SPECTATOR
@@ -36,9 +37,9 @@ def test_810_1_two_teams_of_two_or_of_one_larger_size() -> None:
         bad = GameConfig(players=tuple(PlayerConfig(f"P{i}", DECK, team=t)
                                        for i, t in enumerate(teams)),
                          variant="two_headed_giant")
-        with pytest.raises(RulesError, match=r"810\.1"):
+        with pytest.raises(Refusal, match=r"810\.1"):
             Table(bad, 1)
-    with pytest.raises(RulesError, match="a team"):
+    with pytest.raises(Refusal, match="a team"):
         Table(GameConfig(players=tuple(PlayerConfig(f"P{i}", DECK) for i in range(4)),
                          variant="two_headed_giant"), 1)
 
@@ -62,7 +63,7 @@ def test_810_4_each_team_has_one_life_total_starting_at_30() -> None:
 def test_810_4_a_scenario_gives_a_team_one_life_total() -> None:
     g = giant_scene().life(1, 12).poison(3, 4).start()
     assert _lives(g) == [12, 12, 30, 30] and g.poison(2) == g.poison(3) == 4
-    with pytest.raises(RulesError, match=r"810\.4"):
+    with pytest.raises(Refusal, match=r"810\.4"):
         giant_scene().life(0, 12).life(1, 13).start()
 
 

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from arbiter.bots.strategies import heuristic_strategy
-from arbiter.protocol.errors import ProtocolError
+from arbiter.protocol.errors import Refusal
 from arbiter.server.rooms.setup import MAX_MELEE_SEATS, MAX_SEATS, parse_settings
 
 from .checks import assert_converged, assert_secret
@@ -25,14 +25,14 @@ DECKS = ["quick-red", "quick-green", "quick-infect"]
 def test_807_1_grand_melee_rooms_take_more_seats_than_other_variants() -> None:
     settings = parse_settings({"variant": "grand_melee", "seats": 16}, default_name="R")
     assert len(settings.seats) == 16 and MAX_MELEE_SEATS > 16 > MAX_SEATS
-    with pytest.raises(ProtocolError, match="2 to 8"):
+    with pytest.raises(Refusal, match="2 to 8"):
         parse_settings({"variant": "free_for_all", "seats": 10}, default_name="R")
-    with pytest.raises(ProtocolError, match=f"2 to {MAX_MELEE_SEATS}"):
+    with pytest.raises(Refusal, match=f"2 to {MAX_MELEE_SEATS}"):
         parse_settings({"variant": "grand_melee", "seats": MAX_MELEE_SEATS + 1},
                        default_name="R")
-    with pytest.raises(ProtocolError, match=r"807\.4a"):
+    with pytest.raises(Refusal, match=r"807\.4a"):
         parse_settings({"variant": "grand_melee", "seats": 3}, default_name="R")
-    with pytest.raises(ProtocolError, match=r"807\.2b"):
+    with pytest.raises(Refusal, match=r"807\.2b"):
         parse_settings({"variant": "grand_melee", "seats": 10, "attack": "right"},
                        default_name="R")
 

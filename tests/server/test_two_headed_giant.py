@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from arbiter.bots.strategies import heuristic_strategy
-from arbiter.protocol import ProtocolError
+from arbiter.protocol import Refusal
 from arbiter.server.rooms.setup import parse_settings
 from arbiter.server.rules.cards.decks import DeckList, ready_made
 
@@ -104,7 +104,7 @@ def test_a_room_chooses_two_headed_giant_with_teams_of_two() -> None:
       "shared_team_turns": 1}, "true or false"),
 ])
 def test_settings_the_engine_refuses(raw: dict[str, Any], why: str) -> None:
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(Refusal) as info:
         parse_settings(raw, default_name="R")
     assert info.value.code.value == "bad_config" and why in info.value.message
 

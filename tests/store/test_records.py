@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter.server.rooms.match import record
+from arbiter.server.rooms.play import record
 from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record, to_record
 
 

@@ -8,7 +8,9 @@ The folder path is the import name (``arbiter/server/rooms/hub.py`` is
   do not either), and the server imports nothing of the clients (its seat bots and the network
   bots share one pure core, ``arbiter.bots``, which does no I/O and imports only the protocol
   and the standard library);
-- the transport knows nothing of the cluster (a node drives the room core through its inputs).
+- the transport knows nothing of the cluster (a node drives the room core through its inputs);
+- the rules engine needs nothing of Arbiter but itself and the one refusal type with its codes
+  (``arbiter.protocol.errors``), so it stays pure and never needs the room core.
 """
 
 from __future__ import annotations
@@ -94,6 +96,18 @@ def test_the_bot_core_does_no_io_and_imports_only_the_protocol_and_the_standard_
 
 def test_the_protocol_imports_no_other_layer() -> None:
     assert _offenders("arbiter/protocol", ("arbiter.server", "arbiter.clients")) == {}
+
+
+def test_the_engine_needs_only_itself_and_the_refusal_type() -> None:
+    allowed = ("arbiter.server.rules", "arbiter.protocol.errors")
+    found = set()
+    for path in (PACKAGE / "server/rules").rglob("*.py"):
+        found |= {m for m in imported_modules(path.read_text(), module_name(path),
+                                              is_package=path.name == "__init__.py")
+                  if m == "arbiter" or m.startswith("arbiter.")}
+    assert "arbiter.protocol.errors" in found  # the engine refuses with the wire's type
+    assert {m for m in found if not any(m == a or m.startswith(a + ".") for a in allowed)} \
+        == set()
 
 
 def test_every_module_is_named_by_its_path() -> None:

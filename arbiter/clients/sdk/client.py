@@ -43,7 +43,7 @@ from websockets.trio.client import ClientConnection, connect
 
 from arbiter.protocol import Tracker, pack, unpack_server
 from arbiter.protocol import server_messages as sm
-from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
@@ -78,7 +78,7 @@ class ConnectError(Exception):
 
 
 _RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooSlowError,
-              TimeoutError, ProtocolError, RequestError)
+              TimeoutError, Refusal, RequestError)
 
 
 @dataclass
@@ -730,8 +730,8 @@ class Client:
     async def _expect(self, msg: dict[str, Any], kind: type[R]) -> R:
         reply = await self.request(msg)
         if not isinstance(reply, kind):
-            raise ProtocolError(Code.BAD_MESSAGE,
-                                f"{msg['t']} was answered with {reply.TYPE}")
+            raise Refusal(Code.BAD_MESSAGE,
+                          f"{msg['t']} was answered with {reply.TYPE}")
         return reply
 
     async def list_rooms(self) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from arbiter.protocol import requests as rq
 from arbiter.protocol.codec import pack, peek_request_id, unpack_client
-from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.protocol.server_messages import (
     Catalog,
     Created,
@@ -34,9 +34,9 @@ from arbiter.server.store.rows import StoredRoom
 
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
 from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, SERVICE_RESTART, Effects, Resolved
-from .match import MatchRoom, RecoveryError, Refusal
+from .match import MatchRoom
 from .peers import Limits, Peer
-from .recovery import rebuild
+from .recovery import RecoveryError, rebuild
 from .sessions import WAKE_KEY, SessionBook
 from .setup import parse_settings, variants
 from .states import PeerState, RoomState
@@ -154,25 +154,21 @@ class Hub:
             self._close(peer, POLICY_VIOLATION, "rate limit exceeded")
             return out
         request_id = None
+        routed: rq.Request | None = None  # the request, once the session rules let it through
         self._frame = frame if isinstance(frame, bytes) else None
         try:
             try:
                 if isinstance(frame, str):
-                    raise ProtocolError(Code.BAD_FRAME,
-                                        "text frames are not accepted: send binary msgpack")
+                    raise Refusal(Code.BAD_FRAME,
+                                  "text frames are not accepted: send binary msgpack")
                 message = unpack_client(frame, max_size=self.limits.max_frame)
                 request = rq.parse_request(message)
                 request_id = request.id
-                self._handle(peer, request)
-            except ProtocolError as exc:
-                rid = exc.request_id
-                if rid is None and isinstance(frame, bytes):
-                    rid = peek_request_id(frame)  # too large or broken: the id may be there
-                self._error(peer, exc.code, exc.message, rid)
-                if exc.code == Code.UNSUPPORTED_VERSION:
-                    self._close(peer, PROTOCOL_ERROR, "no common protocol version")
-                elif exc.code not in FORGIVEN and peer.strike(self.limits, now):
-                    self._close(peer, POLICY_VIOLATION, "too many malformed messages")
+                if self._session_rules(peer, request):
+                    routed = request
+                    self._dispatch(peer, request)
+            except Refusal as exc:
+                self._refused(peer, exc, frame, routed, now)
         except Exception:
             log.exception("%r: request failed", peer)
             self.stats.internal_errors += 1
@@ -229,6 +225,24 @@ class Hub:
         self.stats.errors[code] += 1
         self._send(peer, Error(code, message, request_id, room))
 
+    def _refused(self, peer: Peer, exc: Refusal, frame: bytes | str,
+                 routed: rq.Request | None, now: float) -> None:
+        """The one place a refusal (the decoder's, the session rules', a room's or the
+        engine's) becomes the ``error`` its sender gets. A well-formed request that reached
+        the rooms (``routed``) is answered with its room and never counts against the client;
+        a frame refused before that may be malformed (docs/protocol.md section 10)."""
+        if routed is not None:
+            self._error(peer, exc.code, exc.message, routed.id, getattr(routed, "room", None))
+            return
+        rid = exc.request_id
+        if rid is None and isinstance(frame, bytes):
+            rid = peek_request_id(frame)  # too large or broken: the id may be there
+        self._error(peer, exc.code, exc.message, rid)
+        if exc.code == Code.UNSUPPORTED_VERSION:
+            self._close(peer, PROTOCOL_ERROR, "no common protocol version")
+        elif exc.code not in FORGIVEN and peer.strike(self.limits, now):
+            self._close(peer, POLICY_VIOLATION, "too many malformed messages")
+
     def _close(self, peer: Peer, code: int, reason: str) -> None:
         """Stop reading ``peer`` and close it once the frames before (the error that explains
         why) have been sent."""
@@ -239,22 +253,17 @@ class Hub:
 
     # ------------------------------------------------------------------ requests
 
-    def _handle(self, peer: Peer, req: rq.Request) -> None:
+    def _session_rules(self, peer: Peer, req: rq.Request) -> bool:
+        """Hello first, and only once: True when ``req`` goes on to the rooms (a hello is
+        answered here)."""
         if peer.state == PeerState.HELLO_WAIT:
             if not isinstance(req, rq.Hello):
-                raise ProtocolError(Code.HELLO_FIRST, "say hello first", req.id)
+                raise Refusal(Code.HELLO_FIRST, "say hello first", req.id)
             self._hello(peer, req)
-            return
+            return False
         if isinstance(req, rq.Hello):
-            raise ProtocolError(Code.ALREADY_HELLO, "this connection has already said hello",
-                                req.id)
-        room = getattr(req, "room", None)
-        try:
-            self._dispatch(peer, req)
-        except Refusal as exc:
-            self._error(peer, exc.code, exc.message, req.id, room)
-        except ProtocolError as exc:
-            self._error(peer, exc.code, exc.message, req.id, room)
+            raise Refusal(Code.ALREADY_HELLO, "this connection has already said hello", req.id)
+        return True
 
     def _lookup(self, kind: str, key: str, peer: Peer) -> bool:
         """On a cluster node, ask for ``key`` unless this frame already comes with the answer:
@@ -344,7 +353,7 @@ class Hub:
         elif isinstance(req, rq.CreateRoom):
             self._create(peer, req)
         else:  # pragma: no cover - parse_request builds only the types above
-            raise ProtocolError(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
+            raise Refusal(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
 
     def _catalog(self) -> dict[str, Any]:
         return {"cards": catalog.cards(), "decks": catalog.decks(), "variants": variants()}
@@ -504,7 +513,7 @@ class Hub:
         self.restore_sessions(stored.sessions)
         try:
             match = rebuild(self.ctx, self.sessions, stored)
-        except (RecoveryError, ProtocolError) as exc:
+        except RecoveryError as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
         self.matches[match.id] = match

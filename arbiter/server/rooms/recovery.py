@@ -5,10 +5,11 @@ invariant). A room whose log does not replay is not resumed."""
 
 from __future__ import annotations
 
+from arbiter.protocol.errors import Refusal
 from arbiter.server.rules import Table
-from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.commands import Command, from_record
 from arbiter.server.rules.plain import config_from_wire
-from arbiter.server.store.rows import StoredRoom
+from arbiter.server.store.rows import GameRow, StoredRoom
 
 from .bots import RoomBot
 from .context import RoomContext
@@ -17,11 +18,22 @@ from .sessions import SessionBook
 from .setup import deck_from_wire, parse_settings
 
 
+class RecoveryError(Exception):
+    """A stored room cannot be resumed: its log does not replay to the state it recorded, or
+    the server no longer accepts what it recorded. Not a :class:`Refusal`: nobody asked for
+    anything, so nobody is answered; the operator reads it in the server's log, and the room
+    stays in the store untouched."""
+
+
 def rebuild(ctx: RoomContext, sessions: SessionBook, stored: StoredRoom) -> MatchRoom:
     """The match ``stored`` describes, as it stood after its last logged command; raise
-    :class:`~.match.RecoveryError` (or ``ProtocolError`` for settings no longer accepted)."""
+    :class:`RecoveryError` if it cannot be."""
     row = stored.room
-    settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
+    try:
+        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
+    except Refusal as exc:
+        raise RecoveryError(f"room {row.id}: its settings are no longer accepted: {exc}") \
+            from None
     match = MatchRoom(ctx, row.id, settings, row.creator, None)
     for s in stored.seats:
         if s.seat >= len(match.seats):
@@ -41,10 +53,35 @@ def rebuild(ctx: RoomContext, sessions: SessionBook, stored: StoredRoom) -> Matc
             match.score.game = g.number
     current = stored.games[-1] if stored.games and stored.games[-1].result is None else None
     if current is None:
-        match.hold_seats()
+        match.deadlines.hold_seats()
         return match
-    table = Table(config_from_wire(current.config), current.seed)
     commands = [(from_record(r.command), r.hash) for r in stored.commands]
     clocks = stored.commands[-1].clocks if stored.commands else None
-    match.restore_game(table, current.id, current.number, current.chooser, commands, clocks)
+    table = _replay(match, current, commands)
+    match.play.resume(table, current.id, current.chooser, len(commands), clocks)
     return match
+
+
+def _replay(match: MatchRoom, game: GameRow, commands: list[tuple[Command, str | None]]
+            ) -> Table:
+    """The current table of ``match``, rebuilt from ``game``'s seed and ``commands``, each
+    recorded state hash checked (Determinism invariant); its subgame rooms are tracked on the
+    way, so that their ids come out as they were."""
+    try:
+        table = Table(config_from_wire(game.config), game.seed)
+    except Refusal as exc:
+        raise RecoveryError(f"room {match.id}: game {game.id}'s configuration is refused: "
+                            f"{exc}") from None
+    table.drain_events()
+    match.score.game = game.number
+    match.rooms.match_game = game.number  # subgame rooms are MATCH.GAME.N
+    for n, (cmd, recorded) in enumerate(commands, start=1):
+        try:
+            events = table.apply(cmd)
+        except Refusal as exc:
+            raise RecoveryError(f"room {match.id}: command {n} ({cmd}) is refused on "
+                                f"replay: {exc}") from None
+        match.rooms.track(events)
+        if recorded is not None and recorded != table.state_hash():
+            raise RecoveryError(f"room {match.id}: state hash differs after command {n}")
+    return table

@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.protocol.requests import VERSIONS, Hello
 from arbiter.server.store.records import SessionCreated, SessionForgotten
 
@@ -77,25 +77,25 @@ class SessionBook:
 
     def hello(self, peer: Peer, req: Hello, now: float) -> tuple[Session, int]:
         """Start or resume ``peer``'s session; return it and the protocol version agreed.
-        Raise :class:`ProtocolError` (nothing changed) if it cannot be done."""
+        Raise :class:`Refusal` (nothing changed) if it cannot be done."""
         common = set(req.versions) & set(VERSIONS)
         if not common:
-            raise ProtocolError(Code.UNSUPPORTED_VERSION,
-                                f"this server speaks protocol versions "
-                                f"{', '.join(map(str, VERSIONS))}", req.id)
+            raise Refusal(Code.UNSUPPORTED_VERSION,
+                          f"this server speaks protocol versions "
+                          f"{', '.join(map(str, VERSIONS))}", req.id)
         if req.session is not None:
             session = self.sessions.get(req.session)
             if session is None:
-                raise ProtocolError(Code.UNKNOWN_SESSION, "no session has that token; say "
-                                                          "hello with a name instead", req.id)
+                raise Refusal(Code.UNKNOWN_SESSION, "no session has that token; say "
+                                                    "hello with a name instead", req.id)
         else:
             if req.name is None:
-                raise ProtocolError(Code.MISSING_FIELD, "hello needs a name or a session",
-                                    req.id)
+                raise Refusal(Code.MISSING_FIELD, "hello needs a name or a session",
+                              req.id)
             self.expire(now, Effects())  # make room first, if time has come for anyone
             if len(self.sessions) >= self.settings.max_sessions:
-                raise ProtocolError(Code.LIMIT, "this server holds as many sessions as it may; "
-                                                "try again later", req.id)
+                raise Refusal(Code.LIMIT, "this server holds as many sessions as it may; "
+                                          "try again later", req.id)
             session = Session(self.new_token(), req.name.strip())
             self.sessions[session.token] = session
         session.peers.add(peer)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.errors import Code, Refusal
 from arbiter.server.rules.cards import formats
 from arbiter.server.rules.cards.decks import DeckList, parse_deck_list, ready_made
 from arbiter.server.rules.config import (
@@ -30,15 +30,14 @@ from arbiter.server.rules.config import (
     check_format,
     validate,
 )
-from arbiter.server.rules.errors import RulesError
 
 MAX_SEATS = 8
 MAX_MELEE_SEATS = 24  # Grand Melee is played by ten or more (CR 807.1)
 SPECTATOR_MODES = ("none", "public", "all")
 
 
-def _bad(message: str) -> ProtocolError:
-    return ProtocolError(Code.BAD_CONFIG, message)
+def _bad(message: str) -> Refusal:
+    return Refusal(Code.BAD_CONFIG, message)
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ class RoomSettings:
         return self.format if self.format is not None else formats.default_format(self.variant)
 
     def check_deck(self, seat: int, deck: DeckList, others: list[DeckList | None]) -> None:
-        """Raise :class:`ProtocolError` (bad_deck / bad_config) if ``deck`` cannot be used in
+        """Raise :class:`Refusal` (bad_deck / bad_config) if ``deck`` cannot be used in
         ``seat``, the other seats' decks being ``others`` (None: not known yet). Every way the
         deck breaks its format is reported at once, by the line of the list it came from."""
         needs = formats.Needs(planar=self.planechase, schemes=self.seats[seat].archenemy,
@@ -104,16 +103,12 @@ class RoomSettings:
         problems = formats.deck_problems(deck, self.deck_format(), needs,
                                          allow_test=self.allow_test_cards)
         if problems:
-            raise ProtocolError(Code.BAD_DECK, f"the deck is not legal ({self.deck_format()}): "
+            raise Refusal(Code.BAD_DECK, f"the deck is not legal ({self.deck_format()}): "
                                 + "; ".join(str(p) for p in problems))
         decks = [deck if i == seat else (d if d is not None else deck)
                  for i, d in enumerate(others)]
         names = [f"Seat {i + 1}" for i in range(len(self.seats))]
-        try:
-            validate(self.game_config(names, decks))
-        except RulesError as exc:
-            code = Code.BAD_DECK if exc.code.value == "bad_deck" else Code.BAD_CONFIG
-            raise ProtocolError(code, exc.message) from None
+        validate(self.game_config(names, decks))  # its refusal is bad_deck or bad_config
 
 
     def default_deck(self, seat: int, others: list[DeckList | None]) -> DeckList:
@@ -123,10 +118,10 @@ class RoomSettings:
             deck = ready_made(name)
             try:
                 self.check_deck(seat, deck, others)
-            except ProtocolError:
+            except Refusal:
                 continue
             return deck
-        raise ProtocolError(Code.BAD_DECK, "no ready-made deck suits this room: give the bot "
+        raise Refusal(Code.BAD_DECK, "no ready-made deck suits this room: give the bot "
                                            "a deck")
 
 
@@ -138,19 +133,17 @@ MAX_DECK_CARDS = 250  # main deck and sideboard together; a Commander deck has 1
 
 
 def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
-    """A deck given as ``{"ready": name}`` or ``{"text": deck list}``."""
-    try:
-        if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
-            return ready_made(spec["ready"])
-        if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
-            deck = parse_deck_list(spec["text"], allow_test=allow_test)
-            if len(deck.main) + len(deck.sideboard) > MAX_DECK_CARDS:
-                raise ProtocolError(Code.BAD_DECK, f"a deck has at most {MAX_DECK_CARDS} "
-                                                   "cards, sideboard included")
-            return deck
-    except RulesError as exc:
-        raise ProtocolError(Code.BAD_DECK, exc.message) from None
-    raise ProtocolError(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')
+    """A deck given as ``{"ready": name}`` or ``{"text": deck list}``; the engine refuses
+    unknown names and malformed lines (``bad_deck``)."""
+    if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
+        return ready_made(spec["ready"])
+    if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
+        deck = parse_deck_list(spec["text"], allow_test=allow_test)
+        if len(deck.main) + len(deck.sideboard) > MAX_DECK_CARDS:
+            raise Refusal(Code.BAD_DECK, f"a deck has at most {MAX_DECK_CARDS} cards, "
+                                         "sideboard included")
+        return deck
+    raise Refusal(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')
 
 
 def deck_to_wire(deck: DeckList) -> dict[str, Any]:
@@ -230,13 +223,13 @@ _TESTING = ("scenario", "seed", "allow_test_cards")
 
 def parse_settings(raw: dict[str, Any], *, default_name: str,
                    allow_scenarios: bool = False) -> RoomSettings:
-    """Check a "create room" configuration; raise :class:`ProtocolError` saying what is wrong."""
+    """Check a "create room" configuration; raise :class:`Refusal` saying what is wrong."""
     unknown = sorted(str(k) for k in raw if k not in _KNOWN)
     if unknown:
         raise _bad(f"unknown setting {unknown[0][:40]!r}")
     testing = [k for k in _TESTING if raw.get(k) not in (None, False)]
     if testing and not allow_scenarios:
-        raise ProtocolError(Code.SCENARIOS_DISABLED,
+        raise Refusal(Code.SCENARIOS_DISABLED,
                             f"{testing[0]} is accepted only by a server started with "
                             "--allow-scenarios")
     allow_test = _bool(raw, "allow_test_cards")
@@ -256,11 +249,8 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         options[variant] = True
         variant = TWO_PLAYER if len(seats) == 2 else FREE_FOR_ALL
     if variant not in VARIANTS:
-        # Let the engine say why (unsupported variants name their rule).
-        try:
-            validate(GameConfig(players=(), variant=variant))
-        except RulesError as exc:
-            raise _bad(exc.message) from None
+        # Let the engine say why (unsupported variants name their rule): bad_config.
+        validate(GameConfig(players=(), variant=variant))
     if variant == TWO_HEADED_GIANT and isinstance(raw.get("seats", 4), int):
         # Two-Headed Giant given a number of seats: the first half of the seats is one team,
         # the rest the other (CR 810.1, 810.3).
@@ -310,10 +300,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     # Let the engine check the combination, with stand-in decks where none is fixed yet: a
     # ready-made deck legal in the room's format (every ready-made deck has the parts the
     # variants use). The format must fit the variant before a stand-in can be picked.
-    try:
-        check_format(settings.variant, settings.deck_format())
-    except RulesError as exc:
-        raise _bad(exc.message) from None
+    check_format(settings.variant, settings.deck_format())  # bad_config
     stand_in = ready_made(formats.stand_in(settings.deck_format()))
     fixed = [s.deck for s in seats]
     for i, deck in enumerate(fixed):
@@ -322,7 +309,9 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     decks = [s.deck or stand_in for s in seats]
     try:
         validate(settings.game_config([f"Seat {i + 1}" for i in range(len(seats))], decks))
-    except RulesError as exc:
+    except Refusal as exc:
+        # Even a deck the engine refuses here is a stand-in the settings chose (the fixed
+        # decks passed check_deck above): the configuration is what is wrong.
         raise _bad(exc.message) from None
     return settings
 

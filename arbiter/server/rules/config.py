@@ -1,6 +1,6 @@
 """Game configuration: variant, options, players, decks (CR 100.2, 800-810, 901-904).
 
-:func:`validate` rejects configurations that make no sense with a :class:`RulesError` whose
+:func:`validate` rejects configurations that make no sense with a :class:`Refusal` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
 drives turn order, "left" and ranges of influence) is ``seating`` or, when absent, the listed
 order (in Grand Melee, a random order: CR 807.3, see :mod:`server.rules.melee`).
@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from arbiter.protocol.errors import Code, Refusal
+
 from .cards import formats
 from .cards.decks import DeckList
 from .cards.pool import lookup
 from .cards.vocab import CardDef
-from .errors import ErrorCode, RulesError
 
 TWO_PLAYER = "two_player"
 FREE_FOR_ALL = "free_for_all"
@@ -218,8 +219,8 @@ class GameConfig:
         return out
 
 
-def _bad(message: str) -> RulesError:
-    return RulesError(ErrorCode.BAD_CONFIG, message)
+def _bad(message: str) -> Refusal:
+    return Refusal(Code.BAD_CONFIG, message)
 
 
 def emperor_ranges(config: GameConfig) -> dict[int, int | None]:
@@ -247,7 +248,7 @@ def emperor_ranges(config: GameConfig) -> dict[int, int | None]:
 
 
 def validate(config: GameConfig) -> None:
-    """Raise :class:`RulesError` (code ``bad_config``) when ``config`` makes no sense."""
+    """Raise :class:`Refusal` (code ``bad_config``) when ``config`` makes no sense."""
     variant = config.variant
     if variant in OPTIONS_NOT_VARIANTS:
         raise _bad(f"{variant.capitalize()} ({OPTIONS_NOT_VARIANTS[variant]}) is an option, "
@@ -469,12 +470,12 @@ def _seat_distance(seats: tuple[int, ...], a: int, b: int) -> int:
 def card_def(name: str, config: GameConfig) -> CardDef:
     card = lookup(name, allow_test=config.allow_test_cards)
     if card is None:
-        raise RulesError(ErrorCode.BAD_DECK, f"unknown card {name!r}")
+        raise Refusal(Code.BAD_DECK, f"unknown card {name!r}")
     return card
 
 
 def check_format(variant: str, fmt: str) -> None:
-    """Raise :class:`RulesError` (``bad_config``) if decks of format ``fmt`` can't be used in
+    """Raise :class:`Refusal` (``bad_config``) if decks of format ``fmt`` can't be used in
     a game of ``variant``."""
     if fmt not in formats.FORMATS:
         raise _bad(f"unknown format {fmt!r}; choose one of {', '.join(formats.FORMATS)}")
@@ -513,8 +514,8 @@ def _validate_decks(config: GameConfig) -> None:
                               vanguard=config.vanguard)
         problems = formats.deck_problems(deck, fmt, needs, allow_test=config.allow_test_cards)
         if problems:
-            raise RulesError(ErrorCode.BAD_DECK, f"{who}'s deck is not legal ({fmt}): "
-                             + "; ".join(str(pr) for pr in problems))
+            raise Refusal(Code.BAD_DECK, f"{who}'s deck is not legal ({fmt}): "
+                          + "; ".join(str(pr) for pr in problems))
 
 
 def _validate_parts(config: GameConfig, p: PlayerConfig, who: str) -> None:

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from arbiter.protocol.errors import Code, Refusal
+
 from . import ending, flow, melee, nontraditional
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
@@ -25,7 +27,6 @@ from .config import (
     card_def,
     validate,
 )
-from .errors import ErrorCode, RulesError
 from .flow import random_starting_player, reset_loop_watch
 from .game import Event, Flow, Game
 from .melee import seat_at_random
@@ -200,7 +201,7 @@ class Table:
         for g in self.games:
             if g.number == number:
                 return g
-        raise RulesError(ErrorCode.UNKNOWN_GAME, f"no game {number} is being played here")
+        raise Refusal(Code.UNKNOWN_GAME, f"no game {number} is being played here")
 
     def decision_for(self, player: int) -> Decision | None:
         d = self.pending
@@ -211,35 +212,35 @@ class Table:
         return out
 
     def apply(self, cmd: Command) -> list[Event]:
-        """Apply one command; raise :class:`RulesError` (changing nothing) if it is refused."""
+        """Apply one command; raise :class:`Refusal` (changing nothing) if it is refused."""
         _COMMANDS[type(cmd)][1](self, cmd)
         return self.drain_events()
 
     def check(self, cmd: Command) -> None:
-        """Raise the :class:`RulesError` that :meth:`apply` would, without changing anything."""
+        """Raise the :class:`Refusal` that :meth:`apply` would, without changing anything."""
         _COMMANDS[type(cmd)][0](self, cmd)
 
     # ------------------------------------------------------------------ acting
 
     def _checked_action(self, player: int, serial: int, action: int) -> tuple[Game, Decision]:
         if self.finished:
-            raise RulesError(ErrorCode.GAME_OVER, "the game is over")
+            raise Refusal(Code.GAME_OVER, "the game is over")
         game = self.top
         d = game.pending
         if d is None:
-            raise RulesError(ErrorCode.NO_DECISION, "nobody is being asked to choose anything")
+            raise Refusal(Code.NO_DECISION, "nobody is being asked to choose anything")
         if d.player != player:
-            raise RulesError(ErrorCode.NOT_YOUR_DECISION,
-                             f"{game.name(d.player)} must choose now ({d.kind}), not "
-                             f"player {player}")
+            raise Refusal(Code.NOT_YOUR_DECISION,
+                          f"{game.name(d.player)} must choose now ({d.kind}), not "
+                          f"player {player}")
         if serial != d.serial:
-            raise RulesError(ErrorCode.STALE_DECISION,
-                             f"decision {serial} is no longer pending; the current one is "
-                             f"{d.serial}")
+            raise Refusal(Code.STALE_DECISION,
+                          f"decision {serial} is no longer pending; the current one is "
+                          f"{d.serial}")
         if not 0 <= action < len(d.actions):
-            raise RulesError(ErrorCode.UNKNOWN_ACTION,
-                             f"decision {d.serial} has actions 0..{len(d.actions) - 1}; "
-                             f"{action} is not one of them")
+            raise Refusal(Code.UNKNOWN_ACTION,
+                          f"decision {d.serial} has actions 0..{len(d.actions) - 1}; "
+                          f"{action} is not one of them")
         return game, d
 
     def act(self, player: int, serial: int, action: int) -> None:
@@ -256,17 +257,17 @@ class Table:
 
     def _game_for(self, player: int, number: int | None) -> Game:
         if self.finished:
-            raise RulesError(ErrorCode.GAME_OVER, "the game is over")
+            raise Refusal(Code.GAME_OVER, "the game is over")
         if number is not None:
             game = self.game(number)
             if not game.in_game(player):
-                raise RulesError(ErrorCode.NOT_IN_GAME,
-                                 f"player {player} is not in game {number}")
+                raise Refusal(Code.NOT_IN_GAME,
+                              f"player {player} is not in game {number}")
             return game
         for game in reversed(self.games):
             if game.in_game(player):
                 return game
-        raise RulesError(ErrorCode.NOT_IN_GAME, f"player {player} is in no game here")
+        raise Refusal(Code.NOT_IN_GAME, f"player {player} is in no game here")
 
     def concede(self, player: int, game_number: int | None = None) -> None:
         """CR 104.3a: a player may concede at any time. Conceding a game beneath a subgame also
@@ -276,7 +277,7 @@ class Table:
 
     def _check_penalty(self, player: int, reason: str, game_number: int | None) -> Game:
         if reason not in ("judge", "clock"):
-            raise RulesError(ErrorCode.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
+            raise Refusal(Code.NOT_AUTHORISED, f"unknown penalty reason {reason!r}")
         return self._game_for(player, game_number)
 
     def penalize(self, player: int, reason: str = "judge", game_number: int | None = None
@@ -311,17 +312,17 @@ class Table:
         offer = game.draw_offer
         if op == "propose":
             if offer is not None:
-                raise RulesError(ErrorCode.DRAW_OFFER, "a draw has already been proposed")
+                raise Refusal(Code.DRAW_OFFER, "a draw has already been proposed")
         elif op in ("accept", "decline"):
             if offer is None:
-                raise RulesError(ErrorCode.DRAW_OFFER, "no draw has been proposed")
+                raise Refusal(Code.DRAW_OFFER, "no draw has been proposed")
             if op == "accept" and player in offer[1]:
-                raise RulesError(ErrorCode.DRAW_OFFER, "you have already accepted")
+                raise Refusal(Code.DRAW_OFFER, "you have already accepted")
         elif op == "withdraw":
             if offer is None or offer[0] != player:
-                raise RulesError(ErrorCode.DRAW_OFFER, "you have no draw proposal to withdraw")
+                raise Refusal(Code.DRAW_OFFER, "you have no draw proposal to withdraw")
         else:
-            raise RulesError(ErrorCode.DRAW_OFFER, f"unknown draw offer operation {op!r}")
+            raise Refusal(Code.DRAW_OFFER, f"unknown draw offer operation {op!r}")
         return game
 
     def draw_offer(self, player: int, op: str, number: int | None = None) -> None:

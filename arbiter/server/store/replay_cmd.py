@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from arbiter.protocol.errors import Refusal
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from_record
-from arbiter.server.rules.errors import RulesError
 from arbiter.server.rules.game import Event
 from arbiter.server.rules.plain import config_from_wire
 
@@ -75,7 +75,7 @@ def replay(store: Store, game_id: int, out: TextIO) -> int:
         print(f"[{rec.n}] {line}", file=out)
         try:
             events = table.apply(cmd)
-        except RulesError as exc:
+        except Refusal as exc:
             print(f"  !! the engine refuses this command on replay: {exc}", file=out)
             return 2
         show_events(events)

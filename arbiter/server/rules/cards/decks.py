@@ -16,9 +16,10 @@ The format, one entry per line::
 
 A ``Commander:`` line names the deck's commander; the commander counts as one of the deck's cards
 (CR 903.5a), so it is added to the main deck. ``Deck`` (or ``Main``) goes back to the main deck.
-Unknown card names and malformed lines are rejected with a :class:`~server.rules.errors.RulesError`
-naming the line. Whether a deck is legal in a format is a separate question
-(:mod:`server.rules.cards.formats`), answered with the lines this parse records.
+Unknown card names and malformed lines are refused (``bad_deck``:
+:class:`~arbiter.protocol.errors.Refusal`) naming the line. Whether a deck is legal in a format
+is a separate question (:mod:`server.rules.cards.formats`), answered with the lines this parse
+records.
 
 Every ready-made deck comes with the nontraditional cards the variants use: a planar deck, a
 scheme deck and a vanguard. A game uses only the parts its variant needs.
@@ -29,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import ErrorCode, RulesError
+from arbiter.protocol.errors import Code, Refusal
+
 from .pool import lookup
 
 _MAX_COUNT = 250  # copies of one card on one line; more is a typo, not a deck
@@ -97,13 +99,13 @@ def _grouped(names: list[str]) -> list[str]:
     return [f"{c} {n}" for n, c in counts.items()]
 
 
-def _err(lineno: int, line: str, why: str) -> RulesError:
+def _err(lineno: int, line: str, why: str) -> Refusal:
     # The line is quoted so the player can find it; a pasted wall of text is cut short
     # so the error stays readable (and small on the wire).
     text = line.strip()
     if len(text) > _QUOTED:
         text = text[:_QUOTED] + "..."
-    return RulesError(ErrorCode.BAD_DECK, f"line {lineno}: {why}: {text!r}")
+    return Refusal(Code.BAD_DECK, f"line {lineno}: {why}: {text!r}")
 
 
 def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
@@ -156,7 +158,7 @@ def parse_deck_list(text: str, *, allow_test: bool = False) -> DeckList:
         sections[section].extend([name] * count)
         entries.append(Line(lineno, line, section, name, count))
     if not sections[MAIN]:
-        raise RulesError(ErrorCode.BAD_DECK, "the deck list has no cards")
+        raise Refusal(Code.BAD_DECK, "the deck list has no cards")
     return DeckList(tuple(sections[MAIN]), tuple(sections[SIDEBOARD]), named[COMMANDER_LINE],
                     tuple(sections[PLANAR]), tuple(sections[SCHEMES]), named[VANGUARD_LINE],
                     tuple(entries))
@@ -363,7 +365,7 @@ def ready_made(name: str) -> DeckList:
     try:
         return READY_MADE[name]
     except KeyError:
-        raise RulesError(
-            ErrorCode.BAD_DECK,
+        raise Refusal(
+            Code.BAD_DECK,
             f"no ready-made deck named {name!r}; choose one of {', '.join(sorted(READY_MADE))}",
         ) from None
