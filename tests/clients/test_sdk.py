@@ -14,7 +14,9 @@ import trio.testing
 
 from arbiter.clients.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from arbiter.protocol import pack
 from arbiter.protocol.codec import unpack_client
+from arbiter.protocol.errors import ProtocolError
 from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rules.cards.catalog import cards
@@ -314,3 +316,17 @@ async def test_a_join_whose_answer_is_lost_with_the_connection_is_found_taken_on
     with pytest.raises(RequestError) as taken:
         await ann.join(room, 1)
     assert taken.value.code == "already_seated"
+
+
+async def test_a_server_frame_naming_no_room_is_refused_before_the_replica_takes_it(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    """A room id outside the grammar (docs/protocol.md, section 7) makes the frame malformed:
+    the client refuses it (and would connect again) instead of following a room it cannot
+    place in any match."""
+    _, _, eve, room = await two_players(nursery, tmp_path)
+    rooms = set(eve.tracker.rooms)
+    for bad in (f"{room}.1", "", "x", f"0{room}"):
+        frame = pack({"t": "s", "r": bad, "e": 1, "q": 0, "c": 0, "v": {}, "g": 1, "l": []})
+        with pytest.raises(ProtocolError, match="names no room"):
+            eve._on_frame(frame)
+    assert set(eve.tracker.rooms) == rooms

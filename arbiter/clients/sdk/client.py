@@ -44,10 +44,10 @@ from websockets.trio.client import ClientConnection, connect
 from arbiter.protocol import Tracker, pack, unpack_server
 from arbiter.protocol import server_messages as sm
 from arbiter.protocol.errors import Code, ProtocolError
+from arbiter.protocol.ids import is_room_id, match_of
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
-from .events import match_of
 from .urls import BadURL, entry_urls, rotation, websocket_url
 
 # Redirects followed in a row before giving up: a node never sends a client to itself or to a
@@ -424,6 +424,11 @@ class Client:
 
     def _on_frame(self, frame: bytes) -> None:
         msg = sm.decode(unpack_server(frame))
+        room = getattr(msg, "room", None)
+        if room is not None and not is_room_id(room):
+            # Refused like any malformed frame (the connection is tried again), before the
+            # replica or the bookkeeping by match takes it in.
+            raise ProtocolError(Code.BAD_MESSAGE, f"{msg.TYPE} names no room: {room!r:.40}")
         stats = self.stats
         stats.frames += 1
         stale = self.tracker.feed(msg)
