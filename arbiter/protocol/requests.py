@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import ids
 from .errors import Code, Refusal
 from .wire import Checker, Codec, Message, key
 
@@ -19,7 +20,7 @@ VERSIONS = (1,)  # protocol versions this package speaks, oldest first
 
 MAX_NAME = 40
 MAX_TOKEN = 64
-MAX_ROOM_ID = 32
+MAX_ROOM_ID = ids.MAX_LENGTH
 MAX_CHAT = 500
 MAX_DECK_TEXT = 20_000
 MAX_REQUEST_ID = 2**53 - 1  # exact in every client language's numbers

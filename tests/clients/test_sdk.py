@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 import trio.testing
+from websockets.trio.client import ClientConnection
 
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from arbiter.protocol import pack, parse_request, to_wire
 from arbiter.protocol.codec import unpack_client
+from arbiter.protocol.errors import Refusal
 from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rules.cards.catalog import cards
@@ -314,3 +318,55 @@ async def test_a_join_whose_answer_is_lost_with_the_connection_is_found_taken_on
     with pytest.raises(RequestError) as taken:
         await ann.join(room, 1)
     assert taken.value.code == "already_seated"
+
+
+async def test_every_request_the_sdk_sends_is_read_back_by_the_server_as_it_was_sent(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Requests leave the SDK through protocol/requests.py's typed path: each frame is a
+    request the server's strict parser takes, and encoding what it read gives the same map (no
+    key it would drop, no nil where a field should be left out)."""
+    sent: list[dict[Any, Any]] = []
+    send = ClientConnection.send
+
+    async def recording(self: ClientConnection, message: Any, *args: Any) -> None:
+        sent.append(unpack_client(message))
+        await send(self, message, *args)
+
+    monkeypatch.setattr(ClientConnection, "send", recording)
+    ann, bob, eve, room = await two_players(nursery, tmp_path)
+    await ann.list_rooms()
+    await ann.catalog()
+    await ann.chat(room, "hello")
+    await ann.draw(room, "propose", room)
+    await ann.draw(room, "withdraw")
+    await lockstep([ann, bob], [ann, bob, eve], random.Random(2), max_actions=2)
+    await bob.resync(room)
+    ws = bob.connection
+    assert ws is not None
+    await ws.aclose()  # Bob comes back with his session and where his view stands
+    with trio.fail_after(30):
+        while bob.connection is None or bob.connection is ws:
+            await bob.wait_changed()
+    await ann.concede(room, room)
+    await eve.leave(room)
+    kinds = {m["t"] for m in sent}
+    assert kinds >= {"hello", "rooms", "catalog", "create", "join", "deck", "spectate", "chat",
+                     "draw", "act", "resync", "concede", "leave"}, kinds
+    assert any("session" in m and "resume" in m for m in sent if m["t"] == "hello")
+    for message in sent:
+        assert to_wire(parse_request(message)) == message
+
+
+async def test_a_server_frame_naming_no_room_is_refused_before_the_replica_takes_it(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    """A room id outside the grammar (docs/protocol.md, section 7) makes the frame malformed:
+    the client refuses it (and would connect again) instead of following a room it cannot
+    place in any match."""
+    _, _, eve, room = await two_players(nursery, tmp_path)
+    rooms = set(eve.tracker.rooms)
+    for bad in (f"{room}.1", "", "x", f"0{room}"):
+        frame = pack({"t": "s", "r": bad, "e": 1, "q": 0, "c": 0, "v": {}, "g": 1, "l": []})
+        with pytest.raises(Refusal, match="names no room"):
+            eve._on_frame(frame)
+    assert set(eve.tracker.rooms) == rooms

@@ -10,12 +10,16 @@ The folder path is the import name (``arbiter/server/rooms/hub.py`` is
   and the standard library);
 - the transport knows nothing of the cluster (a node drives the room core through its inputs);
 - the rules engine needs nothing of Arbiter but itself and the one refusal type with its codes
-  (``arbiter.protocol.errors``), so it stays pure and never needs the room core.
+  (``arbiter.protocol.errors``), so it stays pure and never needs the room core;
+- wire formats live in the protocol: only ``arbiter.protocol.ids`` (and its browser port,
+  src/protocol/ids.js) takes room ids apart or puts them together, and the clients send no
+  request they wrote out by hand as a map.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -124,3 +128,156 @@ def test_the_checks_see_imports_anywhere() -> None:
         "trio", "arbiter.server.net", "arbiter.server.net.server"}
     assert imported_modules("from . import hub\n", "arbiter.server.rooms",
                             is_package=True) >= {"arbiter.server.rooms.hub"}
+
+
+# ---------------------------------------------------------------------- wire formats
+
+# Methods that take a string apart at a separator, or test what it starts or ends with.
+_TAKE_APART = frozenset({"split", "rsplit", "partition", "rpartition", "find", "rfind", "index",
+                         "rindex", "count"})
+_ENDS = frozenset({"startswith", "endswith"})
+_NUMERIC = frozenset({"isdigit", "isdecimal", "isnumeric"})
+_ROOMISH = re.compile(r"room|\brid\b|match_id", re.IGNORECASE)
+
+
+def _dotted(node: ast.AST) -> bool:
+    """A string expression with a dot in its literal text: ".", "12.", f"{match}." ..."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and "." in n.value
+               for n in ast.walk(node))
+
+
+def _dotted_id(node: ast.JoinedStr) -> bool:
+    """An f-string made of values and dots (and digits) alone: f"{match}.{game}.{n}"."""
+    literal = [v.value for v in node.values if isinstance(v, ast.Constant)]
+    return (any(isinstance(v, ast.FormattedValue) for v in node.values)
+            and any("." in text for text in literal)
+            and all(re.fullmatch(r"[0-9.]*", text) for text in literal))
+
+
+def room_id_handling(source: str) -> list[str]:
+    """Where ``source`` does by hand what arbiter.protocol.ids is for: takes a string apart
+    at dots (``room.split(".")``, ``rid.rpartition(".")``), tests a dotted prefix
+    (``rid.startswith(f"{match}.")``), puts values together with dots (``f"{m}.{g}.{n}"``,
+    ``".".join(...)``, ``a + "." + b``) or asks whether a room's id is a number
+    (``room_id.isdigit()``). Each as "line: code"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        hit = False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name, target = node.func.attr, node.func.value
+            hit = ((name in _TAKE_APART and any(_dotted(a) for a in node.args))
+                   or (name in _ENDS and any(_dotted(a) and not isinstance(a, ast.Constant)
+                                             for a in node.args))
+                   or (name == "join" and isinstance(target, ast.Constant)
+                       and target.value == ".")
+                   or (name in _NUMERIC and bool(_ROOMISH.search(ast.unparse(target)))))
+        elif isinstance(node, ast.JoinedStr):
+            hit = _dotted_id(node)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left = node.left
+            hit = (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add)
+                   and isinstance(left.right, ast.Constant) and left.right.value == ".")
+        if hit:
+            found.append(f"{getattr(node, 'lineno', 0)}: {ast.unparse(node)}")
+    return found
+
+
+def hand_made_messages(source: str) -> list[str]:
+    """Maps written out as protocol messages (a literal with a type tag ``"t"``, or
+    ``dict(t=...)``) instead of built by arbiter.protocol's typed requests."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        literal = isinstance(node, ast.Dict) and any(
+            isinstance(k, ast.Constant) and k.value == "t" for k in node.keys)
+        call = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "dict" and any(k.arg == "t" for k in node.keywords))
+        if literal or call:
+            found.append(f"{getattr(node, 'lineno', 0)}: {ast.unparse(node)}")
+    return found
+
+
+def _python_outside(folder: str, skip: str | None = None) -> list[Path]:
+    return [path for path in sorted((ROOT / folder).rglob("*.py"))
+            if "node_modules" not in path.parts
+            and (skip is None or not path.is_relative_to(ROOT / skip))]
+
+
+def test_only_the_protocol_takes_room_ids_apart_or_puts_them_together() -> None:
+    paths = _python_outside("arbiter", skip="arbiter/protocol")
+    assert len(paths) > 100
+    found = {str(p.relative_to(ROOT)): hits for p in paths
+             if (hits := room_id_handling(p.read_text()))}
+    assert found == {}, "use arbiter.protocol.ids (docs/protocol.md, section 7)"
+
+
+def test_the_room_id_check_sees_the_old_parse_sites() -> None:
+    """What the hub, the SDK, the room core and a cluster node did before protocol/ids.py, and
+    what the check must let be (a sentence's full stop, a file suffix, a dotted name in a
+    message)."""
+    old = {
+        "hub": 'def match_id(room_id):\n    return room_id.split(".", 1)[0]\n',
+        "sdk": 'def match_of(room):\n    return room.split(".", 1)[0]\n',
+        "lifecycle": 'rid = f"{self.match_id}.{self.match_game}.{ev.data[\'game\']}"\n',
+        "node": "if not room_id.isdigit():\n    pass\n",
+        "prefix": 'nested.startswith(f"{main}.1.")\n',
+        "rpartition": 'parent, _, n = rid.rpartition(".")\n',
+        "join": '".".join([match, str(game), str(n)])\n',
+        "plus": 'match + "." + str(game)\n',
+    }
+    for what, source in old.items():
+        assert room_id_handling(source), what
+    fine = ('say(text + ".")\n', 'path.endswith(".py")\n', 'stat.rsplit(")", 1)\n',
+            'f"{option.owner.__name__}.{option.field} has no plain default"\n',
+            'key[1:].isdigit()\n', 'room = rooms.get(room_id)\n')
+    for source in fine:
+        assert room_id_handling(source) == [], source
+
+
+def test_the_clients_send_requests_only_through_the_typed_path() -> None:
+    """Every request leaves arbiter/clients as an arbiter.protocol.requests value encoded by
+    ``to_wire``: one encoding, checked against docs/protocol.md by tests/protocol."""
+    paths = _python_outside("arbiter/clients")
+    found = {str(p.relative_to(ROOT)): hits for p in paths
+             if (hits := hand_made_messages(p.read_text()))}
+    assert found == {}
+    assert hand_made_messages('await self.request({"t": "join", "r": room})\n')
+    assert hand_made_messages('pack(dict(t="act", r=room, s=1, a=0))\n')
+    assert hand_made_messages('summary = {"r": room, "seats": []}\n') == []
+
+
+# What the browser client's sources outside src/protocol may not do with room ids, line by line.
+JS_ROOM_ID_HANDLING = re.compile(r"""
+    \.(?:split|indexOf|lastIndexOf)\(\s*["'`][^"'`]*\.        # taken apart at a dot: .split(".")
+  | \.(?:startsWith|endsWith)\(\s*(?:`[^`]*\.|[^)]*\+\s*["']\.)  # a dotted prefix built: `${m}.`
+  | \}\.(?:\$\{[^}]*\}|[0-9]+)\.                            # put together: `${m}.${g}.${n}`
+  | ["']\.["']\s*\+ | \+\s*["']\.["']\s*\+                  # or with +: m + "." + g
+  | \[[^\]\n]*(?:0-9|\\d)[^\]\n]*\.[^\]\n]*\]               # a regular expression's class of
+  | \[[^\]\n]*\.[^\]\n]*(?:0-9|\\d)[^\]\n]*\]               # digits and dots: [0-9.]+
+""", re.VERBOSE)
+WEB_SRC = PACKAGE / "clients" / "web" / "src"
+
+
+def js_room_id_handling(source: str) -> list[str]:
+    return [f"{n}: {line.strip()}" for n, line in enumerate(source.splitlines(), 1)
+            if JS_ROOM_ID_HANDLING.search(line)]
+
+
+def test_the_browser_client_handles_room_ids_only_in_its_protocol() -> None:
+    paths = [p for p in sorted(WEB_SRC.rglob("*.js"))
+             if not p.is_relative_to(WEB_SRC / "protocol")]
+    assert len(paths) > 5
+    found = {p.name: hits for p in paths if (hits := js_room_id_handling(p.read_text()))}
+    assert found == {}, "use src/protocol/ids.js (docs/protocol.md, section 7)"
+    old = ['  return String(room).split(".")[0];',
+           "    const m = /^#\\/room\\/([0-9A-Za-z.]+)$/.exec(location.hash);",
+           "  const sub = `${match}.${game}.${n}`;",
+           '  if (rid.startsWith(match + ".")) return;',
+           "  const dot = room.indexOf('.');"]
+    for line in old:
+        assert js_room_id_handling(line), line
+    fine = ['  const line = raw.split("#", 1)[0].trim();', "  return `${n} cards.`;",
+            '  text = "Game over." + more;', "  const cls = /^[WUBRGC]$/.test(s);",
+            "  text += ` Match: ${score}.${m.over ? ' Over.' : ' Next game.'}`;",
+            '  if (name.endsWith(".js")) load(name);']
+    for line in fine:
+        assert js_room_id_handling(line) == [], line

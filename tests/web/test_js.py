@@ -1,6 +1,7 @@
 """The browser client's port of the protocol (arbiter/clients/web/src/protocol) against the
-reference: docs/protocol.md's test vectors, and snapshots of real games encoded by the Python codec
-whose checksums and canonical encodings the JavaScript must reproduce byte for byte."""
+reference: docs/protocol.md's test vectors, snapshots of real games encoded by the Python codec
+whose checksums and canonical encodings the JavaScript must reproduce byte for byte, and strings
+on which its room ids must give protocol/ids.py's answers."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.bots.strategies import heuristic_strategy
+from arbiter.protocol import ids
 from arbiter.protocol.codec import canonical, pack
 from arbiter.protocol.views import checksum
 from arbiter.server.local import ViewKeeper
@@ -47,6 +49,31 @@ def _game_views() -> list[tuple[str, dict[Any, Any]]]:
     return out
 
 
+def _room_id_vectors() -> list[dict[str, Any]]:
+    """Strings with protocol/ids.py's answer for each: the room's numbers and its match, or
+    null when it is no room id. Real ids of every size up to the limits, and near misses."""
+    rng = random.Random(11)
+    texts = ["12", "12.1.5", "", "0", "012", "012.1.5", "12.01.5", "12.1.05", "12.0.5",
+             "12.1.0", "12.1", "12.1.5.7", "12.", ".12", "+12", " 12", "12\n", "12.1.5\n",
+             "١٢", "²", "1_2", "9007199254740991", "9007199254740992", "1" * 32, "1" * 33,
+             "1000000000000.1000000000.1000000", "10000000000000.1000000000.1000000"]
+    for _ in range(300):
+        parts = [str(rng.randint(1, 10 ** rng.randint(1, 16))) for _ in range(rng.choice((1, 3)))]
+        texts.append(".".join(parts))
+    texts.extend("".join(rng.choice("0123456789..x ") for _ in range(rng.randint(0, 12)))
+                 for _ in range(300))
+    out = []
+    for text in texts:
+        try:
+            room = ids.parse(text)
+        except ids.RoomIdError:
+            out.append({"text": text, "room": None, "match": None})
+            continue
+        out.append({"text": text, "room": [room.match, room.game, room.number],
+                     "match": ids.match_of(text)})
+    return out
+
+
 def test_the_javascript_port_matches_the_reference(tmp_path: Path) -> None:
     node_modules()
     vectors = []
@@ -58,7 +85,10 @@ def test_the_javascript_port_matches_the_reference(tmp_path: Path) -> None:
                         "canonical": canonical(view).hex()})
     path = tmp_path / "vectors.json"
     path.write_text(json.dumps(vectors))
+    room_ids = tmp_path / "room_ids.json"
+    room_ids.write_text(json.dumps(_room_id_vectors()))
     done = subprocess.run([node(), "--test", "test/"], cwd=WEB, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "ARBITER_VECTORS": str(path)})
+                          timeout=120, env={**os.environ, "ARBITER_VECTORS": str(path),
+                                            "ARBITER_ROOM_IDS": str(room_ids)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout and "# skipped 0" in done.stdout, done.stdout

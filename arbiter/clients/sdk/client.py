@@ -32,9 +32,10 @@ import contextlib
 import itertools
 import math
 import random
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import trio
@@ -42,18 +43,24 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import ClientConnection, connect
 
 from arbiter.protocol import Tracker, pack, unpack_server
+from arbiter.protocol import requests as rq
 from arbiter.protocol import server_messages as sm
 from arbiter.protocol.errors import Code, Refusal
+from arbiter.protocol.ids import is_room_id, match_of
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
-from .events import match_of
 from .urls import BadURL, entry_urls, rotation, websocket_url
 
 # Redirects followed in a row before giving up: a node never sends a client to itself or to a
 # node it knows is gone, so a longer chain means the cluster disagrees with itself.
 MAX_REDIRECTS = 5
 JOIN_ATTEMPTS = 3  # a join asked again after connections dropped before its answer
+
+# A request waiting for its id: the client picks a fresh one each time it sends (a request
+# asked again after a redirect is a new request). A request class with its fields bound, such
+# as ``partial(requests.Chat, room=room, text="gg")``, or ``requests.ListRooms`` itself.
+Ask = Callable[[int], rq.Request]
 
 
 class RequestError(Exception):
@@ -334,24 +341,22 @@ class Client:
             self._scope.cancel()
 
     async def _hello(self, ws: ClientConnection, nursery: trio.Nursery) -> None:
-        msg: dict[str, Any] = {"t": "hello", "v": [1]}
+        fresh = partial(rq.Hello, versions=rq.VERSIONS, name=self.name)
         resumed = self.session is not None
         if self.session is not None:
-            msg["session"] = self.session
             positions = self.tracker.positions()
             # Rooms we sit or watch in but have no view of yet (joined before the game began)
             # are named too, at no position: a node of a cluster must know to find them.
             for room in (*self.seats, *self.spectating):
                 positions.setdefault(room, (0, 0))
-            if positions:
-                msg["resume"] = {r: [e, q] for r, (e, q) in positions.items()}
+            reply = await self._hello_once(ws, partial(
+                rq.Hello, versions=rq.VERSIONS, session=self.session, resume=positions or None))
         else:
-            msg["name"] = self.name
-        reply = await self._hello_once(ws, msg)
+            reply = await self._hello_once(ws, fresh)
         reclaim = False
         if isinstance(reply, sm.Error) and reply.code == "unknown_session" and self.name:
             # The server forgot us: start a new session and reclaim seats by their tokens.
-            reply = await self._hello_once(ws, {"t": "hello", "v": [1], "name": self.name})
+            reply = await self._hello_once(ws, fresh)
             reclaim = resumed = True
         if isinstance(reply, sm.Error):
             raise RequestError(reply.code, reply.message, reply.request)
@@ -369,9 +374,8 @@ class Client:
         if reclaim:
             nursery.start_soon(self._reclaim)
 
-    async def _hello_once(self, ws: ClientConnection, msg: dict[str, Any]
-                          ) -> sm.ServerMessage:
-        await ws.send(pack({**msg, "i": next(self._ids)}))
+    async def _hello_once(self, ws: ClientConnection, hello: Ask) -> sm.ServerMessage:
+        await ws.send(pack(rq.to_wire(hello(next(self._ids)))))
         while True:
             frame = await ws.recv()
             if isinstance(frame, bytes):
@@ -424,6 +428,11 @@ class Client:
 
     def _on_frame(self, frame: bytes) -> None:
         msg = sm.decode(unpack_server(frame))
+        room = getattr(msg, "room", None)
+        if room is not None and not is_room_id(room):
+            # Refused like any malformed frame (the connection is tried again), before the
+            # replica or the bookkeeping by match takes it in.
+            raise Refusal(Code.BAD_MESSAGE, f"{msg.TYPE} names no room: {room!r:.40}")
         stats = self.stats
         stats.frames += 1
         stale = self.tracker.feed(msg)
@@ -605,7 +614,7 @@ class Client:
         # If the room closed, or the connection dropped (we resume on reconnecting), there is
         # nothing more to do.
         with contextlib.suppress(RequestError, ConnectionLost):
-            await self.request({"t": "resync", "r": room})
+            await self.request(partial(rq.Resync, room=room))
 
     def _emit(self, event: ev.Event) -> None:
         for channel in list(self._subscribers):
@@ -682,27 +691,29 @@ class Client:
 
     # ------------------------------------------------------------------ requests
 
-    async def request(self, msg: dict[str, Any]) -> sm.ServerMessage:
-        """Send a request and return its reply; raise :class:`RequestError` if refused or
-        :class:`ConnectionLost` if the connection drops first. A redirect (the room lives on
-        another node of a cluster) is followed here: the client moves there and asks again,
-        up to :data:`MAX_REDIRECTS` times in a row (then ``redirect_loop``)."""
+    async def request(self, ask: Ask) -> sm.ServerMessage:
+        """Send a request (:data:`Ask`: the client gives it its id) and return its reply;
+        raise :class:`RequestError` if refused or :class:`ConnectionLost` if the connection
+        drops first. A redirect (the room lives on another node of a cluster) is followed
+        here: the client moves there and asks again, up to :data:`MAX_REDIRECTS` times in a
+        row (then ``redirect_loop``)."""
         hops = 0
         while True:
-            reply, ws = await self._request_once(msg)
+            sent, reply, ws = await self._request_once(ask)
             if not isinstance(reply, sm.Redirect):
                 return reply
             hops += 1
             if hops > MAX_REDIRECTS:
                 raise RequestError("redirect_loop",
-                                   f"{msg.get('t')!r} was redirected {MAX_REDIRECTS} times in "
+                                   f"{sent.TYPE!r} was redirected {MAX_REDIRECTS} times in "
                                    f"a row, last to {reply.url[:80]!r}", reply.request)
             if not await self._follow(reply, ws):
                 hops -= 1  # the node named was not there: not a loop (see _stay_connected)
 
-    async def _request_once(self, msg: dict[str, Any]
-                            ) -> tuple[sm.ServerMessage, ClientConnection]:
-        """Send a request on the current connection; its reply, and that connection."""
+    async def _request_once(self, ask: Ask
+                            ) -> tuple[rq.Request, sm.ServerMessage, ClientConnection]:
+        """Send a request on the current connection: the request sent, its reply, and that
+        connection."""
         if self._ws is None:
             await self._reached(None)
         ws = self._ws
@@ -712,10 +723,11 @@ class Client:
             if self._ws is not ws:
                 raise ConnectionLost("the connection dropped")
         rid = next(self._ids)
+        sent = ask(rid)
         pending = _Pending(trio.Event())
         self._waiting[rid] = pending
         try:
-            await ws.send(pack({**msg, "i": rid}))
+            await ws.send(pack(rq.to_wire(sent)))
         except ConnectionClosed:
             self._waiting.pop(rid, None)
             raise ConnectionLost("the connection dropped") from None
@@ -725,45 +737,42 @@ class Client:
             raise ConnectionLost("the connection dropped before the reply")
         if isinstance(reply, sm.Error):
             raise RequestError(reply.code, reply.message, rid)
-        return reply, ws
+        return sent, reply, ws
 
-    async def _expect(self, msg: dict[str, Any], kind: type[R]) -> R:
-        reply = await self.request(msg)
+    async def _expect(self, ask: Ask, kind: type[R]) -> R:
+        reply = await self.request(ask)
         if not isinstance(reply, kind):
             raise Refusal(Code.BAD_MESSAGE,
-                          f"{msg['t']} was answered with {reply.TYPE}")
+                          f"{kind.TYPE} expected, the answer was {reply.TYPE}")
         return reply
 
     async def list_rooms(self) -> list[dict[str, Any]]:
-        return list((await self._expect({"t": "rooms"}, sm.RoomList)).rooms)
+        return list((await self._expect(rq.ListRooms, sm.RoomList)).rooms)
 
     async def catalog(self) -> dict[str, Any]:
         """Card data, ready-made decks and variants (fetched once, then kept)."""
         if self._catalog is None:
-            reply = await self._expect({"t": "catalog"}, sm.Catalog)
+            reply = await self._expect(rq.GetCatalog, sm.Catalog)
             self._catalog = {"cards": reply.cards, "decks": reply.decks,
                              "variants": reply.variants}
         return self._catalog
 
     async def create(self, config: dict[str, Any] | None = None) -> str:
         """Create a match room (docs/protocol.md, "create", lists the settings)."""
-        return (await self._expect({"t": "create", "config": config or {}}, sm.Created)).room
+        create = partial(rq.CreateRoom, config=config or {})
+        return (await self._expect(create, sm.Created)).room
 
     async def join(self, room: str, seat: int | None = None, *, deck: str | None = None,
                    deck_text: str | None = None, token: str | None = None) -> int:
         """Take a seat (or reclaim one with its token) and optionally submit a deck: a
         ready-made deck's name (``deck``) or a deck list (``deck_text``)."""
-        msg: dict[str, Any] = {"t": "join", "r": room}
-        if seat is not None:
-            msg["seat"] = seat
-        if token is not None:
-            msg["token"] = token
-        ticket = await self._join_once_or_found(room, msg)
+        join = partial(rq.Join, room=room, seat=seat, token=token)
+        ticket = await self._join_once_or_found(room, join)
         if deck is not None or deck_text is not None:
             await self.submit_deck(room, ready=deck, text=deck_text)
         return ticket.seat
 
-    async def _join_once_or_found(self, room: str, msg: dict[str, Any]) -> SeatTicket:
+    async def _join_once_or_found(self, room: str, join: Ask) -> SeatTicket:
         """Ask for the seat; if the connection drops before the answer, the join may or may not
         have been taken (a cluster node killed after committing it): the welcome on the next
         connection lists the seats this session holds, and says which. Asked again only if it
@@ -772,7 +781,7 @@ class Client:
         for attempt in range(1, JOIN_ATTEMPTS + 1):
             old = self._ws
             try:
-                reply = await self._expect(msg, sm.Joined)
+                reply = await self._expect(join, sm.Joined)
             except ConnectionLost:
                 if attempt == JOIN_ATTEMPTS or held is not None:
                     raise
@@ -786,41 +795,30 @@ class Client:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def spectate(self, room: str) -> None:
-        await self.request({"t": "spectate", "r": room})
+        await self.request(partial(rq.Spectate, room=room))
         if room not in self.seats:
             self.spectating.add(room)
 
     async def submit_deck(self, room: str, *, ready: str | None = None,
                           text: str | None = None) -> None:
-        msg: dict[str, Any] = {"t": "deck", "r": room}
-        if ready is not None:
-            msg["ready"] = ready
-        if text is not None:
-            msg["text"] = text
-        await self.request(msg)
+        await self.request(partial(rq.SubmitDeck, room=room, text=text, ready=ready))
 
     async def act(self, room: str, serial: int, action: int) -> sm.ServerMessage:
         """Choose ``action`` of the decision ``serial`` in ``room``; returns the reply (your
         delta, already applied to the replica, or ``ok``)."""
-        return await self.request({"t": "act", "r": room, "s": serial, "a": action})
+        return await self.request(partial(rq.Act, room=room, serial=serial, action=action))
 
     async def concede(self, room: str, game_room: str | None = None) -> None:
         """Concede (CR 104.3a) the game in ``game_room`` (default: the innermost game you are
         in); ``room`` is any room of the match."""
-        msg: dict[str, Any] = {"t": "concede", "r": room}
-        if game_room is not None:
-            msg["g"] = game_room
-        await self.request(msg)
+        await self.request(partial(rq.Concede, room=room, game=game_room))
 
     async def draw(self, room: str, op: str, game_room: str | None = None) -> None:
         """Propose, accept, decline or withdraw an intentional draw (CR 104.4i)."""
-        msg: dict[str, Any] = {"t": "draw", "r": room, "op": op}
-        if game_room is not None:
-            msg["g"] = game_room
-        await self.request(msg)
+        await self.request(partial(rq.Draw, room=room, op=op, game=game_room))
 
     async def chat(self, room: str, text: str) -> None:
-        await self.request({"t": "chat", "r": room, "text": text})
+        await self.request(partial(rq.Chat, room=room, text=text))
 
     async def leave(self, room: str) -> None:
         """Give up a seat (or stop spectating). A room that is gone already (the server
@@ -828,7 +826,7 @@ class Client:
         away) is left all the same."""
         if room not in self.closed:
             try:
-                await self.request({"t": "leave", "r": room})
+                await self.request(partial(rq.Leave, room=room))
             except RequestError as exc:
                 if exc.code not in ("unknown_room", "room_closed"):
                     raise

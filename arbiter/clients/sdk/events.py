@@ -1,6 +1,7 @@
 """Typed events the SDK hands to the application, one per server message (plus a few of its
 own about the connection). Every event that concerns a room carries the room id ``room``; the
-match it belongs to is ``match_of(room)`` (a subgame's room id starts with its match's id).
+match it belongs to is ``match_of(room)`` (arbiter/protocol/ids.py: a subgame's room id names
+its match).
 """
 
 from __future__ import annotations
@@ -8,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
-def match_of(room: str) -> str:
-    """The match room a room belongs to: subgame rooms are ``MATCH.GAME.SUBGAME``."""
-    return room.split(".", 1)[0]
+from arbiter.protocol.ids import match_of as match_of  # for events.match_of(event.room)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from typing import Any
 
 import trio
 
+from arbiter.protocol import ids as room_ids
 from arbiter.protocol.codec import peek_request_id
 from arbiter.protocol.errors import Code
 from arbiter.protocol.server_messages import Error
@@ -366,9 +367,10 @@ class ClusterNode(ServerBase):
         nobody is sent to a dead address. A room whose holder has stopped beating is waited
         for, until its lease lapses and this node takes it (:class:`OwnerSilent` if that
         takes longer than a lease). None so means here, or finished, or never made."""
-        if not room_id.isdigit():
+        try:
+            room = room_ids.match_number(room_id)
+        except room_ids.RoomIdError:  # no match's room id: no match anywhere
             return None
-        room = int(room_id)
         if room in self.epochs and room not in self.taking:
             if room in self.reload:
                 await self._reload(room)

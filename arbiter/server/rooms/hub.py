@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from arbiter.protocol import ids as room_ids
 from arbiter.protocol import requests as rq
 from arbiter.protocol.codec import pack, peek_request_id, unpack_client
 from arbiter.protocol.errors import Code, Refusal
@@ -64,15 +65,6 @@ LOBBY_FRESH = 1.0
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
                     rq.Draw, rq.Judge})
-
-
-def match_id(room_id: str) -> str:
-    """The match a room id belongs to: a subgame's room is MATCH.GAME.N."""
-    return room_id.split(".", 1)[0]
-
-
-def _by_number(item: tuple[str, Any]) -> tuple[int, str]:
-    return (int(item[0]) if item[0].isdigit() else 0, item[0])
 
 
 class Ids(Protocol):
@@ -303,7 +295,9 @@ class Hub:
         if self.routing:
             # Rooms the client was following, or holds a seat in, that are not here: the node
             # finds where they are and redirects the client there (Lookup with no frame).
-            followed = {match_id(r) for r in (req.resume or {})} | set(session.seats) \
+            # (A resumed "room" that is no room id is nowhere: not asked for.)
+            resumed = [r for r in (req.resume or {}) if room_ids.is_room_id(r)]
+            followed = {room_ids.match_of(r) for r in resumed} | set(session.seats) \
                 | session.spectating
             for rid in sorted(followed - set(self.matches)):
                 self.ctx.out.lookup("room", rid, peer, None, req.resume)
@@ -318,9 +312,13 @@ class Hub:
         match = self.match_of(room_id)
         if match is not None:
             return match
-        if self._lookup("room", match_id(room_id), peer):
+        try:
+            home = room_ids.match_of(room_id)
+        except room_ids.RoomIdError as exc:  # no such room anywhere: no cluster lookup for it
+            raise Refusal(Code.UNKNOWN_ROOM, str(exc)) from None
+        if self._lookup("room", home, peer):
             return None
-        url = self._resolved.rooms.get(match_id(room_id)) if self._resolved else None
+        url = self._resolved.rooms.get(home) if self._resolved else None
         if url is not None:
             self._redirect(peer, request, url, room_id)
             return None
@@ -345,8 +343,8 @@ class Hub:
                      if mr.state != RoomState.FINISHED]
             for summary in rooms:
                 del summary["t"]
-            rooms.extend(s for r, s in sorted(self.remote_lobby.items(), key=_by_number)
-                         if r not in self.matches)
+            lobby = sorted(self.remote_lobby.items(), key=lambda item: room_ids.parse(item[0]))
+            rooms.extend(s for r, s in lobby if r not in self.matches)
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))

@@ -2,9 +2,9 @@
 close and restart them (CR 724, 726).
 
 The main game's room has the match's id. A subgame's room is ``MATCH.GAME.N``: the match's id,
-the game of the match, the subgame's game number on that table. The id is derived, not counted,
-so replaying the log rebuilds the same ids with nothing extra stored. A restarted game keeps
-its room (CR 724).
+the game of the match, the subgame's game number on that table (the grammar is
+arbiter/protocol/ids.py's). The id is derived, not counted, so replaying the log rebuilds the
+same ids with nothing extra stored. A restarted game keeps its room (CR 724).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from arbiter.protocol import ids as room_ids
 from arbiter.server.rules import Table
 from arbiter.server.rules.game import Event
 
@@ -112,7 +113,7 @@ class GameRooms:
         out = []
         for ev in events:
             if ev.kind == "subgame_started":
-                rid = f"{self.match_id}.{self.match_game}.{ev.data['game']}"
+                rid = room_ids.subgame_room(self.match_id, self.match_game, ev.data["game"])
                 self.ids[ev.data["game"]] = rid
                 out.append(Change(ev.kind, ev.data, rid))
             elif ev.kind == "subgame_ended":

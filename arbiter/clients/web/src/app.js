@@ -7,12 +7,9 @@
 
 import { checkDeckList, serverErrorLine } from "./decks.js";
 import { Connection } from "./net.js";
+import { isRoomId, matchOf } from "./protocol/ids.js";
 import * as T from "./table.js";
 import { clockText, names as namesOf, resultText } from "./text.js";
-
-export function matchOf(room) {
-  return String(room).split(".")[0];
-}
 
 function storage(key) {
   return {
@@ -112,7 +109,8 @@ export class App {
 
   onMessage(msg) {
     const room = msg.r === undefined ? null : String(msg.r);
-    const match = room === null ? null : matchOf(room);
+    // A message about no room (an error or a redirect with r nil) concerns no match.
+    const match = isRoomId(room) ? matchOf(room) : null;
     switch (msg.t) {
       case "rooms":
         this.rooms = msg.rooms;
@@ -253,8 +251,8 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
-    const m = /^#\/room\/([0-9A-Za-z.]+)$/.exec(location.hash);
-    const match = m ? matchOf(m[1]) : null;
+    const m = /^#\/room\/(.*)$/.exec(location.hash);
+    const match = m && isRoomId(m[1]) ? matchOf(m[1]) : null; // a mistyped link: the lobby
     if (match !== this.match) {
       this.popup = null;
       this.detailId = null;
