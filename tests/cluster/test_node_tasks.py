@@ -109,7 +109,8 @@ async def test_room_lists_asking_at_once_share_one_lobby_read(node: ClusterNode)
         for _ in range(5):
             nursery.start_soon(node._read_lobby)
     assert node.stats.lobby_reads == 1
-    assert node.hub.remote_lobby == {}  # the room of "gone" is not listed: nobody holds it
+    # The room of "gone" is not listed: nobody holds it.
+    assert node.hub.routing.other_rooms(()) == [] and node.hub.lobby_fresh(trio.current_time())
 
 
 async def test_game_ids_are_refilled_at_once_while_the_claim_task_is_busy(

@@ -9,9 +9,9 @@ What the node adds to the embedded server, each in one place:
   those records caused. A batch that cannot be written at all (PostgreSQL away) drops what it
   caused too; its rooms are let go and rebuilt from the log once it answers, and meanwhile the
   core refuses writes with ``unavailable``.
-- **Lookups.** The core (``Hub(routing=True)``) asks before it says a session or a room does
-  not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log, the
-  directory, or by taking a room nobody holds) and hands the frame back.
+- **Lookups.** The core (a hub with ``ClusterRouting``) asks before it says a session or a room
+  does not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log,
+  the directory, or by taking a room nobody holds) and hands the frame back.
 - **Leases.** :meth:`ClusterNode._beat` keeps the node alive in the directory, renews the
   leases of its rooms, lists them in the lobby and reads the other nodes' entries; a room whose
   lease was lost is let go at once.
@@ -34,16 +34,14 @@ from typing import Any
 
 import trio
 
-from arbiter.protocol.codec import peek_request_id
-from arbiter.protocol.errors import Code
-from arbiter.protocol.server_messages import Error
 from arbiter.server.net.connection import END, Connection
 from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
 from arbiter.server.rooms.context import SeededEntropy
-from arbiter.server.rooms.effects import Effects, Lookup, Resolved
+from arbiter.server.rooms.effects import SERVICE_RESTART, Effects, Lookup, LookupKind, Resolved
 from arbiter.server.rooms.hub import ROOM_LIST_MAX, Hub
 from arbiter.server.rooms.peers import Peer
+from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
@@ -52,8 +50,6 @@ from .ownership import hand_over, take_over
 from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
 
 log = logging.getLogger("arbiter.cluster")
-
-SERVICE_RESTART = 1012
 
 
 @dataclass(frozen=True)
@@ -177,7 +173,8 @@ class ClusterNode(ServerBase):
         self.game_ids = IdPool(self.log, "games", block=128, low_water=32)
         entropy = SeededEntropy(config.seed) if config.seed is not None else None
         self.ids = PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set())
-        hub = Hub(config.hub, config.limits, entropy=entropy, routing=True, ids=self.ids)
+        hub = Hub(config.hub, config.limits, entropy=entropy, routing=ClusterRouting(),
+                  ids=self.ids)
         self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
         super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
         self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
@@ -227,7 +224,8 @@ class ClusterNode(ServerBase):
         then every room is handed over so another node claims it at once."""
         self.stopping = True
         await super().shutdown()
-        self.hub.log_available = False  # nothing more is accepted for the rooms going away
+        # Nothing more is accepted for the rooms going away.
+        self.apply(self.hub.log_availability(False, trio.current_time()))
         await self.gate.flush()
         with trio.move_on_after(self.cluster.lease):
             for room in sorted(self.leased):
@@ -275,13 +273,13 @@ class ClusterNode(ServerBase):
             log.warning("cannot reach %s: %s", service, why)
         self.problems[service] = why
         if service == "postgres":
-            self.hub.log_available = False
+            self.apply(self.hub.log_availability(False, trio.current_time()))
 
     def _fine(self, service: str) -> None:
         if self.problems.pop(service, None) is not None:
             log.info("%s answers again", service)
         if service == "postgres":
-            self.hub.log_available = not self.stopping
+            self.apply(self.hub.log_availability(not self.stopping, trio.current_time()))
 
     # ------------------------------------------------------------------ lookups
 
@@ -305,19 +303,20 @@ class ClusterNode(ServerBase):
                                                  lookup.resume))
                     continue
                 frame = lookup.frame
-                if lookup.kind == "session":
-                    await self._find_session(lookup.key)
-                    resolved.sessions.add(lookup.key)
-                elif lookup.kind == "room":
-                    resolved.rooms[lookup.key] = await self._where(lookup.key)
-                elif lookup.kind == "lobby":
-                    await self._read_lobby()
-                    resolved.lobby = True
-                else:
-                    resolved.placed = True
-                    resolved.place = await self._place()
-                    if resolved.place is None:
-                        resolved.number = await self.ids.room_waiting()
+                match lookup.kind:
+                    case LookupKind.SESSION:
+                        await self._find_session(lookup.key)
+                        resolved.sessions.add(lookup.key)
+                    case LookupKind.ROOM:
+                        resolved.rooms[lookup.key] = await self._where(lookup.key)
+                    case LookupKind.LOBBY:
+                        await self._read_lobby()
+                        resolved.lobby = True
+                    case LookupKind.PLACE:
+                        resolved.placed = True
+                        resolved.place = await self._place()
+                        if resolved.place is None:
+                            resolved.number = await self.ids.room_waiting()
         except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
             if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)
@@ -325,15 +324,7 @@ class ClusterNode(ServerBase):
                 service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
                 self._trouble(service, str(exc))
                 why = "the cluster's directory or log cannot be reached just now"
-            out = Effects()
-            if frame is not None:
-                out.message([peer], Error(Code.UNAVAILABLE, f"{why}: nothing was done; try "
-                                          "again shortly", peek_request_id(frame)))
-                self.hub.stats.errors[Code.UNAVAILABLE] += 1
-            else:  # a room it resumed cannot be found just now: come back and ask again
-                out.close(peer, SERVICE_RESTART, "a room you follow cannot be found just now; "
-                                                 "reconnect")
-            self.apply(out)
+            self.apply(self.hub.lookup_failed(peer, frame, why, trio.current_time()))
             return Effects()
         if frame is None:
             return Effects()
@@ -349,9 +340,9 @@ class ClusterNode(ServerBase):
             if self.hub.lobby_fresh(trio.current_time()):
                 return
             entries = await self.directory.lobby(ROOM_LIST_MAX)
-            self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
-                                     if lease.node != self.node_id}
-            self.hub.remote_lobby_at = trio.current_time()
+            self.apply(self.hub.remote_lobby({str(room): summary for room, summary, lease
+                                              in entries if lease.node != self.node_id},
+                                             trio.current_time()))
             self.stats.lobby_reads += 1
 
     async def _find_session(self, token: str) -> None:
