@@ -45,37 +45,12 @@ from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
-from .directory import DEFAULT_PREFIX, Directory, DirectoryUnavailable
+from .directory import Directory, DirectoryUnavailable
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
+from .settings import ClusterSettings
 
 log = logging.getLogger("arbiter.cluster")
-
-
-@dataclass(frozen=True)
-class ClusterSettings:
-    redis: str  # redis://host:port/db of the Redis-protocol server
-    postgres: str  # libpq connection string of the log
-    node_id: str | None = None  # default: host:port, stable across restarts of the node
-    public_url: str | None = None  # default: ws://host:port/
-    # A dead node's rooms are claimed about this long after its last renewal. Renewals come
-    # four times per lease, so a node must stall for three quarters of it to lose its rooms.
-    lease: float = 4.0
-    claim_every: float = 0.5  # how often live nodes look for rooms to claim
-    prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
-    log_timeout: float = 5.0  # bound on every PostgreSQL call
-    directory_timeout: float = 2.0  # bound on every Redis call
-
-    @property
-    def beat(self) -> float:
-        return self.lease / 4
-
-    @property
-    def alive_for(self) -> float:
-        """How long a heartbeat lists a node as alive: two beats, half a lease. A dead node
-        so leaves the directory well before its leases lapse, and in between other nodes
-        answer ``unavailable`` for its rooms instead of sending clients to a dead address."""
-        return self.lease / 2
 
 
 class OwnerSilent(Exception):
