@@ -69,7 +69,7 @@ async def test_a_lookup_during_the_restore_waits_for_the_room(node: ClusterNode)
 
     async with trio.open_nursery() as nursery:
         async def lookup_meanwhile() -> None:  # the room is claimed, not yet restored
-            assert ROOM in node.epochs and str(ROOM) not in node.hub.matches
+            assert ROOM in node.holdings.epochs and str(ROOM) not in node.hub.matches
             nursery.start_soon(look)
             await trio.sleep(0.05)  # the lookup runs as far as it can
 

@@ -13,24 +13,28 @@ What the node adds to the embedded server, each in one place:
   does not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log,
   the directory, or by taking a room nobody holds) and hands the frame back.
 - **Leases.** :meth:`ClusterNode._beat` keeps the node alive in the directory, renews the
-  leases of its rooms, lists them in the lobby and reads the other nodes' entries; a room whose
-  lease was lost is let go at once.
+  leases of its rooms and lists them in the lobby; a room whose lease was lost is let go at
+  once.
 - **Claims.** :meth:`ClusterNode._claim` takes over rooms whose lease lapsed (their node died)
   or was handed over, replays them from the log (every recorded state hash checked) and
   resumes them with fresh grace periods.
 - **Leaving.** :meth:`ClusterNode.shutdown` closes every connection (1012: come back), writes
   the last batch, hands every room over and leaves the directory, so that other nodes take
   the rooms at once instead of waiting for the leases to lapse.
+
+The node does the awaits; the decisions are pure and tested without servers: when to beat,
+which leases to take, renew and give up, which rooms to claim (:mod:`.leases`), and what a
+lookup answers (:mod:`.lookups`). The core learns what the node finds out through its inputs
+(``Hub.log_availability``, ``remote_lobby``, ``redirect``, ``release_room``, ``lookup_failed``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import math
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import assert_never
 
 import trio
 
@@ -46,6 +50,22 @@ from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
 from .directory import Directory, DirectoryUnavailable
+from .leases import Beats, Holdings
+from .lookups import (
+    AwaitTake,
+    Elsewhere,
+    GiveUp,
+    Here,
+    Nowhere,
+    Pause,
+    ReadHolder,
+    ReadLease,
+    Rebuild,
+    ReleaseStale,
+    RoomLookup,
+    Take,
+    placement,
+)
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
@@ -150,12 +170,10 @@ class ClusterNode(ServerBase):
         self.ids = PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set())
         hub = Hub(config.hub, config.limits, entropy=entropy, routing=ClusterRouting(),
                   ids=self.ids)
-        self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
-        super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
-        self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
-        self.taking: dict[int, trio.Event] = {}  # rooms being taken over -> set when done
-        self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
-        self.published: dict[int, dict[str, Any]] = {}  # lobby entries as last published
+        self.holdings = Holdings()  # the rooms this node owns, and their leases
+        super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
+        self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
+        self.beats = Beats(cluster.beat)
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
         self.stats = NodeStats()
         self.stopping = False
@@ -186,6 +204,7 @@ class ClusterNode(ServerBase):
                                                  epoch=owner.epoch)
                 lines.append(f"room {owner.room} (held by this node's previous run) is up for "
                              "a claim")
+        self.beats.beaten(trio.current_time())
         await self._heartbeat()
         return lines
 
@@ -202,13 +221,14 @@ class ClusterNode(ServerBase):
         # Nothing more is accepted for the rooms going away.
         self.apply(self.hub.log_availability(False, trio.current_time()))
         await self.gate.flush()
+        held = self.holdings
         with trio.move_on_after(self.cluster.lease):
-            for room in sorted(self.leased):
+            for room, epoch in sorted(held.renewals().items()):
                 with contextlib.suppress(DirectoryUnavailable):
-                    if await hand_over(room, node=self.node_id, epoch=self.epochs[room],
+                    if await hand_over(room, node=self.node_id, epoch=epoch,
                                        directory=self.directory):
                         self.stats.handed_over += 1
-            self.leased.clear()
+            held.leased.clear()
             with contextlib.suppress(DirectoryUnavailable):
                 await self.directory.leave(self.node_id)
 
@@ -220,15 +240,14 @@ class ClusterNode(ServerBase):
         (``failed``): let those rooms go (their followers are closed with 1012 and sent on
         when they come back), and close whoever lost frames with them."""
         now = trio.current_time()
+        rooms = rooms - {NO_ROOM}
         if failed is not None:
             self._trouble("postgres", str(failed))
-        for room in sorted(rooms - {NO_ROOM}):
-            if failed is not None:
-                if room in self.epochs:
-                    self.reload.add(room)  # still ours, as far as we know: rebuild it
-            else:
+            self.holdings.outcome_unknown(rooms)  # still ours, as far as we know: rebuild
+        for room in sorted(rooms):
+            if failed is None:
                 self.stats.fenced += 1
-                self._forget(room)
+                self.holdings.forget(room)
                 log.warning("room %d: another node owns it now; letting it go", room)
             self.apply(self.hub.release_room(str(room), None, now))
         for sink in lost:
@@ -236,12 +255,6 @@ class ClusterNode(ServerBase):
                     SERVICE_RESTART, "the cluster could not store what you were sent; "
                                      "reconnect"):
                 self.gate.send([sink], END)
-
-    def _forget(self, room: int) -> None:
-        self.epochs.pop(room, None)
-        self.leased.discard(room)
-        self.published.pop(room, None)
-        self.reload.discard(room)
 
     def _trouble(self, service: str, why: str) -> None:
         if service not in self.problems:
@@ -327,64 +340,47 @@ class ClusterNode(ServerBase):
 
     async def _where(self, room_id: str) -> str | None:
         """The URL of the live node that holds ``room_id``; None when it is here (or now is:
-        nobody held it, so this node took it) or when it is nowhere. Never this node's own
-        URL, nor a node the directory does not list as alive: so redirects cannot loop, and
-        nobody is sent to a dead address. A room whose holder has stopped beating is waited
-        for, until its lease lapses and this node takes it (:class:`OwnerSilent` if that
-        takes longer than a lease). None so means here, or finished, or never made."""
+        nobody held it, so this node took it) or when it is nowhere (:mod:`.lookups` decides;
+        this does what it says). :class:`OwnerSilent` when its holder has stopped beating
+        and the lease did not lapse within the lookup's patience."""
         if not room_id.isdigit():
             return None
         room = int(room_id)
-        if room in self.epochs and room not in self.taking:
-            if room in self.reload:
-                await self._reload(room)
-            return None
-        with trio.move_on_after(self.cluster.lease + self.cluster.beat):
-            while True:
-                # Another task of this node (the claim loop, another request) may take the
-                # room while this one waits on Redis: every answer is looked at again after
-                # each await, or this node would call a room it is taking (or still
-                # restoring) closed, or let go the lease it has just taken as if a previous
-                # run had left it.
-                if room in self.taking:
-                    await self._take(room)  # waits for that take to end; then look again
-                    continue
-                if room in self.epochs:  # taken meanwhile, by another task of ours
+        look = RoomLookup(room, node=self.node_id, url=self.url,
+                          pause=self.cluster.claim_every,
+                          patience=self.cluster.lookup_patience)
+        while True:
+            step = look.next(self.holdings, trio.current_time())
+            match step:
+                case Here() | Nowhere():
                     return None
-                lease = await self.directory.lease(room)
-                if room in self.epochs or room in self.taking:
-                    continue
-                if lease is None:
-                    if await self._take(room):
-                        return None
-                    lease = await self.directory.lease(room)  # did another node win it?
-                    if lease is None and not (room in self.epochs or room in self.taking):
-                        return None  # no: the room is finished, or was never made
-                    continue
-                if lease.node == self.node_id:
-                    # Ours, yet not held by this process: a lease taken by this node's
-                    # previous run (killed between taking a lease and claiming the room, so
-                    # that its restart did not find the room among its own). Let it go, and
-                    # take the room like any unheld one.
-                    await self.directory.release(room, node=self.node_id, epoch=lease.epoch)
-                    continue
-                node = await self.directory.node(lease.node)
-                if node is not None:
-                    return node.url if node.url != self.url else None
-                await trio.sleep(self.cluster.claim_every)  # the holder is silent
-        raise OwnerSilent(f"room {room}'s node has stopped answering and still holds it; "
-                          f"another node takes it over within {self.cluster.lease:g} s")
+                case Elsewhere(url):
+                    return url
+                case GiveUp():
+                    raise OwnerSilent(
+                        f"room {room}'s node has stopped answering and still holds it; "
+                        f"another node takes it over within {self.cluster.lease:g} s")
+                case Rebuild():
+                    await self._reload(room)
+                case AwaitTake():
+                    await self._take(room)
+                case ReadLease():
+                    look.lease_read(await self.directory.lease(room))
+                case Take():
+                    look.took(await self._take(room))
+                case ReleaseStale(epoch):
+                    await self.directory.release(room, node=self.node_id, epoch=epoch)
+                case ReadHolder(node):
+                    look.holder_read(await self.directory.node(node))
+                case Pause(seconds):
+                    await trio.sleep(seconds)
+                case _:
+                    assert_never(step)
 
     async def _place(self) -> str | None:
-        """Where a new room goes: the least-loaded live node, unless this node is within one
-        room of it. Each redirect so goes to a node with fewer rooms than the last, which is
-        what keeps a create from bouncing between nodes."""
+        """Where a new room goes (None: here)."""
         best = await self.directory.place(reserve=False)
-        if best is None or best.id == self.node_id or best.url == self.url:
-            return None
-        if len(self.hub.matches) <= best.rooms + 1:
-            return None
-        return best.url
+        return placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
 
     # ------------------------------------------------------------------ claiming
 
@@ -392,10 +388,10 @@ class ClusterNode(ServerBase):
         """Take ``room`` over if nobody holds it, and bring it back from the log; True when
         this node holds it afterwards. A take already under way (the claim loop's, another
         request's) is waited for, not raced."""
-        under_way = self.taking.get(room)
+        under_way = self._takes.get(room)
         if under_way is not None:
             await under_way.wait()
-            return room in self.epochs
+            return room in self.holdings.epochs
         if self.stopping:
             return False
         with self._taking(room):
@@ -403,8 +399,7 @@ class ClusterNode(ServerBase):
                                     directory=self.directory, ttl=self.cluster.lease)
             if epoch is None:
                 return False
-            self.epochs[room] = epoch
-            self.leased.add(room)
+            self.holdings.claimed(room, epoch)
             self.stats.claims += 1
             if not await self._restore(room):
                 self.stats.claim_failures += 1
@@ -415,11 +410,13 @@ class ClusterNode(ServerBase):
     def _taking(self, room: int) -> Iterator[None]:
         """``room`` is being taken over or rebuilt: lookups and other takes that meet it wait
         (see :meth:`_take`) until it is restored, or given up."""
-        done = self.taking[room] = trio.Event()
+        done = self._takes[room] = trio.Event()
+        self.holdings.taking.add(room)
         try:
             yield
         finally:
-            del self.taking[room]
+            del self._takes[room]
+            self.holdings.taking.discard(room)
             done.set()
 
     async def _restore(self, room: int) -> bool:
@@ -435,18 +432,17 @@ class ClusterNode(ServerBase):
     async def _reload(self, room: int) -> None:
         """Rebuild a room after a write whose outcome is unknown: the log says what holds."""
         owner = await self.log.owner(room)
-        if owner is None or owner.owner != self.node_id or owner.epoch != self.epochs.get(room):
-            self._forget(room)  # another node has it now (or it is gone)
-            return
-        self.reload.discard(room)
-        if str(room) not in self.hub.matches and room not in self.taking:
+        node, epoch = (owner.owner, owner.epoch) if owner is not None else (None, None)
+        if not self.holdings.still_ours(room, node, epoch, self.node_id):
+            return  # another node has it now (or it is gone)
+        if str(room) not in self.hub.matches and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
                 await self._restore(room)
 
     async def _let_go(self, room: int) -> None:
-        epoch = self.epochs.get(room)
-        self._forget(room)
+        epoch = self.holdings.epochs.get(room)
+        self.holdings.forget(room)
         if epoch is not None:
             with contextlib.suppress(DirectoryUnavailable):
                 await self.directory.forget(room, node=self.node_id, epoch=epoch)
@@ -474,15 +470,14 @@ class ClusterNode(ServerBase):
                 self._fine("postgres")
                 await self.room_ids.refill()
                 await self.game_ids.refill()
-                for room in sorted(self.reload):
+                for room in sorted(self.holdings.reload):
                     await self._reload(room)
                 if self.stopping:
                     continue
                 due = await self.directory.due()
                 if due:
                     nodes = await self.directory.nodes()
-                    share = math.ceil(len(due) / max(1, len(nodes)))
-                    for room in due[:share]:
+                    for room in self.holdings.to_claim(due, len(nodes)):
                         await self._take(room)
                 self._fine("redis")
             except LogUnavailable as exc:
@@ -502,9 +497,10 @@ class ClusterNode(ServerBase):
     async def _beat(self) -> None:
         """Say this node is alive, keep its leases, list its rooms; read the other nodes'."""
         while True:
-            with trio.move_on_after(self.cluster.beat):
+            with trio.move_on_after(self.beats.wait(trio.current_time())):
                 await self._poke.wait()
             self._poke = trio.Event()
+            self.beats.beaten(trio.current_time())
             try:
                 await self._heartbeat()
                 await self._keep_leases()
@@ -514,36 +510,25 @@ class ClusterNode(ServerBase):
                 self._trouble("redis", str(exc))
 
     async def _keep_leases(self) -> None:
-        directory, me, ttl = self.directory, self.node_id, self.cluster.lease
-        for room in sorted(set(self.epochs) - self.leased):  # new rooms: epoch 1
-            if await directory.acquire(room, node=me, epoch=self.epochs[room], ttl=ttl):
-                self.leased.add(room)
-        lost = await directory.renew({r: self.epochs[r] for r in self.leased}, node=me,
-                                     ttl=ttl)
+        directory, me, ttl, held = self.directory, self.node_id, self.cluster.lease, self.holdings
+        for room, epoch in held.to_acquire().items():  # new rooms: epoch 1
+            if await directory.acquire(room, node=me, epoch=epoch, ttl=ttl):
+                held.acquired(room)
+        lost = held.lost(await directory.renew(held.renewals(), node=me, ttl=ttl))
         now = trio.current_time()
-        for room in sorted(lost):
+        for room in lost:
             self.stats.leases_lost += 1
             log.warning("room %d: its lease was lost; letting it go", room)
-            self._forget(room)
             self.apply(self.hub.release_room(str(room), None, now))
-        # Rooms that finished (the core dropped them, their last batch written): off the
-        # directory, so nobody claims them.
-        for room in sorted(self.leased):
-            if str(room) not in self.hub.matches and room not in self.reload \
-                    and not self.gate.pending:
-                await self._let_go(room)
+        for room in held.finished(self.hub.matches, writing=bool(self.gate.pending)):
+            await self._let_go(room)
 
     async def _publish(self) -> None:
-        summaries = self.hub.summaries()
-        for room in sorted(self.leased):
-            summary = summaries.get(str(room))
-            if summary != self.published.get(room):
-                await self.directory.publish(room, summary, node=self.node_id,
-                                             epoch=self.epochs[room])
-                if summary is None:
-                    self.published.pop(room, None)
-                else:
-                    self.published[room] = summary
+        held = self.holdings
+        for room, summary in held.publications(self.hub.summaries()):
+            await self.directory.publish(room, summary, node=self.node_id,
+                                         epoch=held.epochs[room])
+            held.publish(room, summary)
 
     def apply(self, effects: Effects) -> None:
         super().apply(effects)
@@ -562,7 +547,7 @@ class ClusterNode(ServerBase):
         s = self.stats
         return [
             ("arbiter_cluster_leases", "gauge", "Room leases this node holds.",
-             [({}, len(self.leased))]),
+             [({}, len(self.holdings.leased))]),
             ("arbiter_cluster_claims_total", "counter",
              "Rooms this node took over from another node.", [({}, s.claims)]),
             ("arbiter_cluster_claim_failures_total", "counter",

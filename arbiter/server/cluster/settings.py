@@ -32,3 +32,10 @@ class ClusterSettings:
         so leaves the directory well before its leases lapse, and in between other nodes
         answer ``unavailable`` for its rooms instead of sending clients to a dead address."""
         return self.lease / 2
+
+    @property
+    def lookup_patience(self) -> float:
+        """How long a lookup waits for a room whose holder has stopped beating: until the
+        lease lapses (at most a lease after its last renewal), and a beat more for this node
+        to take the room over. Longer, and the client hears ``unavailable``."""
+        return self.lease + self.beat
