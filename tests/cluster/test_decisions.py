@@ -211,26 +211,28 @@ def test_a_room_nobody_holds_is_taken_over_here() -> None:
     assert look.next(held, 0.2) == Here()
 
 
-def test_a_take_lost_to_another_node_looks_again_and_a_finished_room_is_nowhere() -> None:
-    held, look = Holdings(), _lookup()
-    look.next(held, 0.0)
+def _after_a_lost_take(held: Holdings) -> RoomLookup:
+    """A lookup that found the room unheld and tried to take it over, in vain."""
+    look = _lookup()
+    assert look.next(held, 0.0) == ReadLease()
     look.lease_read(None)
     assert look.next(held, 0.0) == Take()
     look.took(False)
     assert look.next(held, 0.1) == ReadLease(), "did another node win it?"
+    return look
+
+
+def test_a_take_lost_to_another_node_looks_again_and_a_finished_room_is_nowhere() -> None:
+    held = Holdings()
+    look = _after_a_lost_take(held)
     look.lease_read(Lease(ROOM, "C", 3, ttl=4.0))
     assert look.next(held, 0.1) == ReadLease()  # yes: look again, from the top
     look.lease_read(Lease(ROOM, "C", 3, ttl=4.0))
     assert look.next(held, 0.1) == ReadHolder("C")
-    # A room no node holds and none can take (finished, or never made) is nowhere.
-    finished = _lookup()
-    finished.next(held, 0.0)
+    # No node holds it and none could take it: it is finished, or never was.
+    finished = _after_a_lost_take(held)
     finished.lease_read(None)
-    finished.next(held, 0.0)
-    finished.took(False)
-    finished.next(held, 0.0)
-    finished.lease_read(None)
-    assert finished.next(held, 0.0) == Nowhere()
+    assert finished.next(held, 0.1) == Nowhere()
 
 
 def test_a_room_taken_by_another_task_while_the_lease_was_read_is_here() -> None:

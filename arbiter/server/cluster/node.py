@@ -49,23 +49,9 @@ from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
+from . import lookups as steps
 from .directory import Directory, DirectoryUnavailable
 from .leases import Beats, Holdings
-from .lookups import (
-    AwaitTake,
-    Elsewhere,
-    GiveUp,
-    Here,
-    Nowhere,
-    Pause,
-    ReadHolder,
-    ReadLease,
-    Rebuild,
-    ReleaseStale,
-    RoomLookup,
-    Take,
-    placement,
-)
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
@@ -346,33 +332,33 @@ class ClusterNode(ServerBase):
         if not room_id.isdigit():
             return None
         room = int(room_id)
-        look = RoomLookup(room, node=self.node_id, url=self.url,
-                          pause=self.cluster.claim_every,
-                          patience=self.cluster.lookup_patience)
+        look = steps.RoomLookup(room, node=self.node_id, url=self.url,
+                                pause=self.cluster.claim_every,
+                                patience=self.cluster.lookup_patience)
         while True:
             step = look.next(self.holdings, trio.current_time())
             match step:
-                case Here() | Nowhere():
+                case steps.Here() | steps.Nowhere():
                     return None
-                case Elsewhere(url):
+                case steps.Elsewhere(url):
                     return url
-                case GiveUp():
+                case steps.GiveUp():
                     raise OwnerSilent(
                         f"room {room}'s node has stopped answering and still holds it; "
                         f"another node takes it over within {self.cluster.lease:g} s")
-                case Rebuild():
+                case steps.Rebuild():
                     await self._reload(room)
-                case AwaitTake():
+                case steps.AwaitTake():
                     await self._take(room)
-                case ReadLease():
+                case steps.ReadLease():
                     look.lease_read(await self.directory.lease(room))
-                case Take():
+                case steps.Take():
                     look.took(await self._take(room))
-                case ReleaseStale(epoch):
+                case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
-                case ReadHolder(node):
+                case steps.ReadHolder(node):
                     look.holder_read(await self.directory.node(node))
-                case Pause(seconds):
+                case steps.Pause(seconds):
                     await trio.sleep(seconds)
                 case _:
                     assert_never(step)
@@ -380,7 +366,7 @@ class ClusterNode(ServerBase):
     async def _place(self) -> str | None:
         """Where a new room goes (None: here)."""
         best = await self.directory.place(reserve=False)
-        return placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
+        return steps.placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
 
     # ------------------------------------------------------------------ claiming
 

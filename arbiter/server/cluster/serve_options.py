@@ -18,28 +18,30 @@ from .settings import ClusterSettings
 STARTUP_ERRORS: tuple[type[Exception], ...] = (LogUnavailable, DirectoryUnavailable)
 
 
+# The cluster's flags, (flag, metavar, type, help): settings_from_args makes them settings.
+FLAGS: tuple[tuple[str, str, type[str] | type[float], str], ...] = (
+    ("--redis", "URL", str, "the Redis-protocol server (Valkey or Redis) the nodes share, "
+                            "e.g. redis://10.0.0.5:6379/0"),
+    ("--postgres", "DSN", str, "the PostgreSQL log, as a libpq connection string, e.g. "
+                               "'host=10.0.0.6 dbname=arbiter user=arbiter'"),
+    ("--node-id", "NAME", str, "this node's name in the cluster; keep it across restarts "
+                               "(default HOST:PORT)"),
+    ("--public-url", "URL", str, "where clients reach this node, sent in redirects (default "
+                                 "ws://HOST:PORT/)"),
+    ("--lease", "SECONDS", float, "room lease time: a dead node's rooms are claimed about "
+                                  "this long after it stopped (default "
+                                  f"{ClusterSettings.lease:g})"),
+    ("--key-prefix", "PREFIX", str, f"prefix of this cluster's keys in Redis (default "
+                                    f"{DEFAULT_PREFIX!r})"),
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     cluster = parser.add_argument_group(
         "cluster mode", "run as one node of a cluster (docs/cluster.md): both --redis and "
                         "--postgres; --data-dir and --sync are then unused")
-    cluster.add_argument("--redis", metavar="URL",
-                         help="the Redis-protocol server (Valkey or Redis) the nodes share, "
-                              "e.g. redis://10.0.0.5:6379/0")
-    cluster.add_argument("--postgres", metavar="DSN",
-                         help="the PostgreSQL log, as a libpq connection string, e.g. "
-                              "'host=10.0.0.6 dbname=arbiter user=arbiter'")
-    cluster.add_argument("--node-id", metavar="NAME",
-                         help="this node's name in the cluster; keep it across restarts "
-                              "(default HOST:PORT)")
-    cluster.add_argument("--public-url", metavar="URL",
-                         help="where clients reach this node, sent in redirects "
-                              "(default ws://HOST:PORT/)")
-    cluster.add_argument("--lease", type=float, default=None, metavar="SECONDS",
-                         help="room lease time: a dead node's rooms are claimed about this "
-                              f"long after it stopped (default {ClusterSettings.lease:g})")
-    cluster.add_argument("--key-prefix", default=None, metavar="PREFIX",
-                         help="prefix of this cluster's keys in Redis (default "
-                              f"{DEFAULT_PREFIX!r})")
+    for flag, metavar, kind, text in FLAGS:
+        cluster.add_argument(flag, metavar=metavar, type=kind, default=None, help=text)
 
 
 def settings_from_args(args: argparse.Namespace) -> ClusterSettings | None:
