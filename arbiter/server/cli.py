@@ -14,7 +14,7 @@ import importlib
 import sys
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("arbiter.server.net.serve_cmd", "run the game server"),
+    "serve": ("arbiter.server.serve_cmd", "run the game server"),
     "replay": ("arbiter.server.store.replay_cmd", "print the readable log of a stored game"),
     "demo": ("arbiter.server.demo_cmd", "play a complete bot game in the terminal"),
     "bot": ("arbiter.clients.bots.bot_cmd", "connect bots to a server and play"),

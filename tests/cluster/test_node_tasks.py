@@ -69,7 +69,7 @@ async def test_a_lookup_during_the_restore_waits_for_the_room(node: ClusterNode)
 
     async with trio.open_nursery() as nursery:
         async def lookup_meanwhile() -> None:  # the room is claimed, not yet restored
-            assert ROOM in node.epochs and str(ROOM) not in node.hub.matches
+            assert ROOM in node.holdings.epochs and str(ROOM) not in node.hub.matches
             nursery.start_soon(look)
             await trio.sleep(0.05)  # the lookup runs as far as it can
 
@@ -109,7 +109,8 @@ async def test_room_lists_asking_at_once_share_one_lobby_read(node: ClusterNode)
         for _ in range(5):
             nursery.start_soon(node._read_lobby)
     assert node.stats.lobby_reads == 1
-    assert node.hub.remote_lobby == {}  # the room of "gone" is not listed: nobody holds it
+    # The room of "gone" is not listed: nobody holds it.
+    assert node.hub.routing.other_rooms(()) == [] and node.hub.lobby_fresh(trio.current_time())
 
 
 async def test_game_ids_are_refilled_at_once_while_the_claim_task_is_busy(

@@ -21,6 +21,7 @@ from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup
 from arbiter.server.rooms.hub import Counters, Hub
 from arbiter.server.rooms.peers import Limits
+from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.rules.cards.catalog import cards as catalog_cards
 from arbiter.server.store.db import Store
 from arbiter.server.store.records import Record
@@ -31,11 +32,12 @@ QUICK = ("quick-red", "quick-green")
 class Sim:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  store: Store | None = None, seed: int = 7, now: float = 1000.0,
-                 routing: bool = False) -> None:
+                 cluster: bool = False) -> None:
         ids = Counters(store.next_id("rooms"), store.next_id("games")) if store else None
         self.hub = Hub(settings or HubSettings(allow_scenarios=True),
                        limits or Limits(rate=1e9, burst=10**9), ids=ids,
-                       entropy=SeededEntropy(seed), routing=routing)
+                       entropy=SeededEntropy(seed),
+                       routing=ClusterRouting() if cluster else None)
         self.lookups: list[Lookup] = []
         self.now = now
         self.store = store

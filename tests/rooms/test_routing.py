@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arbiter.protocol import pack
-from arbiter.server.rooms.effects import Resolved
-from arbiter.server.rooms.hub import LOBBY_FRESH
+from arbiter.server.rooms.effects import LookupKind, Resolved
+from arbiter.server.rooms.routing import LOBBY_FRESH
 from arbiter.server.store.db import Store
 
 from .sim import Player, Sim, assert_converged
@@ -32,11 +34,12 @@ def _send(player: Player, msg: dict[str, Any]) -> int:
 
 
 def test_an_unknown_session_is_looked_up_before_it_is_refused() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     p = sim.connect("x", hello=False)
     i = _send(p, {"t": "hello", "v": [1], "session": "from-another-node"})
     [lookup] = sim.lookups
-    assert (lookup.kind, lookup.key) == ("session", "from-another-node") and i not in p.replies
+    assert (lookup.kind, lookup.key) == (LookupKind.SESSION, "from-another-node")
+    assert i not in p.replies
     sim.hub.restore_sessions({"from-another-node": "Ann"})  # the node found it in the log
     _again(sim, p, Resolved(sessions={"from-another-node"}))
     assert p.replies[i]["t"] == "welcome" and p.replies[i]["name"] == "Ann"
@@ -47,11 +50,11 @@ def test_an_unknown_session_is_looked_up_before_it_is_refused() -> None:
 
 
 def test_a_room_on_another_node_gets_a_redirect_and_one_nowhere_is_unknown() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann = sim.connect("Ann")
     i = _send(ann, {"t": "join", "r": "42"})
     [lookup] = sim.lookups
-    assert (lookup.kind, lookup.key) == ("room", "42")
+    assert (lookup.kind, lookup.key) == (LookupKind.ROOM, "42")
     _again(sim, ann, Resolved(rooms={"42": ELSEWHERE}))
     assert ann.replies[i] == {"t": "redirect", "i": i, "url": ELSEWHERE, "r": "42"}
     j = _send(ann, {"t": "resync", "r": "43.1.7"})  # a subgame's room: its match is asked for
@@ -63,10 +66,10 @@ def test_a_room_on_another_node_gets_a_redirect_and_one_nowhere_is_unknown() -> 
 
 
 def test_new_rooms_go_where_the_node_places_them() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann = sim.connect("Ann")
     i = _send(ann, {"t": "create", "config": {"seats": 2}})
-    assert sim.lookups[-1].kind == "place"
+    assert sim.lookups[-1].kind is LookupKind.PLACE
     _again(sim, ann, Resolved(placed=True, place=ELSEWHERE))
     assert ann.replies[i] == {"t": "redirect", "i": i, "url": ELSEWHERE}
     j = _send(ann, {"t": "create", "config": {"seats": 2}})
@@ -75,18 +78,18 @@ def test_new_rooms_go_where_the_node_places_them() -> None:
 
 
 def test_a_resuming_client_is_sent_on_for_the_rooms_that_are_not_here() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     sim.hub.restore_sessions({"tok": "Ann"})
     ann = sim.connect(session="tok", resume={"7": [1, 2], "7.1.3": [4, 5]})
     [lookup] = sim.lookups
-    assert (lookup.kind, lookup.key, lookup.frame) == ("room", "7", None)
+    assert (lookup.kind, lookup.key, lookup.frame) == (LookupKind.ROOM, "7", None)
     sim.apply(sim.hub.redirect(ann.peer, "7", ELSEWHERE, sim.now))
     assert ann.of_type("redirect") == [{"t": "redirect", "i": None, "url": ELSEWHERE,
                                         "r": "7"}]
 
 
 def test_a_room_let_go_sends_its_followers_on_or_away() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann, bob = sim.connect("Ann"), sim.connect("Bob")
     create = _send(ann, {"t": "create", "config": {"seats": 2, "seed": 1}})
     _again(sim, ann, Resolved(placed=True))
@@ -110,30 +113,30 @@ def test_a_room_let_go_sends_its_followers_on_or_away() -> None:
 
 
 def test_while_the_log_cannot_be_reached_nothing_is_accepted() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann = sim.connect("Ann")
     create = _send(ann, {"t": "create", "config": {"seats": 2, "seed": 1}})
     _again(sim, ann, Resolved(placed=True))
     room = ann.replies[create]["r"]
     ann.join(room, deck="quick-red")
-    sim.hub.log_available = False
+    sim.apply(sim.hub.log_availability(False, sim.now))
     assert ann.call({"t": "concede", "r": room})["code"] == "unavailable"
     assert ann.call({"t": "create", "config": {"seats": 2}})["code"] == "unavailable"
     assert ann.call({"t": "chat", "r": room, "text": "still here"})["t"] == "ok"
-    sim.hub.log_available = True
+    sim.apply(sim.hub.log_availability(True, sim.now))
     assert ann.call({"t": "deck", "r": room, "ready": "quick-green"})["t"] == "ok"
 
 
 def test_the_room_list_holds_every_node_s_rooms_once() -> None:
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann = sim.connect("Ann")
     create = _send(ann, {"t": "create", "config": {"seats": 2, "name": "here"}})
     _again(sim, ann, Resolved(placed=True))
     room = ann.replies[create]["r"]
     local = sim.hub.summaries()[room]
-    sim.hub.remote_lobby = {"9": {**local, "r": "9", "name": "there"},
-                            room: {**local, "name": "stale copy of a local room"}}
-    sim.hub.remote_lobby_at = sim.now  # the node has just read the lobby
+    sim.apply(sim.hub.remote_lobby({"9": {**local, "r": "9", "name": "there"},
+                                    room: {**local, "name": "stale copy of a local room"}},
+                                   sim.now))  # the node has just read the lobby
     names = [r["name"] for r in ann.ok({"t": "rooms"})["rooms"]]
     assert names == ["here", "there"]
 
@@ -141,13 +144,14 @@ def test_the_room_list_holds_every_node_s_rooms_once() -> None:
 def test_the_lobby_is_read_when_a_room_list_asks_and_at_most_once_a_second() -> None:
     # Reading every node's rooms on every beat cost Redis the whole cluster's lobby per node
     # per beat (docs/cluster.md, "Capacity"): the node reads it for a room list instead.
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     ann = sim.connect("Ann")
     i = _send(ann, {"t": "rooms"})
     [lookup] = sim.lookups
-    assert lookup.kind == "lobby" and i not in ann.replies
-    sim.hub.remote_lobby = {"9": {"r": "9", "name": "there", "state": "waiting"}}
-    sim.hub.remote_lobby_at = sim.now  # what the node does before handing the frame back
+    assert lookup.kind is LookupKind.LOBBY and i not in ann.replies
+    # What the node does before handing the frame back:
+    sim.apply(sim.hub.remote_lobby({"9": {"r": "9", "name": "there", "state": "waiting"}},
+                                   sim.now))
     _again(sim, ann, Resolved(lobby=True))
     assert [r["name"] for r in ann.replies[i]["rooms"]] == ["there"]
     sim.advance(LOBBY_FRESH / 2)
@@ -155,7 +159,7 @@ def test_the_lobby_is_read_when_a_room_list_asks_and_at_most_once_a_second() -> 
     assert not sim.lookups
     sim.advance(LOBBY_FRESH / 2)
     j = _send(ann, {"t": "rooms"})
-    assert sim.lookups[-1].kind == "lobby" and j not in ann.replies  # stale: read again
+    assert sim.lookups[-1].kind is LookupKind.LOBBY and j not in ann.replies  # stale: read again
 
 
 def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
@@ -167,11 +171,11 @@ def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
     first = Sim(store=store)
     (ann, bob), room = first.table({"seats": 2, "seed": 13})
     first.play({0: ann, 1: bob}, max_actions=30)
-    node = Sim(routing=True, store=store)
+    node = Sim(cluster=True, store=store)
     node.hub.restore_sessions(store.sessions())
     ann2 = node.connect(session=ann.session, resume=ann.tracker.positions())
     [lookup] = node.lookups
-    assert (lookup.kind, lookup.key, lookup.frame) == ("room", room, None)
+    assert (lookup.kind, lookup.key, lookup.frame) == (LookupKind.ROOM, room, None)
     assert not ann2.of_type("s") and not ann2.of_type("d")
     [stored] = store.stored_rooms()
     node.apply(node.hub.restore_room(stored, node.now)[1])
@@ -186,7 +190,7 @@ def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
 def test_a_resumed_room_that_no_node_holds_is_closed_for_the_client() -> None:
     # A match that finished while its player was away from the cluster (or never was): the
     # lookup finds it nowhere, and the client learns the room closed and its seat is gone.
-    sim = Sim(routing=True)
+    sim = Sim(cluster=True)
     sim.hub.restore_sessions({"tok": "Ann"})
     ann = sim.connect(session="tok", resume={"7": [1, 2]})
     [lookup] = sim.lookups
@@ -194,3 +198,39 @@ def test_a_resumed_room_that_no_node_holds_is_closed_for_the_client() -> None:
     [closed] = ann.of_type("error")
     assert (closed["code"], closed["r"], closed["i"]) == ("room_closed", "7", None)
     assert not ann.of_type("redirect")
+
+
+def test_a_server_alone_never_asks() -> None:
+    # The embedded server's routing: what it does not hold does not exist, and it has no
+    # other nodes whose rooms it could list.
+    sim = Sim()
+    p = sim.connect("x", hello=False)
+    assert p.call({"t": "hello", "v": [1], "session": "nowhere"})["code"] == "unknown_session"
+    ann = sim.connect("Ann")
+    assert ann.call({"t": "join", "r": "42"})["code"] == "unknown_room"
+    room = ann.ok({"t": "create", "config": {"seats": 2, "name": "here"}})["r"]
+    assert [r["r"] for r in ann.ok({"t": "rooms"})["rooms"]] == [room]
+    assert not sim.lookups
+    with pytest.raises(ValueError):
+        sim.hub.remote_lobby({"9": {"r": "9"}}, sim.now)
+
+
+def test_a_lookup_the_node_cannot_answer_is_unavailable_and_changes_nothing() -> None:
+    sim = Sim(cluster=True)
+    ann = sim.connect("Ann")
+    i = _send(ann, {"t": "join", "r": "42"})
+    lookup = sim.lookups.pop()
+    sim.apply(sim.hub.lookup_failed(ann.peer, lookup.frame, "the directory cannot be reached",
+                                    sim.now))
+    reply = ann.replies[i]
+    assert (reply["code"], reply["i"]) == ("unavailable", i)
+    assert reply["msg"].startswith("the directory cannot be reached: nothing was done")
+    assert sim.hub.stats.errors["unavailable"] == 1 and ann.close_code is None
+    assert not sim.records
+    # A client resuming a room that cannot be found: come back and ask again.
+    sim.hub.restore_sessions({"tok": "Bob"})
+    bob = sim.connect(session="tok", resume={"7": [1, 2]})
+    lookup = sim.lookups.pop()
+    assert lookup.frame is None
+    sim.apply(sim.hub.lookup_failed(bob.peer, None, "the directory cannot be reached", sim.now))
+    assert bob.close_code == 1012

@@ -74,6 +74,20 @@ def test_the_room_core_does_no_io() -> None:
     assert _offenders("arbiter/server/rooms", ROOMS_FORBIDDEN) == {}
 
 
+def test_the_room_core_imports_nothing_of_the_cluster() -> None:
+    """A cluster node drives the core through its inputs (rooms/routing.py decides what the
+    core does not hold); the core never reaches for the node."""
+    assert "arbiter.server.cluster" in ROOMS_FORBIDDEN
+    assert _offenders("arbiter/server/rooms", ("arbiter.server.cluster",)) == {}
+
+
+def test_the_transport_knows_nothing_of_the_cluster() -> None:
+    """``arbiter serve`` composes the two (arbiter/server/serve_cmd.py); the transport runs
+    whichever server it is given."""
+    assert len(list((PACKAGE / "server/net").glob("*.py"))) > 5
+    assert _offenders("arbiter/server/net", ("arbiter.server.cluster",)) == {}
+
+
 def test_clients_import_nothing_of_the_server() -> None:
     assert len(list((PACKAGE / "clients").rglob("*.py"))) > 10
     assert _offenders("arbiter/clients", ("arbiter.server",)) == {}

@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from arbiter.server.net.serve_cmd import OPTIONS, add_arguments, config_from_args
 from arbiter.server.net.server import ServerConfig
+from arbiter.server.serve_cmd import OPTIONS, add_arguments, config_from_args
 
 
 def _parse(*argv: str) -> ServerConfig:

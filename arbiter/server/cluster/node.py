@@ -9,78 +9,55 @@ What the node adds to the embedded server, each in one place:
   those records caused. A batch that cannot be written at all (PostgreSQL away) drops what it
   caused too; its rooms are let go and rebuilt from the log once it answers, and meanwhile the
   core refuses writes with ``unavailable``.
-- **Lookups.** The core (``Hub(routing=True)``) asks before it says a session or a room does
-  not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log, the
-  directory, or by taking a room nobody holds) and hands the frame back.
+- **Lookups.** The core (a hub with ``ClusterRouting``) asks before it says a session or a room
+  does not exist, and where a new room goes; :meth:`ClusterNode._resolve` finds out (the log,
+  the directory, or by taking a room nobody holds) and hands the frame back.
 - **Leases.** :meth:`ClusterNode._beat` keeps the node alive in the directory, renews the
-  leases of its rooms, lists them in the lobby and reads the other nodes' entries; a room whose
-  lease was lost is let go at once.
+  leases of its rooms and lists them in the lobby; a room whose lease was lost is let go at
+  once.
 - **Claims.** :meth:`ClusterNode._claim` takes over rooms whose lease lapsed (their node died)
   or was handed over, replays them from the log (every recorded state hash checked) and
   resumes them with fresh grace periods.
 - **Leaving.** :meth:`ClusterNode.shutdown` closes every connection (1012: come back), writes
   the last batch, hands every room over and leaves the directory, so that other nodes take
   the rooms at once instead of waiting for the leases to lapse.
+
+The node does the awaits; the decisions are pure and tested without servers: when to beat,
+which leases to take, renew and give up, which rooms to claim (:mod:`.leases`), and what a
+lookup answers (:mod:`.lookups`). The core learns what the node finds out through its inputs
+(``Hub.log_availability``, ``remote_lobby``, ``redirect``, ``release_room``, ``lookup_failed``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import math
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import assert_never
 
 import trio
 
 from arbiter.protocol import ids as room_ids
-from arbiter.protocol.codec import peek_request_id
-from arbiter.protocol.errors import Code
-from arbiter.protocol.server_messages import Error
 from arbiter.server.net.connection import END, Connection
 from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
 from arbiter.server.rooms.context import SeededEntropy
-from arbiter.server.rooms.effects import Effects, Lookup, Resolved
+from arbiter.server.rooms.effects import SERVICE_RESTART, Effects, Lookup, LookupKind, Resolved
 from arbiter.server.rooms.hub import ROOM_LIST_MAX, Hub
 from arbiter.server.rooms.peers import Peer
+from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
-from .directory import DEFAULT_PREFIX, Directory, DirectoryUnavailable
+from . import lookups as steps
+from .directory import Directory, DirectoryUnavailable
+from .leases import Beats, Holdings
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
+from .settings import ClusterSettings
 
 log = logging.getLogger("arbiter.cluster")
-
-SERVICE_RESTART = 1012
-
-
-@dataclass(frozen=True)
-class ClusterSettings:
-    redis: str  # redis://host:port/db of the Redis-protocol server
-    postgres: str  # libpq connection string of the log
-    node_id: str | None = None  # default: host:port, stable across restarts of the node
-    public_url: str | None = None  # default: ws://host:port/
-    # A dead node's rooms are claimed about this long after its last renewal. Renewals come
-    # four times per lease, so a node must stall for three quarters of it to lose its rooms.
-    lease: float = 4.0
-    claim_every: float = 0.5  # how often live nodes look for rooms to claim
-    prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
-    log_timeout: float = 5.0  # bound on every PostgreSQL call
-    directory_timeout: float = 2.0  # bound on every Redis call
-
-    @property
-    def beat(self) -> float:
-        return self.lease / 4
-
-    @property
-    def alive_for(self) -> float:
-        """How long a heartbeat lists a node as alive: two beats, half a lease. A dead node
-        so leaves the directory well before its leases lapse, and in between other nodes
-        answer ``unavailable`` for its rooms instead of sending clients to a dead address."""
-        return self.lease / 2
 
 
 class OwnerSilent(Exception):
@@ -178,13 +155,12 @@ class ClusterNode(ServerBase):
         self.game_ids = IdPool(self.log, "games", block=128, low_water=32)
         entropy = SeededEntropy(config.seed) if config.seed is not None else None
         self.ids = PoolIds(self.room_ids, self.game_ids, lambda: self._ids_low.set())
-        hub = Hub(config.hub, config.limits, entropy=entropy, routing=True, ids=self.ids)
-        self.epochs: dict[int, int] = {}  # rooms this node owns -> the epoch it writes under
-        super().__init__(config, hub, ClusterWriter(self.log, self.epochs))
-        self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
-        self.taking: dict[int, trio.Event] = {}  # rooms being taken over -> set when done
-        self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
-        self.published: dict[int, dict[str, Any]] = {}  # lobby entries as last published
+        hub = Hub(config.hub, config.limits, entropy=entropy, routing=ClusterRouting(),
+                  ids=self.ids)
+        self.holdings = Holdings()  # the rooms this node owns, and their leases
+        super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
+        self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
+        self.beats = Beats(cluster.beat)
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
         self.stats = NodeStats()
         self.stopping = False
@@ -215,6 +191,7 @@ class ClusterNode(ServerBase):
                                                  epoch=owner.epoch)
                 lines.append(f"room {owner.room} (held by this node's previous run) is up for "
                              "a claim")
+        self.beats.beaten(trio.current_time())
         await self._heartbeat()
         return lines
 
@@ -228,15 +205,17 @@ class ClusterNode(ServerBase):
         then every room is handed over so another node claims it at once."""
         self.stopping = True
         await super().shutdown()
-        self.hub.log_available = False  # nothing more is accepted for the rooms going away
+        # Nothing more is accepted for the rooms going away.
+        self.apply(self.hub.log_availability(False, trio.current_time()))
         await self.gate.flush()
+        held = self.holdings
         with trio.move_on_after(self.cluster.lease):
-            for room in sorted(self.leased):
+            for room, epoch in sorted(held.renewals().items()):
                 with contextlib.suppress(DirectoryUnavailable):
-                    if await hand_over(room, node=self.node_id, epoch=self.epochs[room],
+                    if await hand_over(room, node=self.node_id, epoch=epoch,
                                        directory=self.directory):
                         self.stats.handed_over += 1
-            self.leased.clear()
+            held.leased.clear()
             with contextlib.suppress(DirectoryUnavailable):
                 await self.directory.leave(self.node_id)
 
@@ -248,15 +227,14 @@ class ClusterNode(ServerBase):
         (``failed``): let those rooms go (their followers are closed with 1012 and sent on
         when they come back), and close whoever lost frames with them."""
         now = trio.current_time()
+        rooms = rooms - {NO_ROOM}
         if failed is not None:
             self._trouble("postgres", str(failed))
-        for room in sorted(rooms - {NO_ROOM}):
-            if failed is not None:
-                if room in self.epochs:
-                    self.reload.add(room)  # still ours, as far as we know: rebuild it
-            else:
+            self.holdings.outcome_unknown(rooms)  # still ours, as far as we know: rebuild
+        for room in sorted(rooms):
+            if failed is None:
                 self.stats.fenced += 1
-                self._forget(room)
+                self.holdings.forget(room)
                 log.warning("room %d: another node owns it now; letting it go", room)
             self.apply(self.hub.release_room(str(room), None, now))
         for sink in lost:
@@ -265,24 +243,18 @@ class ClusterNode(ServerBase):
                                      "reconnect"):
                 self.gate.send([sink], END)
 
-    def _forget(self, room: int) -> None:
-        self.epochs.pop(room, None)
-        self.leased.discard(room)
-        self.published.pop(room, None)
-        self.reload.discard(room)
-
     def _trouble(self, service: str, why: str) -> None:
         if service not in self.problems:
             log.warning("cannot reach %s: %s", service, why)
         self.problems[service] = why
         if service == "postgres":
-            self.hub.log_available = False
+            self.apply(self.hub.log_availability(False, trio.current_time()))
 
     def _fine(self, service: str) -> None:
         if self.problems.pop(service, None) is not None:
             log.info("%s answers again", service)
         if service == "postgres":
-            self.hub.log_available = not self.stopping
+            self.apply(self.hub.log_availability(not self.stopping, trio.current_time()))
 
     # ------------------------------------------------------------------ lookups
 
@@ -306,19 +278,20 @@ class ClusterNode(ServerBase):
                                                  lookup.resume))
                     continue
                 frame = lookup.frame
-                if lookup.kind == "session":
-                    await self._find_session(lookup.key)
-                    resolved.sessions.add(lookup.key)
-                elif lookup.kind == "room":
-                    resolved.rooms[lookup.key] = await self._where(lookup.key)
-                elif lookup.kind == "lobby":
-                    await self._read_lobby()
-                    resolved.lobby = True
-                else:
-                    resolved.placed = True
-                    resolved.place = await self._place()
-                    if resolved.place is None:
-                        resolved.number = await self.ids.room_waiting()
+                match lookup.kind:
+                    case LookupKind.SESSION:
+                        await self._find_session(lookup.key)
+                        resolved.sessions.add(lookup.key)
+                    case LookupKind.ROOM:
+                        resolved.rooms[lookup.key] = await self._where(lookup.key)
+                    case LookupKind.LOBBY:
+                        await self._read_lobby()
+                        resolved.lobby = True
+                    case LookupKind.PLACE:
+                        resolved.placed = True
+                        resolved.place = await self._place()
+                        if resolved.place is None:
+                            resolved.number = await self.ids.room_waiting()
         except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
             if isinstance(exc, OwnerSilent | RoomBusy):
                 why = str(exc)
@@ -326,15 +299,7 @@ class ClusterNode(ServerBase):
                 service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
                 self._trouble(service, str(exc))
                 why = "the cluster's directory or log cannot be reached just now"
-            out = Effects()
-            if frame is not None:
-                out.message([peer], Error(Code.UNAVAILABLE, f"{why}: nothing was done; try "
-                                          "again shortly", peek_request_id(frame)))
-                self.hub.stats.errors[Code.UNAVAILABLE] += 1
-            else:  # a room it resumed cannot be found just now: come back and ask again
-                out.close(peer, SERVICE_RESTART, "a room you follow cannot be found just now; "
-                                                 "reconnect")
-            self.apply(out)
+            self.apply(self.hub.lookup_failed(peer, frame, why, trio.current_time()))
             return Effects()
         if frame is None:
             return Effects()
@@ -350,9 +315,9 @@ class ClusterNode(ServerBase):
             if self.hub.lobby_fresh(trio.current_time()):
                 return
             entries = await self.directory.lobby(ROOM_LIST_MAX)
-            self.hub.remote_lobby = {str(room): summary for room, summary, lease in entries
-                                     if lease.node != self.node_id}
-            self.hub.remote_lobby_at = trio.current_time()
+            self.apply(self.hub.remote_lobby({str(room): summary for room, summary, lease
+                                              in entries if lease.node != self.node_id},
+                                             trio.current_time()))
             self.stats.lobby_reads += 1
 
     async def _find_session(self, token: str) -> None:
@@ -362,65 +327,48 @@ class ClusterNode(ServerBase):
 
     async def _where(self, room_id: str) -> str | None:
         """The URL of the live node that holds ``room_id``; None when it is here (or now is:
-        nobody held it, so this node took it) or when it is nowhere. Never this node's own
-        URL, nor a node the directory does not list as alive: so redirects cannot loop, and
-        nobody is sent to a dead address. A room whose holder has stopped beating is waited
-        for, until its lease lapses and this node takes it (:class:`OwnerSilent` if that
-        takes longer than a lease). None so means here, or finished, or never made."""
+        nobody held it, so this node took it) or when it is nowhere (:mod:`.lookups` decides;
+        this does what it says). :class:`OwnerSilent` when its holder has stopped beating
+        and the lease did not lapse within the lookup's patience."""
         try:
             room = room_ids.match_number(room_id)
         except room_ids.RoomIdError:  # no match's room id: no match anywhere
             return None
-        if room in self.epochs and room not in self.taking:
-            if room in self.reload:
-                await self._reload(room)
-            return None
-        with trio.move_on_after(self.cluster.lease + self.cluster.beat):
-            while True:
-                # Another task of this node (the claim loop, another request) may take the
-                # room while this one waits on Redis: every answer is looked at again after
-                # each await, or this node would call a room it is taking (or still
-                # restoring) closed, or let go the lease it has just taken as if a previous
-                # run had left it.
-                if room in self.taking:
-                    await self._take(room)  # waits for that take to end; then look again
-                    continue
-                if room in self.epochs:  # taken meanwhile, by another task of ours
+        look = steps.RoomLookup(room, node=self.node_id, url=self.url,
+                                pause=self.cluster.claim_every,
+                                patience=self.cluster.lookup_patience)
+        while True:
+            step = look.next(self.holdings, trio.current_time())
+            match step:
+                case steps.Here() | steps.Nowhere():
                     return None
-                lease = await self.directory.lease(room)
-                if room in self.epochs or room in self.taking:
-                    continue
-                if lease is None:
-                    if await self._take(room):
-                        return None
-                    lease = await self.directory.lease(room)  # did another node win it?
-                    if lease is None and not (room in self.epochs or room in self.taking):
-                        return None  # no: the room is finished, or was never made
-                    continue
-                if lease.node == self.node_id:
-                    # Ours, yet not held by this process: a lease taken by this node's
-                    # previous run (killed between taking a lease and claiming the room, so
-                    # that its restart did not find the room among its own). Let it go, and
-                    # take the room like any unheld one.
-                    await self.directory.release(room, node=self.node_id, epoch=lease.epoch)
-                    continue
-                node = await self.directory.node(lease.node)
-                if node is not None:
-                    return node.url if node.url != self.url else None
-                await trio.sleep(self.cluster.claim_every)  # the holder is silent
-        raise OwnerSilent(f"room {room}'s node has stopped answering and still holds it; "
-                          f"another node takes it over within {self.cluster.lease:g} s")
+                case steps.Elsewhere(url):
+                    return url
+                case steps.GiveUp():
+                    raise OwnerSilent(
+                        f"room {room}'s node has stopped answering and still holds it; "
+                        f"another node takes it over within {self.cluster.lease:g} s")
+                case steps.Rebuild():
+                    await self._reload(room)
+                case steps.AwaitTake():
+                    await self._take(room)
+                case steps.ReadLease():
+                    look.lease_read(await self.directory.lease(room))
+                case steps.Take():
+                    look.took(await self._take(room))
+                case steps.ReleaseStale(epoch):
+                    await self.directory.release(room, node=self.node_id, epoch=epoch)
+                case steps.ReadHolder(node):
+                    look.holder_read(await self.directory.node(node))
+                case steps.Pause(seconds):
+                    await trio.sleep(seconds)
+                case _:
+                    assert_never(step)
 
     async def _place(self) -> str | None:
-        """Where a new room goes: the least-loaded live node, unless this node is within one
-        room of it. Each redirect so goes to a node with fewer rooms than the last, which is
-        what keeps a create from bouncing between nodes."""
+        """Where a new room goes (None: here)."""
         best = await self.directory.place(reserve=False)
-        if best is None or best.id == self.node_id or best.url == self.url:
-            return None
-        if len(self.hub.matches) <= best.rooms + 1:
-            return None
-        return best.url
+        return steps.placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
 
     # ------------------------------------------------------------------ claiming
 
@@ -428,10 +376,10 @@ class ClusterNode(ServerBase):
         """Take ``room`` over if nobody holds it, and bring it back from the log; True when
         this node holds it afterwards. A take already under way (the claim loop's, another
         request's) is waited for, not raced."""
-        under_way = self.taking.get(room)
+        under_way = self._takes.get(room)
         if under_way is not None:
             await under_way.wait()
-            return room in self.epochs
+            return room in self.holdings.epochs
         if self.stopping:
             return False
         with self._taking(room):
@@ -439,8 +387,7 @@ class ClusterNode(ServerBase):
                                     directory=self.directory, ttl=self.cluster.lease)
             if epoch is None:
                 return False
-            self.epochs[room] = epoch
-            self.leased.add(room)
+            self.holdings.claimed(room, epoch)
             self.stats.claims += 1
             if not await self._restore(room):
                 self.stats.claim_failures += 1
@@ -451,11 +398,13 @@ class ClusterNode(ServerBase):
     def _taking(self, room: int) -> Iterator[None]:
         """``room`` is being taken over or rebuilt: lookups and other takes that meet it wait
         (see :meth:`_take`) until it is restored, or given up."""
-        done = self.taking[room] = trio.Event()
+        done = self._takes[room] = trio.Event()
+        self.holdings.taking.add(room)
         try:
             yield
         finally:
-            del self.taking[room]
+            del self._takes[room]
+            self.holdings.taking.discard(room)
             done.set()
 
     async def _restore(self, room: int) -> bool:
@@ -471,18 +420,17 @@ class ClusterNode(ServerBase):
     async def _reload(self, room: int) -> None:
         """Rebuild a room after a write whose outcome is unknown: the log says what holds."""
         owner = await self.log.owner(room)
-        if owner is None or owner.owner != self.node_id or owner.epoch != self.epochs.get(room):
-            self._forget(room)  # another node has it now (or it is gone)
-            return
-        self.reload.discard(room)
-        if str(room) not in self.hub.matches and room not in self.taking:
+        node, epoch = (owner.owner, owner.epoch) if owner is not None else (None, None)
+        if not self.holdings.still_ours(room, node, epoch, self.node_id):
+            return  # another node has it now (or it is gone)
+        if str(room) not in self.hub.matches and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
                 await self._restore(room)
 
     async def _let_go(self, room: int) -> None:
-        epoch = self.epochs.get(room)
-        self._forget(room)
+        epoch = self.holdings.epochs.get(room)
+        self.holdings.forget(room)
         if epoch is not None:
             with contextlib.suppress(DirectoryUnavailable):
                 await self.directory.forget(room, node=self.node_id, epoch=epoch)
@@ -510,15 +458,14 @@ class ClusterNode(ServerBase):
                 self._fine("postgres")
                 await self.room_ids.refill()
                 await self.game_ids.refill()
-                for room in sorted(self.reload):
+                for room in sorted(self.holdings.reload):
                     await self._reload(room)
                 if self.stopping:
                     continue
                 due = await self.directory.due()
                 if due:
                     nodes = await self.directory.nodes()
-                    share = math.ceil(len(due) / max(1, len(nodes)))
-                    for room in due[:share]:
+                    for room in self.holdings.to_claim(due, len(nodes)):
                         await self._take(room)
                 self._fine("redis")
             except LogUnavailable as exc:
@@ -538,9 +485,10 @@ class ClusterNode(ServerBase):
     async def _beat(self) -> None:
         """Say this node is alive, keep its leases, list its rooms; read the other nodes'."""
         while True:
-            with trio.move_on_after(self.cluster.beat):
+            with trio.move_on_after(self.beats.wait(trio.current_time())):
                 await self._poke.wait()
             self._poke = trio.Event()
+            self.beats.beaten(trio.current_time())
             try:
                 await self._heartbeat()
                 await self._keep_leases()
@@ -550,36 +498,25 @@ class ClusterNode(ServerBase):
                 self._trouble("redis", str(exc))
 
     async def _keep_leases(self) -> None:
-        directory, me, ttl = self.directory, self.node_id, self.cluster.lease
-        for room in sorted(set(self.epochs) - self.leased):  # new rooms: epoch 1
-            if await directory.acquire(room, node=me, epoch=self.epochs[room], ttl=ttl):
-                self.leased.add(room)
-        lost = await directory.renew({r: self.epochs[r] for r in self.leased}, node=me,
-                                     ttl=ttl)
+        directory, me, ttl, held = self.directory, self.node_id, self.cluster.lease, self.holdings
+        for room, epoch in held.to_acquire().items():  # new rooms: epoch 1
+            if await directory.acquire(room, node=me, epoch=epoch, ttl=ttl):
+                held.acquired(room)
+        lost = held.lost(await directory.renew(held.renewals(), node=me, ttl=ttl))
         now = trio.current_time()
-        for room in sorted(lost):
+        for room in lost:
             self.stats.leases_lost += 1
             log.warning("room %d: its lease was lost; letting it go", room)
-            self._forget(room)
             self.apply(self.hub.release_room(str(room), None, now))
-        # Rooms that finished (the core dropped them, their last batch written): off the
-        # directory, so nobody claims them.
-        for room in sorted(self.leased):
-            if str(room) not in self.hub.matches and room not in self.reload \
-                    and not self.gate.pending:
-                await self._let_go(room)
+        for room in held.finished(self.hub.matches, writing=bool(self.gate.pending)):
+            await self._let_go(room)
 
     async def _publish(self) -> None:
-        summaries = self.hub.summaries()
-        for room in sorted(self.leased):
-            summary = summaries.get(str(room))
-            if summary != self.published.get(room):
-                await self.directory.publish(room, summary, node=self.node_id,
-                                             epoch=self.epochs[room])
-                if summary is None:
-                    self.published.pop(room, None)
-                else:
-                    self.published[room] = summary
+        held = self.holdings
+        for room, summary in held.publications(self.hub.summaries()):
+            await self.directory.publish(room, summary, node=self.node_id,
+                                         epoch=held.epochs[room])
+            held.publish(room, summary)
 
     def apply(self, effects: Effects) -> None:
         super().apply(effects)
@@ -598,7 +535,7 @@ class ClusterNode(ServerBase):
         s = self.stats
         return [
             ("arbiter_cluster_leases", "gauge", "Room leases this node holds.",
-             [({}, len(self.leased))]),
+             [({}, len(self.holdings.leased))]),
             ("arbiter_cluster_claims_total", "counter",
              "Rooms this node took over from another node.", [({}, s.claims)]),
             ("arbiter_cluster_claim_failures_total", "counter",

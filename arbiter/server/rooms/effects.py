@@ -19,6 +19,7 @@ inputs and the time it is told, so tests drive it with plain values (tests/rooms
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,14 +38,23 @@ PROTOCOL_ERROR = 1002
 SERVICE_RESTART = 1012
 
 
+class LookupKind(enum.Enum):
+    """What a cluster node is asked to find out (docs/cluster.md, "Routing"). The core asks
+    (rooms/routing.py) and the node answers (cluster/node.py), both by these names."""
+
+    SESSION = "session"  # a token this node does not know: is it in the log?
+    ROOM = "room"  # a match id that is not here: which node holds it?
+    PLACE = "place"  # a new room: which node should it go to?
+    LOBBY = "lobby"  # a room list: the other nodes' rooms
+
+
 @dataclass(frozen=True)
 class Lookup:
     """Something a cluster node must find out before the core answers ``frame`` from ``peer``
-    (None: nothing to answer, only to redirect ``peer``): ``kind`` is ``session`` (a token this
-    node does not know), ``room`` (a room id that is not here), ``place`` (which node a new
-    room goes to) or ``lobby`` (the other nodes' rooms, for a room list)."""
+    (None: nothing to answer, only to redirect ``peer``); ``key`` is the token or match id
+    (empty for a placement or the lobby)."""
 
-    kind: str
+    kind: LookupKind
     key: str
     peer: Peer
     frame: bytes | None
@@ -70,6 +80,19 @@ class Resolved:
     place: str | None = None
     number: int | None = None
     lobby: bool = False
+
+    def answers(self, kind: LookupKind, key: str) -> bool:
+        """Whether this is the answer to a lookup of ``kind`` for ``key``: a frame handed back
+        with its answer does not ask again."""
+        match kind:
+            case LookupKind.SESSION:
+                return key in self.sessions
+            case LookupKind.ROOM:
+                return key in self.rooms
+            case LookupKind.PLACE:
+                return self.placed
+            case LookupKind.LOBBY:
+                return self.lobby
 
 
 class Effects:
@@ -100,7 +123,7 @@ class Effects:
     def wake(self, key: Hashable, when: float | None) -> None:
         self.deadlines[key] = when
 
-    def lookup(self, kind: str, key: str, peer: Peer, frame: bytes | None,
+    def lookup(self, kind: LookupKind, key: str, peer: Peer, frame: bytes | None,
                resume: dict[str, tuple[int, int]] | None = None) -> None:
         self.lookups.append(Lookup(kind, key, peer, frame, resume))
 

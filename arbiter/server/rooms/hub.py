@@ -6,6 +6,11 @@ It keeps the session rules (hello first, the version check, the message rate, wh
 count against a client), the sessions, the match rooms and the routing of every room id to its
 match. Each input is handled start to end without awaiting anything, so no request sees a room
 half-changed, and one room's work never interleaves with another's.
+
+What it does not hold is the routing strategy's to decide (:mod:`.routing`: a server alone, or a
+cluster node that asks first). A cluster node's facts come in as inputs too (the log's
+availability, the other nodes' rooms, where a room turned out to be, a room it lost), each
+answered with effects like a frame.
 """
 
 from __future__ import annotations
@@ -34,10 +39,18 @@ from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
-from .effects import POLICY_VIOLATION, PROTOCOL_ERROR, SERVICE_RESTART, Effects, Resolved
+from .effects import (
+    POLICY_VIOLATION,
+    PROTOCOL_ERROR,
+    SERVICE_RESTART,
+    Effects,
+    LookupKind,
+    Resolved,
+)
 from .match import MatchRoom
 from .peers import Limits, Peer
 from .recovery import RecoveryError, rebuild
+from .routing import LocalRouting, Routing
 from .sessions import WAKE_KEY, SessionBook
 from .setup import parse_settings, variants
 from .states import PeerState, RoomState
@@ -58,9 +71,6 @@ ROOM_REQUESTS: dict[type[rq.Request], Callable[[MatchRoom, Peer, Any], None]] = 
 
 
 ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
-# On a cluster node, a room list's rooms of other nodes are at most this old (seconds): the
-# lobby is read from the directory when a list asks for it, not on every beat.
-LOBBY_FRESH = 1.0
 
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
@@ -93,7 +103,8 @@ class Counters:
 class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  ids: Ids | None = None, entropy: Entropy | None = None,
-                 welcome_limits: dict[str, Any] | None = None, routing: bool = False) -> None:
+                 welcome_limits: dict[str, Any] | None = None,
+                 routing: Routing | None = None) -> None:
         self.settings = settings or HubSettings()
         self.limits = limits or Limits()
         self.ids: Ids = ids or Counters()
@@ -105,14 +116,10 @@ class Hub:
         self.ctx = RoomContext(self.settings, self.stats, self.sessions, entropy,
                                next_game_id=self.ids.next_game, route=self._route,
                                drop=self._drop, catalog=self._catalog)
-        # A cluster node (docs/cluster.md): sessions and rooms it does not hold may live in the
-        # cluster, so it asks (Effects.lookups) before saying they do not exist.
-        self.routing = routing
-        self.log_available = True  # False while a cluster node cannot reach its log
-        # A cluster node's copy of the other nodes' room summaries, and when it read them
-        # (read when a room list asks for it, at most once per LOBBY_FRESH seconds).
-        self.remote_lobby: dict[str, dict[str, Any]] = {}
-        self.remote_lobby_at: float | None = None
+        # Alone, or one node of a cluster (docs/cluster.md) whose sessions and rooms may live
+        # elsewhere, so that it asks (Effects.lookups) before saying they do not exist.
+        self.routing: Routing = routing or LocalRouting()
+        self._writable = True  # False while a cluster node cannot reach its log
         self._resolved: Resolved | None = None  # what the node found out for this frame
         self._frame: bytes | None = None  # the frame being handled, for lookups
         lim = self.limits
@@ -257,25 +264,17 @@ class Hub:
             raise Refusal(Code.ALREADY_HELLO, "this connection has already said hello", req.id)
         return True
 
-    def _lookup(self, kind: str, key: str, peer: Peer) -> bool:
-        """On a cluster node, ask for ``key`` unless this frame already comes with the answer:
-        True when the frame must wait for it."""
-        resolved = self._resolved
-        if not self.routing:
+    def _ask(self, kind: LookupKind, key: str, peer: Peer) -> bool:
+        """Ask the node for ``key`` when the routing says so: True when the frame must wait
+        for the answer."""
+        if not self.routing.must_ask(kind, key, self._resolved, self.ctx.now):
             return False
-        if resolved is not None and (
-                (kind == "session" and key in resolved.sessions)
-                or (kind == "room" and key in resolved.rooms)
-                or (kind == "place" and resolved.placed)
-                or (kind == "lobby" and resolved.lobby)):
-            return False
-        frame = self._frame
-        self.ctx.out.lookup(kind, key, peer, frame)
+        self.ctx.out.lookup(kind, key, peer, self._frame)
         return True
 
     def _hello(self, peer: Peer, req: rq.Hello) -> None:
         if req.session is not None and req.session not in self.sessions and \
-                self._lookup("session", req.session, peer):
+                self._ask(LookupKind.SESSION, req.session, peer):
             return
         session, version = self.sessions.hello(peer, req, self.ctx.now)
         peer.session = session
@@ -292,15 +291,14 @@ class Hub:
             match = self.matches.get(rid)
             if match is not None:
                 match.attach(peer, req.resume)
-        if self.routing:
-            # Rooms the client was following, or holds a seat in, that are not here: the node
-            # finds where they are and redirects the client there (Lookup with no frame).
-            # (A resumed "room" that is no room id is nowhere: not asked for.)
-            resumed = [r for r in (req.resume or {}) if room_ids.is_room_id(r)]
-            followed = {room_ids.match_of(r) for r in resumed} | set(session.seats) \
-                | session.spectating
-            for rid in sorted(followed - set(self.matches)):
-                self.ctx.out.lookup("room", rid, peer, None, req.resume)
+        # Rooms the client was following, or holds a seat in, that are not here: a cluster
+        # node finds where they are and redirects the client there (a lookup with no frame).
+        # (A resumed "room" that is no room id is nowhere: not asked for.)
+        resumed = [r for r in (req.resume or {}) if room_ids.is_room_id(r)]
+        followed = {room_ids.match_of(r) for r in resumed} | set(session.seats) \
+            | session.spectating
+        for rid in self.routing.followed_elsewhere(followed, self.matches):
+            self.ctx.out.lookup(LookupKind.ROOM, rid, peer, None, req.resume)
 
     def match_of(self, room_id: str) -> MatchRoom | None:
         """The match a room id (a match's or one of its subgames') belongs to."""
@@ -316,7 +314,7 @@ class Hub:
             home = room_ids.match_of(room_id)
         except room_ids.RoomIdError as exc:  # no such room anywhere: no cluster lookup for it
             raise Refusal(Code.UNKNOWN_ROOM, str(exc)) from None
-        if self._lookup("room", home, peer):
+        if self._ask(LookupKind.ROOM, home, peer):
             return None
         url = self._resolved.rooms.get(home) if self._resolved else None
         if url is not None:
@@ -327,7 +325,7 @@ class Hub:
     def _dispatch(self, peer: Peer, req: rq.Request) -> None:
         handler = ROOM_REQUESTS.get(type(req))
         if handler is not None:
-            if not self.log_available and type(req) in WRITES:
+            if not self._writable and type(req) in WRITES:
                 raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just "
                                                 "now: nothing was accepted; try again shortly")
             match = self._match(req.room, peer, req.id)  # type: ignore[attr-defined]
@@ -337,14 +335,9 @@ class Hub:
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
         elif isinstance(req, rq.ListRooms):
-            if not self.lobby_fresh(self.ctx.now) and self._lookup("lobby", "", peer):
+            if self._ask(LookupKind.LOBBY, "", peer):
                 return
-            rooms = [encode(mr.summary()) for mr in self.matches.values()
-                     if mr.state != RoomState.FINISHED]
-            for summary in rooms:
-                del summary["t"]
-            lobby = sorted(self.remote_lobby.items(), key=lambda item: room_ids.parse(item[0]))
-            rooms.extend(s for r, s in lobby if r not in self.matches)
+            rooms = [*self.summaries().values(), *self.routing.other_rooms(self.matches)]
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
@@ -358,10 +351,10 @@ class Hub:
 
     def _create(self, peer: Peer, req: rq.CreateRoom) -> None:
         s = self.settings
-        if not self.log_available:
+        if not self._writable:
             raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just now: "
                                             "no room was created; try again shortly")
-        if self._lookup("place", "", peer):
+        if self._ask(LookupKind.PLACE, "", peer):
             return
         resolved = self._resolved
         if resolved is not None and resolved.place is not None:
@@ -419,12 +412,40 @@ class Hub:
             out[match.state.value] = out.get(match.state.value, 0) + 1
         return out
 
-    # ------------------------------------------------------------------ a cluster node's
+    # ------------------------------------------------------------------ a cluster node's inputs
+
+    def log_availability(self, available: bool, now: float) -> Effects:
+        """Whether the node can reach its log now. While it cannot (or is shutting down), room
+        requests that would write and new rooms are refused with ``unavailable``; the rest
+        (chat, resync, room lists) go on."""
+        out = self._begin(now)
+        self._writable = available
+        return out
+
+    def remote_lobby(self, entries: dict[str, dict[str, Any]], now: float) -> Effects:
+        """The other nodes' room summaries by room id, read from the directory at ``now``:
+        room lists show them until they are LOBBY_FRESH old (rooms/routing.py)."""
+        out = self._begin(now)
+        self.routing.remote_lobby(entries, now)
+        return out
 
     def lobby_fresh(self, now: float) -> bool:
-        """Whether the copy of the other nodes' rooms is recent enough for a room list."""
-        read = self.remote_lobby_at
-        return read is not None and now - read < LOBBY_FRESH
+        """Whether a room list may be answered without reading the other nodes' rooms."""
+        return self.routing.lobby_fresh(now)
+
+    def lookup_failed(self, peer: Peer, frame: bytes | None, why: str, now: float) -> Effects:
+        """The node could not find out what a lookup asked (its directory or log did not
+        answer, or a room's silent holder did not let it go in time): ``frame`` is answered
+        ``unavailable`` and nothing is done; a client resuming a room (no frame) is told to
+        come back (1012) and ask again."""
+        out = self._begin(now)
+        if frame is not None:
+            self._error(peer, Code.UNAVAILABLE, f"{why}: nothing was done; try again shortly",
+                        peek_request_id(frame))
+        else:
+            self._close(peer, SERVICE_RESTART, "a room you follow cannot be found just now; "
+                                               "reconnect")
+        return out
 
     def redirect(self, peer: Peer, room: str, url: str | None, now: float,
                  resume: dict[str, tuple[int, int]] | None = None) -> Effects:

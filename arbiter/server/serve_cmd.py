@@ -2,6 +2,10 @@
 directory; nothing else to install), or, with ``--redis`` and ``--postgres``, as one node of a
 cluster (docs/cluster.md).
 
+This is where the two are composed, so that neither layer knows the other: the transport
+(server/net) runs either, and the cluster package gives its half (its options and its node,
+server/cluster/serve_options.py).
+
 Every option is a field of one of the server's settings (``ServerConfig``, ``HubSettings``,
 ``SessionSettings``, ``Limits``), and takes its default from there: the settings are the one
 source, so the command line and the code cannot disagree.
@@ -19,15 +23,13 @@ from typing import Any
 
 import trio
 
-from arbiter.server.cluster.directory import DEFAULT_PREFIX, DirectoryUnavailable
-from arbiter.server.cluster.node import ClusterNode, ClusterSettings
-from arbiter.server.cluster.pglog import LogUnavailable
+from arbiter.server.cluster import serve_options as cluster_options
+from arbiter.server.cluster.settings import ClusterSettings
+from arbiter.server.net.server import ArbiterServer, ServerBase, ServerConfig
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rooms.sessions import SessionSettings
 from arbiter.server.store.db import StoreLocked
-
-from .server import ArbiterServer, ServerBase, ServerConfig
 
 
 @dataclass(frozen=True)
@@ -115,27 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="accept scenarios, fixed seeds and test cards in new rooms "
                              "(for tests; never on a public server)")
     parser.add_argument("--log-level", default="INFO")
-    cluster = parser.add_argument_group(
-        "cluster mode", "run as one node of a cluster (docs/cluster.md): both --redis and "
-                        "--postgres; --data-dir and --sync are then unused")
-    cluster.add_argument("--redis", metavar="URL",
-                         help="the Redis-protocol server (Valkey or Redis) the nodes share, "
-                              "e.g. redis://10.0.0.5:6379/0")
-    cluster.add_argument("--postgres", metavar="DSN",
-                         help="the PostgreSQL log, as a libpq connection string, e.g. "
-                              "'host=10.0.0.6 dbname=arbiter user=arbiter'")
-    cluster.add_argument("--node-id", metavar="NAME",
-                         help="this node's name in the cluster; keep it across restarts "
-                              "(default HOST:PORT)")
-    cluster.add_argument("--public-url", metavar="URL",
-                         help="where clients reach this node, sent in redirects "
-                              "(default ws://HOST:PORT/)")
-    cluster.add_argument("--lease", type=float, default=None, metavar="SECONDS",
-                         help="room lease time: a dead node's rooms are claimed about this "
-                              f"long after it stopped (default {ClusterSettings.lease:g})")
-    cluster.add_argument("--key-prefix", default=None, metavar="PREFIX",
-                         help="prefix of this cluster's keys in Redis (default "
-                              f"{DEFAULT_PREFIX!r})")
+    cluster_options.add_arguments(parser)
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -160,32 +142,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         compression=args.compression, synchronous=args.sync.upper())
 
 
-def cluster_from_args(args: argparse.Namespace) -> ClusterSettings | None:
-    """The cluster settings the command line asks for; None for the embedded server."""
-    if args.redis is None and args.postgres is None:
-        for flag in ("node_id", "public_url", "lease", "key_prefix"):
-            if getattr(args, flag) is not None:
-                raise SystemExit(f"arbiter serve: --{flag.replace('_', '-')} is for cluster "
-                                 "mode (--redis and --postgres)")
-        return None
-    if args.redis is None or args.postgres is None:
-        raise SystemExit("arbiter serve: cluster mode needs both --redis and --postgres")
-    given = {name: getattr(args, flag) for name, flag in (
-        ("node_id", "node_id"), ("public_url", "public_url"), ("lease", "lease"),
-        ("prefix", "key_prefix")) if getattr(args, flag) is not None}
-    if given.get("lease", 1.0) <= 0:
-        raise SystemExit("arbiter serve: --lease must be positive")
-    return ClusterSettings(redis=args.redis, postgres=args.postgres, **given)
-
-
 async def _main(config: ServerConfig, cluster: ClusterSettings | None) -> None:
     server: ServerBase
     if cluster is None:
         server = ArbiterServer(config)
         where = f"data in {config.data_dir}"
     else:
-        node = server = ClusterNode(config, cluster)
-        where = f"cluster node {node.node_id}, public URL {node.url}"
+        server, where = cluster_options.node(config, cluster)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         for line in server.recovered:
@@ -199,16 +162,19 @@ async def _main(config: ServerConfig, cluster: ClusterSettings | None) -> None:
                 break
 
 
+# What stops a server from starting, said on one line (exit 1): another server on the data
+# directory, settings that cannot work, a cluster's service it cannot reach.
+STARTUP_ERRORS: tuple[type[Exception], ...] = (StoreLocked, ValueError,
+                                               *cluster_options.STARTUP_ERRORS)
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     try:
-        trio.run(_main, config_from_args(args), cluster_from_args(args))
-    except (StoreLocked, ValueError, LogUnavailable, DirectoryUnavailable) as exc:
+        trio.run(_main, config_from_args(args), cluster_options.settings_from_args(args))
+    except STARTUP_ERRORS as exc:
         print(f"arbiter: {exc}", file=sys.stderr)
         return 1
     return 0
-
-
-

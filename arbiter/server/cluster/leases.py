@@ -1,0 +1,150 @@
+"""What a cluster node holds, and its lease and claim decisions (docs/cluster.md, "Failover and
+handover").
+
+Pure: no awaits, no clock, no Redis or PostgreSQL. :class:`~.node.ClusterNode` makes the calls,
+feeds their answers in here and does what comes back, so every decision is tested with plain
+values (tests/cluster/test_decisions.py):
+
+- when the node beats (heartbeat, lease renewals, lobby entries): :class:`Beats`;
+- which leases to take and renew, which rooms a renewal lost, which finished rooms to take off
+  the directory, which lobby entries changed: :class:`Holdings`;
+- which rooms to claim of those whose lease lapsed (a dead node's) or was handed over;
+- what a write with an unknown outcome leaves to rebuild, and whether a rebuilt room is still
+  this node's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import Any
+
+Summary = dict[str, Any]  # a room's lobby entry
+
+
+class Beats:
+    """When the node beats next: every ``period`` (a quarter lease: a node must so stall for
+    three quarters of a lease before a lease lapses), counted from the start of the last beat,
+    so that a slow beat (Redis answering late) does not stretch the time between renewals. A
+    new room's lease and lobby entry do not wait for the next beat: the node cuts the wait
+    short when a room is created."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.last: float | None = None  # when the last beat started
+
+    def wait(self, now: float) -> float:
+        """Seconds until the next beat is due (0: now)."""
+        if self.last is None:
+            return 0.0
+        return max(0.0, self.last + self.period - now)
+
+    def beaten(self, now: float) -> None:
+        """A beat starts at ``now``."""
+        self.last = now
+
+
+class Holdings:
+    """The rooms this node owns, and where each stands in the directory and the log."""
+
+    def __init__(self) -> None:
+        # Rooms this node owns -> the epoch it writes under. The writer reads the same dict
+        # (a new room is owned at epoch 1 from its first record).
+        self.epochs: dict[int, int] = {}
+        self.leased: set[int] = set()  # rooms whose lease this node holds in the directory
+        self.taking: set[int] = set()  # rooms being taken over or rebuilt just now
+        self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
+        self.published: dict[int, Summary] = {}  # lobby entries as last published
+
+    def settled(self, room: int) -> bool:
+        """Held, and not in the middle of being taken over or rebuilt."""
+        return room in self.epochs and room not in self.taking
+
+    def forget(self, room: int) -> None:
+        """The room is not this node's any more (lost, fenced, finished, or gone)."""
+        self.epochs.pop(room, None)
+        self.leased.discard(room)
+        self.published.pop(room, None)
+        self.reload.discard(room)
+
+    # ------------------------------------------------------------------ leases
+
+    def to_acquire(self) -> dict[int, int]:
+        """Rooms created here since the last beat: their leases to take (room -> epoch)."""
+        return {room: self.epochs[room] for room in sorted(set(self.epochs) - self.leased)}
+
+    def acquired(self, room: int) -> None:
+        self.leased.add(room)
+
+    def renewals(self) -> dict[int, int]:
+        """Every lease the node holds (room -> epoch), renewed in one call each beat."""
+        return {room: self.epochs[room] for room in self.leased}
+
+    def lost(self, rooms: Iterable[int]) -> list[int]:
+        """A renewal found these leases gone (lapsed while the node stalled, or taken by
+        another node): the rooms are forgotten, and returned, in order, to be let go at once.
+        Another node may be claiming them: this one must not write for them again (and the
+        log would refuse it: their epoch is stale)."""
+        gone = sorted(rooms)
+        for room in gone:
+            self.forget(room)
+        return gone
+
+    def finished(self, open_rooms: Container[str], writing: bool) -> list[int]:
+        """Leased rooms the core has dropped (their match ended): off the directory, so that
+        nobody claims them. Not while a batch is being written (it may be their last), nor
+        a room waiting to be rebuilt (the core let it go; the log still has it)."""
+        if writing:
+            return []
+        return [room for room in sorted(self.leased)
+                if str(room) not in open_rooms and room not in self.reload]
+
+    def publications(self, summaries: Mapping[str, Summary]) -> list[tuple[int, Summary | None]]:
+        """The lobby entries that changed since they were last published (None: take the
+        room off the lobby), of leased rooms only (only a lease holder may publish)."""
+        out = []
+        for room in sorted(self.leased):
+            summary = summaries.get(str(room))
+            if summary != self.published.get(room):
+                out.append((room, summary))
+        return out
+
+    def publish(self, room: int, summary: Summary | None) -> None:
+        """``summary`` is what the lobby now says for ``room``."""
+        if summary is None:
+            self.published.pop(room, None)
+        else:
+            self.published[room] = summary
+
+    # ------------------------------------------------------------------ claims
+
+    def to_claim(self, due: Sequence[int], live_nodes: int) -> list[int]:
+        """Of the rooms ``due`` (their lease lapsed, or was handed over), this node's share:
+        the backlog split evenly between the live nodes (each claims from the front, so a
+        dead node's rooms are spread as fast as every node can replay them). Rooms this node
+        holds or is already taking are not claimed again: a renewal settles those."""
+        share = math.ceil(len(due) / max(1, live_nodes))
+        return [room for room in due if room not in self.epochs and room not in self.taking
+                ][:share]
+
+    def claimed(self, room: int, epoch: int) -> None:
+        """The node took ``room`` over: it holds the lease and writes under ``epoch``."""
+        self.epochs[room] = epoch
+        self.leased.add(room)
+
+    # ------------------------------------------------------------------ unknown outcomes
+
+    def outcome_unknown(self, rooms: Iterable[int]) -> None:
+        """A batch with these rooms' records may or may not have committed (its answer was
+        lost): each that the node still holds is rebuilt from the log once it answers."""
+        self.reload.update(room for room in rooms if room in self.epochs)
+
+    def still_ours(self, room: int, owner: str | None, epoch: int | None, node: str) -> bool:
+        """Before rebuilding ``room``: the log says ``owner`` owns it at ``epoch`` (None: the
+        room is gone). It is still this node's only at the epoch it writes under; otherwise
+        another node claimed it meanwhile, and it is forgotten."""
+        if owner != node or epoch is None or epoch != self.epochs.get(room):
+            self.forget(room)
+            return False
+        self.reload.discard(room)
+        return True
