@@ -99,7 +99,7 @@ def test_wall_of_fire_pumped_blocks_and_kills() -> None:
     g = (Scene().battlefield(0, "Grizzly Bears").battlefield(1, "Wall of Fire", "Mountain",
                                                              "Mountain")
          .at("begin_combat").start())
-    g.pass_(2).attack(("Grizzly Bears", 0 + 1)).pass_(2).block(1, ("Wall of Fire", "Grizzly Bears"))
+    g.pass_(2).attack(("Grizzly Bears", 1)).pass_(2).block(1, ("Wall of Fire", "Grizzly Bears"))
     g.pass_(1)
     g.activate(1, "Wall of Fire").resolve()
     g.pass_(1).activate(1, "Wall of Fire").resolve()
@@ -108,7 +108,8 @@ def test_wall_of_fire_pumped_blocks_and_kills() -> None:
 
 
 def test_white_knight_and_black_knight() -> None:
-    g = _combat("White Knight", scene=Scene().battlefield(1, "Black Knight", "Viashino Spearhunter"))
+    scene = Scene().battlefield(1, "Black Knight", "Viashino Spearhunter")
+    g = _combat("White Knight", scene=scene)
     assert {g.game.objects[a.obj].name for a in g.decision.actions
             if a.kind == "block"} == {"Viashino Spearhunter"}
     g.block(1, ("Viashino Spearhunter", "White Knight")).until("first_strike_damage")

@@ -122,7 +122,7 @@ def test_702_8a_flash_ambushes_an_attacker() -> None:
     assert g.zone_names("graveyard", 0) == ["Hill Giant"]
 
 
-# --------------------------------------------------------------------------- 702.9 flying, 702.17 reach
+# ------------------------------------------------------------------ 702.9 flying, 702.17 reach
 
 
 def test_702_9b_and_702_17b_a_flyer_is_blocked_only_by_flying_or_reach() -> None:
