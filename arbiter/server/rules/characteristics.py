@@ -39,7 +39,7 @@ def has_keyword(game: Game, obj: Obj, keyword: Keyword) -> bool:
 def keywords_of(game: Game, obj: Obj, kind: type[K]) -> list[K]:
     """Every keyword of one parameterised kind ``obj`` has (its landwalks, its protections),
     printed or granted."""
-    out: list[K] = [k for k in obj.defn.keywords if isinstance(k, kind)]
+    out: list[K] = [k for k in obj.defn.keyword_values if isinstance(k, kind)]
     if game.effects or game.global_sources:
         out.extend(k for k in _granted(game, obj) if isinstance(k, kind))
     return out

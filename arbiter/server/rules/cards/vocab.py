@@ -1036,6 +1036,11 @@ class CardDef:
         return ONGOING in self.supertypes
 
     @cached_property
+    def keyword_values(self) -> tuple[Landwalk | Protection, ...]:
+        """The keywords that carry a parameter, for the engine's questions about them."""
+        return tuple(k for k in self.keywords if not isinstance(k, str))
+
+    @cached_property
     def global_statics(self) -> tuple[Static, ...]:
         return tuple(a for a in self.statics if isinstance(a, GLOBAL_STATICS))
 
