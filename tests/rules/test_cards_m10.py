@@ -75,12 +75,14 @@ def test_griffin_sentinel_flies_and_does_not_tap_to_attack() -> None:
     assert g.life(1) == 19
 
 
-def test_razorfoot_griffin_strikes_first_in_the_air() -> None:
-    g = _combat("Razorfoot Griffin", "Snapping Drake")
+@pytest.mark.parametrize(("striker", "blocker"), [("Razorfoot Griffin", "Snapping Drake"),
+                                                   ("Viashino Spearhunter", "Runeclaw Bear")])
+def test_first_strikers_kill_their_blockers_unharmed(striker: str, blocker: str) -> None:
+    # 2 first-strike damage kill the 3/2 Drake (in the air: the Griffin flies) or the 2/2
+    # Bear, which never deal theirs.
+    g = _combat(striker, blocker)
     g.until("combat_damage")
-    # 2 first-strike damage kill the 3/2 Drake, which never deals its 3.
-    assert g.zone_names("graveyard", 1) == ["Snapping Drake"]
-    assert g.obj("Razorfoot Griffin").damage == 0
+    assert g.zone_names("graveyard", 1) == [blocker] and g.obj(striker).damage == 0
 
 
 @pytest.mark.parametrize(("wall", "land", "pt"), [("Wall of Faith", "Plains", [0, 7]),
@@ -186,13 +188,6 @@ def test_shivan_dragon_firebreathes() -> None:
     g.activate(0, "Shivan Dragon").resolve().activate(0, "Shivan Dragon").resolve()
     g.until("combat_damage")
     assert g.life(1) == 13
-
-
-def test_viashino_spearhunter_strikes_first() -> None:
-    g = _combat("Viashino Spearhunter", "Runeclaw Bear")
-    g.until("combat_damage")
-    assert g.zone_names("graveyard", 1) == ["Runeclaw Bear"]
-    assert g.obj("Viashino Spearhunter").damage == 0
 
 
 def test_deadly_recluse_and_giant_spider_reach_up() -> None:

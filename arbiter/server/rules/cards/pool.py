@@ -8,7 +8,19 @@ CR 104.4b); they are refused in deck lists and ready-made decks.
 
 from __future__ import annotations
 
-from ..mana import ManaCost
+from .build import (
+    ARTIFACT,
+    ARTIFACT_CREATURE,
+    BASIC,
+    CREATURE,
+    ENCHANTMENT,
+    INSTANT,
+    LAND,
+    LEGENDARY,
+    SORCERY,
+)
+from .build import creature as _creature
+from .build import mana_cost as _C
 from .sets import m10
 from .supplementary import PHENOMENA, PLANES, SCHEMES, VANGUARDS
 from .supplementary import TOKENS as SUPPLEMENTARY_TOKENS
@@ -121,30 +133,11 @@ from .vocab import (
     WishFromOutside,
 )
 
-_C = ManaCost.parse
-LAND = frozenset({"Land"})
-CREATURE = frozenset({"Creature"})
-INSTANT = frozenset({"Instant"})
-SORCERY = frozenset({"Sorcery"})
-ENCHANTMENT = frozenset({"Enchantment"})
-ARTIFACT = frozenset({"Artifact"})
-BASIC = frozenset({"Basic"})
-LEGENDARY = frozenset({"Legendary"})
-
 
 def _basic(name: str, color: str, subtype: str | None) -> CardDef:
     return CardDef(
         name=name, types=LAND, supertypes=BASIC, subtypes=(subtype,) if subtype else (),
         text=f"({{T}}: Add {{{color}}}.)", abilities=(ManaAbility(color),),
-    )
-
-
-def _creature(name: str, cost: str, subtypes: str, power: int, toughness: int,
-              keywords: tuple[Keyword, ...] = (), text: str = "", **extra: object) -> CardDef:
-    return CardDef(
-        name=name, types=CREATURE, cost=_C(cost), subtypes=tuple(subtypes.split()),
-        power=power, toughness=toughness, keywords=frozenset(keywords), text=text,
-        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -437,7 +430,7 @@ KEYWORD_TEST_CARDS = [
               test_only=True),
     _creature("Ambush Viper", "{1}{G}", "Snake", 2, 1, (FLASH, DEATHTOUCH),
               "Flash\nDeathtouch", test_only=True),
-    CardDef(name="Darksteel Myr", types=frozenset({"Artifact", "Creature"}), cost=_C("{3}"),
+    CardDef(name="Darksteel Myr", types=ARTIFACT_CREATURE, cost=_C("{3}"),
             subtypes=("Myr",), power=0, toughness=1, keywords=frozenset({INDESTRUCTIBLE}),
             text="Indestructible", test_only=True),
     _creature("Beloved Chaplain", "{1}{W}", "Human Cleric", 1, 1,

@@ -16,7 +16,7 @@ are still defined in ``cards/pool.py``.
 
 from __future__ import annotations
 
-from ...mana import ManaCost
+from ..build import ARTIFACT_CREATURE, INSTANT, creature, mana_cost
 from ..vocab import (
     ANY_TARGET,
     COLOR,
@@ -39,16 +39,11 @@ from ..vocab import (
     Cost,
     Damage,
     GrantKeyword,
-    Keyword,
     Landwalk,
     Protection,
     Pump,
     Target,
 )
-
-_C = ManaCost.parse
-CREATURE = frozenset({"Creature"})
-INSTANT = frozenset({"Instant"})
 
 # The reminder texts M10 prints after its keywords.
 _FLYING = ("Flying (This creature can't be blocked except by creatures with flying or "
@@ -73,76 +68,69 @@ def _walk(land: str) -> str:
             f"a {land}.)")
 
 
-def _creature(name: str, cost: str, subtypes: str, power: int, toughness: int,
-              keywords: tuple[Keyword, ...] = (), text: str = "", *,
-              types: frozenset[str] = CREATURE, abilities: tuple[Activated, ...] = ()
-              ) -> CardDef:
-    return CardDef(name=name, types=types, cost=_C(cost), subtypes=tuple(subtypes.split()),
-                   power=power, toughness=toughness, keywords=frozenset(keywords), text=text,
-                   abilities=abilities)
 
 
 def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
     """"{mana}: NAME gets +power/+toughness until end of turn." """
-    return Activated(Cost(mana=_C(mana)), (Pump(SELF, power, toughness),),
+    return Activated(Cost(mana=mana_cost(mana)), (Pump(SELF, power, toughness),),
                      text=f"{name} gets +{power}/+{toughness} until end of turn.")
 
 
 CARDS = [
-    _creature("Baneslayer Angel", "{3}{W}{W}", "Angel", 5, 5,
+    creature("Baneslayer Angel", "{3}{W}{W}", "Angel", 5, 5,
               (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
                Protection(SUBTYPE, "Dragon")),
               "Flying, first strike, lifelink, protection from Demons and from Dragons"),
-    _creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
+    creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
-    _creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
+    creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
-    _creature("Wall of Faith", "{3}{W}", "Wall", 0, 5, (DEFENDER,),
+    creature("Wall of Faith", "{3}{W}", "Wall", 0, 5, (DEFENDER,),
               f"{_DEFENDER}\n{{W}}: Wall of Faith gets +0/+1 until end of turn.",
               abilities=(_pump("Wall of Faith", "{W}", 0, 1),)),
-    _creature("White Knight", "{W}{W}", "Human Knight", 2, 2,
+    creature("White Knight", "{W}{W}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "B")),
               f"{_FIRST_STRIKE}\n{_protection('black')}"),
-    _creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
-    _creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
-    _creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
+    creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
+    creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
+    creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
-    _creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
-    _creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
-    CardDef(name="Kindled Fury", types=INSTANT, cost=_C("{R}"),
+    creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
+    creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
+    CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
             text="Target creature gets +1/+0 and gains first strike until end of turn.",
             targets=(TARGET_CREATURE,),
             spell=(Pump(Target(0), 1, 0),
                    GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
-    _creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
-    _creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
+    creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
                                    targets=(ANY_TARGET,),
                                    text="Prodigal Pyromancer deals 1 damage to any target."),)),
-    _creature("Raging Goblin", "{R}", "Goblin Berserker", 1, 1, (HASTE,), _HASTE),
-    _creature("Shivan Dragon", "{4}{R}{R}", "Dragon", 5, 5, (FLYING,),
+    creature("Raging Goblin", "{R}", "Goblin Berserker", 1, 1, (HASTE,), _HASTE),
+    creature("Shivan Dragon", "{4}{R}{R}", "Dragon", 5, 5, (FLYING,),
               f"{_FLYING}\n{{R}}: Shivan Dragon gets +1/+0 until end of turn.",
               abilities=(_pump("Shivan Dragon", "{R}", 1, 0),)),
-    _creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
+    creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
               _FIRST_STRIKE),
-    _creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
+    creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
               f"{_DEFENDER}\n{{R}}: Wall of Fire gets +1/+0 until end of turn.",
               abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
-    _creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
+    creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
-    _creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
+    creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
-    CardDef(name="Giant Growth", types=INSTANT, cost=_C("{G}"),
+    CardDef(name="Giant Growth", types=INSTANT, cost=mana_cost("{G}"),
             text="Target creature gets +3/+3 until end of turn.",
             targets=(TARGET_CREATURE,), spell=(Pump(Target(0), 3, 3),)),
-    _creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
-    _creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
-    _creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
-    _creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
+    creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
+    creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
+    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
-    _creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
-              types=frozenset({"Artifact", "Creature"})),
+    creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
+              types=ARTIFACT_CREATURE),
 ]
