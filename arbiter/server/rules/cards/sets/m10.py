@@ -4,7 +4,8 @@ How a set file is organised: one module per set under ``cards/sets/``, named aft
 code, holding ``CARDS``, the set's card definitions in collector-number order. Each is a
 :class:`~arbiter.server.rules.cards.vocab.CardDef` written only in the vocabulary: its name,
 cost, types, power and toughness, its Oracle text exactly as printed in the set's list (card
-data, shown to players) and its abilities. ``cards/pool.py`` adds ``CARDS`` to the pool and
+data, shown to players) and its abilities (``cards/build.py`` has shorthands for writing
+them). ``cards/pool.py`` adds ``CARDS`` to the pool and
 gives the set a section of its own, so decks, formats and the catalog see its cards like any
 other; the next set is a new file here and one line there.
 
