@@ -1,6 +1,6 @@
 """Combat damage (CR 510): the attacking player divides a blocked creature's damage among its
 blockers (510.1c), and with trample what is left once every blocker has lethal damage may go to
-the player or planeswalker it attacks (702.19b-c). Only divisions that can end legally are
+the player or planeswalker it attacks (702.19b). Only divisions that can end legally are
 offered; the first option is always lethal damage to the blocker asked about."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_702_19b_one_blocker_more_than_lethal_is_the_attacking_players_choice() 
     assert g.life(1) == 20
 
 
-def test_702_19c_trample_over_a_planeswalker_hits_the_planeswalker() -> None:
+def test_702_19b_trample_past_a_blocker_hits_the_planeswalker_it_attacks() -> None:
     g = (Scene().battlefield(0, "Abyssal Persecutor")
          .battlefield(1, "Karn Liberated", counters={"loyalty": 6})
          .battlefield(1, "Assault Griffin").at("begin_combat").start())

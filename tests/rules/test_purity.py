@@ -1,10 +1,11 @@
 """The rules engine is sans-I/O: it imports nothing that does I/O, keeps time or draws global
-randomness (docs/architecture.md, "The rules engine"); and its modules import one another
-without cycles, even inside functions."""
+randomness (docs/architecture.md, "The rules engine"); its modules import one another without
+cycles, even inside functions; and it names no card."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import arbiter.server.rules
@@ -95,3 +96,30 @@ def test_the_engine_has_no_import_cycles() -> None:
 def test_the_cycle_check_would_notice_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _card_names_in_code(path: Path, names: set[str]) -> set[str]:
+    """Card names that ``path``'s string constants mention, docstrings aside."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    pattern = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(names)))
+    return {m.group(0) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings for m in pattern.finditer(node.value)}
+
+
+def test_no_card_name_in_engine_code(tmp_path: Path) -> None:
+    """Cards are data (docs/architecture.md, "Cards are data"): a mechanic is a word of the
+    vocabulary any card may use, never a check of one card's name. Only the card definitions
+    (``cards/``) name cards; docstrings may, as examples."""
+    from arbiter.server.rules.cards.pool import POOL, TEST_POOL, TOKEN_DEFS
+
+    names = set(POOL) | set(TEST_POOL) | set(TOKEN_DEFS)
+    offenders = {str(f.relative_to(ENGINE)): sorted(found) for f in sorted(ENGINE.rglob("*.py"))
+                 if "cards" not in f.relative_to(ENGINE).parts
+                 and (found := _card_names_in_code(f, names))}
+    assert offenders == {}
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""Shahrazad is an example here."""\nif name == "Shahrazad":\n    pass\n')
+    assert _card_names_in_code(bad, names) == {"Shahrazad"}

@@ -11,9 +11,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import planechase
-from .cards.vocab import SELF, Activated, Cost, GiveControl, ManaAbility, Target, TargetSpec
+from .cards.vocab import (
+    FLASH,
+    HASTE,
+    SELF,
+    Activated,
+    Cost,
+    GiveControl,
+    ManaAbility,
+    Target,
+    TargetSpec,
+)
 from .characteristics import has_keyword
 from .config import COMMANDER
+from .keywords import can_target
 from .mana import ManaCost, Payment, plan_payment
 from .state import (
     BATTLEFIELD,
@@ -43,8 +54,8 @@ DEPLOY = Activated(cost=Cost(tap=True), effects=(GiveControl(SELF, Target(0)),),
 
 def is_sick(game: Game, obj: Obj) -> bool:
     """CR 302.6: a creature can't attack or use {T} abilities unless its controller has
-    controlled it continuously since their most recent turn began (haste ignores this)."""
-    if not obj.defn.is_("Creature") or has_keyword(game, obj, "haste"):
+    controlled it continuously since their most recent turn began; haste lets it (CR 702.10b-c)."""
+    if not obj.defn.is_("Creature") or has_keyword(game, obj, HASTE):
         return False
     ps = game.players.get(obj.controller)
     return ps is None or obj.since > ps.turn_started
@@ -123,11 +134,20 @@ def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
 # --------------------------------------------------------------------------- targets
 
 
+def targeting_source(obj: Obj) -> Obj:
+    """What a target's hexproof, shroud and protection look at for a spell or ability on the
+    stack: the spell itself, or the object the ability comes from (CR 702.16b)."""
+    return obj.source if obj.is_ability and obj.source is not None else obj
+
+
 def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                   exclude: tuple[Ref, ...] = (), source: Obj | None = None,
-                  unlimited: bool = False) -> list[Ref]:
+                  by: Obj | None = None, unlimited: bool = False) -> list[Ref]:
     """Every legal choice for one target (CR 115), within range of influence (CR 801.4) unless
-    the ability's source is exempt from it (``unlimited``: a plane's, CR 901.13)."""
+    the ability's source is exempt from it (``unlimited``: a plane's, CR 901.13). ``by`` is the
+    spell or the source of the ability that targets, which decides what hexproof, shroud and
+    protection forbid (CR 702.11b, 702.16b, 702.18a); ``source``, for an activated ability,
+    is the permanent that may not target itself as a creature."""
     kind = spec.kind
     out: list[Ref] = []
     if kind in ("any", "player_or_planeswalker", "player", "opponent", "teammate"):
@@ -151,6 +171,8 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
+            if by is not None and not can_target(game, o, by, controller):
+                continue
             out.append(("o", o.oid))
     if game.ranges is not None and not unlimited:
         out = [r for r in out if game.ref_in_range(controller, r)]
@@ -163,14 +185,15 @@ def unlimited_source(obj: Obj) -> bool:
 
 
 def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref, *,
-                       unlimited: bool = False) -> bool:
-    """CR 608.2b: on resolution each target is checked again."""
+                       unlimited: bool = False, by: Obj | None = None) -> bool:
+    """CR 608.2b: on resolution each target is checked again (a creature that has gained
+    protection or shroud since is no longer a legal target)."""
     if ref[0] == "p":
-        return ref in legal_targets(game, controller, spec, unlimited=unlimited)
+        return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
     obj = game.objects.get(ref[1])
     if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
         return False
-    return ref in legal_targets(game, controller, spec, unlimited=unlimited)
+    return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
 
 
 def describe_ref(game: Game, ref: Ref) -> str:
@@ -185,10 +208,11 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
     left (possible only after a concession changed the game mid-cast)."""
     chosen: list[Ref] = []
     unlimited = unlimited_source(obj)
+    by = targeting_source(obj)
     for i, spec in enumerate(specs):
         while True:
             options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen),
-                                    unlimited=unlimited)
+                                    by=by, unlimited=unlimited)
             if not game.in_game(obj.controller) or not options:
                 return False
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
@@ -223,8 +247,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
     d = obj.defn
     if d.is_("Land") or d.cost is None:
         return False
-    if not d.is_("Instant") and not _sorcery_timing(game, pid):
-        return False
+    if not d.is_("Instant") and FLASH not in d.keywords and not _sorcery_timing(game, pid):
+        return False  # CR 702.8a: flash lets it be cast any time an instant could
     if not can_afford(game, pid, spell_cost(game, pid, obj)):
         return False
     specs = (d.enchant,) if d.enchant is not None else d.targets
@@ -232,7 +256,7 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
     for spec in specs:
         if spec is None:
             continue
-        options = legal_targets(game, pid, spec, exclude=chosen)
+        options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
         if not options:
             return False
         chosen = (*chosen, options[0])
@@ -255,7 +279,7 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in ab.targets:
-        options = legal_targets(game, pid, spec, exclude=chosen, source=obj)
+        options = legal_targets(game, pid, spec, exclude=chosen, source=obj, by=obj)
         if not options:
             return False
         chosen = (*chosen, options[0])

@@ -1,5 +1,5 @@
 """Combat (CR 506-511): who may attack whom, declaring attackers and blockers one choice at a
-time, and combat damage.
+time, and the end of combat; combat damage is in combat_damage.py.
 
 Attack targets follow the game's options: any opponent (two-player, CR 802 attack multiple
 players), only the opponent immediately to the left or right (CR 803), only opponents within
@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .cards.vocab import DEFENDER, VIGILANCE
 from .casting import describe_ref, is_sick
-from .characteristics import has_keyword, power, toughness
+from .characteristics import has_keyword
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
-from .damage import deal_damage
+from .keywords import evasion_allows
 from .state import REFRESH, Action, Decision, Obj, Ref
 from .statics import combat_limit
 from .teams import active_players, choice_groups, team_of
@@ -60,7 +61,8 @@ def attack_targets(game: Game, pid: int) -> list[Ref]:
 def can_attack(game: Game, obj: Obj) -> bool:
     return (obj.defn.is_("Creature") and not obj.phased_out and not obj.tapped
             and not is_sick(game, obj) and game.is_active(obj.controller)
-            and obj.attacking is None and obj.blocking is None)
+            and obj.attacking is None and obj.blocking is None
+            and not has_keyword(game, obj, DEFENDER))  # CR 702.3b
 
 
 def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
@@ -68,12 +70,13 @@ def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
         return False
     if blocker.attacking is not None or blocker.blocking is not None:
         return False  # in another turn's combat (Grand Melee, see docs/rulings.md)
-    if has_keyword(game, attacker, "flying") and not has_keyword(game, blocker, "flying"):
-        return False  # CR 702.9b
-    return True
+    defender = defending_player(game, attacker.attacking) if attacker.attacking else None
+    return evasion_allows(game, attacker, blocker, defender)
 
 
-def _defending_player(game: Game, ref: Ref) -> int | None:
+def defending_player(game: Game, ref: Ref) -> int | None:
+    """The player an attack on ``ref`` is against: that player, or the controller of the
+    planeswalker (CR 506.2, 802.2a)."""
     if ref[0] == "p":
         return ref[1]
     o = game.objects.get(ref[1])
@@ -96,8 +99,8 @@ def declare_attackers(game: Game) -> Flow:
         creature.attacking = ref
         creature.combat_turn = game.turn
         game.touch(creature)
-        if not has_keyword(game, creature, "vigilance"):
-            game.set_tapped(creature, True)  # CR 508.1f
+        if not has_keyword(game, creature, VIGILANCE):
+            game.set_tapped(creature, True)  # CR 508.1f, 702.20b
         game.say(f"{creature.name} attacks {describe_ref(game, ref)}.", "attack", obj=oid)
 
 
@@ -147,7 +150,7 @@ def declare_blockers(game: Game) -> Flow:
     declared at once (CR 805.10a, 805.10d)."""
     defenders = set()
     for o in attackers(game):
-        d = _defending_player(game, o.attacking) if o.attacking else None
+        d = defending_player(game, o.attacking) if o.attacking else None
         if d is not None:
             defenders.add(d)
             defenders.update(q for q in team_of(game, d) if game.in_game(q))
@@ -174,7 +177,7 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
     while game.in_game(dp):
         planned = {b for b, _ in game.block_plan}
         mine = [a for a in attackers(game)
-                if a.attacking is not None and _defending_player(game, a.attacking) in team]
+                if a.attacking is not None and defending_player(game, a.attacking) in team]
         if later:
             done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
         else:
@@ -202,119 +205,6 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
         if answer.kind == "done":
             return
         game.block_plan.append((answer.obj, answer.ref[1]))
-
-
-def combat_damage(game: Game) -> Flow:
-    """CR 510: assign all combat damage, then deal it at once (CR 510.2).
-
-    A creature blocked by two or more creatures, or blocked with trample, has its damage
-    divided by its controller (CR 510.1c, 702.19b), one blocker at a time; see
-    :func:`_divide`. Everything else has only one possible assignment.
-    """
-    apnap = game.apnap()
-    assignments: list[tuple[Obj, Ref, int]] = []
-    attacking = attackers(game)
-    mine = {a.oid for a in attacking}
-    for a in sorted(attacking, key=lambda o: apnap.index(o.controller)
-                    if o.controller in apnap else 99):
-        p = power(game, a)
-        if p <= 0 or a.attacking is None:
-            continue
-        blockers = [b for b in game.battlefield if b.blocking == a.oid]
-        if not a.blocked:
-            d = _defending_player(game, a.attacking)
-            if a.attacking[0] == "p" and not game.in_game(a.attacking[1]):
-                continue  # CR 800.4e
-            if a.attacking[0] == "o" and a.attacking[1] not in game.objects:
-                continue  # CR 510.1b: the planeswalker it attacked is gone
-            if d is not None:
-                assignments.append((a, a.attacking, p))
-            continue
-        over = _trample_to(game, a)
-        if not blockers:
-            if over is not None:
-                assignments.append((a, over, p))  # CR 702.19e
-            continue
-        plan = yield from _divide(game, a, p, blockers, over)
-        assignments.extend((a, ref, n) for ref, n in plan)
-    for b in game.battlefield:
-        if b.blocking in mine:
-            p = power(game, b)
-            if p > 0:
-                assignments.append((b, ("o", b.blocking), p))
-    for src, ref, amount in assignments:
-        if src.oid not in game.objects or (ref[0] == "o" and ref[1] not in game.objects):
-            continue  # it left while damage was being divided (a player conceded, CR 800.4a)
-        dealt = deal_damage(game, src, ref, amount, src.controller, combat=True)
-        if dealt:
-            game.say(f"{src.name} deals {dealt} combat damage to {describe_ref(game, ref)}.")
-
-
-def _trample_to(game: Game, a: Obj) -> Ref | None:
-    """Where a trampling attacker's excess damage goes: the player or planeswalker it attacks
-    (CR 702.19b-c), if that is still there."""
-    if a.attacking is None or not has_keyword(game, a, "trample"):
-        return None
-    kind, value = a.attacking
-    if kind == "p":
-        return a.attacking if game.in_game(value) else None
-    return a.attacking if value in game.objects else None
-
-
-def _divide(game: Game, a: Obj, power_: int, blockers: list[Obj], over: Ref | None
-            ) -> Flow:
-    """CR 510.1c: the attacking player divides ``a``'s damage among its blockers as they
-    choose; with trample (CR 702.19b) what is left once every blocker has been assigned lethal
-    damage may go to ``over`` instead. Asked blocker by blocker, offering only amounts that can
-    still end in a legal division: a blocker other than the last takes anything from 0 to what
-    is left; the last takes the rest, or, with trample and every earlier blocker assigned
-    lethal damage, at least its own lethal damage with the rest trampling over. The first
-    option is always lethal damage (or all that is left), so the usual division is one Enter
-    away. Returns the assignments as (ref, amount)."""
-    plan: list[tuple[Ref, int]] = []
-    left = power_
-    all_lethal = True
-    for i, b in enumerate(blockers):
-        lethal = max(toughness(game, b) - b.damage, 0)
-        first = min(lethal, left)
-        if i < len(blockers) - 1:
-            amounts = [first, *(n for n in range(left + 1) if n != first)]
-        elif over is not None and all_lethal:
-            amounts = list(range(first, left + 1))
-        else:
-            amounts = [left]
-        amount = amounts[0]
-        if len(amounts) > 1:
-            rest = describe_ref(game, over) if over is not None else ""
-            answer = yield from _ask_amount(game, a, b, left, amounts, rest,
-                                            last=i == len(blockers) - 1)
-            if answer is not None:
-                amount = answer
-        plan.append((("o", b.oid), amount))
-        left -= amount
-        all_lethal = all_lethal and amount >= lethal
-    if left > 0 and over is not None:
-        plan.append((over, left))
-    return plan
-
-
-def _ask_amount(game: Game, a: Obj, b: Obj, left: int, amounts: list[int], rest: str, *,
-                last: bool) -> Flow:
-    """One step of a division: how much of what is left goes to blocker ``b``? None when the
-    attacking player can no longer choose (they left the game: CR 800.4a)."""
-    def label(n: int) -> str:
-        text = f"{n} to {b.name} (#{b.oid})"
-        return text + (f", {left - n} to {rest}" if last and rest and n < left else "")
-
-    actions = [Action(i, "amount", label(n), obj=b.oid, index=n)
-               for i, n in enumerate(amounts)]
-    prompt = f"{a.name} has {left} combat damage left to divide: how much to {b.name}?"
-    while game.in_game(a.controller) and a.oid in game.objects:
-        answer = yield Decision("assign_damage", a.controller, prompt, actions)
-        if answer is REFRESH:
-            continue
-        return int(answer.index)
-    return None
 
 
 def end_combat(game: Game) -> None:

@@ -1,11 +1,14 @@
 """Dealing damage (CR 120), with redirection and prevention (CR 614.9, 615) as limited by range
-of influence (CR 801.13a-b), infect (702.90), lifelink (702.15) and commander damage (903.10a)."""
+of influence (CR 801.13a-b), protection (702.16e), deathtouch (702.2b), infect (702.90),
+lifelink (702.15) and commander damage (903.10a)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .characteristics import has_keyword
+from .cards.vocab import DEATHTOUCH, INFECT, LIFELINK
+from .characteristics import source_has
+from .keywords import protected_from
 from .planechase import exempt
 from .state import BATTLEFIELD, Obj, Ref
 from .statics import prevented_from_opponents
@@ -31,6 +34,10 @@ def _apply_redirection(game: Game, source: Obj, target: Ref, amount: int, contro
 
 
 def _apply_prevention(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> int:
+    if target[0] == "o":
+        victim = game.objects.get(target[1])
+        if victim is not None and protected_from(game, victim, source):
+            return 0  # CR 702.16e: all of it, whatever other shields there are
     if game.global_sources and target[0] == "p":
         # "If a source an opponent controls would deal damage to you, prevent 1 of that damage."
         amount -= prevented_from_opponents(game, target[1], source.controller)
@@ -63,8 +70,7 @@ def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: i
     amount = _apply_prevention(game, source, target, amount, combat)
     if amount <= 0:
         return 0
-    infect = has_keyword(game, source, "infect") if source.zone == BATTLEFIELD else \
-        "infect" in source.defn.keywords
+    infect = source_has(game, source, INFECT)
     if target[0] == "p":
         pid = target[1]
         if not game.in_game(pid):
@@ -88,8 +94,11 @@ def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: i
             game.add_counters(victim, "-1/-1", amount)  # CR 702.90c
         else:
             game.mark_damage(victim, amount)
-    if has_keyword(game, source, "lifelink") or "lifelink" in source.defn.keywords:
-        game.gain_life(source.controller, amount)  # CR 702.15b
+        if victim.defn.is_("Creature") and source_has(game, source, DEATHTOUCH):
+            victim.deathtouched = True  # CR 702.2b: destroyed at the next check (704.5h)
+    if source_has(game, source, LIFELINK):
+        # CR 702.15b: any damage, combat or not, from wherever the source is (702.15d).
+        game.gain_life(source.controller, amount)
     if combat:
         data = {"source": source, "target": target, "amount": amount}
         if target[0] == "o":

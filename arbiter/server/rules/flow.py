@@ -12,8 +12,10 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from . import archenemy, ending, nontraditional, planechase, sba, teams
+from .cards.vocab import PHASING
 from .casting import perform_priority_action, priority_actions
-from .combat import attackers, combat_damage, declare_attackers, declare_blockers, end_combat
+from .combat import attackers, declare_attackers, declare_blockers, end_combat
+from .combat_damage import combat_damage, first_strikers, second_strikers
 from .config import EMPEROR, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
 from .restart import finish_restart
@@ -27,6 +29,7 @@ from .state import (
     DRAW,
     END,
     END_COMBAT,
+    FIRST_STRIKE_DAMAGE,
     LIBRARY,
     MAIN1,
     MAIN2,
@@ -317,7 +320,7 @@ def _phasing(game: Game, aps: tuple[int, ...]) -> None:
     """CR 702.26a: permanents with phasing the active player controls phase out, and those
     that phased out under that player's control phase in, at the same time."""
     going_out = [o for o in game.battlefield if o.controller in aps and not o.phased_out
-                 and "phasing" in o.defn.keywords]
+                 and PHASING in o.defn.keywords]
     coming_in = [o for o in game.battlefield if o.phased_out and not o.phased_indirectly
                  and o.controller in aps]
     for o in coming_in:
@@ -382,8 +385,16 @@ def combat_phase(game: Game) -> Flow:
         yield from declare_blockers(game)
         yield from priority(game)
         game.empty_mana_pools()
+        first = first_strikers(game)
+        strikers = None
+        if first:  # CR 510.4: a first-strike combat damage step comes first
+            game.set_step(FIRST_STRIKE_DAMAGE)
+            yield from combat_damage(game, first)
+            yield from priority(game)
+            game.empty_mana_pools()
+            strikers = second_strikers(game, first)
         game.set_step(DAMAGE)
-        yield from combat_damage(game)
+        yield from combat_damage(game, strikers)
         yield from priority(game)
         game.empty_mana_pools()
     # CR 508.8: with no attackers, the declare blockers and combat damage steps are skipped.

@@ -16,18 +16,22 @@ if TYPE_CHECKING:
 
 
 def _obj(o: Obj) -> tuple[Any, ...]:
-    out = (o.oid, o.card.cid if o.card else o.name, o.owner, o.controller, o.base_controller,
-           o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()),
-           o.attached_to, o.phased_out, o.phased_indirectly, o.cast_from_hand,
-           tuple(o.linked), o.loyalty_turn, o.ability_index, tuple(o.targets), o.attacking,
-           o.blocking, o.blocked, o.since, o.timestamp, o.order)
-    # Grand Melee's stack numbers are added only where they exist, so that the hashes of other
-    # games stay what logs written before Grand Melee recorded.
+    out: tuple[Any, ...] = (
+        o.oid, o.card.cid if o.card else o.name, o.owner, o.controller, o.base_controller,
+        o.zone, o.zone_owner, o.tapped, o.damage, sorted(o.counters.items()), o.attached_to,
+        o.phased_out, o.phased_indirectly, o.cast_from_hand, tuple(o.linked), o.loyalty_turn,
+        o.ability_index, tuple(o.targets), o.attacking, o.blocking, o.blocked, o.since,
+        o.timestamp, o.order)
+    # Grand Melee's stack numbers, and deathtouch damage waiting for the next state-based
+    # check (CR 704.5h), are added only where they exist, so that the hashes of other games
+    # stay what logs written before them recorded.
+    if o.deathtouched:
+        out = (*out, "deathtouched")
     return (*out, o.stack_id) if o.stack_id else out
 
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
-    return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, e.keyword,
+    return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, str(e.keyword),
             e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
 
 

@@ -87,9 +87,10 @@ from .cards.vocab import (
     WinGame,
     WishFromOutside,
 )
-from .casting import describe_ref, target_still_legal, unlimited_source
+from .casting import describe_ref, target_still_legal, targeting_source, unlimited_source
 from .characteristics import power
 from .damage import deal_damage
+from .keywords import destroy
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -663,9 +664,12 @@ def _exile(ctx: Ctx, e: Exile) -> None:
 def _destroy(ctx: Ctx, e: Destroy) -> None:
     g = ctx.game
     for o in objects_of(ctx, e.what):
-        if o.zone == BATTLEFIELD:
-            g.move(o, GRAVEYARD, cause="destroy")
+        if o.zone != BATTLEFIELD:
+            continue
+        if destroy(g, o):
             g.say(f"{o.name} is destroyed.")
+        else:
+            g.say(f"{o.name} is indestructible and is not destroyed.")
 
 
 def _return_to_hand(ctx: Ctx, e: ReturnToHand) -> Flow:
@@ -929,8 +933,9 @@ def _check_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]
                    ) -> list[tuple[str, int] | None]:
     checked: list[tuple[str, int] | None] = []
     unlimited = unlimited_source(obj)
+    by = targeting_source(obj)
     for spec, ref in zip(specs, obj.targets, strict=False):
-        legal = target_still_legal(game, obj.controller, spec, ref, unlimited=unlimited)
+        legal = target_still_legal(game, obj.controller, spec, ref, unlimited=unlimited, by=by)
         checked.append(ref if legal else None)
     return checked
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from . import archenemy, ending, planechase
 from .characteristics import toughness
 from .config import ARCHENEMY, COMMANDER
+from .keywords import destroy, protected_from
 from .resolve import choose
 from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
 
@@ -36,8 +37,10 @@ def check(game: Game) -> Flow:
             ps.drew_from_empty = False
     performed = False
     to_graveyard: list[Obj] = []
+    doomed: list[Obj] = []  # to be destroyed, which indestructible stops (CR 702.12b)
     plus_minus: list[Obj] = []
     for o in list(game.battlefield):
+        deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
         if o.defn.is_("Creature"):
@@ -45,7 +48,9 @@ def check(game: Game) -> Flow:
             if t <= 0:
                 to_graveyard.append(o)  # CR 704.5f
             elif o.damage >= t:
-                to_graveyard.append(o)  # CR 704.5g
+                doomed.append(o)  # CR 704.5g
+            elif deathtouched:
+                doomed.append(o)  # CR 704.5h
         if o.defn.is_("Planeswalker") and o.counter("loyalty") <= 0:
             to_graveyard.append(o)  # CR 704.5i
         if o.defn.is_aura and not _aura_legal(game, o):
@@ -66,11 +71,14 @@ def check(game: Game) -> Flow:
             game.remove_counters(o, "-1/-1", n)
             performed = True
     seen: set[int] = set()
-    for o in to_graveyard:
+    for o in to_graveyard + doomed:
         if o.oid in seen or o.oid not in game.objects:
             continue
         seen.add(o.oid)
-        game.move(o, GRAVEYARD, cause="sba")
+        if o in to_graveyard:
+            game.move(o, GRAVEYARD, cause="sba")
+        elif not destroy(game, o, cause="sba"):
+            continue  # indestructible (CR 702.12b)
         game.say(f"{o.name} is put into its owner's graveyard.")
         performed = True
     legend = yield from _legend_rule(game)
@@ -87,6 +95,8 @@ def _aura_legal(game: Game, aura: Obj) -> bool:
     host = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
     if host is None or host.zone != BATTLEFIELD or not host.defn.is_("Creature"):
         return False
+    if protected_from(game, host, aura):
+        return False  # CR 702.16c
     return game.obj_in_range(aura.controller, host)  # CR 801.8
 
 

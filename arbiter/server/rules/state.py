@@ -12,7 +12,7 @@ from copy import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards.vocab import Activated, CardDef, Triggered
+from .cards.vocab import Activated, CardDef, Keyword, Triggered
 
 # Zones (CR 400.1). "outside" is a player's cards outside the game (the sideboard, CR 400.11).
 LIBRARY = "library"
@@ -38,9 +38,12 @@ MAIN1, BEGIN_COMBAT, ATTACKERS, BLOCKERS, DAMAGE, END_COMBAT = (
     "main1", "begin_combat", "declare_attackers", "declare_blockers", "combat_damage",
     "end_combat",
 )
+# The extra combat damage step that comes first when a creature in combat has first strike or
+# double strike (CR 510.4); the regular one follows it.
+FIRST_STRIKE_DAMAGE = "first_strike_damage"
 MAIN2, END, CLEANUP = "main2", "end", "cleanup"
-STEPS = (UNTAP, UPKEEP, DRAW, MAIN1, BEGIN_COMBAT, ATTACKERS, BLOCKERS, DAMAGE, END_COMBAT,
-         MAIN2, END, CLEANUP)
+STEPS = (UNTAP, UPKEEP, DRAW, MAIN1, BEGIN_COMBAT, ATTACKERS, BLOCKERS, FIRST_STRIKE_DAMAGE,
+         DAMAGE, END_COMBAT, MAIN2, END, CLEANUP)
 MAIN_PHASES = (MAIN1, MAIN2)
 SETUP = "setup"  # before the first turn: starting player, mulligans (CR 103)
 
@@ -80,6 +83,9 @@ class Obj:
     since: int = 0  # timestamp at which its controller last changed (CR 302.6)
     tapped: bool = False
     damage: int = 0
+    # Dealt damage by a source with deathtouch since state-based actions were last checked
+    # (CR 704.5h); the check clears it.
+    deathtouched: bool = False
     counters: dict[str, int] = field(default_factory=dict)
     attached_to: int | None = None
     phased_out: bool = False
@@ -152,7 +158,7 @@ class Continuous:
     duration: str
     affected: int | None = None  # object id
     player: int | None = None  # player gaining control / protected player
-    keyword: str = ""
+    keyword: Keyword = ""
     amount: int = 0
     target: Ref | None = None  # prevention shield or redirection source recipient
     redirect_to: Ref | None = None

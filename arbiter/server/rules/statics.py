@@ -16,6 +16,7 @@ from .cards.vocab import (
     CombatLimit,
     CreaturesGet,
     CreaturesHave,
+    Keyword,
     PreventOneFromOpponents,
     SpellsCostLess,
     UntapDuringOpponentsUntap,
@@ -49,9 +50,9 @@ def creature_bonus(game: Game, obj: Obj) -> tuple[int, int]:
     return p, t
 
 
-def granted_keywords(game: Game, obj: Obj) -> list[str]:
+def granted_keywords(game: Game, obj: Obj) -> list[Keyword]:
     """Keywords static abilities give ``obj`` (a creature)."""
-    out = []
+    out: list[Keyword] = []
     for src in _active(game):
         for st in src.defn.global_statics:
             if isinstance(st, CreaturesHave) and _reaches(src, st.whose, obj):

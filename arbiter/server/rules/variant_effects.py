@@ -27,6 +27,7 @@ from .cards.vocab import (
     ShuffleHandAndGraveyardIntoLibrary,
     Target,
 )
+from .keywords import destroy
 from .state import GRAVEYARD, LIBRARY, Action, Continuous
 
 if TYPE_CHECKING:
@@ -69,9 +70,9 @@ def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
               and not (e.nonland and o.defn.is_("Land"))
               and (whose is None or o.controller in whose)
               and (ctx.unlimited or g.obj_in_range(ctx.controller, o))]
-    for o in doomed:  # at the same time: each left as the others are destroyed
-        if o.oid in g.objects:
-            g.move(o, GRAVEYARD, cause="destroy")
+    # At the same time: each is gone as the others are destroyed; indestructible ones stay
+    # (CR 702.12b).
+    doomed = [o for o in doomed if o.oid in g.objects and destroy(g, o)]
     if doomed:
         g.say(f"{', '.join(o.name for o in doomed)} {'is' if len(doomed) == 1 else 'are'} "
               "destroyed.")

@@ -94,10 +94,10 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["x"] = 1
         if o.defn.is_("Creature"):
             out["pt"] = [power(game, o), toughness(game, o)]
-            granted = [e.keyword for e in game.effects
+            granted = [str(e.keyword) for e in game.effects
                        if e.kind == "keyword" and e.affected == o.oid]
             if game.global_sources:
-                granted.extend(granted_keywords(game, o))
+                granted.extend(str(k) for k in granted_keywords(game, o))
             if granted:
                 out["kw"] = sorted(set(granted))
         if o.attacking is not None:

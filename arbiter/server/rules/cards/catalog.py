@@ -39,8 +39,8 @@ def card_data(card: CardDef) -> dict[str, Any]:
         "text": card.text,
         "pt": None if card.power is None else [card.power, card.toughness],
         "loyalty": card.loyalty,
-        "keywords": sorted(card.keywords),
-        "colors": "".join(c for c in "WUBRG" if c in (card.cost.colors if card.cost else ())),
+        "keywords": sorted(str(k) for k in card.keywords),
+        "colors": "".join(c for c in "WUBRG" if c in card.colors),
         "identity": "".join(c for c in "WUBRG" if c in card.color_identity),
         "token": card.token,
         # A vanguard's hand and life modifiers (CR 313.6-7), for the nontraditional cards.

@@ -8,25 +8,48 @@ CR 104.4b); they are refused in deck lists and ready-made decks.
 
 from __future__ import annotations
 
-from ..mana import ManaCost
+from .build import (
+    ARTIFACT,
+    ARTIFACT_CREATURE,
+    BASIC,
+    CREATURE,
+    ENCHANTMENT,
+    INSTANT,
+    LAND,
+    LEGENDARY,
+    SORCERY,
+)
+from .build import creature as _creature
+from .build import mana_cost as _C
+from .sets import m10
 from .supplementary import PHENOMENA, PLANES, SCHEMES, VANGUARDS
 from .supplementary import TOKENS as SUPPLEMENTARY_TOKENS
 from .vocab import (
     ANY_TARGET,
+    CARD_TYPE,
     CHOSEN_PLAYER,
+    COLOR,
     CREATURE_CARD,
     CREATURE_OR_LAND_CARD,
+    DEATHTOUCH,
+    DOUBLE_STRIKE,
     EACH_PLAYER,
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
+    EVERYTHING,
+    FLASH,
     FLYING,
     HASTE,
+    HEXPROOF,
+    INDESTRUCTIBLE,
     INFECT,
+    INTIMIDATE,
     LIFELINK,
     PHASING,
     PLAYER_OR_PLANESWALKER,
     SELF,
+    SHROUD,
     TARGET_CREATURE,
     TARGET_OPPONENT,
     TARGET_PERMANENT,
@@ -53,6 +76,7 @@ from .vocab import (
     CreateToken,
     CreatureEnters,
     CreatureLeavesBattlefield,
+    CreaturesHave,
     Damage,
     DealsCombatDamage,
     Destroy,
@@ -69,6 +93,7 @@ from .vocab import (
     HalfLibrary,
     HighestLifeWins,
     If,
+    Keyword,
     LastCounterRemoved,
     LifeAtLeast,
     LifeTotalOf,
@@ -87,6 +112,7 @@ from .vocab import (
     PlaySubgame,
     PreventAllCombatDamage,
     PreventDamage,
+    Protection,
     PutCounters,
     PutSelfIntoLibrary,
     RedirectDamage,
@@ -107,30 +133,11 @@ from .vocab import (
     WishFromOutside,
 )
 
-_C = ManaCost.parse
-LAND = frozenset({"Land"})
-CREATURE = frozenset({"Creature"})
-INSTANT = frozenset({"Instant"})
-SORCERY = frozenset({"Sorcery"})
-ENCHANTMENT = frozenset({"Enchantment"})
-ARTIFACT = frozenset({"Artifact"})
-BASIC = frozenset({"Basic"})
-LEGENDARY = frozenset({"Legendary"})
-
 
 def _basic(name: str, color: str, subtype: str | None) -> CardDef:
     return CardDef(
         name=name, types=LAND, supertypes=BASIC, subtypes=(subtype,) if subtype else (),
         text=f"({{T}}: Add {{{color}}}.)", abilities=(ManaAbility(color),),
-    )
-
-
-def _creature(name: str, cost: str, subtypes: str, power: int, toughness: int,
-              keywords: tuple[str, ...] = (), text: str = "", **extra: object) -> CardDef:
-    return CardDef(
-        name=name, types=CREATURE, cost=_C(cost), subtypes=tuple(subtypes.split()),
-        power=power, toughness=toughness, keywords=frozenset(keywords), text=text,
-        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -403,18 +410,61 @@ TEST_CARDS = [
             spell=(CreateToken("Myr", YOU),)),
 ]
 
+
+def _grant(name: str, cost: str, keyword: Keyword, text: str) -> CardDef:
+    """A test-only instant: "Target creature gains KEYWORD until end of turn." """
+    return CardDef(name=name, types=INSTANT, cost=_C(cost), test_only=True, text=text,
+                   targets=(TARGET_CREATURE,),
+                   spell=(GrantKeyword(Target(0), keyword, UNTIL_END_OF_TURN),))
+
+
+# Test-only cards for the keywords M10 lacks (double strike, hexproof, intimidate, flash,
+# indestructible, protection from a card type and from everything), and instants and an
+# enchantment that grant keywords, so that grants of each kind are tested.
+KEYWORD_TEST_CARDS = [
+    _creature("Fencing Ace", "{1}{W}", "Human Soldier", 1, 1, (DOUBLE_STRIKE,),
+              "Double strike", test_only=True),
+    _creature("Gladecover Scout", "{G}", "Elf Scout", 1, 1, (HEXPROOF,), "Hexproof",
+              test_only=True),
+    _creature("Bladetusk Boar", "{3}{R}", "Boar", 3, 2, (INTIMIDATE,), "Intimidate",
+              test_only=True),
+    _creature("Ambush Viper", "{1}{G}", "Snake", 2, 1, (FLASH, DEATHTOUCH),
+              "Flash\nDeathtouch", test_only=True),
+    CardDef(name="Darksteel Myr", types=ARTIFACT_CREATURE, cost=_C("{3}"),
+            subtypes=("Myr",), power=0, toughness=1, keywords=frozenset({INDESTRUCTIBLE}),
+            text="Indestructible", test_only=True),
+    _creature("Beloved Chaplain", "{1}{W}", "Human Cleric", 1, 1,
+              (Protection(CARD_TYPE, "Creature"),), "Protection from creatures",
+              test_only=True),
+    _creature("Wisp of Everything", "{1}{W}", "Spirit", 1, 1, (Protection(EVERYTHING),),
+              "Protection from everything", test_only=True),
+    _grant("Venom Draught", "{B}", DEATHTOUCH,
+           "Target creature gains deathtouch until end of turn."),
+    _grant("Twin Blades", "{R}", DOUBLE_STRIKE,
+           "Target creature gains double strike until end of turn."),
+    _grant("Blood Bond", "{B}", LIFELINK, "Target creature gains lifelink until end of turn."),
+    _grant("Cloak of Mist", "{U}", SHROUD, "Target creature gains shroud until end of turn."),
+    _grant("Sapphire Ward", "{W}", Protection(COLOR, "U"),
+           "Target creature gains protection from blue until end of turn."),
+    CardDef(name="Shadow Ward", types=ENCHANTMENT, cost=_C("{1}{W}"), test_only=True,
+            text="Creatures you control have protection from black.",
+            abilities=(CreaturesHave(Protection(COLOR, "B"), "you"),)),
+]
+
 POOL: dict[str, CardDef] = {
     c.name: c for c in (*BASICS, *CREATURES, *SPELLS, *WINNING, *LOSING, *DRAWN, *PREVENTING,
-                        *REACTING, *RESTARTING, *PLANES, *PHENOMENA, *SCHEMES, *VANGUARDS)
+                        *REACTING, *RESTARTING, *m10.CARDS, *PLANES, *PHENOMENA, *SCHEMES,
+                        *VANGUARDS)
 }
 TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS)}
-TEST_POOL: dict[str, CardDef] = {c.name: c for c in TEST_CARDS}
+TEST_POOL: dict[str, CardDef] = {c.name: c for c in (*TEST_CARDS, *KEYWORD_TEST_CARDS)}
 
 SECTIONS: dict[str, list[CardDef]] = {
     "Basics": BASICS, "Creatures and combat": CREATURES, "Spells": SPELLS,
     "Winning the game": WINNING, "Losing the game": LOSING, "Drawn games": DRAWN,
     "Preventing the end": PREVENTING, "Reacting to the end": REACTING,
     "Restarting the game, subgames, and cards from outside the game": RESTARTING,
+    "Magic 2010 (M10)": m10.CARDS,
     "Planes (Planechase)": PLANES, "Phenomena (Planechase)": PHENOMENA,
     "Schemes (Archenemy)": SCHEMES, "Vanguards (Vanguard)": VANGUARDS,
 }

@@ -21,6 +21,11 @@ from ..mana import COLORS, ManaCost
 
 # --------------------------------------------------------------------------- keywords
 
+# A keyword ability (CR 702) is a plain word, or, for the keywords that carry a parameter, a
+# small value holding it (landwalk's land type, protection's quality). Either way ``str(kw)``
+# is its name as players read it, which is also its form on the wire (the catalog's
+# "keywords", a view's "kw") and in the state hash.
+
 FLYING = "flying"
 VIGILANCE = "vigilance"
 HASTE = "haste"
@@ -28,7 +33,65 @@ TRAMPLE = "trample"
 LIFELINK = "lifelink"
 INFECT = "infect"
 PHASING = "phasing"
-KEYWORDS = frozenset({FLYING, VIGILANCE, HASTE, TRAMPLE, LIFELINK, INFECT, PHASING})
+DEATHTOUCH = "deathtouch"
+DEFENDER = "defender"
+DOUBLE_STRIKE = "double strike"
+FIRST_STRIKE = "first strike"
+FLASH = "flash"
+HEXPROOF = "hexproof"
+INDESTRUCTIBLE = "indestructible"
+INTIMIDATE = "intimidate"
+REACH = "reach"
+SHROUD = "shroud"
+KEYWORDS = frozenset({FLYING, VIGILANCE, HASTE, TRAMPLE, LIFELINK, INFECT, PHASING, DEATHTOUCH,
+                      DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLASH, HEXPROOF, INDESTRUCTIBLE,
+                      INTIMIDATE, REACH, SHROUD})
+
+
+@dataclass(frozen=True, slots=True)
+class Landwalk:
+    """"[type]walk" (CR 702.14): the creature can't be blocked while the defending player
+    controls a land of ``land_type`` (a land subtype: ``Landwalk("Swamp")`` is swampwalk)."""
+
+    land_type: str
+
+    def __str__(self) -> str:
+        return f"{self.land_type.lower()}walk"
+
+
+COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+# What a protection ability's quality is (CR 702.16a): a colour ("B"), a card type
+# ("Creature": sources that are creatures), a subtype ("Demon"), or everything (702.16j).
+COLOR, CARD_TYPE, SUBTYPE, EVERYTHING = "color", "type", "subtype", "everything"
+
+
+@dataclass(frozen=True, slots=True)
+class Protection:
+    """"Protection from [quality]" (CR 702.16): one quality per ability; "protection from
+    Demons and from Dragons" is two of them (702.16g). ``kind`` is one of ``COLOR``,
+    ``CARD_TYPE``, ``SUBTYPE`` or ``EVERYTHING``; ``value`` the colour letter, card type or
+    subtype (singular, as on type lines)."""
+
+    kind: str
+    value: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in (COLOR, CARD_TYPE, SUBTYPE, EVERYTHING):
+            raise ValueError(f"unknown protection quality {self.kind!r}")
+        if self.kind == COLOR and self.value not in COLOR_NAMES:
+            raise ValueError(f"unknown colour {self.value!r}")
+
+    def __str__(self) -> str:
+        if self.kind == EVERYTHING:
+            return "protection from everything"
+        if self.kind == COLOR:
+            return f"protection from {COLOR_NAMES[self.value]}"
+        plural = self.value + ("es" if self.value.endswith(("s", "x", "ch", "sh")) else "s")
+        return f"protection from {plural.lower() if self.kind == CARD_TYPE else plural}"
+
+
+Keyword = str | Landwalk | Protection
 
 # --------------------------------------------------------------------------- card types
 
@@ -347,7 +410,7 @@ class Tap:
 @dataclass(frozen=True, slots=True)
 class GrantKeyword:
     what: Ref
-    keyword: str
+    keyword: Keyword
     duration: str
 
 
@@ -859,7 +922,7 @@ class CreaturesGet:
 class CreaturesHave:
     """Creatures (``whose='all'``) or creatures you control (``'you'``) have ``keyword``."""
 
-    keyword: str
+    keyword: Keyword
     whose: str = "you"
 
 
@@ -917,7 +980,7 @@ class CardDef:
     power: int | None = None
     toughness: int | None = None
     loyalty: int | None = None
-    keywords: frozenset[str] = frozenset()
+    keywords: frozenset[Keyword] = frozenset()
     text: str = ""
     spell: tuple[Effect, ...] = ()
     targets: tuple[TargetSpec, ...] = ()
@@ -931,6 +994,9 @@ class CardDef:
     color_identity: frozenset[str] = field(default=frozenset(), compare=False)
 
     def __post_init__(self) -> None:
+        unknown = [k for k in self.keywords if isinstance(k, str) and k not in KEYWORDS]
+        if unknown:  # a word the engine does not read would silently do nothing
+            raise ValueError(f"{self.name}: unknown keyword(s) {', '.join(sorted(unknown))}")
         # CR 903.4: colour identity is every mana symbol in the cost and the rules text.
         identity = set(self.cost.colors if self.cost else ())
         identity.update(c for c in _MANA_IN_TEXT.findall(self.text) if c in COLORS)
@@ -938,6 +1004,11 @@ class CardDef:
 
     def is_(self, card_type: str) -> bool:
         return card_type in self.types
+
+    @property
+    def colors(self) -> frozenset[str]:
+        """CR 105.2, 202.2: a card's colours are those of the mana symbols in its cost."""
+        return self.cost.colors if self.cost is not None else frozenset()
 
     @property
     def is_permanent_card(self) -> bool:
@@ -963,6 +1034,11 @@ class CardDef:
     @property
     def ongoing(self) -> bool:
         return ONGOING in self.supertypes
+
+    @cached_property
+    def keyword_values(self) -> tuple[Landwalk | Protection, ...]:
+        """The keywords that carry a parameter, for the engine's questions about them."""
+        return tuple(k for k in self.keywords if not isinstance(k, str))
 
     @cached_property
     def global_statics(self) -> tuple[Static, ...]:

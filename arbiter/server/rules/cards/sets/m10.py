@@ -1,0 +1,137 @@
+"""Magic 2010 (M10), as data.
+
+How a set file is organised: one module per set under ``cards/sets/``, named after the set's
+code, holding ``CARDS``, the set's card definitions in collector-number order. Each is a
+:class:`~arbiter.server.rules.cards.vocab.CardDef` written only in the vocabulary: its name,
+cost, types, power and toughness, its Oracle text exactly as printed in the set's list (card
+data, shown to players) and its abilities (``cards/build.py`` has shorthands for writing
+them). ``cards/pool.py`` adds ``CARDS`` to the pool and
+gives the set a section of its own, so decks, formats and the catalog see its cards like any
+other; the next set is a new file here and one line there.
+
+A card goes in only when the engine can do all of its text. The M10 cards the pool had before
+sets had files of their own (Runeclaw Bear, Serra Angel, Llanowar Elves, Platinum Angel,
+Lightning Bolt, Lava Axe, Act of Treason, Angel's Mercy, Divination, Traumatize, Mind Control)
+are still defined in ``cards/pool.py``.
+"""
+
+from __future__ import annotations
+
+from ..build import ARTIFACT_CREATURE, INSTANT, creature, mana_cost
+from ..vocab import (
+    ANY_TARGET,
+    COLOR,
+    DEATHTOUCH,
+    DEFENDER,
+    FIRST_STRIKE,
+    FLYING,
+    HASTE,
+    LIFELINK,
+    REACH,
+    SELF,
+    SHROUD,
+    SUBTYPE,
+    TARGET_CREATURE,
+    TRAMPLE,
+    UNTIL_END_OF_TURN,
+    VIGILANCE,
+    Activated,
+    CardDef,
+    Cost,
+    Damage,
+    GrantKeyword,
+    Landwalk,
+    Protection,
+    Pump,
+    Target,
+)
+
+# The reminder texts M10 prints after its keywords.
+_FLYING = ("Flying (This creature can't be blocked except by creatures with flying or "
+           "reach.)")
+_FIRST_STRIKE = ("First strike (This creature deals combat damage before creatures without "
+                 "first strike.)")
+_REACH = "Reach (This creature can block creatures with flying.)"
+_DEATHTOUCH = ("Deathtouch (Any amount of damage this deals to a creature is enough to destroy "
+               "it.)")
+_SHROUD = "Shroud (This creature can't be the target of spells or abilities.)"
+_HASTE = "Haste (This creature can attack and {T} as soon as it comes under your control.)"
+_DEFENDER = "Defender (This creature can't attack.)"
+
+
+def _protection(color: str) -> str:
+    return (f"Protection from {color} (This creature can't be blocked, targeted, dealt damage, "
+            f"or enchanted by anything {color}.)")
+
+
+def _walk(land: str) -> str:
+    return (f"{land}walk (This creature can't be blocked as long as defending player controls "
+            f"a {land}.)")
+
+
+
+
+def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
+    """"{mana}: NAME gets +power/+toughness until end of turn." """
+    return Activated(Cost(mana=mana_cost(mana)), (Pump(SELF, power, toughness),),
+                     text=f"{name} gets +{power}/+{toughness} until end of turn.")
+
+
+CARDS = [
+    creature("Baneslayer Angel", "{3}{W}{W}", "Angel", 5, 5,
+              (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
+               Protection(SUBTYPE, "Dragon")),
+              "Flying, first strike, lifelink, protection from Demons and from Dragons"),
+    creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
+              "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
+    creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
+              f"{_FLYING}\n{_FIRST_STRIKE}"),
+    creature("Wall of Faith", "{3}{W}", "Wall", 0, 5, (DEFENDER,),
+              f"{_DEFENDER}\n{{W}}: Wall of Faith gets +0/+1 until end of turn.",
+              abilities=(_pump("Wall of Faith", "{W}", 0, 1),)),
+    creature("White Knight", "{W}{W}", "Human Knight", 2, 2,
+              (FIRST_STRIKE, Protection(COLOR, "B")),
+              f"{_FIRST_STRIKE}\n{_protection('black')}"),
+    creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
+    creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
+    creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
+              (FIRST_STRIKE, Protection(COLOR, "W")),
+              f"{_FIRST_STRIKE}\n{_protection('white')}"),
+    creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
+    creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
+    CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
+            text="Target creature gets +1/+0 and gains first strike until end of turn.",
+            targets=(TARGET_CREATURE,),
+            spell=(Pump(Target(0), 1, 0),
+                   GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
+    creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
+              "{T}: Prodigal Pyromancer deals 1 damage to any target.",
+              abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
+                                   targets=(ANY_TARGET,),
+                                   text="Prodigal Pyromancer deals 1 damage to any target."),)),
+    creature("Raging Goblin", "{R}", "Goblin Berserker", 1, 1, (HASTE,), _HASTE),
+    creature("Shivan Dragon", "{4}{R}{R}", "Dragon", 5, 5, (FLYING,),
+              f"{_FLYING}\n{{R}}: Shivan Dragon gets +1/+0 until end of turn.",
+              abilities=(_pump("Shivan Dragon", "{R}", 1, 0),)),
+    creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
+              _FIRST_STRIKE),
+    creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
+              f"{_DEFENDER}\n{{R}}: Wall of Fire gets +1/+0 until end of turn.",
+              abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
+    creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
+              f"{_REACH}\n{_DEATHTOUCH}"),
+    creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
+              _walk("Forest")),
+    CardDef(name="Giant Growth", types=INSTANT, cost=mana_cost("{G}"),
+            text="Target creature gets +3/+3 until end of turn.",
+            targets=(TARGET_CREATURE,), spell=(Pump(Target(0), 3, 3),)),
+    creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
+    creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
+    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
+              "Trample (This creature can deal excess combat damage to the player or "
+              "planeswalker it's attacking.)"),
+    creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
+              types=ARTIFACT_CREATURE),
+]

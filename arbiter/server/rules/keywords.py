@@ -1,0 +1,97 @@
+"""What the evergreen keyword abilities forbid (CR 702): which creatures may block which
+(flying and reach, intimidate, landwalk, protection), what spells and abilities may target
+(hexproof, shroud, protection), whose damage protection prevents, and what can be destroyed
+(indestructible).
+
+The keywords that change how combat damage is dealt (first strike, double strike, deathtouch's
+lethal damage, trample) are in combat_damage.py; what damage from a source with deathtouch or
+lifelink does is in damage.py; defender, haste and vigilance are one test each where creatures
+attack (combat.py, casting.py); flash where spells may be cast (casting.py).
+
+:func:`protected_from` is the one question protection asks, whatever it protects against:
+damage (702.16e), blocks (702.16f), targets (702.16b), and Auras and Equipment becoming or
+staying attached (702.16c-d; sba.py asks it for Auras).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards.vocab import (
+    CARD_TYPE,
+    COLOR,
+    EVERYTHING,
+    FLYING,
+    HEXPROOF,
+    INDESTRUCTIBLE,
+    INTIMIDATE,
+    REACH,
+    SHROUD,
+    Landwalk,
+    Protection,
+)
+from .characteristics import colors, has_keyword, keywords_of
+from .state import GRAVEYARD, Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def has_quality(source: Obj, quality: Protection) -> bool:
+    """Does ``source`` have the quality a protection ability names (CR 702.16a)? A card type or
+    subtype counts wherever the source is: a creature spell is a creature source."""
+    if quality.kind == EVERYTHING:
+        return True  # CR 702.16j
+    if quality.kind == COLOR:
+        return quality.value in colors(source)
+    if quality.kind == CARD_TYPE:
+        return source.defn.is_(quality.value)
+    return quality.value in source.defn.subtypes
+
+
+def protected_from(game: Game, obj: Obj, source: Obj) -> bool:
+    """Does ``obj`` have protection from a quality ``source`` has (CR 702.16)? ``source`` is
+    whatever would damage, block, target, enchant or equip it: for a spell the spell itself,
+    for an ability the object it comes from."""
+    return any(has_quality(source, p) for p in keywords_of(game, obj, Protection))
+
+
+def can_target(game: Game, target: Obj, source: Obj, controller: int) -> bool:
+    """May a spell or ability that ``controller`` controls, coming from ``source``, target the
+    permanent ``target``?"""
+    if not (target.defn.keywords or game.effects or game.global_sources):
+        return True  # nothing could forbid it: the usual case, kept cheap
+    if has_keyword(game, target, SHROUD):
+        return False  # CR 702.18a: not by anyone
+    if game.are_opponents(controller, target.controller) and has_keyword(game, target, HEXPROOF):
+        return False  # CR 702.11b: not by its controller's opponents; its own side may
+    return not protected_from(game, target, source)  # CR 702.16b
+
+
+def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None) -> bool:
+    """Do the attacker's evasion abilities and protections let ``blocker`` block it?
+    ``defender`` is the attacker's defending player: the player it attacks, or the controller
+    of the planeswalker it attacks (CR 802.2a, 805.10e), whose lands landwalk looks at."""
+    if (has_keyword(game, attacker, FLYING) and not has_keyword(game, blocker, FLYING)
+            and not has_keyword(game, blocker, REACH)):
+        return False  # CR 702.9b, 702.17b
+    if has_keyword(game, attacker, INTIMIDATE) and not (
+            blocker.defn.is_("Artifact") or colors(blocker) & colors(attacker)):
+        return False  # CR 702.13b: an artifact creature or one sharing a colour
+    walks = keywords_of(game, attacker, Landwalk)
+    if walks and defender is not None and any(
+            o.controller == defender and o.defn.is_("Land") and w.land_type in o.defn.subtypes
+            for w in walks for o in game.permanents()):
+        return False  # CR 702.14c
+    return not protected_from(game, attacker, blocker)  # CR 702.16f
+
+
+def destroy(game: Game, obj: Obj, *, cause: str = "destroy") -> bool:
+    """Destroy a permanent (CR 701.8): put it into its owner's graveyard, unless it is
+    indestructible (CR 702.12b). Every destruction goes through here: "destroy" effects and the
+    state-based actions for lethal damage and deathtouch (704.5g-h). Returns whether it was
+    destroyed."""
+    if has_keyword(game, obj, INDESTRUCTIBLE):
+        return False
+    game.move(obj, GRAVEYARD, cause=cause)
+    return True
