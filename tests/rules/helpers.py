@@ -6,9 +6,9 @@
     g.resolve()
     assert g.outcome(1) == ("lost", "life")
 
-Scenes become :class:`~server.rules.config.Scenario` configurations, so every test game is an
-ordinary, replayable engine game. Players get a default library of 20 Wastes so nobody decks
-by accident.
+Scenes become :class:`~arbiter.server.rules.config.Scenario` configurations, so every test game
+is an ordinary, replayable engine game. Players get a default library of 20 Wastes so nobody
+decks by accident.
 """
 
 from __future__ import annotations

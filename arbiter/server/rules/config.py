@@ -3,7 +3,7 @@
 :func:`validate` rejects configurations that make no sense with a :class:`Refusal` whose
 message says why. Player ids are positions in ``GameConfig.players``; seating order (which
 drives turn order, "left" and ranges of influence) is ``seating`` or, when absent, the listed
-order (in Grand Melee, a random order: CR 807.3, see :mod:`server.rules.melee`).
+order (in Grand Melee, a random order: CR 807.3, see :mod:`arbiter.server.rules.melee`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Only the top game runs; the games beneath it are suspended exactly as they were (CR 726.1a).
 A restart replaces one game with a new one built from the table's data (CR 724), never by
 cleaning the old game in place. Every change to a table arrives as a command
-(:mod:`server.rules.commands`) through :meth:`Table.apply`.
+(:mod:`arbiter.server.rules.commands`) through :meth:`Table.apply`.
 """
 
 from __future__ import annotations

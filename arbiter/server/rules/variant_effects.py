@@ -1,7 +1,7 @@
 """What the effects of the variants' cards do: planes and phenomena (CR 901), schemes
 (CR 904) and vanguards (CR 902). One handler per effect type, as in :mod:`resolve`, which
 registers these with its own; a handler reaches the resolving ability's references, choices
-and nested effects through its :class:`~server.rules.resolve.Ctx`.
+and nested effects through its :class:`~arbiter.server.rules.resolve.Ctx`.
 """
 
 from __future__ import annotations

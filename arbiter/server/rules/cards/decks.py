@@ -17,8 +17,8 @@ The format, one entry per line::
 A ``Commander:`` line names the deck's commander; the commander counts as one of the deck's cards
 (CR 903.5a), so it is added to the main deck. ``Deck`` (or ``Main``) goes back to the main deck.
 Unknown card names and malformed lines are refused (``bad_deck``:
-:class:`~arbiter.protocol.errors.Refusal`) naming the line. Whether a deck is legal in a format
-is a separate question (:mod:`server.rules.cards.formats`), answered with the lines this parse
+:class:`~arbiter.protocol.errors.Refusal`) naming the line. Whether a deck is legal in a format is a
+separate question (:mod:`arbiter.server.rules.cards.formats`), answered with the lines this parse
 records.
 
 Every ready-made deck comes with the nontraditional cards the variants use: a planar deck, a

@@ -2,10 +2,10 @@
 whether its supplementary decks are legal in the variants that use them (CR 901.3, 902.3,
 904.3).
 
-:func:`deck_problems` returns every violation at once, each naming the deck-list line it is
-about and the rule it breaks, so a player fixes a deck in one go. The engine's configuration
-check (:func:`server.rules.config.validate`) and the server's deck submission both call it: it
-is the one place these rules live.
+:func:`deck_problems` returns every violation at once, each naming the deck-list line it is about
+and the rule it breaks, so a player fixes a deck in one go. The engine's configuration check
+(:func:`arbiter.server.rules.config.validate`) and the server's deck submission both call it: it is
+the one place these rules live.
 
 Formats:
 

@@ -1,9 +1,9 @@
 """The card pool, as data.
 
-Each entry is one :class:`~server.rules.cards.vocab.CardDef`. ``text`` is the card's Oracle text
-(card data, shown to players). Cards marked ``test_only`` exist so that tests can build the
-situations the rules describe (the Genesis Chamber example under CR 800.4a, a mandatory loop for
-CR 104.4b); they are refused in deck lists and ready-made decks.
+Each entry is one :class:`~arbiter.server.rules.cards.vocab.CardDef`. ``text`` is the card's
+Oracle text (card data, shown to players). Cards marked ``test_only`` exist so that tests can
+build the situations the rules describe (the Genesis Chamber example under CR 800.4a, a mandatory
+loop for CR 104.4b); they are refused in deck lists and ready-made decks.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Nontraditional cards, as data: planes and phenomena (Planechase, CR 901), schemes
 (Archenemy, CR 904) and vanguards (Vanguard, CR 902).
 
-Like the rest of the pool, each card is a :class:`~server.rules.cards.vocab.CardDef` whose
-``text`` is its Oracle text. These cards never go into a deck, a library or a sideboard: they
-form the supplementary decks a deck list names in sections of their own
-(:mod:`server.rules.cards.decks`). Plane and phenomenon abilities are exempt from the limited
-range of influence option (CR 901.13); a vanguard's hand and life modifiers are card fields.
+Like the rest of the pool, each card is a :class:`~arbiter.server.rules.cards.vocab.CardDef`
+whose ``text`` is its Oracle text. These cards never go into a deck, a library or a sideboard:
+they form the supplementary decks a deck list names in sections of their own
+(:mod:`arbiter.server.rules.cards.decks`). Plane and phenomenon abilities are exempt from the
+limited range of influence option (CR 901.13); a vanguard's hand and life modifiers are card
+fields.
 """
 
 from __future__ import annotations
