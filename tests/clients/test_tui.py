@@ -22,7 +22,7 @@ from textual.widgets import OptionList
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.bots.net import NetBot
 from arbiter.clients.sdk import open_client
-from arbiter.clients.tui.app import ArbiterApp
+from arbiter.clients.tui.app import ArbiterApp, TableScreen
 from arbiter.clients.tui.render import first_choice
 
 from ..server.harness import start_server
@@ -41,9 +41,11 @@ SCENARIO = {
 
 
 class ServerAndBot:
-    """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it."""
+    """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it
+    (with no ``scenario``, no bot and no room)."""
 
-    def __init__(self, data_dir: Path, scenario: dict[str, Any] = SCENARIO, bot_seat: int = 1,
+    def __init__(self, data_dir: Path, scenario: dict[str, Any] | None = SCENARIO,
+                 bot_seat: int = 1,
                  strategy: Any = heuristic_strategy) -> None:
         self.data_dir = data_dir
         self.scenario = scenario
@@ -70,6 +72,9 @@ class ServerAndBot:
             self.token = trio.lowlevel.current_trio_token()
             server = await start_server(nursery, self.data_dir)
             self.port = server.port
+            if self.scenario is None:
+                self.ready.set()
+                await trio.sleep_forever()
             async with open_client(f"ws://127.0.0.1:{server.port}/", "Bot",
                                    ping_interval=None) as bot:
                 self.room = await bot.create({"seats": 2, "seed": 9, "name": "Bot's table",
@@ -111,6 +116,23 @@ async def choose(pilot: Any, labels: list[str], index: int) -> None:
     for _ in range(index):
         await pilot.press("down")
     await pilot.press("enter")
+
+
+def started(world: ServerAndBot) -> ServerAndBot:
+    """``world`` running, its room made (and its bot seated) when this returns."""
+    world.thread.start()
+    assert world.ready.wait(30) and world.error is None, world.error
+    return world
+
+
+async def at_the_bots_table(app: ArbiterApp, pilot: Any, world: ServerAndBot) -> TableScreen:
+    """Join the bot's room from the lobby ("j") and return its table."""
+    await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
+                "the bot's room in the lobby")
+    await pilot.press("j")
+    await until(app, pilot, lambda: app.table is not None, "the table")
+    assert app.table is not None
+    return app.table
 
 
 async def person_plays(tmp_path: Path) -> None:
@@ -226,20 +248,14 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
     scenario = {"players": [{"library": SHAHRAZAD, "hand": ["Shahrazad"],
                              "battlefield": ["Plains", "Plains"]},
                             {"library": SHAHRAZAD, "battlefield": ["Plains"]}], "active": 0}
-    world = ServerAndBot(tmp_path, scenario, bot_seat=0, strategy=casts_shahrazad_once())
-    world.thread.start()
-    assert world.ready.wait(30) and world.error is None, world.error
+    world = started(ServerAndBot(tmp_path, scenario, bot_seat=0,
+                                 strategy=casts_shahrazad_once()))
     # As `arbiter play --no-auto-pass`: Ann answers every priority stop herself.
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None,
                      auto_pass=False)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
-            await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
-                        "the bot's room in the lobby")
-            await pilot.press("j")
-            await until(app, pilot, lambda: app.table is not None, "the table")
-            table = app.table
-            assert table is not None
+            table = await at_the_bots_table(app, pilot, world)
 
             def paused() -> bool:
                 return "MAIN GAME PAUSED: subgame at depth 1" in table.texts.get("status", "")
@@ -291,23 +307,8 @@ def test_a_person_sees_the_main_game_paused_under_a_subgame_and_back(tmp_path: P
     asyncio.run(person_sees_a_subgame(tmp_path))
 
 
-class ServerOnly(ServerAndBot):
-    """A real server on 127.0.0.1 and nobody in it: the person makes the rooms."""
-
-    async def _main(self) -> None:
-        async with trio.open_nursery() as nursery:
-            self.cancel = nursery.cancel_scope
-            self.token = trio.lowlevel.current_trio_token()
-            server = await start_server(nursery, self.data_dir)
-            self.port = server.port
-            self.ready.set()
-            await trio.sleep_forever()
-
-
 async def person_plays_bots_from_the_lobby(tmp_path: Path) -> None:
-    world = ServerOnly(tmp_path)
-    world.thread.start()
-    assert world.ready.wait(30) and world.error is None, world.error
+    world = started(ServerAndBot(tmp_path, scenario=None))  # the person makes the rooms
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
@@ -353,18 +354,11 @@ ATTACKS = {
 
 
 async def person_declares_attackers(tmp_path: Path) -> None:
-    world = ServerAndBot(tmp_path, ATTACKS)
-    world.thread.start()
-    assert world.ready.wait(30) and world.error is None, world.error
+    world = started(ServerAndBot(tmp_path, ATTACKS))
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
-            await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
-                        "the bot's room in the lobby")
-            await pilot.press("j")
-            await until(app, pilot, lambda: app.table is not None, "the table")
-            table = app.table
-            assert table is not None
+            table = await at_the_bots_table(app, pilot, world)
             while True:
                 await until(app, pilot, lambda: table.decision is not None, "a decision")
                 assert table.decision is not None
