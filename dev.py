@@ -179,6 +179,8 @@ def main(argv: list[str]) -> int:
         if "CANNOT" in summary:
             return 1
     arbiter = str(BIN / "arbiter")
+    # The commands it prints for people to run next say it the way that works here.
+    os.environ["ARBITER_INVOKED_AS"] = "python3 dev.py arbiter"
     args = [arbiter, command, *rest] if command in ("serve", "cluster") else [arbiter, *rest]
     os.execv(arbiter, args)
     return 0  # pragma: no cover - execv does not return

@@ -19,7 +19,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-CITED = re.compile(r"(?<![\d.])(\d{3})[._](\d{1,3})([a-z])?(?![\d])")
+# A rule number: a section of 100-999, a sub-number of 1-3 digits that does not start with 0,
+# and an optional letter (104.3a, 800.4, 702.19c; "test_702_19c" in a test's name). Not part
+# of a dotted address or a longer decimal: 127.0.0.1, 200.000 and 240.0 are no rules.
+CITED = re.compile(r"(?<![\d.])([1-9]\d{2})[._]([1-9]\d{0,2})([a-z])?(?!\d)(?![._]\d)")
 RULE_LINE = re.compile(r"^(\d{3})\.(\d{1,3})([a-z])?\.? ")
 
 

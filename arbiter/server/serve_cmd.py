@@ -116,7 +116,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-scenarios", action="store_true",
                         help="accept scenarios, fixed seeds and test cards in new rooms "
                              "(for tests; never on a public server)")
-    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--log-level", default="INFO", metavar="LEVEL",
+                        type=str.upper,
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+                        help="what the server logs to stderr: DEBUG, INFO, WARNING, ERROR or "
+                             "CRITICAL, in any case (default INFO)")
     cluster_options.add_arguments(parser)
 
 

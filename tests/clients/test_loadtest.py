@@ -4,11 +4,14 @@ games with no error, no desync and no dropped connection."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
+import pytest
 import trio
 
+from arbiter.clients.loadtest.cmd import add_arguments, outputs
 from arbiter.clients.loadtest.report import write_json, write_png
 from arbiter.clients.loadtest.runner import LoadConfig, run_load
 from arbiter.clients.loadtest.stats import failed, percentile
@@ -50,3 +53,21 @@ def test_percentiles_and_the_failure_rule() -> None:
     clean = {"errors": 0, "desyncs": 0}
     assert not failed(clean)
     assert failed({**clean, "errors": 1}) and failed({**clean, "desyncs": 2})
+
+
+def test_the_reports_go_to_the_data_folder_not_the_current_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run from a checkout as the README says, loadtest.json and loadtest.png landed in its
+    root (issue 29): by default they go to data/, the folder `arbiter serve` keeps its log in
+    (git-ignored); paths given are used as they are."""
+    monkeypatch.chdir(tmp_path)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--url", "ws://127.0.0.1:1/"])
+    assert outputs(args.json, args.png) == (Path("data/loadtest.json"), Path("data/loadtest.png"))
+    assert (tmp_path / "data").is_dir()
+    given = outputs(tmp_path / "out" / "a.json", None)
+    assert given[0] == tmp_path / "out" / "a.json" and (tmp_path / "out").is_dir()
+    assert "data/loadtest.json" in " ".join(parser.format_help().split())
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text().split()
+    assert "loadtest.json" in ignored and "loadtest.png" in ignored

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from textual.widgets import OptionList
 
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.bots.net import NetBot
 from arbiter.clients.sdk import open_client
-from arbiter.clients.tui.app import ArbiterApp
+from arbiter.clients.tui.app import ArbiterApp, TableScreen
+from arbiter.clients.tui.render import first_choice
 
 from ..server.harness import start_server
 
@@ -39,9 +41,11 @@ SCENARIO = {
 
 
 class ServerAndBot:
-    """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it."""
+    """A real server on 127.0.0.1 and a heuristic bot that creates a room and waits in it
+    (with no ``scenario``, no bot and no room)."""
 
-    def __init__(self, data_dir: Path, scenario: dict[str, Any] = SCENARIO, bot_seat: int = 1,
+    def __init__(self, data_dir: Path, scenario: dict[str, Any] | None = SCENARIO,
+                 bot_seat: int = 1,
                  strategy: Any = heuristic_strategy) -> None:
         self.data_dir = data_dir
         self.scenario = scenario
@@ -68,6 +72,9 @@ class ServerAndBot:
             self.token = trio.lowlevel.current_trio_token()
             server = await start_server(nursery, self.data_dir)
             self.port = server.port
+            if self.scenario is None:
+                self.ready.set()
+                await trio.sleep_forever()
             async with open_client(f"ws://127.0.0.1:{server.port}/", "Bot",
                                    ping_interval=None) as bot:
                 self.room = await bot.create({"seats": 2, "seed": 9, "name": "Bot's table",
@@ -109,6 +116,23 @@ async def choose(pilot: Any, labels: list[str], index: int) -> None:
     for _ in range(index):
         await pilot.press("down")
     await pilot.press("enter")
+
+
+def started(world: ServerAndBot) -> ServerAndBot:
+    """``world`` running, its room made (and its bot seated) when this returns."""
+    world.thread.start()
+    assert world.ready.wait(30) and world.error is None, world.error
+    return world
+
+
+async def at_the_bots_table(app: ArbiterApp, pilot: Any, world: ServerAndBot) -> TableScreen:
+    """Join the bot's room from the lobby ("j") and return its table."""
+    await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
+                "the bot's room in the lobby")
+    await pilot.press("j")
+    await until(app, pilot, lambda: app.table is not None, "the table")
+    assert app.table is not None
+    return app.table
 
 
 async def person_plays(tmp_path: Path) -> None:
@@ -224,20 +248,14 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
     scenario = {"players": [{"library": SHAHRAZAD, "hand": ["Shahrazad"],
                              "battlefield": ["Plains", "Plains"]},
                             {"library": SHAHRAZAD, "battlefield": ["Plains"]}], "active": 0}
-    world = ServerAndBot(tmp_path, scenario, bot_seat=0, strategy=casts_shahrazad_once())
-    world.thread.start()
-    assert world.ready.wait(30) and world.error is None, world.error
+    world = started(ServerAndBot(tmp_path, scenario, bot_seat=0,
+                                 strategy=casts_shahrazad_once()))
     # As `arbiter play --no-auto-pass`: Ann answers every priority stop herself.
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None,
                      auto_pass=False)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
-            await until(app, pilot, lambda: app.lobby.selected_room() == world.room,
-                        "the bot's room in the lobby")
-            await pilot.press("j")
-            await until(app, pilot, lambda: app.table is not None, "the table")
-            table = app.table
-            assert table is not None
+            table = await at_the_bots_table(app, pilot, world)
 
             def paused() -> bool:
                 return "MAIN GAME PAUSED: subgame at depth 1" in table.texts.get("status", "")
@@ -287,3 +305,88 @@ async def person_sees_a_subgame(tmp_path: Path) -> None:
 
 def test_a_person_sees_the_main_game_paused_under_a_subgame_and_back(tmp_path: Path) -> None:
     asyncio.run(person_sees_a_subgame(tmp_path))
+
+
+async def person_plays_bots_from_the_lobby(tmp_path: Path) -> None:
+    world = started(ServerAndBot(tmp_path, scenario=None))  # the person makes the rooms
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
+    try:
+        async with app.run_test(size=(180, 60)) as pilot:
+            await until(app, pilot, lambda: app.client is not None and "b: play bots"
+                        in str(app.lobby.query_one("#lobby-status").render()),
+                        "the lobby, connected")
+            # "c": a new room says what to do next, and Ctrl+B seats a bot from the table.
+            await pilot.press("c")
+            await until(app, pilot, lambda: app.table is not None
+                        and "Ctrl+B" in app.table.texts.get("prompt", ""), "the new room")
+            table = app.table
+            assert table is not None
+            assert any("starts when every seat is taken: Ctrl+B puts a bot" in line
+                       for line in app.log_lines)
+            await pilot.press("ctrl+b")
+            await until(app, pilot, lambda: table.decision is not None, "a game with a bot")
+            assert "Bot" in table.texts["players"]
+            await pilot.press("escape")
+            await until(app, pilot, lambda: app.table is None, "the lobby again")
+            # "b" in the lobby: a room with bots in the other seats, played at once.
+            await pilot.press("b")
+            await until(app, pilot, lambda: app.table is not None
+                        and app.table.decision is not None, "a game against a bot at once")
+            assert not any(line.startswith("Refused") for line in app.log_lines), app.log_lines
+    finally:
+        world.stop()
+    assert world.error is None, world.error
+
+
+def test_a_person_plays_bots_from_the_lobby_and_a_new_room_says_what_to_do(
+        tmp_path: Path) -> None:
+    asyncio.run(person_plays_bots_from_the_lobby(tmp_path))
+
+
+# Ann (seat 0) has two creatures that can attack on her turn; the bot holds a Forest.
+ATTACKS = {
+    "players": [
+        {"library": ["Forest"] * 10, "battlefield": ["Grizzly Bears", "Hill Giant", "Forest"]},
+        {"library": ["Forest"] * 10, "hand": ["Forest"]},
+    ],
+    "active": 0, "step": "main1", "turn": 2,
+}
+
+
+async def person_declares_attackers(tmp_path: Path) -> None:
+    world = started(ServerAndBot(tmp_path, ATTACKS))
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
+    try:
+        async with app.run_test(size=(180, 60)) as pilot:
+            table = await at_the_bots_table(app, pilot, world)
+            while True:
+                await until(app, pilot, lambda: table.decision is not None, "a decision")
+                assert table.decision is not None
+                decision = table.decision[1]
+                if decision["kind"] == "attackers":
+                    break
+                labels = [a["label"] for a in decision["actions"]]
+                kinds = [a["kind"] for a in decision["actions"]]
+                serial = decision["serial"]
+                await choose(pilot, labels, kinds.index("pass") if "pass" in kinds else 0)
+                await until(app, pilot, lambda s=serial: table.decision is None
+                            or table.decision[1]["serial"] != s, "the answer taken")
+            menu = table.query_one("#actions", OptionList)
+            assert decision["actions"][0]["label"] == "No attacks"
+            highlighted = menu.highlighted
+            assert highlighted is not None
+            assert decision["actions"][highlighted]["kind"] == "attack", highlighted
+    finally:
+        world.stop()
+
+
+def test_the_menu_cursor_starts_on_an_attack_not_on_no_attacks(tmp_path: Path) -> None:
+    asyncio.run(person_declares_attackers(tmp_path))
+
+
+def test_first_choice_skips_the_end_of_a_declaration_only() -> None:
+    attackers = {"kind": "attackers", "actions": [{"kind": "done"}, {"kind": "attack"}]}
+    assert first_choice(attackers) == 1
+    assert first_choice({"kind": "attackers", "actions": [{"kind": "done"}]}) == 0
+    priority = {"kind": "priority", "actions": [{"kind": "pass"}, {"kind": "cast"}]}
+    assert first_choice(priority) == 0

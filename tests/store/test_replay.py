@@ -81,3 +81,23 @@ def test_the_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["replay", "--data-dir", str(tmp_path), "--list"]) == 0
     assert "game 1: room 1, match game 1, finished: Ann, Bob" in capsys.readouterr().out
     assert main(["replay", "--data-dir", str(tmp_path / "nowhere"), "1"]) == 1
+
+
+def test_replay_says_where_it_looked_and_takes_a_room_number(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --data-dir the log may be elsewhere (the server used another folder): the
+    message names the folder it looked in and how to choose one; games are found by the
+    room number players saw, too (issue 29)."""
+    store, _, _ = _stored_game(tmp_path)
+    store.close()
+    nowhere = tmp_path / "nowhere"
+    assert main(["replay", "--data-dir", str(nowhere), "--list"]) == 1
+    err = capsys.readouterr().err
+    assert f"looked in {nowhere.resolve()}" in err and "--data-dir FOLDER" in err
+    assert main(["replay", "--data-dir", str(tmp_path), "--room", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Game 1 (room 1, game 1 of its match), seed 7")
+    assert main(["replay", "--data-dir", str(tmp_path), "--list", "--room", "1"]) == 0
+    assert "game 1: room 1, match game 1" in capsys.readouterr().out
+    assert main(["replay", "--data-dir", str(tmp_path), "--room", "2"]) == 1
+    assert "no games of room 2" in capsys.readouterr().err

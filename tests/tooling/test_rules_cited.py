@@ -20,6 +20,15 @@ def test_citations_in_docstrings_and_test_names_are_found(tmp_path: Path) -> Non
     assert rules_cited.cited(tmp_path) == {"104.3a", "726.2", "800.4a"}
 
 
+def test_addresses_and_decimals_are_not_rules(tmp_path: Path) -> None:
+    (tmp_path / "test_y.py").write_text(
+        'URL = "ws://127.0.0.1:8765"\nlimit = 200.000\nwait = 240.0\nhost = "192.168.1.20"\n'
+        "seconds = 100.05  # ... and 1.5, 12.25\n"
+        '"""CR 104.3a, 800.4 and 702.19c."""\ndef test_702_19c_trample() -> None: ...\n'
+        "ends = [510.1]  # CR 510.1, at the end of a list\n")
+    assert rules_cited.cited(tmp_path) == {"104.3a", "800.4", "702.19c", "510.1"}
+
+
 def test_the_rules_of_a_section_come_from_the_rules_text() -> None:
     text = ("807.1. The Grand Melee variant...\n807.4a There is one...\n"
             "See rule 807.4b.\n808.1. Team vs. Team...\n")

@@ -42,6 +42,16 @@ def test_every_option_names_a_real_field_and_its_help_its_default() -> None:
         assert option.flag in text
 
 
+def test_every_flag_has_a_description() -> None:
+    """Each flag of ``serve --help`` says what it does (``--log-level`` had no words)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, f"{action.option_strings[0]} has no description"
+    assert parser.parse_args(["--log-level", "warning"]).log_level == "WARNING"
+
+
 def test_a_seed_is_for_tests_only() -> None:
     with pytest.raises(SystemExit):
         _parse("--seed", "3")

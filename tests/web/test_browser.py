@@ -10,30 +10,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import trio
 
 from arbiter.clients.sdk import open_client
 
-from .browser import Person, Server, aggressive, chromium, running_server
+from .browser import Person, Server, aggressive, running_server
 
 LIBRARY = ["Plains", "Shahrazad", "Plains", "Plains", "Shahrazad"] * 6
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with running_server(tmp_path) as s:
-        yield s
 
 
 def create_from_lobby(person: Person, *, seats: int = 2, bots: bool = False,

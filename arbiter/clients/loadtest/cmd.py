@@ -27,6 +27,20 @@ from .report import progress_table, summary_table, write_json, write_png
 from .runner import LoadConfig
 from .stats import Aggregate, failed, summarize
 
+# Beside the game log of `arbiter serve`'s default data folder, which is git-ignored: run from
+# a checkout as the README says, the reports no longer land in its root (issue 29).
+DEFAULT_JSON = Path("data") / "loadtest.json"
+DEFAULT_PNG = Path("data") / "loadtest.png"
+
+
+def outputs(json_path: Path | None, png_path: Path | None) -> tuple[Path, Path]:
+    """Where the summary and the chart go: the paths given, else the defaults; their folders
+    are created."""
+    paths = (json_path or DEFAULT_JSON, png_path or DEFAULT_PNG)
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return paths
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", required=True, action="extend", type=url_argument,
@@ -46,10 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="load generator processes (default 1)")
     parser.add_argument("--strategy", choices=("heuristic", "random"), default="heuristic")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", type=Path, default=Path("loadtest.json"),
-                        help="where to write the summary (default loadtest.json)")
-    parser.add_argument("--png", type=Path, default=Path("loadtest.png"),
-                        help="where to write the latency chart (default loadtest.png)")
+    parser.add_argument("--json", type=Path, default=None,
+                        help=f"where to write the summary (default {DEFAULT_JSON})")
+    parser.add_argument("--png", type=Path, default=None,
+                        help=f"where to write the latency chart (default {DEFAULT_PNG})")
     parser.add_argument("--no-live", action="store_true", help="no live progress display")
 
 
@@ -121,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
                         strategy=args.strategy, seed=args.seed)
     summary, agg = trio.run(_main, config, not args.no_live)
     Console().print(summary_table(summary))
-    write_json(summary, args.json)
-    write_png(agg.samples, summary, args.png)
-    print(f"summary written to {args.json}, chart to {args.png}")
+    json_path, png_path = outputs(args.json, args.png)
+    write_json(summary, json_path)
+    write_png(agg.samples, summary, png_path)
+    print(f"summary written to {json_path.resolve()}, chart to {png_path.resolve()}")
     return 1 if failed(summary) else 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -25,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from arbiter.clients.sdk import Client
 from arbiter.clients.sdk import events as ev
+from arbiter.protocol import requests as rq
 
 from . import render
 from .bridge import Entered, Failed, Ready, Refused, TrioBridge
@@ -53,6 +55,7 @@ class LobbyScreen(ArbiterScreen):
     BINDINGS = [
         Binding("r", "refresh", "Refresh"),
         Binding("c", "create", "Create & join"),
+        Binding("b", "create_with_bots", "Play bots"),
         Binding("j", "join", "Join"),
         Binding("s", "spectate", "Spectate"),
         Binding("q", "quit", "Quit"),
@@ -126,6 +129,14 @@ class LobbyScreen(ArbiterScreen):
             seats = 2
         self.app_.create_and_join(seats, self.deck())
 
+    def action_create_with_bots(self) -> None:
+        """A new room with the person in one seat and the server's bots in the others."""
+        try:
+            seats = int(self.query_one("#seats", Input).value or "2")
+        except ValueError:
+            seats = 2
+        self.app_.create_and_join(seats, self.deck(), bots=True)
+
     def action_join(self) -> None:
         room = self.selected_room()
         if room is not None:
@@ -147,6 +158,7 @@ class TableScreen(ArbiterScreen):
         Binding("ctrl+o", "draw", "Offer/accept draw"),
         Binding("ctrl+n", "decline_draw", "Decline draw"),
         Binding("ctrl+a", "auto_pass", "Auto-pass on/off"),
+        Binding("ctrl+b", "add_bot", "Add a bot"),
         Binding("escape", "leave", "Leave to lobby"),
     ]
 
@@ -229,7 +241,7 @@ class TableScreen(ArbiterScreen):
         self._set("prompt", Text(f"{decision.get('prompt') or decision['kind']} "
                                  "(choose with ↑↓ and Enter)", style="bold cyan"))
         menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
-        menu.highlighted = 0
+        menu.highlighted = render.first_choice(decision)
         self.texts["actions"] = "\n".join(a["label"] for a in decision["actions"])
 
     def _idle_prompt(self, client: Client, view: Any, names: dict[int, str]) -> str:
@@ -238,6 +250,12 @@ class TableScreen(ArbiterScreen):
             return "The match is over. Esc: back to the lobby."
         if "x" in view:
             return "This game is over."
+        summary = client.summaries.get(self.match) or {}
+        if summary.get("state", "waiting") == "waiting" and not view:
+            free = sum(1 for s in summary.get("seats", []) if not s.get("n"))
+            return (f"Room {self.match} waits for {free} more player{'s' if free != 1 else ''}"
+                    f": Ctrl+B puts a bot in a free seat, or another person joins room "
+                    f"{self.match} from their lobby.")
         who = render.decider(view)
         return f"Waiting for {names.get(who, '?')}…" if who is not None else "Waiting…"
 
@@ -290,6 +308,9 @@ class TableScreen(ArbiterScreen):
                  if app.auto_pass else "Auto-pass is off: you answer every priority stop.")
         self.decision = None  # offer the current decision again, under the new setting
         self.redraw()
+
+    def action_add_bot(self) -> None:
+        self.app_.add_bot(self.match)
 
     def action_leave(self) -> None:
         self.app_.leave(self.match)
@@ -360,14 +381,24 @@ class ArbiterApp(App[None]):
     def refresh_rooms(self) -> None:
         self.bridge.call("list rooms", lambda c: c.list_rooms())
 
-    def create_and_join(self, seats: int, deck: str) -> None:
+    def create_and_join(self, seats: int, deck: str, *, bots: bool = False) -> None:
+        """Create a room and sit in it; with ``bots``, the server's bots take the other seats
+        (docs/protocol.md, "bot") and the game starts at once."""
         async def go(c: Client) -> None:
             variant = "two_player" if seats == 2 else "free_for_all"
             room = await c.create({"seats": seats, "variant": variant,
                                    "name": f"{c.name}'s table"})
             seat = await c.join(room, deck=deck)
-            self.bridge.post(Entered(room, seat))
+            self.bridge.post(Entered(room, seat, created=not bots))
+            if bots:
+                for other in range(seats):
+                    if other != seat:
+                        await c.request(partial(rq.AddBot, room=room, seat=other))
         self.bridge.call("create", go)
+
+    def add_bot(self, match: str) -> None:
+        """A server bot in the first free seat of the (waiting) room."""
+        self.bridge.call("add a bot", lambda c: c.request(partial(rq.AddBot, room=match)))
 
     def join(self, room: str, deck: str) -> None:
         async def go(c: Client) -> None:
@@ -443,7 +474,8 @@ class ArbiterApp(App[None]):
             self.lobby.set_decks(event.decks)
             where = client.url if client is not None else self.urls
             self.lobby.set_status(f"Connected to {where} as {self.player_name}. "
-                                  "r: refresh, c: create, j: join, s: spectate.")
+                                  "r: refresh, c: create, b: play bots, j: join, "
+                                  "s: spectate.")
             self.refresh_rooms()
         elif isinstance(event, Failed):
             self.lobby.set_status(f"Not connected: {event.reason}")
@@ -460,6 +492,11 @@ class ArbiterApp(App[None]):
             self._unshown.clear()
             where = f"sit in seat {event.seat}" if event.seat is not None else "watch"
             self.write_log(f"You {where} in room {event.room}.")
+            if event.created:
+                # A new room is empty but for its maker: say what comes next.
+                self.note(f"Room {event.room} starts when every seat is taken: Ctrl+B puts a "
+                          f"bot in a free seat, or another person joins room {event.room} "
+                          "from their lobby (j).")
         elif isinstance(event, Refused):
             line = f"Refused ({event.what}): {event.message}"
             self.lobby.set_status(line)

@@ -51,6 +51,7 @@ class Entered(ev.Event):
 
     room: str
     seat: int | None
+    created: bool = False  # the person made this room (and may fill it with bots)
 
 
 class TrioBridge:

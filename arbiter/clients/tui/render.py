@@ -350,3 +350,15 @@ def result_text(result: Mapping[str, Any], names: Mapping[int, str]) -> str:
     ends = [f"{_name(names, o['player'])} {o['outcome']} ({o['reason']}, CR {o['rule']})"
             for o in result.get("outcomes", []) if o.get("outcome") != "won"]
     return head + (": " + "; ".join(ends) if ends else "")
+
+
+def first_choice(decision: Mapping[str, Any]) -> int:
+    """Where the menu's cursor starts: on the first action, except in a declaration of
+    attackers or blockers (CR 508.1, 509.1), whose first action ends it ("No attacks"): there
+    on the first attack or block, so that Enter by habit does not skip the combat."""
+    actions = decision.get("actions", [])
+    if decision.get("kind") in ("attackers", "blockers"):
+        for i, a in enumerate(actions):
+            if a.get("kind") != "done":
+                return i
+    return 0

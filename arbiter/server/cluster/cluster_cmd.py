@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -23,7 +25,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -123,11 +125,27 @@ def node_args(port: int, redis: str, dsn: str, data: Path, lease: float | None,
             "--log-level", log_level, *(["--lease", f"{lease:g}"] if lease else [])]
 
 
-def client_hint(urls: list[str]) -> str:
+# dev.py sets this to the command that ran us ("python3 dev.py arbiter"): run that way,
+# `arbiter` is in the checkout's .venv/bin and usually not on PATH.
+INVOKED_AS = "ARBITER_INVOKED_AS"
+
+
+def command_name(env: Mapping[str, str] | None = None) -> str:
+    """How a person here runs ``arbiter``: the form dev.py says it was run with, else
+    ``arbiter`` when that is on PATH, else this interpreter's module form."""
+    env = os.environ if env is None else env
+    if env.get(INVOKED_AS):
+        return env[INVOKED_AS]
+    if shutil.which("arbiter", path=env.get("PATH")):
+        return "arbiter"
+    return f"{sys.executable} -m arbiter.server.cli"
+
+
+def client_hint(urls: list[str], command: str = "arbiter") -> str:
     joined = ",".join(urls)
-    return (f"    arbiter bot --url {joined} --create --seats 4 --games 3\n"
-            f"    arbiter play --url {joined} --name Ann\n"
-            f"    arbiter loadtest --url {joined} --rooms 20 --duration 30")
+    return (f"    {command} bot --url {joined} --create --seats 4 --games 3\n"
+            f"    {command} play --url {joined} --name Ann\n"
+            f"    {command} loadtest --url {joined} --rooms 20 --duration 30")
 
 
 @contextlib.contextmanager
@@ -197,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
                     for node in nodes:
                         _start(node)
                     _say(f"ready: {args.nodes} node(s). Point clients at all of them, e.g.:\n"
-                         + client_hint([n.url for n in nodes]))
+                         + client_hint([n.url for n in nodes], command_name()))
                     _say("Ctrl-C stops everything.")
                     _watch(nodes)
     except (KeyboardInterrupt, Stop):

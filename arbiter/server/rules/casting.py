@@ -196,6 +196,16 @@ def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref, 
     return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
 
 
+def _which(spec: TargetSpec, i: int, of: int) -> str:
+    """The target a prompt asks for, as before ("a target creature", "first target creature",
+    "another target player") except that "any target" takes no article ("Choose any target",
+    not "Choose a any target": issue 29)."""
+    words = spec.describe()
+    if spec.kind == "any":
+        return "any target" if of == 1 else "first target" if i == 0 else "another target"
+    return f"first {words}" if of > 1 and i == 0 else f"another {words}" if i else f"a {words}"
+
+
 def describe_ref(game: Game, ref: Ref) -> str:
     if ref[0] == "p":
         return game.name(ref[1])
@@ -217,9 +227,9 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
                 return False
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
                        for k, r in enumerate(options)]
-            label = "first" if len(specs) > 1 and i == 0 else "another" if i else "a"
             answer = yield Decision("target", obj.controller,
-                                    f"Choose {label} {spec.describe()} for {obj.name}", actions)
+                                    f"Choose {_which(spec, i, len(specs))} for {obj.name}",
+                                    actions)
             if answer is REFRESH:
                 continue
             chosen.append(answer.ref)

@@ -1,5 +1,8 @@
 """``arbiter replay GAME``: print the readable log of a stored game by replaying its commands
-from its seed, checking the state hashes the log recorded on the way."""
+from its seed, checking the state hashes the log recorded on the way.
+
+Games are numbered by the log (GAME), which is not the room number players saw: ``--list``
+shows both, and ``--room ROOM`` picks a room's games by the room's number."""
 
 from __future__ import annotations
 
@@ -19,14 +22,20 @@ from .db import DB_NAME, Store
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", type=int, nargs="?",
-                        help="the game's number in the log (see --list)")
+                        help="the game's number in the log, not its room's (see --list)")
+    parser.add_argument("--room", type=int, default=None,
+                        help="the games of this room, by the room number players saw")
     parser.add_argument("--data-dir", type=Path, default=Path("data"),
-                        help="the server's data directory (default ./data)")
+                        help="the data directory `arbiter serve` used (its --data-dir; "
+                             "default ./data)")
     parser.add_argument("--list", action="store_true", help="list the stored games instead")
 
 
-def _list(store: Store, out: TextIO) -> None:
-    for g in store.all_games():
+def _list(store: Store, out: TextIO, room: int | None = None) -> None:
+    games = store.all_games() if room is None else store.games(room)
+    if not games:
+        print("no games in this log" if room is None else f"no games of room {room}", file=out)
+    for g in games:
         names = ", ".join(p["name"] for p in g.config["players"])
         state = "finished" if g.result is not None else "unfinished"
         print(f"game {g.id}: room {g.room}, match game {g.number}, {state}: {names}", file=out)
@@ -98,13 +107,21 @@ def replay(store: Store, game_id: int, out: TextIO) -> int:
 def run(args: argparse.Namespace) -> int:
     path = args.data_dir / DB_NAME
     if not path.exists():
-        print(f"no game log at {path}", file=sys.stderr)
+        # Say where it looked: the server may have kept its log in another folder (issue 29).
+        print(f"no game log at {path} (looked in {args.data_dir.resolve()}): pass the folder "
+              "`arbiter serve` used, with --data-dir FOLDER", file=sys.stderr)
         return 1
     store = Store(path)
     try:
-        if args.list or args.game is None:
-            _list(store, sys.stdout)
+        if args.list or (args.game is None and args.room is None):
+            _list(store, sys.stdout, args.room)
             return 0
-        return replay(store, args.game, sys.stdout)
+        if args.game is not None:
+            return replay(store, args.game, sys.stdout)
+        games = store.games(args.room)
+        if not games:
+            print(f"no games of room {args.room} in this log", file=sys.stderr)
+            return 1
+        return max(replay(store, g.id, sys.stdout) for g in games)
     finally:
         store.close()

@@ -5,11 +5,12 @@
 // message, region by region: a region's HTML is rebuilt as a string and written to the page only
 // when it changed, so a delta that taps one land rewrites one battlefield.
 
+import { BlockPlan } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
 import { Connection } from "./net.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
 import * as T from "./table.js";
-import { clockText, names as namesOf, resultText } from "./text.js";
+import { clockText, describeRef, nameOf, names as namesOf, resultText } from "./text.js";
 
 function storage(key) {
   return {
@@ -24,6 +25,33 @@ function storage(key) {
       localStorage.setItem(key, JSON.stringify(state));
     },
   };
+}
+
+/** What a lobby or deck form holds, as its fields' names and values; an unchecked box is "off"
+ * (FormData leaves it out, and a box whose default is checked would come back checked). */
+function formStateOf(form) {
+  const state = Object.fromEntries(new FormData(form));
+  for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) state[box.name] = "off";
+  return state;
+}
+
+/** The view to draw for a room whose game is over: its final board. When a player loses, the
+ * engine takes what they own out of the game (CR 800.4a) in the same delta that ends it, so the
+ * loser's side would be empty; their objects and their hand and library sizes as they were just
+ * before the end are put back (`live` is the view as it last was while the game was on). A
+ * player's objects that left in an earlier delta (they left a game that went on) stay gone. */
+function finalBoard(live, view) {
+  if (!live) return view;
+  const out = Object.assign(Object.create(null), view);
+  const gone = new Set(["lost", "drew"]); // a winner keeps what it has
+  const ended = (pid) => gone.has(view[`p${pid}`]?.s) && live[`p${pid}`]?.s === "in";
+  for (const key of Object.keys(live)) {
+    const o = live[key];
+    if (!(key in view) && /^\d+$/.test(key) && ended(o.o)) out[key] = o;
+    const player = /^p(\d+)$/.exec(key);
+    if (player && key in view && ended(Number(player[1]))) out[key] = { ...view[key], h: o.h, y: o.y };
+  }
+  return out;
 }
 
 /** p50 and p99 of a list of numbers. */
@@ -56,6 +84,8 @@ export class App {
     this.popup = null; // {key, acts}
     this.detailId = null;
     this.concedeArmed = false;
+    this.blocks = new BlockPlan(); // blocks chosen and not yet declared (blocks.js)
+    this.live = new Map(); // room -> a copy of its view as it last was before its game ended
     this.regions = new Map(); // region name -> last HTML written
     this.perf = { delta: [], snapshot: [], apply: [] }; // milliseconds to apply (and render)
     this.conn.on((kind, detail) => this.onConnection(kind, detail));
@@ -126,9 +156,11 @@ export class App {
           this.logged.add(room);
           for (const line of msg.l ?? []) this.log(match, line, "game");
         }
+        this.keepLive(room);
         break;
       case "d":
         for (const line of msg.l ?? []) this.log(match, line, "game");
+        this.keepLive(room);
         break;
       case "result": {
         const list = this.results.get(match) ?? [];
@@ -154,7 +186,7 @@ export class App {
         this.log(match, `Room ${room} runs again.`, "note");
         break;
       case "restarted": {
-        const who = this.names(match).get(msg.starting) ?? `Seat ${msg.starting}`;
+        const who = nameOf(this.names(match), msg.starting);
         const text = `The game restarted (CR 724): a fresh game ${msg.g}; ${who} takes the first turn.`;
         this.log(match, text, "note");
         this.notes.set(match, { text, cls: "restart", turns: 1 });
@@ -176,6 +208,13 @@ export class App {
         break;
     }
     this.clearNoteIfOld(match);
+  }
+
+  /** Remember the room's board while its game is on, for the final board (finalBoard). A
+   * shallow copy: the replica replaces an entry's value, never changes it in place. */
+  keepLive(room) {
+    const view = this.view(room);
+    if (view && !view.x) this.live.set(room, Object.assign(Object.create(null), view));
   }
 
   clearNoteIfOld(match) {
@@ -318,6 +357,39 @@ export class App {
     this.render();
   }
 
+  /** The person chose action `a` of `decision` in `room`. Blocks are held in the page until
+   * they are declared (blocks.js); everything else is sent at once. */
+  choose(room, decision, a) {
+    if (decision.kind === "blockers" && a.kind === "block") {
+      this.blocks.toggle(room, a, describeRef(a.ref, this.view(room) ?? {}, this.names(matchOf(room))));
+      this.popup = null;
+      this.render();
+      return;
+    }
+    if (decision.kind === "blockers" && a.kind === "done" && this.blocks.room === room
+        && this.blocks.picks.length) {
+      this.blocks.declare(); // renderTable sends the blocks, one decision at a time
+      this.popup = null;
+      this.render();
+      return;
+    }
+    this.act(room, decision.serial, a.id);
+  }
+
+  /** While declaring held blocks: answer the room's new blockers decision with the next. */
+  sendBlocks(pending) {
+    if (!pending || !this.blocks.sending || pending[0] !== this.blocks.room
+        || pending[1].kind !== "blockers") return false;
+    const { action, dropped } = this.blocks.next(pending[1]);
+    const names = this.names(matchOf(pending[0]));
+    for (const p of dropped) {
+      this.toast(`${describeRef(["o", p.obj], this.view(pending[0]) ?? {}, names)} can no longer block ${p.attacker}.`);
+    }
+    if (!action) return false;
+    this.act(pending[0], pending[1].serial, action.id);
+    return true;
+  }
+
   createRoom(form) {
     const data = new FormData(form);
     const variant = data.get("variant");
@@ -455,21 +527,26 @@ export class App {
       return;
     }
     if (typing || this.match === null || e.ctrlKey || e.metaKey || e.altKey) return;
+    // At the table Space is the pass key wherever the focus is: it never presses the focused
+    // button (a Concede clicked once stays focused) nor uses a card clicked to read it (issue
+    // 29). Enter uses the focused card or button, for the keyboard.
+    const space = e.key === " " && this.screen === "table";
     const place = e.target.closest?.("[data-obj],[data-player]");
-    if (place && (e.key === "Enter" || e.key === " ")) {
+    if (place && e.key === "Enter") {
       e.preventDefault();
       this.onClick({ target: place });
       return;
     }
-    if ((e.key === " " || e.key === "Enter") && e.target.closest?.("button,a")) return;
+    if (!space && (e.key === " " || e.key === "Enter") && e.target.closest?.("button,a")) return;
     const pending = this.decision(this.match);
     if (e.key === " " || e.key === "Enter") {
+      if (space) e.preventDefault();
       // One key passes priority (or ends a declaration, or keeps a hand).
       if (pending) {
         const primary = T.primaryAction(pending[1]);
         if (primary) {
           e.preventDefault();
-          this.act(pending[0], pending[1].serial, primary.id);
+          this.choose(pending[0], pending[1], primary);
         }
       }
     } else if (/^[1-9]$/.test(e.key)) {
@@ -477,7 +554,7 @@ export class App {
       const a = acts?.[Number(e.key) - 1];
       if (a && pending) {
         e.preventDefault();
-        this.act(pending[0], pending[1].serial, a.id);
+        this.choose(pending[0], pending[1], a);
       }
     } else if (e.key === "a" || e.key === "A") {
       this.toggleAutoPass();
@@ -508,9 +585,14 @@ export class App {
       this.render();
       return;
     }
+    if (pending[1].kind === "blockers" && el.dataset.obj !== undefined
+        && this.blocks.room === pending[0] && this.blocks.takeBack(el.dataset.obj)) {
+      this.render(); // a chosen blocker clicked again: taken back
+      return;
+    }
     const acts = T.actionsByPlace(pending[1]).get(key) ?? [];
     if (acts.length === 1) {
-      this.act(pending[0], pending[1].serial, acts[0].id);
+      this.choose(pending[0], pending[1], acts[0]);
     } else if (acts.length > 1) {
       const box = el.getBoundingClientRect();
       this.popup = { key, acts, x: box.left, y: box.bottom };
@@ -522,9 +604,11 @@ export class App {
   command(what, data) {
     const pending = this.match !== null ? this.decision(this.match) : null;
     switch (what) {
-      case "act":
-        if (pending) this.act(pending[0], pending[1].serial, Number(data.id));
+      case "act": {
+        const a = pending?.[1].actions.find((x) => x.id === Number(data.id));
+        if (a) this.choose(pending[0], pending[1], a);
         break;
+      }
       case "join":
         this.join(data.room, data.seat === undefined ? undefined : Number(data.seat));
         break;
@@ -593,14 +677,46 @@ export class App {
 
   onInput(e) {
     const t = e.target;
+    const form = t.form;
+    if (!form || (form.id !== "create-form" && form.id !== "deck-form")) return;
+    // Everything typed or chosen is kept: the lobby rewrites its form from this state whenever
+    // the room list or the server's answers change it (before issue 29 a pasted deck list and
+    // the room's name were lost to the next refresh).
+    this.formState = formStateOf(form);
     if (t.name === "decktext") {
       this.deckErrors = t.value.trim() ? checkDeckList(t.value, this.catalog?.cards).errors : [];
       this.renderRegion("deck-errors", T.deckErrorsHtml(this.deckErrors));
-    } else if (t.name === "decksource" || t.name === "variant") {
-      if (t.name === "decksource" && t.value === "ready") this.deckErrors = [];
-      this.formState = Object.fromEntries(new FormData(t.form));
-      this.render();
+    } else if (t.name === "decksource" && t.value === "ready") {
+      this.deckErrors = [];
     }
+    const typed = e.type === "input" && (t instanceof HTMLTextAreaElement
+      || (t instanceof HTMLInputElement && t.type !== "checkbox" && t.type !== "radio"));
+    if (!typed) {
+      this.render(); // a choice may change the form (a variant's seats, a deck list's box)
+      return;
+    }
+    // What was typed is on the page already: the region is now what this state draws, and
+    // is not rewritten under the caret.
+    const [name, html] = this.formRegion();
+    if (name) this.regions.set(name, html);
+  }
+
+  /** The region holding the form on the screen, and its HTML for the current state. */
+  formRegion() {
+    if (this.screen === "lobby") return ["create", this.createRegionHtml()];
+    if (this.screen === "waiting") return ["waiting-body", this.waitingRegionHtml()];
+    return [null, ""];
+  }
+
+  createRegionHtml() {
+    return T.createHtml(this.catalog, this.formState ?? {}, this.busy, this.deckErrors);
+  }
+
+  waitingRegionHtml() {
+    const match = this.match;
+    return T.waitingHtml({ match, summary: this.summaries.get(match), me: this.mySeat(match),
+      catalog: this.catalog, formState: this.formState ?? {}, deckErrors: this.deckErrors,
+      link: location.href, watching: !this.conn.seats.has(match) });
   }
 
   onHover(e) {
@@ -623,6 +739,8 @@ export class App {
     const key = el.contains(focused) ? focused.dataset?.key : undefined;
     el.innerHTML = html;
     this.regions.set(name, html);
+    // Regions inside this one were written afresh with it.
+    for (const inner of el.querySelectorAll("[id]")) this.regions.delete(inner.id);
     if (key) el.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus();
   }
 
@@ -645,8 +763,7 @@ export class App {
       this.setScreen("lobby", T.lobbyFrame());
       this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
       this.renderRegion("lobby-rooms", T.roomsHtml(this.rooms, this.conn.seats));
-      this.renderRegion("create", T.createHtml(this.catalog, this.formState ?? {}, this.busy,
-        this.deckErrors));
+      this.renderRegion("create", this.createRegionHtml());
       return;
     }
     const match = this.match;
@@ -654,9 +771,7 @@ export class App {
     if (!summary || summary.state === "waiting" || !this.conn.tracker.rooms.has(match)) {
       this.setScreen("waiting", T.waitingFrame());
       this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
-      this.renderRegion("waiting-body", T.waitingHtml({
-        match, summary, me: this.mySeat(match), catalog: this.catalog, formState: this.formState ?? {},
-        deckErrors: this.deckErrors, link: location.href, watching: !this.conn.seats.has(match) }));
+      this.renderRegion("waiting-body", this.waitingRegionHtml());
       return;
     }
     this.setScreen("table", T.tableFrame());
@@ -674,16 +789,21 @@ export class App {
   tableContext() {
     const match = this.match;
     const room = this.activeRoom(match);
-    const view = this.view(room) ?? {};
+    const current = this.view(room) ?? {};
+    const view = current.x ? finalBoard(this.live.get(room), current) : current;
     const me = this.mySeat(match);
     const names = this.names(match);
+    const planned = new Map(this.blocks.room === room
+      ? this.blocks.picks.map((p) => [String(p.obj), p.attacker]) : []);
     return { match, room, view, me, names, catalog: this.catalog, summary: this.summaries.get(match),
-      pending: this.decision(match) };
+      pending: this.decision(match), planned };
   }
 
   renderTable() {
     const ctx = this.tableContext();
     const { pending } = ctx;
+    this.blocks.follow(ctx.room, pending && pending[0] === ctx.room ? pending[1] : null, ctx.view.t?.[2]);
+    if (this.sendBlocks(pending)) return; // act() rendered the table again
     if (pending && this.autoPass && T.onlyPassing(pending[1])) {
       // Passing (CR 117.3d) is all there is to do (mana with nothing to spend it on empties at
       // the end of the step, CR 500.4): do it without asking, as the player chose.
@@ -773,7 +893,8 @@ export class App {
     if (this.screen !== "table") return;
     const c = ctx ?? this.tableContext();
     const o = this.detailId !== null ? c.view[this.detailId] : undefined;
-    this.renderRegion("detail", o ? T.detailPanel(this.detailId, o, c) : T.keysHelp());
+    this.renderRegion("detail", o ? T.detailPanel(this.detailId, o, c)
+      : T.keysHelp(!this.conn.seats.has(c.match)));
   }
 
   /** Figures for bench/web.py: apply-and-render times and the connection's counts. */

@@ -44,8 +44,9 @@ export function flags(o, view, names) {
   return out;
 }
 
-/** One card as HTML. `acts` are the legal actions this card is the place to click for. */
-export function cardHtml(id, o, { catalog, view, names, acts = [], size = "" }) {
+/** One card as HTML. `acts` are the legal actions this card is the place to click for;
+ * `planned` names the attacker it was chosen to block, not declared yet (blocks.js). */
+export function cardHtml(id, o, { catalog, view, names, acts = [], size = "", planned = undefined }) {
   const card = catalog?.cards?.[o.n];
   const pt = o.pt ?? card?.pt;
   const controller = o.c ?? o.o;
@@ -55,13 +56,15 @@ export function cardHtml(id, o, { catalog, view, names, acts = [], size = "" }) 
   if (o.at) classes.push("attacking");
   if (o.bl !== undefined && o.bl !== null) classes.push("blocking");
   if (acts.length) classes.push("actionable");
+  if (planned !== undefined) classes.push("planned-block");
   if (o.x) classes.push("phased");
-  const tags = flags(o, view, names).filter((f) => f !== "tapped" || size !== "");
+  const willBlock = planned !== undefined ? [`will block ${planned}`] : [];
+  const tags = [...willBlock, ...flags(o, view, names).filter((f) => f !== "tapped" || size !== "")];
   const owner = controller !== o.o ? `<div class="c-owner">owned by ${esc(nameOf(names, o.o))}</div>` : "";
   const text = o.ab ?? card?.text ?? "";
   const loyalty = card?.loyalty !== undefined && card?.loyalty !== null && !pt
     ? `<span class="c-pt">${esc(o.k?.loyalty ?? card.loyalty)}</span>` : "";
-  const label = [o.n, card?.types, pt ? `${pt[0]}/${pt[1]}` : "", ...flags(o, view, names),
+  const label = [o.n, card?.types, pt ? `${pt[0]}/${pt[1]}` : "", ...willBlock, ...flags(o, view, names),
     acts.length ? `${acts.length} action${acts.length > 1 ? "s" : ""}: ${acts.map((a) => a.label).join("; ")}` : ""]
     .filter(Boolean).join(", ");
   const focus = acts.length ? ' tabindex="0" role="button"' : ' tabindex="-1"';

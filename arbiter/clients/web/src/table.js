@@ -4,8 +4,8 @@
 
 import { cardHtml, detailHtml, poolHtml } from "./cards.js";
 import { keyOf } from "./protocol/codec.js";
-import { activePlayers, clockText, decider, describeRef, esc, nameOf, REASONS, resultText,
-  seatsOf, STEPS } from "./text.js";
+import { activePlayers, clockText, decider, describeRef, esc, nameOf, plural, REASONS,
+  resultText, seatName, seatsOf, STEPS } from "./text.js";
 
 const VARIANT_NAMES = { two_player: "Two players", free_for_all: "Free-for-all",
   team_vs_team: "Team vs. team", emperor: "Emperor", commander: "Commander",
@@ -79,7 +79,7 @@ export function lobbyFrame() {
 
 function seatList(summary) {
   return summary.seats.map((s, i) => {
-    if (!s.n) return `<span class="seat-chip free">seat ${i} free</span>`;
+    if (!s.n) return `<span class="seat-chip free">${esc(seatName(i))} free</span>`;
     const flagsText = [s.b ? "bot" : "", s.c || s.b ? "" : "away", s.d ? "" : "no deck"].filter(Boolean);
     return `<span class="seat-chip${s.c || s.b ? "" : " away"}">${esc(s.n)}${flagsText.length ? ` <small>(${esc(flagsText.join(", "))})</small>` : ""}</span>`;
   }).join(" ");
@@ -92,7 +92,7 @@ export function roomsHtml(rooms, seats) {
     const mine = seats.has(r.r);
     const buttons = [];
     if (mine) buttons.push(`<button data-do="watch" data-room="${esc(r.r)}" class="primary">Back to my seat</button>`);
-    else if (r.state === "waiting" && free >= 0) buttons.push(`<button data-do="join" data-room="${esc(r.r)}" data-seat="${free}">Take seat ${free}</button>`);
+    else if (r.state === "waiting" && free >= 0) buttons.push(`<button data-do="join" data-room="${esc(r.r)}" data-seat="${free}">Take ${esc(seatName(free).toLowerCase())}</button>`);
     if (!mine && r.spectators !== "none") buttons.push(`<button data-do="watch" data-room="${esc(r.r)}">Watch</button>`);
     const game = r.game ? `game ${r.game}${r.best_of > 1 ? ` of best-of-${r.best_of} (${r.wins.join("–")})` : ""}` : (r.best_of > 1 ? `best of ${r.best_of}` : "");
     return `<tr data-room-row="${esc(r.r)}"><td class="num">${esc(r.r)}</td><td><strong>${esc(r.name)}</strong><br><small>${esc(VARIANT_NAMES[r.variant] ?? r.variant)}${r.clock ? ` · clock ${Math.round(r.clock.total / 60)}+${r.clock.inc}` : ""}${game ? ` · ${esc(game)}` : ""}</small></td>
@@ -120,7 +120,7 @@ function deckFields(catalog, state, variant, errors) {
 <label><input type="radio" name="decksource" value="ready"${source === "ready" ? " checked" : ""}> Ready-made
 <select name="deck" aria-label="Ready-made deck">${options(decks.map((d) => [d.name, d.commander ? `${d.name} (${d.commander})` : d.name]), chosen)}</select></label>
 <label><input type="radio" name="decksource" value="text"${source === "text" ? " checked" : ""}> A deck list</label>
-${source === "text" ? `<textarea name="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>` : ""}
+${source === "text" ? `<textarea name="decktext" data-key="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>` : ""}
 <div id="deck-errors">${deckErrorsHtml(errors)}</div></fieldset>`;
 }
 
@@ -140,7 +140,7 @@ export function createHtml(catalog, state, busy, errors) {
   const offered = (option) => (info.options ? info.options.includes(option) : seats > 2);
   const multi = seats > 2 && offered("attack");
   return `<form id="create-form" autocomplete="off">
-<label>Name <input name="name" maxlength="40" value="${esc(state.name ?? "")}" placeholder="My table"></label>
+<label>Name <input name="name" data-key="room-name" maxlength="40" value="${esc(state.name ?? "")}" placeholder="My table"></label>
 <div class="row"><label>Variant <select name="variant">${options(variants.map((v) => [v.name, VARIANT_NAMES[v.name] ?? v.name]), variant)}</select></label>
 <label>Seats <select name="seats">${options(seatChoices, seats)}</select></label></div>
 <div class="row"><label>Match <select name="best_of">${options([[1, "one game"], [3, "best of 3"], [5, "best of 5"], [7, "best of 7"]], state.best_of ?? 1)}</select></label>
@@ -174,7 +174,7 @@ export function waitingHtml({ match, summary, me, catalog, formState, deckErrors
     const bot = !s.n && me !== null
       ? `<button data-do="bot" data-seat="${i}" data-key="bot${i}">Add a bot</button>` : "";
     const take = !s.n && me === null ? `<button data-do="join" data-room="${esc(match)}" data-seat="${i}">Sit here</button>` : "";
-    return `<li class="wseat ${s.n ? "taken" : "free"}"><span class="wname">${esc(s.n ?? `Seat ${i}`)}${you}${s.b ? " <small>(bot)</small>" : ""}</span>
+    return `<li class="wseat ${s.n ? "taken" : "free"}"><span class="wname">${esc(s.n ?? seatName(i))}${you}${s.b ? " <small>(bot)</small>" : ""}</span>
 <span class="wstate">${esc(state)}${s.n && !s.c && !s.b ? ", away" : ""}</span>${bot}${take}</li>`;
   }).join("");
   const mine = me !== null ? summary.seats[me] : null;
@@ -309,7 +309,8 @@ function battlefieldHtml(ctx, pid) {
   for (const [host, list] of attached) {
     if ((view[host].c ?? view[host].o) !== pid) hosts.push(...list);
   }
-  const card = ([id, o]) => cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "small" });
+  const card = ([id, o]) => cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "small",
+    planned: ctx.planned?.get(id) });
   const group = (entry) => {
     const under = attached.get(entry[0]);
     if (!under || (view[entry[0]].c ?? view[entry[0]].o) !== pid) return card(entry);
@@ -353,7 +354,8 @@ function playerHead(ctx, pid) {
   if (p.ct) extra.push(`commander cast ${esc(p.ct)}×`);
   const range = view.r?.[`\u0000${pid}`] ?? view.r?.[String(pid)];
   if (range) extra.push(`range: ${range.map((q) => esc(nameOf(names, q))).join(", ")}`);
-  const label = `${nameOf(names, pid)}${pid === me ? " (you)" : ""}, life ${p.l}, ${p.h} cards in hand, ${p.y} in library${acts.length ? `; ${acts.map((a) => a.label).join("; ")}` : ""}`;
+  const poison = p.v ? `, ${plural(p.v, "poison counter")}` : "";
+  const label = `${nameOf(names, pid)}${pid === me ? " (you)" : ""}, life ${p.l}${poison}, ${plural(p.h, "card")} in hand, ${p.y} in library${acts.length ? `; ${acts.map((a) => a.label).join("; ")}` : ""}`;
   return `<div class="seat-head${acts.length ? " actionable" : ""}" data-player="${pid}" data-key="p${pid}" tabindex="${acts.length ? 0 : -1}" ${acts.length ? 'role="button"' : ""} aria-label="${esc(label)}">
 <span class="s-name">${esc(nameOf(names, pid))}${pid === me ? " <small>(you)</small>" : ""}</span>
 <span class="life" title="life">♥ ${esc(p.l)}</span>${p.v ? `<span class="poison" title="poison counters">☠ ${esc(p.v)}</span>` : ""}
@@ -449,11 +451,20 @@ export function actionsHtml(ctx, autoPass) {
   const primary = primaryAction(decision);
   const places = ctx.places;
   const placed = new Set([...places.values()].flat().map((a) => a.id));
+  // Blocks chosen in the page and not declared yet (blocks.js): "No blocks" declares them.
+  const planned = ctx.planned ?? new Map();
+  const label = (a) => {
+    if (a.kind === "done" && decision.kind === "blockers" && planned.size && a.label === "No blocks") {
+      return `Declare these blockers (${planned.size})`;
+    }
+    if (a.kind === "block" && planned.has(String(a.obj))) return `${a.label} (chosen: click the card to take it back)`;
+    return a.label;
+  };
   const items = decision.actions.map((a, i) => {
     const keyHint = i < 9 ? `<kbd>${i + 1}</kbd>` : "";
     const where = placed.has(a.id) ? ` <small class="hint">or click the ${Array.isArray(a.ref) && a.ref[0] === "p" && (a.kind === "target" || a.kind === "choose_player") ? "player" : "card"}</small>` : "";
     const extra = a.kind === "amount" ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
-    return `<li><button data-do="act" data-id="${a.id}" data-key="a${a.id}" class="act${a === primary ? " primary" : ""}">${keyHint} ${esc(a.label)}${extra}${a === primary ? " <kbd>Space</kbd>" : ""}${where}</button></li>`;
+    return `<li><button data-do="act" data-id="${a.id}" data-key="a${a.id}" class="act${a === primary ? " primary" : ""}">${keyHint} ${esc(label(a))}${extra}${a === primary ? " <kbd>Space</kbd>" : ""}${where}</button></li>`;
   }).join("");
   return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div><ol class="acts">${items}</ol>`;
 }
@@ -469,8 +480,10 @@ export function detailPanel(id, o, ctx) {
   return `<div class="detail-card">${detailHtml(id, o, ctx)}</div>`;
 }
 
-export function keysHelp() {
-  return `<div class="keys"><b>Keys</b>: <kbd>Space</kbd> pass / done · <kbd>1</kbd>–<kbd>9</kbd> choose ·
+/** The keys, for a player; a spectator has no decisions to take (and no keys for them). */
+export function keysHelp(watching) {
+  if (watching) return `<div class="keys">You are watching this game. Point at a card to read it here; <kbd>/</kbd> to chat.</div>`;
+  return `<div class="keys"><b>Keys</b>: <kbd>Space</kbd> pass / done, wherever the focus is · <kbd>1</kbd>–<kbd>9</kbd> choose ·
 <kbd>Tab</kbd> to a card, <kbd>Enter</kbd> to use it · <kbd>A</kbd> auto-pass · <kbd>/</kbd> chat · <kbd>Esc</kbd> close.
 Point at a card to read it here.</div>`;
 }

@@ -23,14 +23,24 @@ export function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
 }
 
+/** A seat as people count it: from 1 (the wire counts from 0, docs/protocol.md). */
+export function seatName(pid) {
+  return `Seat ${Number(pid) + 1}`;
+}
+
 export function names(summary) {
   const out = new Map();
-  (summary?.seats ?? []).forEach((s, i) => out.set(i, s.n || `Seat ${i}`));
+  (summary?.seats ?? []).forEach((s, i) => out.set(i, s.n || seatName(i)));
   return out;
 }
 
 export function nameOf(names, pid) {
-  return names.get(pid) ?? `Seat ${Number(pid)}`;
+  return names.get(pid) ?? seatName(pid);
+}
+
+/** "1 card", "2 cards". */
+export function plural(n, word) {
+  return `${n} ${word}${Number(n) === 1 ? "" : "s"}`;
 }
 
 export function seatsOf(view) {
