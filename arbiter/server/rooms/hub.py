@@ -38,6 +38,7 @@ from arbiter.server.rules.cards import catalog
 from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
+from .addresses import AddressBook, AddressLimits
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
 from .effects import (
     POLICY_VIOLATION,
@@ -77,6 +78,22 @@ WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.C
                     rq.Draw, rq.Judge})
 
 
+# Requests whose refusal costs real work (reading a deck list, checking a deck or a room's
+# settings against a format): a refused one is charged to its sender's connection and address
+# (rooms/addresses.py, docs/protocol.md section 1).
+COSTLY = (rq.SubmitDeck, rq.AddBot, rq.CreateRoom)
+COSTLY_CODES = frozenset({Code.BAD_DECK, Code.BAD_CONFIG})
+COSTLY_REFUSAL = 10  # tokens a refused deck or configuration takes from its connection
+
+
+def _costly(req: rq.Request) -> bool:
+    if isinstance(req, rq.SubmitDeck):
+        return req.text is not None
+    if isinstance(req, rq.AddBot):
+        return req.deck is not None
+    return isinstance(req, rq.CreateRoom)
+
+
 class Ids(Protocol):
     """Where new room and game numbers come from (the log's next free ones, or a cluster's
     shared sequences)."""
@@ -104,9 +121,11 @@ class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  ids: Ids | None = None, entropy: Entropy | None = None,
                  welcome_limits: dict[str, Any] | None = None,
-                 routing: Routing | None = None) -> None:
+                 routing: Routing | None = None,
+                 address_limits: AddressLimits | None = None) -> None:
         self.settings = settings or HubSettings()
         self.limits = limits or Limits()
+        self.addresses = AddressBook(address_limits)
         self.ids: Ids = ids or Counters()
         self.stats = Stats()
         entropy = entropy or SecretEntropy()
@@ -165,6 +184,9 @@ class Hub:
                 request_id = request.id
                 if self._session_rules(peer, request):
                     routed = request
+                    if _costly(request) and not self.addresses.may_refuse(peer.address, now):
+                        raise Refusal(Code.RATE_LIMITED, "too many refused decks or room "
+                                      "settings from your address: wait a few seconds")
                     self._dispatch(peer, request)
             except Refusal as exc:
                 self._refused(peer, exc, frame, routed, now)
@@ -232,6 +254,11 @@ class Hub:
         a frame refused before that may be malformed (docs/protocol.md section 10)."""
         if routed is not None:
             self._error(peer, exc.code, exc.message, routed.id, getattr(routed, "room", None))
+            if exc.code in COSTLY_CODES and _costly(routed):
+                # Reading and checking it cost real work: charged to the connection and to
+                # its address, which may have many (rooms/addresses.py).
+                peer.charge(COSTLY_REFUSAL - 1)
+                self.addresses.refused(peer.address, now)
             return
         rid = exc.request_id
         if rid is None and isinstance(frame, bytes):

