@@ -15,7 +15,7 @@ from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rooms.setup import parse_deck
 
-from .sim import Sim
+from .sim import Player, Sim
 
 FOREST_WALL = "250 Forest\n" * 1800  # 19.8 KB: 450,000 names if expanded
 
@@ -69,3 +69,37 @@ def test_refused_decks_are_charged_to_the_connection_and_to_its_address() -> Non
     r = again.ok({"t": "create", "config": {"seats": 2}})["r"]
     again.join(r)
     assert again.call({"t": "deck", "r": r, "text": FOREST_WALL})["code"] == "bad_deck"
+
+
+# ------------------------------------------------------------------ item 10: bot-only rooms
+
+
+def test_rooms_played_by_bots_only_count_against_their_creator() -> None:
+    sim = Sim(HubSettings(max_waiting_per_session=2, max_waiting_per_address=3, max_rooms=50))
+    squat = sim.connect("Squat")
+
+    def bot_room(p: Player) -> str:
+        """Create a room, fill it with bots, leave it: what the room table got ("created")."""
+        reply = p.call({"t": "create", "config": {"seats": 2}})
+        if reply["t"] == "error":
+            return str(reply["code"])
+        room = reply["r"]
+        for _ in range(2):
+            p.ok({"t": "bot", "r": room})
+        p.ok({"t": "leave", "r": room})
+        assert sim.match(room).state.value == "playing"
+        return "created"
+
+    assert [bot_room(squat) for _ in range(3)] == ["created", "created", "limit"]
+    assert "played by bots only" in squat.messages[-1]["msg"]
+    # Other sessions of the address share its cap; another address does not.
+    assert bot_room(sim.connect("Again")) == "created"
+    assert bot_room(sim.connect("More")) == "limit"
+    assert bot_room(sim.connect("Far", address="10.9.9.9")) == "created"
+    # A creator who plays in a room with a bot is not squatting: it does not count.
+    ann = sim.connect("Ann", address="10.7.7.7")
+    for _ in range(3):
+        room = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
+        ann.join(room, deck="quick-red")
+        ann.ok({"t": "bot", "r": room})
+        assert sim.match(room).state.value == "playing"

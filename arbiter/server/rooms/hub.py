@@ -392,14 +392,15 @@ class Hub:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
         session = peer.session
         assert session is not None
-        waiting = [mr for mr in self.matches.values() if mr.state == RoomState.WAITING]
-        mine = sum(1 for mr in waiting if mr.creator == session.token)
+        held = [mr for mr in self.matches.values() if mr.held_for_creator]
+        mine = sum(1 for mr in held if mr.creator == session.token)
         if mine >= s.max_waiting_per_session:
-            raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players")
-        here = sum(1 for mr in waiting if mr.address == peer.address)
+            raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players "
+                                      "or played by bots only")
+        here = sum(1 for mr in held if mr.address == peer.address)
         if here >= s.max_waiting_per_address:
             raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
-                                      "for players")
+                                      "for players or played by bots only")
         if resolved is not None and resolved.number is not None:
             number = resolved.number  # set aside by the node (a refused create leaves a gap)
         else:

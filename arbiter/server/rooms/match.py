@@ -101,6 +101,16 @@ class MatchRoom:
             raise Refusal(Code.NOT_SEATED, f"you hold no seat in room {self.id}")
         return seat
 
+    @property
+    def held_for_creator(self) -> bool:
+        """Whether this room counts against its creator's caps on rooms (per session and per
+        address, hub.py): while it waits for players, and while only the server's bots play
+        in it. A room filled with bots starts at once, so without the second clause a loop of
+        create, bot, bot, leave filled the room table from one address (issue 27, item 10)."""
+        if self.state == RoomState.WAITING:
+            return True
+        return self.state != RoomState.FINISHED and all(s.bot is not None for s in self.seats)
+
     def summary(self) -> RoomUpdate:
         s = self.settings
         seats = []
