@@ -13,6 +13,7 @@ import pytest
 from arbiter.protocol.errors import Refusal
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
+from arbiter.server.rooms.sessions import SessionSettings
 from arbiter.server.rooms.setup import parse_deck
 
 from .sim import Player, Sim
@@ -103,3 +104,47 @@ def test_rooms_played_by_bots_only_count_against_their_creator() -> None:
         ann.join(room, deck="quick-red")
         ann.ok({"t": "bot", "r": room})
         assert sim.match(room).state.value == "playing"
+
+
+# ------------------------------------------------------------------ item 12: the session table
+
+
+def test_sessions_of_closed_connections_are_bounded_per_address_and_go_within_a_minute() -> None:
+    settings = SessionSettings()
+    assert settings.fresh_ttl <= 60, "a session that held nothing must not linger for long"
+    sim = Sim(HubSettings(sessions=SessionSettings(max_sessions=1000)))
+    honest = sim.connect("Honest", address="10.0.0.2")
+    honest.close()
+    # One address: connect, hello, close, 5,000 times (five times the table).
+    for i in range(5000):
+        sim.connect(f"Flood {i}", address="10.6.6.6").close()
+    assert len(sim.hub.sessions) == 1 + settings.fresh_per_address
+    # A newcomer is answered, and a session of another address that only just closed
+    # resumes with its token.
+    assert sim.connect("Newcomer", address="10.0.0.3").session is not None
+    assert sim.connect(session=honest.session, address="10.0.0.2").session == honest.session
+    # A connection that is still open keeps its session, whatever the address does.
+    kept = sim.connect("Kept", address="10.6.6.6")
+    for i in range(300):
+        sim.connect(f"More {i}", address="10.6.6.6").close()
+    assert kept.session in sim.hub.sessions
+    kept.close()
+    sim.advance(settings.fresh_ttl + 1)
+    assert kept.session not in sim.hub.sessions
+    assert len(sim.hub.sessions) == 2  # the honest one and the newcomer, still connected
+
+
+def test_seated_sessions_of_one_address_are_not_lingering() -> None:
+    # The load tester runs thousands of players from 127.0.0.1: they take seats, so none is
+    # forgotten when their connections close.
+    sim = Sim(HubSettings(sessions=SessionSettings(fresh_per_address=3)))
+    players = []
+    for _ in range(5):
+        ann, bob = sim.connect(address="127.0.0.1"), sim.connect(address="127.0.0.1")
+        room = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
+        ann.join(room, deck="quick-red")
+        bob.join(room, deck="quick-green")
+        players += [ann, bob]
+    for p in players:
+        p.close()
+    assert all(p.session in sim.hub.sessions for p in players)
