@@ -148,3 +148,33 @@ def test_seated_sessions_of_one_address_are_not_lingering() -> None:
     for p in players:
         p.close()
     assert all(p.session in sim.hub.sessions for p in players)
+
+
+# ------------------------------------------------------------------ item 11: many addresses
+
+
+def test_a_player_with_a_history_creates_while_many_addresses_fill_the_table() -> None:
+    sim = Sim(HubSettings(max_rooms=40, max_waiting_per_session=5, max_waiting_per_address=4))
+    # Ann has played here: a game against a bot has started with her in a seat.
+    ann = sim.connect("Ann", address="10.0.0.2")
+    first = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
+    ann.join(first, deck="quick-red")
+    ann.ok({"t": "bot", "r": first})
+    # Forty-nine addresses each create all the rooms they may.
+    refused = created = 0
+    for a in range(49):
+        flood = sim.connect(f"Flood {a}", address=f"10.6.{a}.1")
+        for _ in range(4):
+            reply = flood.call({"t": "create", "config": {"seats": 2}})
+            created += reply["t"] == "created"
+            refused += reply.get("code") == "limit"
+    assert created == 20 and refused == 49 * 4 - 20  # newcomers fill half the table
+    assert "new players' rooms" in flood.messages[-1]["msg"]
+    # An honest newcomer is refused too, but Ann, who has played, is answered.
+    assert sim.connect("New", address="10.0.0.3").call(
+        {"t": "create", "config": {"seats": 2}})["code"] == "limit"
+    assert ann.ok({"t": "create", "config": {"seats": 2}})["t"] == "created"
+    # The newcomers' rooms expire like any waiting room, and the share opens again.
+    sim.advance(HubSettings().waiting_ttl + 1)
+    assert sim.connect("Later", address="10.0.0.4").ok(
+        {"t": "create", "config": {"seats": 2}})["t"] == "created"

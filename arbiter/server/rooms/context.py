@@ -60,6 +60,10 @@ class HubSettings:
     max_rooms: int = 1000
     max_waiting_per_session: int = 5  # rooms a session created that are still waiting
     max_waiting_per_address: int = 20  # ... and that all sessions of one address created
+    # The share of max_rooms that waiting (or bot-only) rooms of newcomers may take: sessions
+    # that have never played here. The rest is kept for players with a history, so a flood of
+    # rooms from many addresses cannot stop them creating (docs/architecture.md).
+    newcomer_share: float = 0.5
     waiting_ttl: float = 600.0  # a waiting room is closed this long after it was created
     bot_think: float = 0.4  # seconds a server-run bot waits before answering a decision
     sessions: SessionSettings = field(default_factory=SessionSettings)

@@ -401,6 +401,13 @@ class Hub:
         if here >= s.max_waiting_per_address:
             raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
                                       "for players or played by bots only")
+        # Many addresses can fill the table however small each one's share (49 made 975
+        # rooms in 2 s: issue 27, item 11). Newcomers' rooms may fill only part of it; the
+        # rest stays open to players who have played here.
+        newcomers = sum(1 for mr in held if mr.newcomer)
+        if not session.played and newcomers >= int(s.max_rooms * s.newcomer_share):
+            raise Refusal(Code.LIMIT, "this server holds as many new players' rooms as it "
+                                      "may: join a waiting room, or try again later")
         if resolved is not None and resolved.number is not None:
             number = resolved.number  # set aside by the node (a refused create leaves a gap)
         else:
@@ -408,6 +415,7 @@ class Hub:
         settings = parse_settings(req.config, default_name=f"Room {number}",
                                   allow_scenarios=s.allow_scenarios)
         match = MatchRoom(self.ctx, number, settings, session.token, peer.address)
+        match.newcomer = not session.played
         self.matches[match.id] = match
         self.sessions.matters(session, self.ctx.out)
         self.ctx.out.log(RoomCreated(number, settings.name, req.config, session.token))

@@ -52,6 +52,7 @@ class MatchRoom:
         self.settings = settings
         self.creator = creator  # the creating session's token: the match's judge
         self.address = address  # the creator's connection address (for the waiting limit)
+        self.newcomer = False  # created by a session that had never played here (hub.py)
         self.seating = Seating(self.id, [spec.deck for spec in settings.seats])
         self.state = RoomState.WAITING
         self.spectator_key = SPECTATOR_KEYS[settings.spectators]

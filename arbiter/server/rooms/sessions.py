@@ -43,6 +43,9 @@ class Session:
     stored: bool = False  # written to the log (it has taken a seat or followed a room)
     idle_since: float | None = None  # when it last came to hold nothing, unconnected
     address: str | None = None  # where it last said hello from (lingering sessions' bound)
+    # It has held a seat in a match that started here (in this process, or in a room resumed
+    # from the log): a player with a history, for whom part of the room table is kept (hub.py).
+    played: bool = False
 
     @property
     def idle(self) -> bool:
