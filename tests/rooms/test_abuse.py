@@ -8,13 +8,18 @@ hold")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from arbiter.protocol import pack
 from arbiter.protocol.errors import Refusal
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rooms.sessions import SessionSettings
 from arbiter.server.rooms.setup import parse_deck
+from arbiter.server.rules.view import OMNISCIENT
+from arbiter.server.store.records import RoomCreated
 
 from .sim import Player, Sim
 
@@ -178,3 +183,90 @@ def test_a_player_with_a_history_creates_while_many_addresses_fill_the_table() -
     sim.advance(HubSettings().waiting_ttl + 1)
     assert sim.connect("Later", address="10.0.0.4").ok(
         {"t": "create", "config": {"seats": 2}})["t"] == "created"
+
+
+# ------------------------------------------------------------------ item 13: ghosting
+
+
+def _hands(p: Player, room: str) -> list[Any]:
+    return [v for k, v in p.view(room).items() if isinstance(k, int) and v["z"] == "h"]
+
+
+def test_an_all_seeing_room_is_watched_only_with_its_creators_invitation() -> None:
+    sim = Sim()
+    ann, bob = sim.connect("Ann"), sim.connect("Bob")
+    created = ann.ok({"t": "create", "config": {"seats": 2, "seed": 9, "spectators": "all"}})
+    room, invite = created["r"], created["invite"]
+    assert isinstance(invite, str) and len(invite) >= 16
+    assert "invite" not in ann.ok({"t": "create", "config": {"seats": 2}})
+    ann.join(room, deck="quick-red")
+    bob.join(room, deck="quick-green")
+    # Bob's second device: another address, a new session. Not invited, not let in.
+    ghost = sim.connect("Bob's phone", address="10.0.0.77")
+    assert ghost.call({"t": "spectate", "r": room})["code"] == "not_invited"
+    assert ghost.call({"t": "spectate", "r": room, "token": "x" * 24})["code"] == "not_invited"
+    assert room not in ghost.tracker.rooms
+    # Ann hands the invitation to Eve, who sees every hand, and again after a reconnect.
+    eve = sim.connect("Eve", address="10.0.0.9")
+    eve.ok({"t": "spectate", "r": room, "token": invite})
+    assert len(_hands(eve, room)) == 14
+    eve.close()
+    back = sim.connect(session=eve.session, address="10.0.0.9")
+    assert len(_hands(back, room)) == 14
+    # The invitation is logged with the room's settings: a restart keeps it.
+    [record] = [r for r in sim.records if isinstance(r, RoomCreated) and str(r.room) == room]
+    assert record.config["invite"] == invite
+
+
+def test_invitations_and_delays_are_settings_of_all_seeing_rooms_only() -> None:
+    sim = Sim()
+    ann = sim.connect("Ann")
+    for config in ({"spectators": "public", "spectator_delay": 30},
+                   {"spectators": "public", "invite": "a-long-enough-token"},
+                   {"spectators": "all", "invite": "short"},
+                   {"spectators": "all", "spectator_delay": -1},
+                   {"spectators": "all", "spectator_delay": True}):
+        assert ann.call({"t": "create", "config": config})["code"] == "bad_config", config
+    chosen = ann.ok({"t": "create", "config": {"spectators": "all", "spectator_delay": 30,
+                                               "invite": "a-long-enough-token"}})
+    assert chosen["invite"] == "a-long-enough-token"
+
+
+def test_all_seeing_spectators_see_the_game_the_rooms_delay_late() -> None:
+    sim = Sim()
+    ann, bob = sim.connect("Ann"), sim.connect("Bob")
+    config = {"seats": 2, "seed": 9, "spectators": "all", "spectator_delay": 30}
+    created = ann.ok({"t": "create", "config": config})
+    room = created["r"]
+    ann.join(room, deck="quick-red")
+    bob.join(room, deck="quick-green")
+    eve = sim.connect("Eve", address="10.0.0.9")
+    before = len(eve.messages)
+    eve.send_raw(pack({"t": "spectate", "i": 100, "r": room, "token": created["invite"]}))
+    assert len(eve.messages) == before  # even the answer waits in the line
+    sim.advance(29.9)
+    assert len(eve.messages) == before
+    sim.advance(0.1)
+    assert eve.replies[100]["t"] == "joined" and len(_hands(eve, room)) == 14
+    # The players play on at once; Eve's replica follows thirty seconds later, in order (her
+    # tracker checks every sequence number and checksum), and catches up exactly.
+    seen = dict(eve.view(room))
+    shown = sim.match(room).play.game_room(room).classes[OMNISCIENT].state
+    sim.play({0: ann, 1: bob}, max_actions=6)
+    then = dict(shown.view)
+    assert then != seen
+    sim.advance(29.9)
+    assert eve.view(room) == seen
+    sim.advance(0.2)
+    assert eve.view(room) == then
+    # Leaving ends the delay once the frames in the line are out.
+    eve.send_raw(pack({"t": "leave", "i": 101, "r": room}))
+    assert 101 not in eve.replies
+    sim.advance(30)
+    assert eve.replies[101]["t"] == "ok"
+    assert not sim.hub.ctx.delays.watching and not sim.hub.ctx.delays.held
+    # Nobody else waits: the players got every frame at once, and so does a public room's
+    # spectator.
+    public = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
+    watcher = sim.connect("Watcher", address="10.0.0.10")
+    assert watcher.call({"t": "spectate", "r": public})["t"] == "joined"

@@ -3,7 +3,8 @@
 A room needs to know the time it is told and where its effects go (both set by the hub for each
 input), the server's settings, a source of tokens and epochs, the session book (to keep
 sessions that matter and release the others), ids for new games, the routing of its subgame
-rooms' ids, and counters. Nothing else: rooms never see the hub, other rooms or the transport.
+rooms' ids, the delay line of its late spectators, and counters. Nothing else: rooms never
+see the hub, other rooms or the transport.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .delays import DelayLines
 from .effects import Effects
 from .sessions import SessionBook, SessionSettings
 from .stats import Stats
@@ -78,6 +80,7 @@ class RoomContext:
         self.settings = settings
         self.stats = stats
         self.sessions = sessions
+        self.delays = DelayLines()  # who watches all-seeing rooms late (rooms/delays.py)
         self.entropy = entropy
         self.next_game_id = next_game_id
         self._route = route

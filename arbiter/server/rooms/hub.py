@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from arbiter.protocol import ids as room_ids
@@ -40,6 +40,7 @@ from arbiter.server.store.rows import StoredRoom
 
 from .addresses import AddressBook, AddressLimits
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
+from .delays import WAKE_KEY as DELAY_KEY
 from .effects import (
     POLICY_VIOLATION,
     PROTOCOL_ERROR,
@@ -205,6 +206,7 @@ class Hub:
         if peer.state == PeerState.GONE:
             return out
         peer.move(PeerState.GONE)
+        self.ctx.delays.gone(peer)
         for rid in list(peer.rooms):
             match = self.matches.get(rid)
             if match is not None:
@@ -221,6 +223,9 @@ class Hub:
         if key == WAKE_KEY:
             self.sessions.expire(now, out)
             return out
+        if key == DELAY_KEY:
+            self.ctx.delays.release(now, out)
+            return out
         match = self.matches.get(str(key))
         if match is not None:
             try:
@@ -232,8 +237,9 @@ class Hub:
         return out
 
     def _begin(self, now: float) -> Effects:
-        self.ctx.now = now
-        self.ctx.out = Effects()
+        delays = self.ctx.delays
+        self.ctx.now = delays.now = now
+        self.ctx.out = delays.out = Effects(hold=delays.hold)
         return self.ctx.out
 
     # ------------------------------------------------------------------ answering
@@ -414,12 +420,18 @@ class Hub:
             number = self.ids.next_room()
         settings = parse_settings(req.config, default_name=f"Room {number}",
                                   allow_scenarios=s.allow_scenarios)
+        config = req.config
+        if settings.spectators == "all" and settings.invite is None:
+            # The all-seeing spectators' invitation, for the creator to hand out; logged with
+            # the settings, so that it survives a restart (docs/protocol.md section 7).
+            settings = replace(settings, invite=self.ctx.entropy.token())
+            config = {**config, "invite": settings.invite}
         match = MatchRoom(self.ctx, number, settings, session.token, peer.address)
         match.newcomer = not session.played
         self.matches[match.id] = match
         self.sessions.matters(session, self.ctx.out)
-        self.ctx.out.log(RoomCreated(number, settings.name, req.config, session.token))
-        self._send(peer, Created(req.id, match.id))
+        self.ctx.out.log(RoomCreated(number, settings.name, config, session.token))
+        self._send(peer, Created(req.id, match.id, settings.invite))
         match.reschedule()
 
     # ------------------------------------------------------------------ rooms' services
@@ -433,6 +445,8 @@ class Hub:
     def _drop(self, match: MatchRoom) -> None:
         """Forget a finished (or abandoned) match; its log stays in the store."""
         self.matches.pop(match.id, None)
+        for peer in match.seating.spectators:
+            self.ctx.delays.unwatch(peer, match.id)
         for rid in [r for r, mr in self.index.items() if mr is match]:
             del self.index[rid]
         for session in self.sessions.sessions.values():

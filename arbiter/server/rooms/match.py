@@ -53,6 +53,8 @@ class MatchRoom:
         self.creator = creator  # the creating session's token: the match's judge
         self.address = address  # the creator's connection address (for the waiting limit)
         self.newcomer = False  # created by a session that had never played here (hub.py)
+        # Sessions that presented the all-seeing spectators' invitation (rooms/seat_rules.py).
+        self.invited: set[str] = set()
         self.seating = Seating(self.id, [spec.deck for spec in settings.seats])
         self.state = RoomState.WAITING
         self.spectator_key = SPECTATOR_KEYS[settings.spectators]
