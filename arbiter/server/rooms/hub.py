@@ -16,6 +16,7 @@ answered with effects like a frame.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -411,7 +412,7 @@ class Hub:
         # rooms in 2 s: issue 27, item 11). Newcomers' rooms may fill only part of it; the
         # rest stays open to players who have played here.
         newcomers = sum(1 for mr in held if mr.newcomer)
-        if not session.played and newcomers >= int(s.max_rooms * s.newcomer_share):
+        if not session.played and newcomers >= math.ceil(s.max_rooms * s.newcomer_share):
             raise Refusal(Code.LIMIT, "this server holds as many new players' rooms as it "
                                       "may: join a waiting room, or try again later")
         if resolved is not None and resolved.number is not None:
