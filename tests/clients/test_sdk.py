@@ -385,3 +385,5 @@ async def test_the_creator_keeps_the_invitation_of_an_all_seeing_room(
     assert refused.value.code == "not_invited"
     await eve.spectate(room, invite=ann.invites[room])
     assert room in eve.spectating and eve.invites[room] == ann.invites[room]
+    await ann.spectate(room)  # the creator's own invitation goes by itself
+    assert room in ann.spectating

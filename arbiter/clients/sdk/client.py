@@ -394,7 +394,7 @@ class Client:
                 self.seats.pop(ticket.room, None)
         for room in list(self.spectating):
             try:
-                await self.spectate(room, invite=self.invites.get(room))
+                await self.spectate(room)
             except (RequestError, ConnectionLost):
                 self.spectating.discard(room)
 
@@ -802,10 +802,12 @@ class Client:
 
     async def spectate(self, room: str, *, invite: str | None = None) -> None:
         """Watch ``room``; one whose spectators see everything needs its ``invite`` (its
-        creator's ``invites[room]``), which is kept for reconnecting."""
+        creator's ``invites[room]``), kept in ``invites`` and presented again on reconnects
+        (the invitation of a room this client created is used without asking)."""
         if invite is not None:
             self.invites[room] = invite
-        await self.request(partial(rq.Spectate, room=room, token=invite))
+        token = self.invites.get(room)  # a room we created, or were invited to before
+        await self.request(partial(rq.Spectate, room=room, token=token))
         if room not in self.seats:
             self.spectating.add(room)
 
