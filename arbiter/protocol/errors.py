@@ -44,6 +44,7 @@ class Code(StrEnum):
     NOT_SEATED = "not_seated"  # the request needs a seat this connection does not hold
     NO_SPECTATORS = "no_spectators"
     SEATED_PLAYER = "seated_player"  # an all-seeing spectator may not be one of the players
+    NOT_INVITED = "not_invited"  # an all-seeing spectator needs the creator's invitation
     WRONG_STATE = "wrong_state"  # e.g. a deck submitted after the game started
     ROOM_PAUSED = "room_paused"  # game actions refused while a subgame runs (CR 726.1a)
     ROOM_CLOSED = "room_closed"

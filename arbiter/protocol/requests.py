@@ -138,8 +138,12 @@ class Join(Request):
 
 @dataclass(frozen=True)
 class Spectate(Request):
+    """Watch a room; an all-seeing room (``spectators: all``) needs its ``token``, the
+    invitation its creator was given (docs/protocol.md section 7)."""
+
     TYPE = "spectate"
     room: str = key("r", ROOM)
+    token: str | None = key("token", TOKEN, default=None)
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,13 @@ class Catalog(ServerMessage):
 
 @dataclass(frozen=True)
 class Created(ServerMessage):
+    """The answer to ``create``; ``invite`` is the spectator token of a room whose spectators
+    see everything (only its creator gets it)."""
+
     TYPE = "created"
     request: int = key("i")
     room: str = key("r")
+    invite: str | None = key("invite", default=None)
 
 
 @dataclass(frozen=True)

@@ -370,3 +370,20 @@ async def test_a_server_frame_naming_no_room_is_refused_before_the_replica_takes
         with pytest.raises(Refusal, match="names no room"):
             eve._on_frame(frame)
     assert set(eve.tracker.rooms) == rooms
+
+
+async def test_the_creator_keeps_the_invitation_of_an_all_seeing_room(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    ann = await sdk_client(nursery, server, "Ann")
+    eve = await sdk_client(nursery, server, "Eve")
+    room = await ann.create({"seats": 2, "spectators": "all"})
+    assert len(ann.invites[room]) >= 16
+    assert await ann.create({"seats": 2}) not in ann.invites
+    with pytest.raises(RequestError) as refused:
+        await eve.spectate(room)
+    assert refused.value.code == "not_invited"
+    await eve.spectate(room, invite=ann.invites[room])
+    assert room in eve.spectating and eve.invites[room] == ann.invites[room]
+    await ann.spectate(room)  # the creator's own invitation goes by itself
+    assert room in ann.spectating

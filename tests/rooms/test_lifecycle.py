@@ -52,7 +52,7 @@ def test_players_outside_a_subgame_never_watch_it_with_the_all_seeing_view() -> 
     sim = Sim()
     (ann, bob, cid), main = shahrazad_scene(sim, 3, spectators="all")
     eve = sim.connect("Eve", address="10.0.0.9")
-    eve.ok({"t": "spectate", "r": main})
+    eve.ok({"t": "spectate", "r": main, "token": sim.match(main).settings.invite})
     cid.ok({"t": "concede", "r": main})
     ann.choose(main, "Cast Shahrazad")
     sim.play({0: ann, 1: bob}, until=lambda: bool(ann.of_type("opened")))

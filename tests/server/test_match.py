@@ -142,7 +142,10 @@ async def test_spectator_modes(nursery: trio.Nursery, tmp_path: object,
                                         ("Cid", "Dee"))
     # The players play from 127.0.0.1; Eve watches from another address.
     eve = await Client.open(nursery, server, "Eve", local_address="127.0.0.2")
-    await eve.ok({"t": "spectate", "r": open_room})
+    uninvited = await eve.call({"t": "spectate", "r": open_room})
+    assert uninvited["code"] == "not_invited"  # the creator's invitation is needed
+    invite = server.hub.matches[open_room].settings.invite
+    await eve.ok({"t": "spectate", "r": open_room, "token": invite})
     await settle()
     hands = [v for k, v in eve.tracker.rooms[open_room].view.items()
              if isinstance(k, int) and v["z"] == "h"]
@@ -165,7 +168,8 @@ async def test_a_player_cannot_ghost_their_own_all_seeing_room(
     far = await Client.open(nursery, server, "Far", local_address="127.0.0.3")
     _, other = await _seated(nursery, server, {"seats": 3, "variant": "free_for_all",
                                                "spectators": "all"}, ("Cid", "Dee"))
-    await far.ok({"t": "spectate", "r": other})
+    await far.ok({"t": "spectate", "r": other,
+                  "token": server.hub.matches[other].settings.invite})
     near = await Client.open(nursery, server, "Near", local_address="127.0.0.3")
     await near.join(other, deck="quick-red")
     await settle()

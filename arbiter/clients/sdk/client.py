@@ -190,6 +190,9 @@ class Client:
         self.stats = Stats()
         self.seats: dict[str, SeatTicket] = {}  # match room id -> the seat we hold there
         self.spectating: set[str] = set()
+        # Invitations to rooms whose spectators see everything: those of the rooms this client
+        # created (``created.invite``) and those it was given (docs/protocol.md section 7).
+        self.invites: dict[str, str] = {}
         self.summaries: dict[str, dict[str, Any]] = {}  # match room id -> latest summary
         self.results: dict[str, list[ev.Result]] = {}  # match room id -> its games' results
         self.closed: set[str] = set()  # match rooms the server said are gone (room_closed)
@@ -760,7 +763,10 @@ class Client:
     async def create(self, config: dict[str, Any] | None = None) -> str:
         """Create a match room (docs/protocol.md, "create", lists the settings)."""
         create = partial(rq.CreateRoom, config=config or {})
-        return (await self._expect(create, sm.Created)).room
+        created = await self._expect(create, sm.Created)
+        if created.invite is not None:  # spectators see all: hand it to those you invite
+            self.invites[created.room] = created.invite
+        return created.room
 
     async def join(self, room: str, seat: int | None = None, *, deck: str | None = None,
                    deck_text: str | None = None, token: str | None = None) -> int:
@@ -794,8 +800,14 @@ class Client:
             return self.seats[room]
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def spectate(self, room: str) -> None:
-        await self.request(partial(rq.Spectate, room=room))
+    async def spectate(self, room: str, *, invite: str | None = None) -> None:
+        """Watch ``room``; one whose spectators see everything needs its ``invite`` (its
+        creator's ``invites[room]``), kept in ``invites`` and presented again on reconnects
+        (the invitation of a room this client created is used without asking)."""
+        if invite is not None:
+            self.invites[room] = invite
+        token = self.invites.get(room)  # a room we created, or were invited to before
+        await self.request(partial(rq.Spectate, room=room, token=token))
         if room not in self.seats:
             self.spectating.add(room)
 

@@ -3,7 +3,8 @@
 A room needs to know the time it is told and where its effects go (both set by the hub for each
 input), the server's settings, a source of tokens and epochs, the session book (to keep
 sessions that matter and release the others), ids for new games, the routing of its subgame
-rooms' ids, and counters. Nothing else: rooms never see the hub, other rooms or the transport.
+rooms' ids, the delay line of its late spectators, and counters. Nothing else: rooms never
+see the hub, other rooms or the transport.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .delays import DelayLines
 from .effects import Effects
 from .sessions import SessionBook, SessionSettings
 from .stats import Stats
@@ -60,6 +62,10 @@ class HubSettings:
     max_rooms: int = 1000
     max_waiting_per_session: int = 5  # rooms a session created that are still waiting
     max_waiting_per_address: int = 20  # ... and that all sessions of one address created
+    # The share of max_rooms that waiting (or bot-only) rooms of newcomers may take: sessions
+    # that have never played here. The rest is kept for players with a history, so a flood of
+    # rooms from many addresses cannot stop them creating (docs/architecture.md).
+    newcomer_share: float = 0.5
     waiting_ttl: float = 600.0  # a waiting room is closed this long after it was created
     bot_think: float = 0.4  # seconds a server-run bot waits before answering a decision
     sessions: SessionSettings = field(default_factory=SessionSettings)
@@ -74,6 +80,7 @@ class RoomContext:
         self.settings = settings
         self.stats = stats
         self.sessions = sessions
+        self.delays = DelayLines()  # who watches all-seeing rooms late (rooms/delays.py)
         self.entropy = entropy
         self.next_game_id = next_game_id
         self._route = route

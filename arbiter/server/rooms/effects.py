@@ -20,7 +20,7 @@ inputs and the time it is told, so tests drive it with plain values (tests/rooms
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -96,26 +96,32 @@ class Resolved:
 
 
 class Effects:
-    __slots__ = ("closes", "deadlines", "frames", "lookups", "records")
+    __slots__ = ("closes", "deadlines", "frames", "hold", "lookups", "records")
 
-    def __init__(self) -> None:
+    def __init__(self, hold: Callable[[Sequence[Peer], bytes], Sequence[Peer]] | None = None
+                 ) -> None:
         self.records: list[Record] = []
         self.frames: list[tuple[Sequence[Peer], bytes]] = []
         self.closes: list[tuple[Peer, int, str]] = []
         self.deadlines: dict[Hashable, float | None] = {}
         self.lookups: list[Lookup] = []
+        # Takes the frames of connections that see their rooms late (rooms/delays.py) and
+        # returns the peers the frame goes to now.
+        self.hold = hold
 
     def log(self, record: Record) -> None:
         self.records.append(record)
 
     def send(self, peers: Sequence[Peer], frame: bytes) -> None:
+        if peers and self.hold is not None:
+            peers = self.hold(peers, frame)
         if peers:
             self.frames.append((peers, frame))
 
     def message(self, peers: Sequence[Peer], message: ServerMessage) -> None:
         """Encode ``message`` once and send the same bytes to every one of ``peers``."""
         if peers:
-            self.frames.append((peers, pack(encode(message))))
+            self.send(peers, pack(encode(message)))
 
     def close(self, peer: Peer, code: int, reason: str) -> None:
         self.closes.append((peer, code, reason))

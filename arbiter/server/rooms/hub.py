@@ -16,8 +16,9 @@ answered with effects like a frame.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from arbiter.protocol import ids as room_ids
@@ -38,7 +39,9 @@ from arbiter.server.rules.cards import catalog
 from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
+from .addresses import AddressBook, AddressLimits
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
+from .delays import WAKE_KEY as DELAY_KEY
 from .effects import (
     POLICY_VIOLATION,
     PROTOCOL_ERROR,
@@ -77,6 +80,22 @@ WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.C
                     rq.Draw, rq.Judge})
 
 
+# Requests whose refusal costs real work (reading a deck list, checking a deck or a room's
+# settings against a format): a refused one is charged to its sender's connection and address
+# (rooms/addresses.py, docs/protocol.md section 1).
+COSTLY = (rq.SubmitDeck, rq.AddBot, rq.CreateRoom)
+COSTLY_CODES = frozenset({Code.BAD_DECK, Code.BAD_CONFIG})
+COSTLY_REFUSAL = 10  # tokens a refused deck or configuration takes from its connection
+
+
+def _costly(req: rq.Request) -> bool:
+    if isinstance(req, rq.SubmitDeck):
+        return req.text is not None
+    if isinstance(req, rq.AddBot):
+        return req.deck is not None
+    return isinstance(req, rq.CreateRoom)
+
+
 class Ids(Protocol):
     """Where new room and game numbers come from (the log's next free ones, or a cluster's
     shared sequences)."""
@@ -104,9 +123,11 @@ class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  ids: Ids | None = None, entropy: Entropy | None = None,
                  welcome_limits: dict[str, Any] | None = None,
-                 routing: Routing | None = None) -> None:
+                 routing: Routing | None = None,
+                 address_limits: AddressLimits | None = None) -> None:
         self.settings = settings or HubSettings()
         self.limits = limits or Limits()
+        self.addresses = AddressBook(address_limits)
         self.ids: Ids = ids or Counters()
         self.stats = Stats()
         entropy = entropy or SecretEntropy()
@@ -165,6 +186,9 @@ class Hub:
                 request_id = request.id
                 if self._session_rules(peer, request):
                     routed = request
+                    if _costly(request) and not self.addresses.may_refuse(peer.address, now):
+                        raise Refusal(Code.RATE_LIMITED, "too many refused decks or room "
+                                      "settings from your address: wait a few seconds")
                     self._dispatch(peer, request)
             except Refusal as exc:
                 self._refused(peer, exc, frame, routed, now)
@@ -183,6 +207,7 @@ class Hub:
         if peer.state == PeerState.GONE:
             return out
         peer.move(PeerState.GONE)
+        self.ctx.delays.gone(peer)
         for rid in list(peer.rooms):
             match = self.matches.get(rid)
             if match is not None:
@@ -199,6 +224,9 @@ class Hub:
         if key == WAKE_KEY:
             self.sessions.expire(now, out)
             return out
+        if key == DELAY_KEY:
+            self.ctx.delays.release(now, out)
+            return out
         match = self.matches.get(str(key))
         if match is not None:
             try:
@@ -210,8 +238,9 @@ class Hub:
         return out
 
     def _begin(self, now: float) -> Effects:
-        self.ctx.now = now
-        self.ctx.out = Effects()
+        delays = self.ctx.delays
+        self.ctx.now = delays.now = now
+        self.ctx.out = delays.out = Effects(hold=delays.hold)
         return self.ctx.out
 
     # ------------------------------------------------------------------ answering
@@ -232,6 +261,11 @@ class Hub:
         a frame refused before that may be malformed (docs/protocol.md section 10)."""
         if routed is not None:
             self._error(peer, exc.code, exc.message, routed.id, getattr(routed, "room", None))
+            if exc.code in COSTLY_CODES and _costly(routed):
+                # Reading and checking it cost real work: charged to the connection and to
+                # its address, which may have many (rooms/addresses.py).
+                peer.charge(COSTLY_REFUSAL - 1)
+                self.addresses.refused(peer.address, now)
             return
         rid = exc.request_id
         if rid is None and isinstance(frame, bytes):
@@ -365,25 +399,40 @@ class Hub:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
         session = peer.session
         assert session is not None
-        waiting = [mr for mr in self.matches.values() if mr.state == RoomState.WAITING]
-        mine = sum(1 for mr in waiting if mr.creator == session.token)
+        held = [mr for mr in self.matches.values() if mr.held_for_creator]
+        mine = sum(1 for mr in held if mr.creator == session.token)
         if mine >= s.max_waiting_per_session:
-            raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players")
-        here = sum(1 for mr in waiting if mr.address == peer.address)
+            raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players "
+                                      "or played by bots only")
+        here = sum(1 for mr in held if mr.address == peer.address)
         if here >= s.max_waiting_per_address:
             raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
-                                      "for players")
+                                      "for players or played by bots only")
+        # Many addresses can fill the table however small each one's share (49 made 975
+        # rooms in 2 s: issue 27, item 11). Newcomers' rooms may fill only part of it; the
+        # rest stays open to players who have played here.
+        newcomers = sum(1 for mr in held if mr.newcomer)
+        if not session.played and newcomers >= math.ceil(s.max_rooms * s.newcomer_share):
+            raise Refusal(Code.LIMIT, "this server holds as many new players' rooms as it "
+                                      "may: join a waiting room, or try again later")
         if resolved is not None and resolved.number is not None:
             number = resolved.number  # set aside by the node (a refused create leaves a gap)
         else:
             number = self.ids.next_room()
         settings = parse_settings(req.config, default_name=f"Room {number}",
                                   allow_scenarios=s.allow_scenarios)
+        config = req.config
+        if settings.spectators == "all" and settings.invite is None:
+            # The all-seeing spectators' invitation, for the creator to hand out; logged with
+            # the settings, so that it survives a restart (docs/protocol.md section 7).
+            settings = replace(settings, invite=self.ctx.entropy.token())
+            config = {**config, "invite": settings.invite}
         match = MatchRoom(self.ctx, number, settings, session.token, peer.address)
+        match.newcomer = not session.played
         self.matches[match.id] = match
         self.sessions.matters(session, self.ctx.out)
-        self.ctx.out.log(RoomCreated(number, settings.name, req.config, session.token))
-        self._send(peer, Created(req.id, match.id))
+        self.ctx.out.log(RoomCreated(number, settings.name, config, session.token))
+        self._send(peer, Created(req.id, match.id, settings.invite))
         match.reschedule()
 
     # ------------------------------------------------------------------ rooms' services
@@ -397,6 +446,8 @@ class Hub:
     def _drop(self, match: MatchRoom) -> None:
         """Forget a finished (or abandoned) match; its log stays in the store."""
         self.matches.pop(match.id, None)
+        for peer in match.seating.spectators:
+            self.ctx.delays.unwatch(peer, match.id)
         for rid in [r for r, mr in self.index.items() if mr is match]:
             del self.index[rid]
         for session in self.sessions.sessions.values():

@@ -52,6 +52,9 @@ class MatchRoom:
         self.settings = settings
         self.creator = creator  # the creating session's token: the match's judge
         self.address = address  # the creator's connection address (for the waiting limit)
+        self.newcomer = False  # created by a session that had never played here (hub.py)
+        # Sessions that presented the all-seeing spectators' invitation (rooms/seat_rules.py).
+        self.invited: set[str] = set()
         self.seating = Seating(self.id, [spec.deck for spec in settings.seats])
         self.state = RoomState.WAITING
         self.spectator_key = SPECTATOR_KEYS[settings.spectators]
@@ -100,6 +103,16 @@ class MatchRoom:
         if seat is None or peer not in seat.peers:
             raise Refusal(Code.NOT_SEATED, f"you hold no seat in room {self.id}")
         return seat
+
+    @property
+    def held_for_creator(self) -> bool:
+        """Whether this room counts against its creator's caps on rooms (per session and per
+        address, hub.py): while it waits for players, and while only the server's bots play
+        in it. A room filled with bots starts at once, so without the second clause a loop of
+        create, bot, bot, leave filled the room table from one address (issue 27, item 10)."""
+        if self.state == RoomState.WAITING:
+            return True
+        return self.state != RoomState.FINISHED and all(s.bot is not None for s in self.seats)
 
     def summary(self) -> RoomUpdate:
         s = self.settings

@@ -79,6 +79,12 @@ class Peer:
         answering their own decision is playing, not flooding (docs/protocol.md section 1)."""
         self._tokens += 1
 
+    def charge(self, tokens: float) -> None:
+        """Take ``tokens`` more for a message that cost the server more than most (a refused
+        deck: docs/protocol.md section 1); the bucket may go below zero, and the connection
+        then waits for it to refill as for any message."""
+        self._tokens -= tokens
+
     def strike(self, limits: Limits, now: float) -> bool:
         """Count one malformed message; True when the client has sent too many."""
         self._strikes = max(0.0, self._strikes - (now - self._strikes_at) / 10) + 1

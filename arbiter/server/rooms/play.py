@@ -195,6 +195,9 @@ class Play:
             match.set_state(PLAYING)  # (a recovered table may then be paused at once)
         match.set_state(PAUSED if len(table.games) > 1 else PLAYING)
         match.rooms.install(table, match.score.game, fresh=fresh)
+        for seat in match.seats:
+            if seat.session is not None:
+                seat.session.played = True  # a history: the room table keeps it a share
 
     def resume(self, table: Table, game_id: int, chooser: int | None, commands: int,
                clocks: list[int] | None) -> None:

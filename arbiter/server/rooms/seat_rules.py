@@ -10,6 +10,7 @@ requests may do to it.
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING
 
 from arbiter.protocol import requests as rq
@@ -127,6 +128,7 @@ class SeatRules:
         ghosts = [p for p in self.seating.spectators if p.address == peer.address]
         for ghost in ghosts:
             self.seating.spectators.discard(ghost)
+            self.ctx.delays.unwatch(ghost, match.id)
             ghost.rooms.discard(match.id)
             if ghost.session is not None:
                 ghost.session.spectating.discard(match.id)
@@ -149,8 +151,9 @@ class SeatRules:
         match = self.match
         seat = self.seating.seat_of(peer)
         if seat is None:
-            self._may_spectate(peer)
+            self._may_spectate(peer, req.token)
             self.seating.spectators.add(peer)
+            self._watch_late(peer)
             if peer.session is not None:
                 peer.session.spectating.add(match.id)
                 self.ctx.sessions.matters(peer.session, self.ctx.out)
@@ -161,14 +164,36 @@ class SeatRules:
         self._follow(peer)
         match.room_update()
 
-    def _may_spectate(self, peer: Peer) -> None:
+    def _may_spectate(self, peer: Peer, token: str | None) -> None:
         match = self.match
         if match.settings.spectators == "none":
             raise Refusal(Code.NO_SPECTATORS, f"room {match.id} does not allow spectators")
+        if match.spectator_key != OMNISCIENT:
+            return
         players = {a for seat in match.seats for a in seat.addresses}
-        if match.spectator_key == OMNISCIENT and peer.address in players:
+        if peer.address in players:
             raise Refusal(Code.SEATED_PLAYER, f"a player of room {match.id} plays from your "
                                               "address; its spectators see every hidden card")
+        # A player's second device at another address is a new session: only the creator's
+        # invitation tells a guest from a ghost (issue 27, item 13). A session that presented
+        # it once is remembered, so that it resumes watching after a reconnect.
+        session = peer.session
+        invite = match.settings.invite
+        if session is not None and session.token in match.invited:
+            return
+        if token is None or invite is None or not secrets.compare_digest(token, invite):
+            raise Refusal(Code.NOT_INVITED, f"the spectators of room {match.id} see every "
+                                            "hidden card: watching needs the invitation its "
+                                            "creator was given (spectate with its token)")
+        if session is not None:
+            match.invited.add(session.token)
+
+    def _watch_late(self, peer: Peer) -> None:
+        """An all-seeing spectator of a room with a spectator delay sees it that late, from
+        the snapshot it is about to get on (rooms/delays.py)."""
+        match = self.match
+        if match.spectator_key == OMNISCIENT and match.settings.spectator_delay > 0:
+            self.ctx.delays.watch(peer, match.id, match.settings.spectator_delay)
 
     def _follow(self, peer: Peer, positions: dict[str, tuple[int, int]] | None = None) -> None:
         peer.rooms.add(self.match.id)
@@ -257,7 +282,7 @@ class SeatRules:
             self._played_from(seat, peer)
         else:
             try:
-                self._may_spectate(peer)
+                self._may_spectate(peer, None)
             except Refusal as exc:
                 # No request to answer: the session's hello resumed following the room.
                 if peer.session is not None:
@@ -265,6 +290,7 @@ class SeatRules:
                 self.fanout.send([peer], Error(exc.code, exc.message, None, match.id))
                 return
             self.seating.spectators.add(peer)
+            self._watch_late(peer)
         self._follow(peer, positions)
         match.room_update()
         match.reschedule()
@@ -274,6 +300,7 @@ class SeatRules:
         match = self.match
         peer.rooms.discard(match.id)
         self.seating.spectators.discard(peer)
+        self.ctx.delays.unwatch(peer, match.id)
         for seat in match.seats:
             if peer in seat.peers:
                 seat.peers.discard(peer)

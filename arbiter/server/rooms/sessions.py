@@ -6,6 +6,14 @@ written to the log the first time it matters, and forgotten soon after its last 
 closes (``fresh_ttl``). A session that has mattered is kept while it holds a seat or follows a
 room, and for ``ttl`` after it last held nothing. At most ``max_sessions`` exist at once; a
 hello beyond that is refused with ``limit``. docs/architecture.md says what a session costs.
+
+Such *lingering* sessions (never mattered, no connection) are also bounded per address: the
+address a session last said hello from keeps at most ``fresh_per_address`` of them, and one
+more makes it forget its oldest at once. A loop of connect, hello, close from one address made
+99,999 sessions in 116 s and shut newcomers out (issue 27, item 12); now it only recycles its
+own. Connected sessions are bounded by the transport's connection limit, and sessions that
+took a seat are not lingering, so a load tester's thousands of players on one address
+(127.0.0.1) are untouched.
 """
 
 from __future__ import annotations
@@ -34,6 +42,10 @@ class Session:
     peers: set[Peer] = field(default_factory=set)
     stored: bool = False  # written to the log (it has taken a seat or followed a room)
     idle_since: float | None = None  # when it last came to hold nothing, unconnected
+    address: str | None = None  # where it last said hello from (lingering sessions' bound)
+    # It has held a seat in a match that started here (in this process, or in a room resumed
+    # from the log): a player with a history, for whom part of the room table is kept (hub.py).
+    played: bool = False
 
     @property
     def idle(self) -> bool:
@@ -43,7 +55,12 @@ class Session:
 @dataclass(frozen=True)
 class SessionSettings:
     ttl: float = 24 * 3600.0  # a session that mattered is forgotten this long after it idles
-    fresh_ttl: float = 600.0  # a session that never mattered: this long after its last close
+    # A session that never mattered: this long after its last close. It holds nothing but
+    # its name, and a client whose token was forgotten says hello with its name again (the
+    # SDK and the browser client do so by themselves); a minute outlasts their reconnection
+    # backoff (at most 5 s between tries), a page reload and a short network change.
+    fresh_ttl: float = 60.0
+    fresh_per_address: int = 100  # lingering sessions one address keeps (the oldest go first)
     max_sessions: int = 100_000
 
 
@@ -55,6 +72,8 @@ class SessionBook:
         self.expired = 0  # forgotten so far (for /metrics)
         self._idle: list[tuple[float, int, Session]] = []  # (forget at, tie-break, session)
         self._order = itertools.count()
+        # Lingering sessions (never mattered, unconnected) by address, oldest first.
+        self._lingering: dict[str, dict[Session, None]] = {}
 
     def __len__(self) -> int:
         return len(self.sessions)
@@ -98,6 +117,8 @@ class SessionBook:
                                           "try again later", req.id)
             session = Session(self.new_token(), req.name.strip())
             self.sessions[session.token] = session
+        self._unlinger(session)
+        session.address = peer.address
         session.peers.add(peer)
         session.idle_since = None
         return session, max(common)
@@ -119,7 +140,30 @@ class SessionBook:
         session.idle_since = now
         ttl = self.settings.ttl if session.stored else self.settings.fresh_ttl
         heapq.heappush(self._idle, (now + ttl, next(self._order), session))
+        if not session.stored and session.address is not None:
+            lingering = self._lingering.setdefault(session.address, {})
+            lingering[session] = None
+            if len(lingering) > self.settings.fresh_per_address:
+                self._forget(next(iter(lingering)), out)
         out.wake(WAKE_KEY, self._idle[0][0])
+
+    def _unlinger(self, session: Session) -> None:
+        """``session`` is in use again (or forgotten): it no longer counts as lingering."""
+        if session.address is None:
+            return
+        lingering = self._lingering.get(session.address)
+        if lingering is not None and session in lingering:
+            del lingering[session]
+            if not lingering:
+                del self._lingering[session.address]
+
+    def _forget(self, session: Session, out: Effects) -> None:
+        self._unlinger(session)
+        if self.sessions.get(session.token) is session:
+            del self.sessions[session.token]
+            self.expired += 1
+            if session.stored:
+                out.log(SessionForgotten(session.token))
 
     def released_all(self, sessions: Iterable[Session], now: float, out: Effects) -> None:
         for session in sessions:
@@ -134,10 +178,6 @@ class SessionBook:
             deadline, _, session = heapq.heappop(self._idle)
             ttl = settings.ttl if session.stored else settings.fresh_ttl
             if (session.idle and session.idle_since is not None
-                    and session.idle_since + ttl == deadline
-                    and self.sessions.get(session.token) is session):
-                del self.sessions[session.token]
-                self.expired += 1
-                if session.stored:
-                    out.log(SessionForgotten(session.token))
+                    and session.idle_since + ttl == deadline):
+                self._forget(session, out)
         out.wake(WAKE_KEY, self._idle[0][0] if self._idle else None)

@@ -32,6 +32,8 @@ from arbiter.server.rules.config import (
 )
 
 MAX_SEATS = 8
+MAX_INVITE = 64  # characters of an invitation (a spectator token; docs/protocol.md section 11)
+MAX_SPECTATOR_DELAY = 3600.0  # seconds the all-seeing spectators may be kept behind
 MAX_MELEE_SEATS = 24  # Grand Melee is played by ten or more (CR 807.1)
 SPECTATOR_MODES = ("none", "public", "all")
 
@@ -57,6 +59,11 @@ class RoomSettings:
     best_of: int = 1
     clock: tuple[float, float] | None = None  # (total seconds, increment seconds)
     spectators: str = "public"
+    # With spectators "all": the invitation an all-seeing spectator must present (the server
+    # makes one when the creator gives none), and how many seconds late such spectators see
+    # the game (rooms/delays.py; docs/protocol.md section 7).
+    invite: str | None = None
+    spectator_delay: float = 0.0
     attack: str | None = None
     range_of_influence: int | None = None
     deploy_creatures: bool = False
@@ -138,11 +145,8 @@ def parse_deck(spec: Any, *, allow_test: bool = False) -> DeckList:
     if isinstance(spec, dict) and set(spec) == {"ready"} and isinstance(spec["ready"], str):
         return ready_made(spec["ready"])
     if isinstance(spec, dict) and set(spec) == {"text"} and isinstance(spec["text"], str):
-        deck = parse_deck_list(spec["text"], allow_test=allow_test)
-        if len(deck.main) + len(deck.sideboard) > MAX_DECK_CARDS:
-            raise Refusal(Code.BAD_DECK, f"a deck has at most {MAX_DECK_CARDS} cards, "
-                                         "sideboard included")
-        return deck
+        # Counted while it is read, never expanded first (parse_deck_list's max_cards).
+        return parse_deck_list(spec["text"], allow_test=allow_test, max_cards=MAX_DECK_CARDS)
     raise Refusal(Code.BAD_DECK, 'a deck is {"ready": name} or {"text": deck list}')
 
 
@@ -177,9 +181,9 @@ def _bool(raw: dict[str, Any], key: str) -> bool:
     return value
 
 
-def _seconds(value: Any, key: str, hi: float) -> float:
+def _seconds(value: Any, key: str, hi: float, *, what: str | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= hi:
-        raise _bad(f"clock {key} must be a number of seconds from 0 to {hi:g}")
+        raise _bad(f"{what or 'clock ' + key} must be a number of seconds from 0 to {hi:g}")
     return float(value)
 
 
@@ -217,7 +221,8 @@ def variants() -> list[dict[str, Any]]:
 
 _KNOWN = {"name", "variant", "seats", "best_of", "clock", "spectators", "attack",
           "range_of_influence", "deploy_creatures", "shared_team_turns", "hand_size", "format",
-          "planechase", "vanguard", "seating", "scenario", "seed", "allow_test_cards"}
+          "planechase", "vanguard", "seating", "scenario", "seed", "allow_test_cards",
+          "invite", "spectator_delay"}
 _TESTING = ("scenario", "seed", "allow_test_cards")
 
 
@@ -277,6 +282,15 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     spectators = raw.get("spectators", "public")
     if spectators not in SPECTATOR_MODES:
         raise _bad("spectators must be none, public or all")
+    invite = raw.get("invite")
+    if invite is not None and (not isinstance(invite, str)
+                               or not 16 <= len(invite) <= MAX_INVITE):
+        raise _bad(f"invite must be a string of 16 to {MAX_INVITE} characters")
+    delay = _seconds(raw.get("spectator_delay", 0), "spectator_delay", MAX_SPECTATOR_DELAY,
+                     what="spectator_delay")
+    if (invite is not None or delay) and spectators != "all":
+        raise _bad("invite and spectator_delay are settings of rooms whose spectators see "
+                   'all ("spectators": "all")')
     attack = raw.get("attack")
     if attack is not None and not isinstance(attack, str):
         raise _bad("attack must be a string")
@@ -289,7 +303,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     hand_size = _opt_int(raw, "hand_size", 0, 20)
     settings = RoomSettings(
         name=name.strip(), variant=variant, seats=seats, best_of=best_of, clock=parsed_clock,
-        spectators=spectators, attack=attack,
+        spectators=spectators, invite=invite, spectator_delay=delay, attack=attack,
         range_of_influence=_opt_int(raw, "range_of_influence", 1, max_seats),
         deploy_creatures=_bool(raw, "deploy_creatures"),
         shared_team_turns=_bool(raw, "shared_team_turns"),

@@ -290,8 +290,11 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
-    const m = /^#\/room\/(.*)$/.exec(location.hash);
+    // #/room/ID, or #/room/ID?invite=TOKEN: the link a creator hands to the spectators of a
+    // room whose spectators see every hand (docs/protocol.md section 7).
+    const m = /^#\/room\/([^?]*)(?:\?invite=(.+))?$/.exec(location.hash);
     const match = m && isRoomId(m[1]) ? matchOf(m[1]) : null; // a mistyped link: the lobby
+    const invite = m && m[2] ? decodeURIComponent(m[2]) : undefined;
     if (match !== this.match) {
       this.popup = null;
       this.detailId = null;
@@ -308,7 +311,8 @@ export class App {
                && !this.conn.tracker.rooms.has(match)) {
       // A room's link: watch it (a seat we hold was re-attached by the server on hello).
       this.watching.add(match);
-      this.conn.request({ t: "spectate", r: match }).catch((err) => {
+      const spectate = invite ? { t: "spectate", r: match, token: invite } : { t: "spectate", r: match };
+      this.conn.request(spectate).catch((err) => {
         this.watching.delete(match);
         this.toast(`Cannot watch room ${match}: ${err.detail ?? err.message}`);
       });
@@ -420,6 +424,11 @@ export class App {
       const room = created.r;
       await this.conn.request({ t: "join", r: room });
       this.go(room);
+      if (created.invite) {
+        // Only those given this link can watch: its spectators see every hand.
+        const link = `${location.origin}${location.pathname}#/room/${room}?invite=${encodeURIComponent(created.invite)}`;
+        this.notes.set(room, { text: `Spectators here see every hand: only those you give this link can watch: ${link}`, cls: "sub" });
+      }
       await this.submitDeck(room, deck);
       if (bots) {
         for (let seat = 0; seat < n; seat++) {
