@@ -1,0 +1,104 @@
+"""Extra turns (CR 500.7) with Time Warp ("Target player takes an extra turn after this
+one."): an extra turn comes directly after the turn it was added after, several are taken most
+recent first, and the normal turn order then goes on from that turn. In multiplayer games: a
+player who has left doesn't begin their extra turn (CR 800.4k), a concession during an extra
+turn ends only that player's game, and a restart (CR 724) throws pending extra turns away
+(docs/rulings.md). Grand Melee's turn markers (CR 807.4i-j) are in test_melee_807.py."""
+
+from __future__ import annotations
+
+from .helpers import G, Scene, giant_scene
+
+WARP_LANDS = ("Island", "Island", "Island", "Island", "Island")
+
+
+def _turns(g: G, count: int) -> list[int]:
+    """Who takes each of the next ``count`` turns (passing through them)."""
+    out = []
+    for _ in range(count):
+        start = g.game.turn
+        while g.game.turn == start and not g.table.finished:
+            g.step_on()
+        out.append(g.game.active)
+    return out
+
+
+def _warp(g: G, pid: int, target: int) -> G:
+    g.choose("cast", "Cast Time Warp", player=pid).target(target)
+    return g.resolve()
+
+
+def test_500_7_the_target_player_takes_an_extra_turn_after_this_one() -> None:
+    g = Scene().battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 0)
+    assert g.game.extra_turns == [0]
+    assert _turns(g, 3) == [0, 1, 0]
+    assert g.game.extra_turns == []
+
+
+def test_500_7_an_opponent_given_an_extra_turn_takes_two_in_a_row() -> None:
+    g = Scene().battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 1)
+    assert _turns(g, 3) == [1, 1, 0]
+
+
+def test_500_7_the_normal_order_goes_on_from_the_turn_they_were_added_after() -> None:
+    g = Scene(4).battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 2)
+    assert _turns(g, 4) == [2, 1, 2, 3]
+
+
+def test_500_7_several_extra_turns_are_taken_most_recent_first() -> None:
+    g = (Scene(3).battlefield(0, *WARP_LANDS, *WARP_LANDS).hand(0, "Time Warp", "Time Warp")
+         .start())
+    _warp(g, 0, 1)
+    _warp(g, 0, 2)
+    assert g.game.extra_turns == [1, 2]
+    assert _turns(g, 4) == [2, 1, 1, 2]
+
+
+def test_500_7_an_extra_turn_taken_in_an_extra_turn_comes_next() -> None:
+    g = (Scene(3).battlefield(0, *WARP_LANDS).battlefield(2, *WARP_LANDS)
+         .hand(0, "Time Warp").hand(2, "Time Warp").start())
+    _warp(g, 0, 2)
+    assert _turns(g, 1) == [2]
+    g.until("main1", 2)
+    _warp(g, 2, 2)
+    assert _turns(g, 3) == [2, 1, 2]
+
+
+def test_800_4k_the_extra_turn_of_a_player_who_left_doesnt_begin() -> None:
+    g = Scene(3).battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 2)
+    g.concede(2)
+    assert _turns(g, 2) == [1, 0]
+    assert any("doesn't begin" in line for line in g.log)
+
+
+def test_104_3a_a_concession_during_an_extra_turn() -> None:
+    g = Scene(3).battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 0)
+    assert _turns(g, 1) == [0]
+    g.until("main1", 0)
+    g.concede(0)  # CR 800.4a: the turn goes on without an active player
+    assert not g.in_game(0) and g.outcome(0) == ("lost", "concession")
+    assert _turns(g, 2) == [1, 2]
+
+
+def test_724_a_restart_throws_pending_extra_turns_away() -> None:
+    g = (Scene().battlefield(0, *WARP_LANDS).hand(0, "Time Warp", "Second Beginning")
+         .start())
+    _warp(g, 0, 1)
+    g.cast(0, "Second Beginning").resolve()
+    new = g.main
+    assert new.extra_turns == []
+    g.keep_hands()
+    # CR 724.1a: the restarter starts the new game; turns then alternate as usual.
+    assert new.active == 0
+    assert _turns(g, 2) == [1, 0]
+
+
+def test_805_8_with_shared_team_turns_the_players_team_takes_the_extra_turn() -> None:
+    g = giant_scene().battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 1)  # player 1's team (0 and 1) takes it: its turn holder is player 0
+    assert _turns(g, 3) == [0, 2, 0]
