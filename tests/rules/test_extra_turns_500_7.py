@@ -8,6 +8,7 @@ turn ends only that player's game, and a restart (CR 724) throws pending extra t
 from __future__ import annotations
 
 from .helpers import G, Scene, giant_scene
+from .test_melee_807 import holder, until
 
 WARP_LANDS = ("Island", "Island", "Island", "Island", "Island")
 
@@ -102,3 +103,44 @@ def test_805_8_with_shared_team_turns_the_players_team_takes_the_extra_turn() ->
     g = giant_scene().battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
     _warp(g, 0, 1)  # player 1's team (0 and 1) takes it: its turn holder is player 0
     assert _turns(g, 3) == [0, 2, 0]
+
+
+# --------------------------------------------------------------------------- Grand Melee (807)
+
+
+def _melee_turns_of(g: G, name: str) -> list[str]:
+    return [line for line in g.log if line.startswith("Turn ") and line.endswith(f": {name}.")]
+
+
+def test_807_4i_a_player_with_a_turn_marker_keeps_it_for_the_extra_turn() -> None:
+    g = (Scene(10, variant="grand_melee").battlefield(0, *WARP_LANDS).hand(0, "Time Warp")
+         .start())
+    g.until_asked(0, 1)
+    _warp(g, 0, 0)
+    assert g.game.extra_turns == [0]
+    until(g, lambda: holder(g, 1) != 0, max_actions=5000)
+    # No marker within three seats on A's right (marker 2 is with E, seat 4): A kept marker 1
+    # and took the extra turn with it before passing it on.
+    assert len(_melee_turns_of(g, "A")) == 2 and holder(g, 1) == 1
+    assert g.game.extra_turns == []
+
+
+def test_807_4i_with_a_marker_close_on_the_right_the_extra_turn_waits_for_the_next() -> None:
+    g = (Scene(9, variant="grand_melee").battlefield(4, *WARP_LANDS, "Mountain")
+         .hand(4, "Time Warp", "Lightning Bolt").start())
+    g.until_asked(4, 2)
+    _warp(g, 4, 4)
+    # E's Bolt keeps E's end step going until A's turn is over and B holds marker 1 (seat 1,
+    # within three seats on E's right).
+    until(g, lambda: (g.decision.player, g.decision.stack, g.game.step, g.decision.kind)
+          == (4, 2, "end", "priority"))
+    g.cast(4, "Lightning Bolt", 5)
+    until(g, lambda: holder(g, 1) == 1)
+    until(g, lambda: holder(g, 2) != 4)
+    assert holder(g, 2) == 5 and g.game.extra_turns == [4]  # passed on; the turn waits
+    # CR 807.4i, 807.4j: E takes it immediately before their next turn, with the marker that
+    # reaches them, and then their normal turn.
+    until(g, lambda: 4 not in g.game.extra_turns, max_actions=20000)
+    number = next(m.number for m in g.game.melee.markers if m.holder == 4)
+    until(g, lambda: holder(g, number) != 4, max_actions=20000)
+    assert len(_melee_turns_of(g, "E")) == 3  # the first, the extra, the normal one
