@@ -435,7 +435,7 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec, cost: ManaCost
         more = cost.plus_generic(extra_target_cost(spell.defn, len(chosen) + 1))
         if not options or not can_afford(game, pid, more):
             return True
-        actions = [Action(0, "done", "No more targets"), *(
+        actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
             Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
             for k, r in enumerate(options))]
         answer = yield Decision("target", pid, f"Choose another {spec.describe()} for "
