@@ -14,14 +14,7 @@ from hypothesis import strategies as st
 
 from arbiter.server.rules import GameConfig, PlayerConfig
 
-from .random_play import (
-    ACTION_LIMIT,
-    ViewMirror,
-    assert_conserved,
-    cards_dealt,
-    random_play,
-    replay,
-)
+from .random_play import ACTION_LIMIT, assert_replays_and_conserves, assert_views_converge
 
 # Two 40-card decks; the cheap cards come in fours so that random games cast them.
 FIRE = (["Mountain"] * 10 + ["Forest"] * 6 + ["Island"] * 2
@@ -51,28 +44,18 @@ def test_the_decks_are_forty_cards() -> None:
 def test_spell_games_end_replay_to_the_same_hash_and_conserve_cards(case: tuple[Any, ...]
                                                                     ) -> None:
     players, seed, bot_seed = case
-    config = _config(players)
-    dealt = cards_dealt(config)
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
-                             check=lambda t: assert_conserved(t, dealt))
+    table, log = assert_replays_and_conserves(_config(players), seed, bot_seed)
     assert table.finished or len(log) == ACTION_LIMIT
-    assert replay(config, seed, log).state_hash() == table.state_hash()
 
 
 @settings(max_examples=3, deadline=None)
 @given(games)
 def test_spell_games_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
     players, seed, bot_seed = case
-    mirror = ViewMirror(players)
-    random_play(_config(players), seed, bot_seed, concede_rate=0.002, check=mirror)
-    assert mirror.compared
+    assert_views_converge(_config(players), seed, bot_seed)
 
 
 @settings(max_examples=2, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 def test_spell_games_in_grand_melee_replay_to_the_same_hash(seed: int, bot_seed: int) -> None:
-    config = _config(8, "grand_melee")
-    dealt = cards_dealt(config)
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
-                             check=lambda t: assert_conserved(t, dealt))
-    assert replay(config, seed, log).state_hash() == table.state_hash()
+    assert_replays_and_conserves(_config(8, "grand_melee"), seed, bot_seed)
