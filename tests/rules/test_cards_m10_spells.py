@@ -19,6 +19,7 @@ CAST_FOR_COST_HERE = {
     "Time Warp": ("{3}{U}{U}", [0]),
     "Twincast": ("{U}{U}", []),
     "Consume Spirit": ("{X}{1}{B}", [1]),
+    "Mind Shatter": ("{X}{B}{B}", [1]),
     "Earthquake": ("{X}{R}", []),
     "Fireball": ("{X}{R}", [1]),
     "Birds of Paradise": ("{G}", []),
@@ -127,6 +128,24 @@ def test_consume_spirit_drains_x_paid_in_black() -> None:
          .life(0, 5).start())
     _cast(g, 0, "Consume Spirit", 3, 1).resolve()
     assert g.life(1) == 17 and g.life(0) == 8
+
+
+def test_mind_shatter_makes_the_target_player_discard_x_at_random() -> None:
+    hand = ("Hill Giant", "Grizzly Bears", "Serra Angel", "Lightning Bolt")
+    kept = set()
+    for seed in range(6):
+        g = (Scene().battlefield(0, *_lands("Mind Shatter", 3)).hand(0, "Mind Shatter")
+             .hand(1, *hand).start(seed))
+        _cast(g, 0, "Mind Shatter", 3, 1)
+        assert g.decision.kind == "priority"  # nobody chooses: the cards are picked at random
+        g.resolve()
+        assert len(g.game.hand(1)) == 1 and len(g.game.graveyard(1)) == 3
+        kept.add(g.zone_names("hand", 1)[0])
+    assert len(kept) > 1  # which card stays varies with the seed
+    g = (Scene().battlefield(0, *_lands("Mind Shatter", 3)).hand(0, "Mind Shatter")
+         .hand(1, "Hill Giant").start())
+    _cast(g, 0, "Mind Shatter", 3, 1).resolve()  # more than they have: the whole hand
+    assert g.game.hand(1) == [] and g.zone_names("graveyard", 1) == ["Hill Giant"]
 
 
 def test_birds_of_paradise_flies_and_taps_for_any_colour() -> None:

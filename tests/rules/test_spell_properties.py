@@ -1,9 +1,9 @@
 """The whole-game invariants (test_properties.py) over games of the spells that bring X costs,
 mana abilities, extra turns and copies (CR 107.3, 605, 500.7, 707.10): random bots announce X,
-split Fireballs, tap Birds of Paradise for any colour, take extra turns and copy spells with
-Twincast and Hive Mind. Games end or reach the action limit, replaying gives the same state
-hash, no card is created or lost (copies have no card), and every viewer's incrementally kept
-view equals a fresh snapshot after every action."""
+split Fireballs, discard at random to Mind Shatter, tap Birds of Paradise for any colour, take
+extra turns and copy spells with Twincast and Hive Mind. Games end or reach the action limit,
+replaying gives the same state hash, no card is created or lost (copies have no card), and
+every viewer's incrementally kept view equals a fresh snapshot after every action."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ FIRE = (["Mountain"] * 10 + ["Forest"] * 6 + ["Island"] * 2
         + ["Grizzly Bears", "Hill Giant"])
 WATER = (["Island"] * 10 + ["Swamp"] * 8
          + ["Twincast", "Mind Spring", "Consume Spirit", "Time Warp"] * 4
-         + ["Hive Mind", "Hive Mind", "Serra Angel", "Air Elemental", "Windstorm", "Forest"])
+         + ["Hive Mind", "Hive Mind", "Serra Angel", "Air Elemental", "Windstorm",
+            "Mind Shatter"])
 
 
 def _config(players: int, variant: str | None = None) -> GameConfig:

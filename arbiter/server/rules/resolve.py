@@ -161,6 +161,9 @@ class Ctx:
     def run(self, effects: tuple[Any, ...]) -> Flow:
         return run_effects(self, effects)
 
+    def amount(self, amount: object) -> int:
+        return amount_of(self, amount)
+
 
 class Aborted(Exception):
     """The resolving object's controller left the game mid-resolution (see docs/rulings.md)."""

@@ -653,10 +653,11 @@ class DestroyAll:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """``who`` discards ``amount`` cards of their choice."""
+    """``who`` discards ``amount`` cards of their choice, or chosen at random (CR 701.9b)."""
 
-    amount: int
+    amount: Amount
     who: Ref = YOU
+    at_random: bool = False
 
 
 @dataclass(frozen=True, slots=True)

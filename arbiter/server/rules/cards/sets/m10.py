@@ -52,6 +52,7 @@ from ..vocab import (
     Cost,
     CostsMorePerExtraTarget,
     Damage,
+    Discard,
     Draw,
     ExtraTurn,
     GainLife,
@@ -141,6 +142,9 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
+            text="Target player discards X cards at random.",
+            targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
     CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
             text="Earthquake deals X damage to each creature without flying and each player.",
             spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
