@@ -16,7 +16,9 @@ def test_605_1a_a_mana_ability_is_offered_as_mana_not_as_an_activated_ability() 
     assert "activate" not in kinds.values()
 
 
-def test_605_3b_a_mana_ability_resolves_at_once_without_the_stack() -> None:
+def test_605_3_605_3b_a_mana_ability_pays_its_cost_and_resolves_without_the_stack() -> None:
+    # CR 605.3: activated like any ability (602.2), so its {T} cost is paid; 605.3b: but it
+    # doesn't go on the stack.
     g = (Scene().battlefield(0, "Llanowar Elves").battlefield(1, "Mountain")
          .hand(1, "Lightning Bolt").start())
     g.pass_()
@@ -26,7 +28,7 @@ def test_605_3b_a_mana_ability_resolves_at_once_without_the_stack() -> None:
     g.choose("mana", "Tap Llanowar Elves")
     # Nothing went on the stack, the mana is there now and player 0 still has priority.
     assert [o.oid for o in g.game.stack] == stack
-    assert g.game.players[0].mana == {"G": 1}
+    assert g.game.players[0].mana == {"G": 1} and g.obj("Llanowar Elves").tapped
     assert g.decision.player == 0 and g.decision.kind == "priority"
 
 
