@@ -83,3 +83,14 @@ def test_107_3g_x_is_0_once_the_spell_has_left_the_stack() -> None:
     g.resolve()
     assert g.life(1) == 18
     assert g.obj("Fireball", "graveyard").x == 0
+
+
+def test_107_3a_601_2f_a_cost_reduction_applies_after_x_is_counted_in() -> None:
+    # Hanna: "Spells you cast cost {1} less to cast." Fireball with X = 3 costs {3}{R}, less
+    # {1}: three Mountains pay for it, so X can be 3 with three lands.
+    g = (Scene(2, vanguard=True).vanguard(0, "Hanna").vanguard(1, "Tahngarth")
+         .battlefield(0, "Mountain", "Mountain", "Mountain").hand(0, "Fireball").start())
+    g.choose("cast", "Cast Fireball")
+    assert _x_values(g) == [0, 1, 2, 3]
+    g.choose("x", "X = 3").target(1).resolve()
+    assert g.life(1) == 27 - 3  # Tahngarth's life modifier is +7

@@ -8,6 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import planechase
@@ -126,13 +127,19 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
         game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
 
 
-def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
-    cost = obj.defn.cost or ManaCost()
+def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
+    """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
+    and ``targets`` targets: the mana cost with X's value in (107.3a), plus the increases,
+    less the reductions, which apply last and to generic mana only."""
+    d = obj.defn
+    cost = (d.cost or ManaCost()).with_x(x, d.x_color)
+    more = extra_target_cost(d, targets)
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
-        cost = cost.plus_generic(2 * game.players[pid].commander_casts.get(obj.card.cid, 0))
+        more += 2 * game.players[pid].commander_casts.get(obj.card.cid, 0)
+    cost = cost.plus_generic(more)
     if game.global_sources:
-        cost = cost.minus_generic(cost_reduction(game, pid))  # CR 601.2f
+        cost = cost.minus_generic(cost_reduction(game, pid))
     return cost
 
 
@@ -397,23 +404,24 @@ def extra_target_cost(defn: CardDef, targets: int) -> int:
     return per * max(targets - 1, 0)
 
 
-def x_values(game: Game, pid: int, cost: ManaCost, color: str = "") -> list[int]:
-    """Every value of X ``pid`` could pay for now, from 0 up (CR 107.3a). The list is bounded
-    by the mana available (pool and untapped sources), so a choice of X is one pick from a
-    short list and a bot choosing at random always finishes."""
+def x_values(game: Game, pid: int, cost_of: Callable[[int], ManaCost]) -> list[int]:
+    """Every value of X ``pid`` could pay for now, from 0 up (CR 107.3a); ``cost_of(x)`` is
+    the total cost with that X. The list is bounded by the mana available (pool and untapped
+    sources, plus what a reduction could take off), so a choice of X is one pick from a short
+    list and a bot choosing at random always finishes."""
     available = sum(game.players[pid].mana.values()) + len(mana_sources(game, pid))
-    most = max((available - cost.mana_value) // cost.x, 0)
-    # Fewer may be payable than mana is available: colours must still fit.
-    while most > 0 and not can_afford(game, pid, cost.with_x(most, color)):
+    most = available + (cost_reduction(game, pid) if game.global_sources else 0)
+    # Fewer may be payable than that: the rest of the cost and its colours must still fit.
+    while most > 0 and not can_afford(game, pid, cost_of(most)):
         most -= 1
     return list(range(most + 1))
 
 
-def choose_x(game: Game, pid: int, spell: Obj, cost: ManaCost) -> Flow:
+def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost]) -> Flow:
     """CR 601.2b, 107.3a: the caster announces the value of X. Returns None if the caster
     left the game meanwhile."""
     while game.in_game(pid):
-        values = x_values(game, pid, cost, spell.defn.x_color)
+        values = x_values(game, pid, cost_of)
         actions = [Action(i, "x", f"X = {v}", obj=spell.oid, index=v)
                    for i, v in enumerate(values)]
         answer = yield Decision("x", pid, f"Choose X for {spell.name}", actions)
@@ -423,17 +431,17 @@ def choose_x(game: Game, pid: int, spell: Obj, cost: ManaCost) -> Flow:
     return None
 
 
-def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec, cost: ManaCost) -> Flow:
+def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
+                        cost_of: Callable[[int], ManaCost]) -> Flow:
     """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
     a different player or object, until the caster is done, nothing is left to target or the
-    next target's extra cost (``cost`` plus :func:`extra_target_cost`) could not be paid."""
+    total cost with one more target (``cost_of(targets)``) could not be paid."""
     pid = spell.controller
     while game.in_game(pid):
         chosen = tuple(spell.targets)
         options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
                                 unlimited=unlimited_source(spell))
-        more = cost.plus_generic(extra_target_cost(spell.defn, len(chosen) + 1))
-        if not options or not can_afford(game, pid, more):
+        if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
             return True
         actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
             Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
@@ -452,23 +460,23 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec, cost: ManaCost
 def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
-    cost = spell_cost(game, pid, card)
     d = card.defn
     spell = game.move(card, STACK, controller=pid, cause="cast")  # CR 601.2a
     assert spell is not None
     spell.cast_from_hand = from_zone == HAND
     ok = True
-    if cost.x:  # CR 601.2b: X is announced before targets are chosen
-        x = yield from choose_x(game, pid, spell, cost)
+    # The card as it was (``card``, in its old zone) decides the commander tax.
+    if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
+        x = yield from choose_x(game, pid, spell, lambda v: spell_cost(game, pid, card, x=v))
         ok = x is not None
         spell.x = x or 0
         game.touch(spell)
     specs = spell_target_specs(d)
     ok = ok and (yield from choose_targets(game, spell, specs))
-    cost = cost.with_x(spell.x, d.x_color)
     if ok and d.any_number_of_targets:
-        ok = yield from choose_more_targets(game, spell, specs[-1], cost)
-    cost = cost.plus_generic(extra_target_cost(d, len(spell.targets)))  # CR 601.2f
+        ok = yield from choose_more_targets(
+            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
+    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
