@@ -144,3 +144,15 @@ def test_807_4i_with_a_marker_close_on_the_right_the_extra_turn_waits_for_the_ne
     number = next(m.number for m in g.game.melee.markers if m.holder == 4)
     until(g, lambda: holder(g, number) != 4, max_actions=20000)
     assert len(_melee_turns_of(g, "E")) == 3  # the first, the extra, the normal one
+
+
+def test_805_8_the_team_takes_the_extra_turn_of_a_member_who_has_left() -> None:
+    # Team vs. Team with shared team turns: players 0-1 against 2-3, and a member of a team
+    # leaves without the team losing (unlike Two-Headed Giant, CR 810.8a).
+    scene = Scene(4, variant="team_vs_team", shared_team_turns=True)
+    for pid in range(4):
+        scene.team(pid, pid // 2)
+    g = scene.battlefield(0, *WARP_LANDS).hand(0, "Time Warp").start()
+    _warp(g, 0, 0)
+    g.concede(0)  # player 1 plays on for the team, and holds its turns
+    assert _turns(g, 3) == [1, 2, 1]

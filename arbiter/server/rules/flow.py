@@ -232,13 +232,14 @@ def play(game: Game, *, starting_player: int | None = None,
 def take_extra_turn(game: Game) -> int | None:
     """CR 500.7: the most recently added extra turn is taken next; the turn order then goes
     on from the turn they were added after. CR 800.4k: the extra turn of a player who has
-    left doesn't begin. CR 805.8: with shared team turns the player's team takes it. Returns
-    who takes the turn now, or None for the next turn in the normal order."""
+    left doesn't begin. CR 805.8: with shared team turns the player's team takes it, even
+    when that player has left but a teammate is still playing (docs/rulings.md). Returns who
+    takes the turn now, or None for the next turn in the normal order."""
     while game.extra_turns:
         pid = game.extra_turns.pop()
         game.dirty.add("t")
-        if game.in_game(pid):
-            holder = teams.turn_holder(game, pid)
+        holder = teams.turn_holder(game, pid)
+        if game.in_game(holder):
             game.say(f"{teams.team_name(game, holder)} takes an extra turn.", "extra_turn",
                      player=holder)
             return holder
