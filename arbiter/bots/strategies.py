@@ -139,7 +139,12 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         return _choose_block(book, view, me, objs, by_kind)
 
     if kind == "target":
+        if "done" in by_kind:  # "any number of targets": all of X to the first one
+            return int(by_kind["done"][0]["id"])
         return _choose_target(book, view, me, objs, actions)
+
+    if kind == "x":
+        return _choose_x(book, view, me, objs, actions)
 
     if kind in ("discard", "bottom"):
         def keepability(a: Mapping[str, Any]) -> int:
@@ -208,7 +213,20 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
 
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
-            "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness")
+            "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
+            "Consume Spirit")
+
+
+def _choose_x(book: _Book, view: View, me: int, objs: Objects,
+              actions: list[dict[str, Any]]) -> int:
+    """The largest X it can pay (the choices are exactly the payable values, CR 107.3a),
+    except that a spell hitting each player is kept below its own life total."""
+    source = objs.get(actions[0].get("obj", -1)) if actions else None
+    card = book.card(vk.name(source)) if source else None
+    most = max(int(a["n"]) for a in actions)
+    if card is not None and "each player" in str(card.get("text", "")):
+        most = min(most, max(vk.life(view, me) - 1, 0))
+    return int(max((a for a in actions if int(a["n"]) <= most), key=lambda a: int(a["n"]))["id"])
 
 
 def _choose_target(book: _Book, view: View, me: int, objs: Objects,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from arbiter.bots import heuristic_strategy
+from arbiter.bots import heuristic_strategy, random_strategy
+from arbiter.server.rules.cards.catalog import cards
 
-from ..rules.helpers import giant_scene
+from ..rules.helpers import Scene, giant_scene
 
 
 def test_the_heuristic_bot_treats_its_two_headed_giant_teammate_as_a_friend() -> None:
@@ -26,3 +27,31 @@ def test_the_heuristic_bot_treats_its_two_headed_giant_teammate_as_a_friend() ->
     assert (d.kind, d.player) == ("blockers", 1)  # 0, attacked, has no creature to block with
     pick = heuristic_strategy(g.view(1), d.to_wire(), random.Random(0))
     assert d.actions[pick].kind == "block"
+
+
+def test_107_3a_the_heuristic_bot_pays_the_largest_x_but_spares_its_own_life() -> None:
+    g = (Scene().battlefield(0, *("Mountain",) * 6).hand(0, "Fireball").start())
+    g.choose("cast", "Cast Fireball")
+    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0))
+    assert g.decision.actions[pick].index == 5
+    g = (Scene().battlefield(0, *("Mountain",) * 6).hand(0, "Earthquake").life(0, 3).start())
+    g.choose("cast", "Cast Earthquake")
+    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0), cards())
+    assert g.decision.actions[pick].index == 2  # X = 3 would kill itself
+
+
+def test_the_bots_finish_every_x_and_target_decision() -> None:
+    """Played out by either bot, an X spell's casting ends in a handful of decisions."""
+    for strategy in (heuristic_strategy, random_strategy):
+        for seed in range(5):
+            g = (Scene().battlefield(0, *("Mountain",) * 8).battlefield(1, "Hill Giant")
+                 .hand(0, "Fireball").start())
+            g.choose("cast", "Cast Fireball")
+            rng = random.Random(seed)
+            for _ in range(10):
+                d = g.decision
+                if d.kind == "priority":
+                    break
+                pick = strategy(g.view(d.player), d.to_wire(), rng)
+                g.table.act(d.player, d.serial, d.actions[pick].id)
+            assert g.decision.kind == "priority" and g.game.stack

@@ -106,3 +106,22 @@ def replay(config: GameConfig, seed: int, log: list[Command]) -> Table:
     for cmd in log:
         table.apply(cmd)
     return table
+
+
+def assert_replays_and_conserves(config: GameConfig, seed: int, bot_seed: int
+                                 ) -> tuple[Table, list[Command]]:
+    """A random game of ``config`` in which no card is ever created or lost, and whose
+    replay reaches the same state hash (the conservation and determinism invariants)."""
+    dealt = cards_dealt(config)
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
+                             check=lambda t: assert_conserved(t, dealt))
+    assert replay(config, seed, log).state_hash() == table.state_hash()
+    return table, log
+
+
+def assert_views_converge(config: GameConfig, seed: int, bot_seed: int) -> None:
+    """A random game of ``config`` in which every viewer's incrementally kept view equals a
+    fresh snapshot after every command (the convergence invariant)."""
+    mirror = ViewMirror(len(config.players))
+    random_play(config, seed, bot_seed, concede_rate=0.002, check=mirror)
+    assert mirror.compared

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from arbiter.server.rules import GameConfig, PlayerConfig
 
-from .random_play import ViewMirror, assert_conserved, cards_dealt, random_play, replay
+from .random_play import assert_replays_and_conserves, assert_views_converge
 
 # Two 40-card decks; the cheap cards come in fours so that random games get to combat.
 LIGHT = (["Plains"] * 8 + ["Forest"] * 8 + ["Mountain"] * 2
@@ -47,17 +47,11 @@ def test_the_decks_are_forty_cards() -> None:
 def test_keyword_games_replay_to_the_same_hash_and_conserve_cards(case: tuple[Any, ...]
                                                                   ) -> None:
     players, seed, bot_seed = case
-    config = _config(players)
-    dealt = cards_dealt(config)
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
-                             check=lambda t: assert_conserved(t, dealt))
-    assert replay(config, seed, log).state_hash() == table.state_hash()
+    assert_replays_and_conserves(_config(players), seed, bot_seed)
 
 
 @settings(max_examples=3, deadline=None)
 @given(games)
 def test_keyword_games_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
     players, seed, bot_seed = case
-    mirror = ViewMirror(players)
-    random_play(_config(players), seed, bot_seed, concede_rate=0.002, check=mirror)
-    assert mirror.compared
+    assert_views_converge(_config(players), seed, bot_seed)

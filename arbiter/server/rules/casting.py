@@ -8,6 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import planechase
@@ -16,7 +17,9 @@ from .cards.vocab import (
     HASTE,
     SELF,
     Activated,
+    CardDef,
     Cost,
+    CostsMorePerExtraTarget,
     GiveControl,
     ManaAbility,
     Target,
@@ -25,7 +28,7 @@ from .cards.vocab import (
 from .characteristics import has_keyword
 from .config import COMMANDER
 from .keywords import can_target
-from .mana import ManaCost, Payment, plan_payment
+from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -94,8 +97,8 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
     plan: Payment | None = plan_payment(cost, pool, mana_sources(game, pid, exclude))
     if plan is None:
         return False
-    for oid, _ in plan.sources:
-        activate_mana(game, pid, game.objects[oid], quiet=True)
+    for oid, color in plan.sources:  # CR 605.3a: mana abilities activated while paying
+        activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
     for color, n in plan.from_pool:
         pool[color] -= n
         if not pool[color]:
@@ -112,22 +115,31 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
     return True
 
 
-def activate_mana(game: Game, pid: int, obj: Obj, *, quiet: bool = False) -> None:
-    """CR 605: a mana ability resolves at once, without the stack."""
+def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
+                  quiet: bool = False) -> None:
+    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source of
+    any colour makes ``color``."""
     ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
+    made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
     game.set_tapped(obj, True)
-    game.add_mana(pid, ab.produces)
+    game.add_mana(pid, made)
     if not quiet:
-        game.say(f"{game.name(pid)} taps {obj.name} for {{{ab.produces}}}.")
+        game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
 
 
-def spell_cost(game: Game, pid: int, obj: Obj) -> ManaCost:
-    cost = obj.defn.cost or ManaCost()
+def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
+    """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
+    and ``targets`` targets: the mana cost with X's value in (107.3a), plus the increases,
+    less the reductions, which apply last and to generic mana only."""
+    d = obj.defn
+    cost = (d.cost or ManaCost()).with_x(x, d.x_color)
+    more = extra_target_cost(d, targets)
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
-        cost = cost.plus_generic(2 * game.players[pid].commander_casts.get(obj.card.cid, 0))
+        more += 2 * game.players[pid].commander_casts.get(obj.card.cid, 0)
+    cost = cost.plus_generic(more)
     if game.global_sources:
-        cost = cost.minus_generic(cost_reduction(game, pid))  # CR 601.2f
+        cost = cost.minus_generic(cost_reduction(game, pid))
     return cost
 
 
@@ -157,6 +169,10 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
             if kind == "teammate" and (p == controller or game.are_opponents(controller, p)):
                 continue
             out.append(("p", p))
+    if spec.spell:  # CR 115.1: a spell on the stack, never the targeting spell itself
+        out.extend(("o", o.oid) for o in game.stack
+                   if o.defn.types & {"Instant", "Sorcery"} and not o.is_ability
+                   and (by is None or o.oid != by.oid))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
@@ -191,7 +207,7 @@ def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref, 
     if ref[0] == "p":
         return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
     obj = game.objects.get(ref[1])
-    if obj is None or obj.zone != BATTLEFIELD or obj.phased_out:
+    if obj is None or obj.zone != (STACK if spec.spell else BATTLEFIELD) or obj.phased_out:
         return False
     return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
 
@@ -358,12 +374,16 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             and can_afford(game, pid, planechase.die_cost(game, pid))):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    for oid, color in mana_sources(game, pid):
+    for oid, produces in mana_sources(game, pid):
         name = game.objects[oid].name
-        if (name, color) in seen_mana:
-            continue
-        seen_mana.add((name, color))
-        actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid))
+        # A source of any colour is one action per colour; ``index`` names it.
+        for color in (COLORS if produces == ANY_COLOR else (produces,)):
+            if (name, color) in seen_mana:
+                continue
+            seen_mana.add((name, color))
+            index = COLORS.index(color) if produces == ANY_COLOR else -1
+            actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
+                                  index=index))
     return actions
 
 
@@ -378,15 +398,95 @@ def play_land(game: Game, pid: int, obj: Obj) -> None:
              player=pid, obj=new.oid if new else None)
 
 
+def spell_target_specs(defn: CardDef, count: int = 0) -> tuple[TargetSpec, ...]:
+    """What a spell's targets must be: an Aura's enchant, or its targets; for a spell with
+    "any number of targets" that has ``count`` of them, the last kind repeated."""
+    specs = (defn.enchant,) if defn.enchant is not None else defn.targets
+    out = tuple(s for s in specs if s is not None)
+    if defn.any_number_of_targets and out and count > len(out):
+        out = (*out, *(out[-1],) * (count - len(out)))
+    return out
+
+
+def extra_target_cost(defn: CardDef, targets: int) -> int:
+    """CR 601.2f: "costs {1} more to cast for each target beyond the first"."""
+    per = sum(st.generic for st in defn.statics if isinstance(st, CostsMorePerExtraTarget))
+    return per * max(targets - 1, 0)
+
+
+def x_values(game: Game, pid: int, cost_of: Callable[[int], ManaCost]) -> list[int]:
+    """Every value of X ``pid`` could pay for now, from 0 up (CR 107.3a); ``cost_of(x)`` is
+    the total cost with that X. The list is bounded by the mana available (pool and untapped
+    sources, plus what a reduction could take off), so a choice of X is one pick from a short
+    list and a bot choosing at random always finishes."""
+    available = sum(game.players[pid].mana.values()) + len(mana_sources(game, pid))
+    most = available + (cost_reduction(game, pid) if game.global_sources else 0)
+    # Fewer may be payable than that: the rest of the cost and its colours must still fit.
+    while most > 0 and not can_afford(game, pid, cost_of(most)):
+        most -= 1
+    return list(range(most + 1))
+
+
+def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost]) -> Flow:
+    """CR 601.2b, 107.3a: the caster announces the value of X. Returns None if the caster
+    left the game meanwhile."""
+    while game.in_game(pid):
+        values = x_values(game, pid, cost_of)
+        actions = [Action(i, "x", f"X = {v}", obj=spell.oid, index=v)
+                   for i, v in enumerate(values)]
+        answer = yield Decision("x", pid, f"Choose X for {spell.name}", actions)
+        if answer is REFRESH:
+            continue
+        return answer.index
+    return None
+
+
+def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
+                        cost_of: Callable[[int], ManaCost]) -> Flow:
+    """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
+    a different player or object, until the caster is done, nothing is left to target or the
+    total cost with one more target (``cost_of(targets)``) could not be paid."""
+    pid = spell.controller
+    while game.in_game(pid):
+        chosen = tuple(spell.targets)
+        options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
+                                unlimited=unlimited_source(spell))
+        if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
+            return True
+        actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
+            Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
+            for k, r in enumerate(options))]
+        answer = yield Decision("target", pid, f"Choose another {spec.describe()} for "
+                                f"{spell.name}, or no more", actions)
+        if answer is REFRESH:
+            continue
+        if answer.kind == "done":
+            return True
+        spell.targets.append(answer.ref)
+        game.touch(spell)
+    return False
+
+
 def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
-    cost = spell_cost(game, pid, card)
+    d = card.defn
     spell = game.move(card, STACK, controller=pid, cause="cast")  # CR 601.2a
     assert spell is not None
     spell.cast_from_hand = from_zone == HAND
-    specs = (card.defn.enchant,) if card.defn.enchant is not None else card.defn.targets
-    ok = yield from choose_targets(game, spell, tuple(s for s in specs if s is not None))
+    ok = True
+    # The card as it was (``card``, in its old zone) decides the commander tax.
+    if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
+        x = yield from choose_x(game, pid, spell, lambda v: spell_cost(game, pid, card, x=v))
+        ok = x is not None
+        spell.x = x or 0
+        game.touch(spell)
+    specs = spell_target_specs(d)
+    ok = ok and (yield from choose_targets(game, spell, specs))
+    if ok and d.any_number_of_targets:
+        ok = yield from choose_more_targets(
+            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
+    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -399,7 +499,9 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     game.touch_player(pid)
     what = f" targeting {', '.join(describe_ref(game, r) for r in spell.targets)}" \
         if spell.targets else ""
-    game.say(f"{game.name(pid)} casts {spell.name}{what}.", "cast", player=pid, obj=spell.oid)
+    with_x = f" with X = {spell.x}" if d.cost is not None and d.cost.x else ""
+    game.say(f"{game.name(pid)} casts {spell.name}{with_x}{what}.", "cast", player=pid,
+             obj=spell.oid)
     game.emit("cast", player=pid, obj=spell)  # "whenever a player casts a spell"
 
 
@@ -449,7 +551,7 @@ def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
     elif action.kind == "activate" and obj is not None:
         yield from activate_ability(game, pid, obj, action.index)
     elif action.kind == "mana" and obj is not None:
-        activate_mana(game, pid, obj)
+        activate_mana(game, pid, obj, color=COLORS[action.index] if action.index >= 0 else "")
     elif action.kind == "roll_planar_die":
         pay_mana(game, pid, planechase.die_cost(game, pid))
         planechase.roll(game, pid)

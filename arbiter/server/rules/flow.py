@@ -215,13 +215,37 @@ def play(game: Game, *, starting_player: int | None = None,
         first = False
     if game.team_turns:
         active = teams.turn_holder(game, active)
+    normal = active  # whose turn in the normal order was taken last (extra turns aside)
     while True:
         if not game.in_game(active):
-            active = next_turn_player(game, active)
+            active = normal = next_turn_player(game, active)
         yield from take_turn(game, active, first_turn=first, start_step=start_step)
         first = False
         start_step = None
-        active = next_turn_player(game, active)
+        extra = take_extra_turn(game)
+        if extra is not None:
+            active = extra
+        else:
+            active = normal = next_turn_player(game, normal)
+
+
+def take_extra_turn(game: Game) -> int | None:
+    """CR 500.7: the most recently added extra turn is taken next; the turn order then goes
+    on from the turn they were added after. CR 800.4k: the extra turn of a player who has
+    left doesn't begin. CR 805.8: with shared team turns the player's team takes it, even
+    when that player has left but a teammate is still playing (docs/rulings.md). Returns who
+    takes the turn now, or None for the next turn in the normal order."""
+    while game.extra_turns:
+        pid = game.extra_turns.pop()
+        game.dirty.add("t")
+        holder = teams.turn_holder(game, pid)
+        if game.in_game(holder):
+            game.say(f"{teams.team_name(game, holder)} takes an extra turn.", "extra_turn",
+                     player=holder)
+            return holder
+        game.say(f"{game.name(pid)} has left the game: their extra turn doesn't begin "
+                 "(CR 800.4k).")
+    return None
 
 
 def next_turn_player(game: Game, current: int) -> int:

@@ -116,6 +116,9 @@ class Game:
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
         self.lands_played: dict[int, int] = {}
+        # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
+        # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
+        self.extra_turns: list[int] = []
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/

@@ -27,6 +27,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
     # stay what logs written before them recorded.
     if o.deathtouched:
         out = (*out, "deathtouched")
+    if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
+        out = (*out, "x", o.x, o.is_copy)
     return (*out, o.stack_id) if o.stack_id else out
 
 
@@ -51,7 +53,7 @@ def game_state(g: Game) -> tuple[Any, ...]:
                                                       for a in d.actions))
         if d.stack is not None:
             pending = (*pending, d.stack)
-    out = (
+    out: tuple[Any, ...] = (
         g.number, g.depth, tuple(g.seats), g.turn, g.active, g.step, g.priority,
         g.starting_player, g.rng.state, players, zones, tuple(_effect(e) for e in g.effects),
         tuple((t.ability_index, t.source.oid if t.source else None, t.controller)
@@ -64,6 +66,8 @@ def game_state(g: Game) -> tuple[Any, ...]:
         g.suspended, g.result is not None, g.planar_controller,
         tuple(sorted(g.die_rolls.items())),
     )
+    if g.extra_turns:  # CR 500.7; added only when there are some, as for Grand Melee below
+        out = (*out, ("extra_turns", tuple(g.extra_turns)))
     return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 

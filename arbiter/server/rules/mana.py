@@ -1,8 +1,11 @@
 """Mana costs, mana pools and paying costs (CR 106, 107.4, 202, 601.2g-h).
 
 A cost such as ``{3}{W}{W}`` is a :class:`ManaCost`: a generic amount plus a count of each
-coloured (W, U, B, R, G) or colourless (C) symbol. Payment uses mana already in the pool first
-and then activates untapped mana sources, chosen by :func:`plan_payment`.
+coloured (W, U, B, R, G) or colourless (C) symbol, and the number of {X} symbols (CR 107.3).
+X is 0 everywhere but on the stack (CR 107.3g): the cost a caster pays is
+``cost.with_x(value)``, the announced value in place of each {X} (CR 107.3a). Payment uses mana
+already in the pool first and then activates untapped mana sources, chosen by
+:func:`plan_payment`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from dataclasses import dataclass
 
 COLORS = ("W", "U", "B", "R", "G")
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
+# A source that adds one mana of any colour (Birds of Paradise): the payment picks the colour.
+ANY_COLOR = "*"
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
@@ -19,11 +24,12 @@ _SYMBOL = re.compile(r"\{([^}]+)\}")
 class ManaCost:
     generic: int = 0
     pips: tuple[tuple[str, int], ...] = ()  # sorted (type, count) for W/U/B/R/G/C
+    x: int = 0  # how many {X} symbols (CR 107.3): {X}{X}{R} has two
 
     @staticmethod
     def parse(text: str) -> ManaCost:
         """Parse ``{2}{U}{U}``; the empty string is a cost of nothing."""
-        generic = 0
+        generic = xs = 0
         counts: dict[str, int] = {}
         pos = 0
         for m in _SYMBOL.finditer(text):
@@ -33,31 +39,47 @@ class ManaCost:
             sym = m.group(1)
             if sym.isdigit():
                 generic += int(sym)
+            elif sym == "X":
+                xs += 1
             elif sym in MANA_TYPES:
                 counts[sym] = counts.get(sym, 0) + 1
             else:
                 raise ValueError(f"unsupported mana symbol {{{sym}}} in {text!r}")
         if pos != len(text):
             raise ValueError(f"malformed mana cost {text!r}")
-        return ManaCost(generic, tuple(sorted(counts.items())))
+        return ManaCost(generic, tuple(sorted(counts.items())), xs)
 
     @property
     def mana_value(self) -> int:
+        """With X as 0 (CR 107.3g, 202.3e): the value everywhere but on the stack."""
         return self.generic + sum(n for _, n in self.pips)
+
+    def with_x(self, value: int, color: str = "") -> ManaCost:
+        """The cost to pay once X is announced: each {X} becomes {value} (CR 107.3a), or
+        ``value`` mana of ``color`` when only that colour may be spent on X."""
+        if not self.x:
+            return self
+        if not color:
+            return ManaCost(self.generic + self.x * value, self.pips)
+        counts = dict(self.pips)
+        counts[color] = counts.get(color, 0) + self.x * value
+        return ManaCost(self.generic, tuple(sorted((c, n) for c, n in counts.items() if n)))
 
     @property
     def colors(self) -> frozenset[str]:
         return frozenset(c for c, _ in self.pips if c in COLORS)
 
     def plus_generic(self, extra: int) -> ManaCost:
-        return ManaCost(self.generic + extra, self.pips) if extra else self
+        return ManaCost(self.generic + extra, self.pips, self.x) if extra else self
 
     def minus_generic(self, less: int) -> ManaCost:
         """A cost reduction: generic mana only, never below nothing (CR 601.2f)."""
-        return ManaCost(max(self.generic - less, 0), self.pips) if less else self
+        return ManaCost(max(self.generic - less, 0), self.pips, self.x) if less else self
 
     def __str__(self) -> str:
-        parts = [f"{{{self.generic}}}"] if self.generic or not self.pips else []
+        parts = ["{X}"] * self.x
+        if self.generic or not (self.pips or self.x):
+            parts.append(f"{{{self.generic}}}")
         for color in MANA_TYPES:
             parts.extend(f"{{{color}}}" for c, n in self.pips if c == color for _ in range(n))
         return "".join(parts)
@@ -77,9 +99,10 @@ def plan_payment(
     """Choose a way to pay ``cost`` or return None when it cannot be paid.
 
     ``sources`` are the untapped mana abilities the payer may activate, each producing one mana
-    of one type (every source in the card pool is of that kind). Pool mana is spent first since
-    it would empty at the end of the step anyway. Sources are chosen in the given order, so the
-    caller controls which lands are preferred.
+    of one type, or of any colour (``ANY_COLOR``). Pool mana is spent first since it would
+    empty at the end of the step anyway. Sources are chosen in the given order, so the caller
+    controls which lands are preferred; a source of any colour is used last, since it can pay
+    for anything, and the payment names the colour it makes.
     """
     left = dict(pool)
     used_pool: dict[str, int] = {}
@@ -98,10 +121,12 @@ def plan_payment(
         need = spend(color, count)
         if need:
             matching = [s for s in remaining if s[1] == color]
+            if color in COLORS:
+                matching += [s for s in remaining if s[1] == ANY_COLOR]
             if len(matching) < need:
                 return None
             for s in matching[:need]:
-                chosen.append(s)
+                chosen.append((s[0], color))
                 remaining.remove(s)
     need = cost.generic
     for color in MANA_TYPES:
@@ -115,9 +140,11 @@ def plan_payment(
         for _, color in remaining:
             plenty[color] = plenty.get(color, 0) + 1
         ordered = sorted(
-            remaining, key=lambda s: (s[1] != "C", -plenty[s[1]], remaining.index(s))
+            remaining,
+            key=lambda s: (s[1] == ANY_COLOR, s[1] != "C", -plenty[s[1]], remaining.index(s))
         )
-        chosen.extend(ordered[:need])
+        # For generic mana any colour does; a source of any colour makes the first one.
+        chosen.extend((s[0], COLORS[0] if s[1] == ANY_COLOR else s[1]) for s in ordered[:need])
     return Payment(tuple(sorted(used_pool.items())), tuple(chosen))
 
 

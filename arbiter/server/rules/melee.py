@@ -96,6 +96,9 @@ class Marker:
     taking_turn: bool = False  # its holder is taking a turn with it (CR 807.4c, 807.4g)
     waiting: bool = False  # its holder may not begin a turn yet (CR 807.4d)
     removals: int = 0  # times designated for removal (CR 807.4e)
+    # Its holder has yet to take their normal turn with it: false only while they take an
+    # extra turn with the marker they kept (CR 807.4i).
+    owes_normal: bool = True
     resume: Any = None  # what its flow gets when it has the floor again
 
 
@@ -173,17 +176,54 @@ class Melee:
                 while self._blocked(m):
                     yield WAIT
                 m.waiting = False
+            extra = self._take_extra_turn(m)
             m.taking_turn = True
             self.turns_begun = max(self.turns_begun, game.turn)
             game.turn = self.turns_begun  # begin_turn numbers the turn after every other
             yield from take_turn(game, m.holder, first_turn=first, start_step=start_step)
             m.taking_turn = False
+            if not extra:
+                m.owes_normal = False
             first = False
             start_step = None
-            if m.removals:  # CR 807.4g: removed rather than passed
+            if m.removals:  # CR 807.4g: removed rather than passed (807.4j: extra turns wait)
                 self._remove(m)
                 return
+            if self._keeps(m):
+                continue
             self._pass_on(m)  # CR 807.4c
+            m.owes_normal = True
+
+    def _take_extra_turn(self, m: Marker) -> bool:
+        """CR 807.4i-j: a holder with an extra turn pending takes it now: after the turn it
+        was added after when they kept the marker, or immediately before their next turn.
+        The most recent of theirs first (CR 500.7)."""
+        game = self.game
+        pending = game.extra_turns
+        if m.holder not in pending or not game.in_game(m.holder):
+            return False
+        del pending[len(pending) - 1 - pending[::-1].index(m.holder)]
+        game.dirty.add("t")
+        game.say(f"{game.name(m.holder)} takes an extra turn with turn marker {m.number}.",
+                 "extra_turn", player=m.holder, marker=m.number)
+        return True
+
+    def _keeps(self, m: Marker) -> bool:
+        """Does ``m``'s holder keep the marker for another turn? For their normal turn after an
+        extra one taken immediately before it (CR 807.4j), or for an extra turn added after
+        this one, unless a marker is within three seats on their right: then the marker
+        passes and the extra turn waits until just before their next turn (CR 807.4i)."""
+        game = self.game
+        if not game.in_game(m.holder):
+            return False
+        if m.owes_normal:
+            return True
+        if m.holder not in game.extra_turns:
+            return False
+        live = game.players_in_game()
+        i = live.index(m.holder)
+        right = {live[(i - k) % len(live)] for k in range(1, BLOCKING_SEATS + 1)} - {m.holder}
+        return not any(o.holder in right for o in self.markers if o is not m)
 
     def _blocked(self, m: Marker) -> bool:
         """CR 807.4d: may ``m``'s holder not begin a turn yet? Seats count players still in
@@ -265,6 +305,7 @@ class Melee:
         markers: designations (CR 807.4e-f), markers of players whose turn hadn't begun
         (CR 807.4c) and markers to remove at once (CR 807.4g)."""
         game = self.game
+        game.extra_turns = [p for p in game.extra_turns if p not in gone]  # CR 800.4k
         for m in self.markers:
             if m is self.current:
                 continue
@@ -451,6 +492,8 @@ class Melee:
                        t.stack_id) for t in c.pending_triggers),
                 tuple(c.attack_plan), tuple(c.block_plan), tuple(sorted(c.lands_played.items())),
                 tuple(_obj(o) for o in c.stack)))
+            if not m.owes_normal:  # only during a kept extra turn (CR 807.4i)
+                out.append(("extra", m.number))
         return tuple(out)
 
 

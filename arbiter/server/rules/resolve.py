@@ -17,14 +17,19 @@ from .cards.vocab import (
     CHOSEN,
     CHOSEN_PLAYER,
     EACH_CREATURE,
+    EACH_CREATURE_WITH_FLYING,
+    EACH_CREATURE_WITHOUT_FLYING,
     EACH_OPPONENT,
     EACH_OTHER_PLAYER,
     EACH_PLAYER,
+    EACH_PLAYER_BUT_EVENT_PLAYER,
+    EACH_TARGET,
     ENCHANTED,
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
     EVENT_SOURCE_CONTROLLER,
+    FLYING,
     OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
@@ -36,6 +41,7 @@ from .cards.vocab import (
     CastFromHand,
     ChooseOpponent,
     Condition,
+    CopySpell,
     CreateToken,
     Damage,
     DamageTakenThisTurnAtLeast,
@@ -45,6 +51,7 @@ from .cards.vocab import (
     EmptyLibraryDrawWins,
     Exile,
     ExileFromHand,
+    ExtraTurn,
     GainControl,
     GainLife,
     GiveControl,
@@ -82,13 +89,23 @@ from .cards.vocab import (
     Simultaneously,
     SourceUntapped,
     Tap,
+    Target,
     TargetSpec,
     Untap,
     WinGame,
     WishFromOutside,
+    XDividedEvenly,
+    XValue,
 )
-from .casting import describe_ref, target_still_legal, targeting_source, unlimited_source
-from .characteristics import power
+from .casting import (
+    describe_ref,
+    spell_target_specs,
+    target_still_legal,
+    targeting_source,
+    unlimited_source,
+)
+from .characteristics import has_keyword, power
+from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
 from .state import (
@@ -144,6 +161,9 @@ class Ctx:
     def run(self, effects: tuple[Any, ...]) -> Flow:
         return run_effects(self, effects)
 
+    def amount(self, amount: object) -> int:
+        return amount_of(self, amount)
+
 
 class Aborted(Exception):
     """The resolving object's controller left the game mid-resolution (see docs/rulings.md)."""
@@ -192,6 +212,8 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
         out = [chosen] if chosen is not None else []
     elif ref == EACH_OTHER_PLAYER:
         out = [p for p in g.players_in_game() if p != ctx.controller]
+    elif ref == EACH_PLAYER_BUT_EVENT_PLAYER:
+        out = [p for p in g.players_in_game() if p != ctx.event.get("player")]
     elif ref == OTHER_OPPONENTS:
         first = ctx.targets[0] if ctx.targets else None
         out = [p for p in g.opponents(ctx.controller) if first != ("p", p)]
@@ -227,9 +249,11 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         found = g.objects.get(src.attached_to) if src and src.attached_to else None
     elif ref == CHOSEN:
         found = ctx.memory.get("chosen")
-    elif ref == EACH_CREATURE:
+    elif ref in (EACH_CREATURE, EACH_CREATURE_WITH_FLYING, EACH_CREATURE_WITHOUT_FLYING):
+        flying = None if ref == EACH_CREATURE else ref == EACH_CREATURE_WITH_FLYING
         return [o for o in g.creatures()
-                if ctx.unlimited or g.obj_in_range(ctx.controller, o)]
+                if (ctx.unlimited or g.obj_in_range(ctx.controller, o))
+                and (flying is None or has_keyword(g, o, FLYING) == flying)]
     if found is None or found.oid not in g.objects:
         return []
     if (found.zone == BATTLEFIELD and not ctx.unlimited
@@ -239,6 +263,8 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
 
 
 def refs_of(ctx: Ctx, ref: Ref) -> list[tuple[str, int]]:
+    if ref == EACH_TARGET:
+        return [r for i in range(len(ctx.targets)) for r in refs_of(ctx, Target(i))]
     if ref.kind == "target":
         t = ctx.targets[ref.index] if ref.index < len(ctx.targets) else None
         if t is None:
@@ -269,6 +295,13 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
+    # X is the announced value only while the spell is on the stack (CR 107.3a, 107.3g).
+    x = ctx.obj.x if not ctx.obj.is_ability and ctx.obj.zone == STACK else 0
+    if isinstance(amount, XValue):
+        return x
+    if isinstance(amount, XDividedEvenly):
+        # Divided by the number of targets chosen, legal or not now (docs/rulings.md).
+        return x // len(ctx.obj.targets) if ctx.obj.targets else 0
     raise TypeError(f"unknown amount {amount!r}")
 
 
@@ -884,6 +917,35 @@ def _redirect(ctx: Ctx, e: RedirectDamage) -> None:
                                 redirect_to=second))
 
 
+def _extra_turn(ctx: Ctx, e: ExtraTurn) -> None:
+    """CR 500.7: the turn is added directly after this one; several are added one at a time,
+    in APNAP order, and the most recently added is taken first (``Game.extra_turns`` is a
+    stack the flow pops)."""
+    g = ctx.game
+    who = players_of(ctx, e.who)
+    for p in (q for q in g.apnap() if q in who):
+        g.extra_turns.append(p)
+        g.dirty.add("t")
+        g.say(f"{g.name(p)} will take an extra turn after this one.", "extra_turn", player=p)
+
+
+def _copy(ctx: Ctx, e: CopySpell) -> Flow:
+    """Each copier, in APNAP order (CR 101.4), puts a copy of the spell on the stack. A spell
+    that has left the stack since is copied as it last existed there (CR 707.10, 608.2h)."""
+    g = ctx.game
+    found = objects_of(ctx, e.what)
+    original = found[0] if found else None
+    if original is None and e.what == EVENT_OBJECT:
+        last = ctx.event.get("obj")
+        original = last if isinstance(last, Obj) else None
+    if original is None or original.zone != STACK:
+        return
+    copiers = players_of(ctx, e.copiers)
+    for p in [q for q in g.apnap() if q in copiers]:
+        if g.in_game(p):
+            yield from copy_spell(g, original, p)
+
+
 def _simultaneously(ctx: Ctx, e: Simultaneously) -> None:
     """Game wins and losses in one event (CR 104.3f: winning and losing at once is a loss)."""
     winners: list[int] = []
@@ -911,6 +973,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     PreventDamage: _prevent, PreventAllCombatDamage: _prevent_combat,
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
+    ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS,
 }
 
@@ -983,8 +1046,7 @@ def _resolve_ability(game: Game, obj: Obj) -> Flow:
 
 def _resolve_spell(game: Game, obj: Obj) -> Flow:
     d = obj.defn
-    specs = (d.enchant,) if d.enchant is not None else d.targets
-    specs = tuple(s for s in specs if s is not None)
+    specs = spell_target_specs(d, len(obj.targets))
     checked = _check_targets(game, obj, specs)
     if specs and all(t is None for t in checked):
         # CR 608.2b: every target is illegal, so the spell doesn't resolve.

@@ -100,6 +100,10 @@ class Obj:
     source: Obj | None = None  # the source as it last existed (last known information)
     targets: list[Ref] = field(default_factory=list)
     event: dict[str, Any] = field(default_factory=dict)  # what triggered it
+    # Spells on the stack: the X announced as it was cast (CR 107.3a; 0 elsewhere, 107.3g),
+    # and whether it is a copy (CR 707.10), which no physical card stands behind.
+    x: int = 0
+    is_copy: bool = False
     # Combat
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
@@ -184,8 +188,8 @@ class Action:
             out["obj"] = self.obj
         if self.ref is not None:
             out["ref"] = list(self.ref)
-        if self.kind == "amount":
-            out["n"] = self.index  # how much damage (CR 510.1c)
+        if self.kind in ("amount", "x"):
+            out["n"] = self.index  # how much damage (CR 510.1c), or the value of X (107.3a)
         return out
 
 

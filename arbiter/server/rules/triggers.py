@@ -97,7 +97,8 @@ def _matches_more(src: Obj, ev: object, kind: str, data: dict[str, Any], obj: Ob
     if isinstance(ev, LandEnters):
         return kind == "enters" and obj is not None and obj.defn.is_("Land")
     if isinstance(ev, PlayerCastsSpell):
-        return kind == "cast"
+        return kind == "cast" and (not ev.types or (obj is not None
+                                                    and bool(obj.defn.types & ev.types)))
     if isinstance(ev, CreatureYouControlDies):
         return (kind == "zone_change" and obj is not None and data["from_zone"] == BATTLEFIELD
                 and data["to_zone"] == GRAVEYARD and obj.defn.is_("Creature")

@@ -79,10 +79,18 @@ def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
 
 
 def _discard(ctx: Ctx, e: Discard) -> Flow:
-    """Each player named discards ``amount`` cards of their choice, one choice at a time."""
+    """Each player named discards ``amount`` cards of their choice, one choice at a time, or
+    at random: each card picked by the game's seeded generator (CR 701.9b)."""
     g = ctx.game
     for p in ctx.players(e.who):
-        for _ in range(e.amount):
+        for _ in range(ctx.amount(e.amount)):
+            if e.at_random:
+                if not g.hand(p):
+                    break
+                card = g.rng.choice(list(g.hand(p)))
+                g.move(card, GRAVEYARD, cause="discard")
+                g.say(f"{g.name(p)} discards {card.name} at random.")
+                continue
             def build(p: int = p) -> list[Action]:
                 seen: dict[str, int] = {}
                 for o in g.hand(p):

@@ -133,6 +133,11 @@ CHOSEN_PLAYER = Ref("chosen_player")
 EACH_OTHER_PLAYER = Ref("each_other_player")  # every player but you
 OTHER_OPPONENTS = Ref("other_opponents")  # your opponents other than the first target
 EACH_CREATURE = Ref("each_creature")  # every creature on the battlefield
+EACH_CREATURE_WITH_FLYING = Ref("each_creature_with_flying")
+EACH_CREATURE_WITHOUT_FLYING = Ref("each_creature_without_flying")
+EACH_TARGET = Ref("each_target")  # every target of the spell ("among any number of targets")
+# Every player but the one the event names ("each other player" of "whenever a player casts").
+EACH_PLAYER_BUT_EVENT_PLAYER = Ref("each_player_but_event_player")
 
 
 def Target(index: int = 0) -> Ref:
@@ -153,7 +158,7 @@ class TargetSpec:
 
     ``kind``: ``any`` (creature, player or planeswalker), ``player_or_planeswalker``,
     ``player``, ``opponent``, ``teammate``, ``creature``, ``opponent_creature`` (a creature an
-    opponent controls), ``permanent``.
+    opponent controls), ``permanent``, ``instant_or_sorcery_spell`` (a spell on the stack).
     """
 
     kind: str
@@ -168,7 +173,13 @@ class TargetSpec:
             "creature": "target creature",
             "opponent_creature": "target creature an opponent controls",
             "permanent": "target permanent",
+            "instant_or_sorcery_spell": "target instant or sorcery spell",
         }[self.kind]
+
+    @property
+    def spell(self) -> bool:
+        """Does it target a spell on the stack rather than a player or a permanent?"""
+        return self.kind == "instant_or_sorcery_spell"
 
 
 ANY_TARGET = TargetSpec("any")
@@ -179,6 +190,7 @@ TARGET_TEAMMATE = TargetSpec("teammate")
 TARGET_CREATURE = TargetSpec("creature")
 TARGET_OPPONENT_CREATURE = TargetSpec("opponent_creature")
 TARGET_PERMANENT = TargetSpec("permanent")
+TARGET_INSTANT_OR_SORCERY_SPELL = TargetSpec("instant_or_sorcery_spell")
 
 # --------------------------------------------------------------------------- amounts
 
@@ -218,7 +230,23 @@ class CardsInHandOfRecipient:
     player's hand")."""
 
 
-Amount = int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient
+@dataclass(frozen=True, slots=True)
+class XValue:
+    """The X of the spell's mana cost: the value announced as it was cast while it is on the
+    stack, 0 anywhere else (CR 107.3a, 107.3g)."""
+
+
+@dataclass(frozen=True, slots=True)
+class XDividedEvenly:
+    """X divided evenly, rounded down, among the spell's targets as they were chosen (a
+    target that has become illegal still counts: it just gets nothing, CR 608.2b)."""
+
+
+X = XValue()
+X_DIVIDED_EVENLY = XDividedEvenly()
+
+Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
+          XValue | XDividedEvenly)
 
 # --------------------------------------------------------------------------- card filters
 
@@ -625,10 +653,11 @@ class DestroyAll:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """``who`` discards ``amount`` cards of their choice."""
+    """``who`` discards ``amount`` cards of their choice, or chosen at random (CR 701.9b)."""
 
-    amount: int
+    amount: Amount
     who: Ref = YOU
+    at_random: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -668,6 +697,23 @@ class OpponentChoosesSelfOrOthers:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraTurn:
+    """Each player in ``who`` takes an extra turn after this one (CR 500.7)."""
+
+    who: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class CopySpell:
+    """Each player in ``copiers`` copies the spell ``what`` (CR 707.10) and may choose new
+    targets for their copy (CR 707.10c). The copy is controlled by whoever copied it, is not
+    cast, and ceases to exist when it leaves the stack (CR 707.10a, 704.5e)."""
+
+    what: Ref
+    copiers: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
 class Planeswalk:
     """The planar controller planeswalks (CR 701.24)."""
 
@@ -692,7 +738,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
     PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
-    OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon)
+    OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
+    CopySpell)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -783,7 +830,9 @@ class LandEnters:
 
 @dataclass(frozen=True, slots=True)
 class PlayerCastsSpell:
-    """Whenever a player casts a spell."""
+    """Whenever a player casts a spell (of one of ``types``, when given)."""
+
+    types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -850,7 +899,8 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
-    """``{T}: Add {X}`` (CR 605)."""
+    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``, or of any colour the
+    player chooses when it is ``ANY_COLOR``."""
 
     produces: str
 
@@ -952,9 +1002,17 @@ class UntapDuringOpponentsUntap:
     """Untap all permanents you control during each opponent's untap step."""
 
 
+@dataclass(frozen=True, slots=True)
+class CostsMorePerExtraTarget:
+    """This spell costs {``generic``} more to cast for each target beyond the first
+    (CR 601.2f: an additional cost fixed as the total cost is determined)."""
+
+    generic: int
+
+
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
-    PreventOneFromOpponents | UntapDuringOpponentsUntap)
+    PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget)
 
 # Statics that change other objects or the rules of the game (rather than their own object):
 # the game keeps the objects that have them in a list so that each check is a short loop.
@@ -986,6 +1044,11 @@ class CardDef:
     targets: tuple[TargetSpec, ...] = ()
     exile_on_resolve: bool = False
     enchant: TargetSpec | None = None
+    # "Any number of targets" (at least one): the last of ``targets`` may be chosen again, for
+    # a different player or object each time (CR 601.2c).
+    any_number_of_targets: bool = False
+    # "Spend only black mana on X": the colour each {X} must be paid with (CR 107.3, 601.2h).
+    x_color: str = ""
     abilities: tuple[Ability, ...] = ()
     token: bool = False
     test_only: bool = False

@@ -17,12 +17,19 @@ are still defined in ``cards/pool.py``.
 
 from __future__ import annotations
 
-from ..build import ARTIFACT_CREATURE, INSTANT, creature, mana_cost
+from ...mana import ANY_COLOR
+from ..build import ARTIFACT_CREATURE, ENCHANTMENT, INSTANT, SORCERY, creature, mana_cost
 from ..vocab import (
     ANY_TARGET,
     COLOR,
     DEATHTOUCH,
     DEFENDER,
+    EACH_CREATURE_WITH_FLYING,
+    EACH_CREATURE_WITHOUT_FLYING,
+    EACH_PLAYER,
+    EACH_PLAYER_BUT_EVENT_PLAYER,
+    EACH_TARGET,
+    EVENT_OBJECT,
     FIRST_STRIKE,
     FLYING,
     HASTE,
@@ -32,18 +39,32 @@ from ..vocab import (
     SHROUD,
     SUBTYPE,
     TARGET_CREATURE,
+    TARGET_INSTANT_OR_SORCERY_SPELL,
+    TARGET_PLAYER,
     TRAMPLE,
     UNTIL_END_OF_TURN,
     VIGILANCE,
+    X_DIVIDED_EVENLY,
+    YOU,
     Activated,
     CardDef,
+    CopySpell,
     Cost,
+    CostsMorePerExtraTarget,
     Damage,
+    Discard,
+    Draw,
+    ExtraTurn,
+    GainLife,
     GrantKeyword,
     Landwalk,
+    ManaAbility,
+    PlayerCastsSpell,
     Protection,
     Pump,
     Target,
+    Triggered,
+    X,
 )
 
 # The reminder texts M10 prints after its keywords.
@@ -71,6 +92,9 @@ def _walk(land: str) -> str:
 
 
 
+_INSTANT_OR_SORCERY = frozenset({"Instant", "Sorcery"})
+
+
 def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
     """"{mana}: NAME gets +power/+toughness until end of turn." """
     return Activated(Cost(mana=mana_cost(mana)), (Pump(SELF, power, toughness),),
@@ -93,12 +117,44 @@ CARDS = [
               (FIRST_STRIKE, Protection(COLOR, "B")),
               f"{_FIRST_STRIKE}\n{_protection('black')}"),
     creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
+    CardDef(name="Hive Mind", types=ENCHANTMENT, cost=mana_cost("{5}{U}"),
+            text="Whenever a player casts an instant or sorcery spell, each other player copies "
+                 "that spell. Each of those players may choose new targets for their copy.",
+            abilities=(Triggered(PlayerCastsSpell(_INSTANT_OR_SORCERY),
+                                 (CopySpell(EVENT_OBJECT, EACH_PLAYER_BUT_EVENT_PLAYER),),
+                                 text="Each other player copies that spell."),)),
+    CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
+            text="Draw X cards.", spell=(Draw(X, YOU),)),
     creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
+    CardDef(name="Time Warp", types=SORCERY, cost=mana_cost("{3}{U}{U}"),
+            text="Target player takes an extra turn after this one.",
+            targets=(TARGET_PLAYER,), spell=(ExtraTurn(Target(0)),)),
+    CardDef(name="Twincast", types=INSTANT, cost=mana_cost("{U}{U}"),
+            text="Copy target instant or sorcery spell. You may choose new targets for the "
+                 "copy.",
+            targets=(TARGET_INSTANT_OR_SORCERY_SPELL,), spell=(CopySpell(Target(0)),)),
     creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
     creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
     creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
+    CardDef(name="Consume Spirit", types=SORCERY, cost=mana_cost("{X}{1}{B}"), x_color="B",
+            text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
+                 "and you gain X life.",
+            targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
+            text="Target player discards X cards at random.",
+            targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
+    CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="Earthquake deals X damage to each creature without flying and each player.",
+            spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
+    CardDef(name="Fireball", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="This spell costs {1} more to cast for each target beyond the first.\n"
+                 "Fireball deals X damage divided evenly, rounded down, among any number of "
+                 "targets.",
+            targets=(ANY_TARGET,), any_number_of_targets=True,
+            abilities=(CostsMorePerExtraTarget(1),),
+            spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
     CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
             text="Target creature gets +1/+0 and gains first strike until end of turn.",
             targets=(TARGET_CREATURE,),
@@ -119,6 +175,8 @@ CARDS = [
     creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
               f"{_DEFENDER}\n{{R}}: Wall of Fire gets +1/+0 until end of turn.",
               abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
+    creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
+              "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
@@ -132,6 +190,9 @@ CARDS = [
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
+    CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
+            text="Windstorm deals X damage to each creature with flying.",
+            spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
 ]
