@@ -23,8 +23,8 @@ from arbiter.server.net.server import ArbiterServer
 from .harness import Client, start_server
 
 KEY = "dGhlIHNhbXBsZSBub25jZQ=="
-UPGRADE = ("GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-           "Sec-WebSocket-Version: 13\r\n").encode()
+UPGRADE = (b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+           b"Sec-WebSocket-Version: 13\r\n")
 
 
 async def exchange(server: ArbiterServer, *parts: bytes) -> bytes:
