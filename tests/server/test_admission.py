@@ -27,9 +27,14 @@ UPGRADE = (b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websoc
            b"Sec-WebSocket-Version: 13\r\n")
 
 
+def port_of(server: ArbiterServer) -> int:
+    assert server.port is not None
+    return server.port
+
+
 async def exchange(server: ArbiterServer, *parts: bytes) -> bytes:
     """Send ``parts`` (one write each) and read until the server closes (bounded)."""
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    stream = await trio.open_tcp_stream("127.0.0.1", port_of(server))
     got = b""
     with trio.fail_after(10):
         for part in parts:
@@ -116,7 +121,7 @@ async def test_a_full_server_closes_the_oldest_unfinished_request_for_a_new_one(
     assert capacity == 4 + 16
     slow = []
     for _ in range(capacity * 2):  # requests that never finish
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await trio.open_tcp_stream("127.0.0.1", port_of(server))
         await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
         slow.append(stream)
     with trio.fail_after(5):  # long before any handshake times out
