@@ -1,8 +1,8 @@
 """The browser client in a real headless Chromium against a real ``arbiter serve``: people who
 create rooms, take seats, play whole games by clicking cards and players, concede, reload the
 page mid-game, watch by a room's link (and go on watching after the server is killed and
-restarted) and play a Shahrazad subgame (CR 726). No test ends with
-an error or a warning in any page's console.
+restarted) and play a Shahrazad subgame (CR 726). No test ends with an error or a warning in
+any page's console (but for the refused connects while a killed server is down).
 
 Screenshots of the lobby, a table mid-game, a subgame and a game over are written to
 tests/web/screenshots/ (git-ignored)."""
