@@ -72,6 +72,7 @@ async def test_broken_handshakes_are_answered_400_in_one_log_line(
     lines = [r.getMessage() for r in said if "400" in r.getMessage()]
     assert len(lines) == 1 and "more since" not in lines[0], lines  # said once a minute
     assert server.admission.bad_request_log.total == len(broken)
+    assert f"arbiter_bad_requests_total {len(broken)}\n" in server.metrics_text()
     assert server.hub.stats.internal_errors == 0
     # A valid handshake with frames right behind it is answered before they are read.
     request = UPGRADE + f"Sec-WebSocket-Key: {KEY}\r\n\r\n".encode()
@@ -132,6 +133,7 @@ async def test_a_full_server_closes_the_oldest_unfinished_request_for_a_new_one(
     assert server.admission.held <= capacity
     warned = [r for r in caplog.records if "oldest unfinished" in r.getMessage()]
     assert len(warned) == 1
+    assert f"arbiter_sockets_max {capacity}\n" in server.metrics_text()
     # Every socket an open connection: the next one is refused at once, with a 503.
     server.admission.capacity = server.admission.held
     for stream in slow:

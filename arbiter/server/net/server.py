@@ -261,7 +261,7 @@ class ServerBase:
         return None
 
     def metrics_text(self) -> str:
-        met, stats, hub = self.metrics, self.hub.stats, self.hub
+        met, stats, hub, door = self.metrics, self.hub.stats, self.hub, self.admission
         now = trio.current_time()
         depths = [c.queue_depth for c in self.connections]
         tables = [mr.table for mr in hub.matches.values() if mr.table is not None]
@@ -306,6 +306,22 @@ class ServerBase:
              [({}, stats.policy_closes + met.policy_closes)]),
             ("arbiter_connections_total", "counter", "Connections accepted.",
              [({}, met.connections_total)]),
+            ("arbiter_sockets", "gauge", "Sockets held: connections and requests under way.",
+             [({}, door.held)]),
+            ("arbiter_sockets_max", "gauge", "Sockets this server holds at most.",
+             [({}, door.capacity)]),
+            ("arbiter_requests_evicted_total", "counter",
+             "Unfinished requests closed to make room for new connections.",
+             [({}, door.evict_log.total)]),
+            ("arbiter_connections_refused_total", "counter",
+             "Connections refused at accept: every socket held was an open connection.",
+             [({}, door.refuse_log.total)]),
+            ("arbiter_bad_requests_total", "counter",
+             "Malformed HTTP requests and broken handshakes answered 400.",
+             [({}, door.bad_request_log.total)]),
+            ("arbiter_accept_exhausted_total", "counter",
+             "Accepts that failed for want of descriptors or memory.",
+             [({}, door.exhausted_log.total)]),
             ("arbiter_games_finished_total", "counter", "Games played to their end.",
              [({}, stats.games_finished)]),
         ]
