@@ -48,7 +48,6 @@ RETRY_AFTER = 0.1  # seconds to wait after accept found no resources (what trio'
 LOG_EVERY = 60.0  # seconds between two lines about the same kind of trouble
 
 
-
 def _plain(status: str, text: str) -> bytes:
     """A whole HTTP response, written by hand: these are sent before websockets has a request
     to answer (or instead of it)."""
@@ -90,14 +89,14 @@ class Throttled:
     def __init__(self, level: int, message: str) -> None:
         self.level = level
         self.message = message
-        self.said_at = -LOG_EVERY
+        self.said_at: float | None = None
         self.unsaid = 0
         self.total = 0
 
     def __call__(self, *args: object) -> None:
         self.total += 1
         now = trio.current_time()
-        if now - self.said_at < LOG_EVERY:
+        if self.said_at is not None and now - self.said_at < LOG_EVERY:
             self.unsaid += 1
             return
         more = f" ({self.unsaid} more since the last such line)" if self.unsaid else ""
