@@ -25,7 +25,8 @@ import trio
 
 from arbiter.server.cluster import serve_options as cluster_options
 from arbiter.server.cluster.settings import ClusterSettings
-from arbiter.server.net.server import ArbiterServer, ServerBase, ServerConfig
+from arbiter.server.net.admission import raise_open_file_limit
+from arbiter.server.net.server import AddressInUse, ArbiterServer, ServerBase, ServerConfig
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rooms.sessions import SessionSettings
@@ -68,6 +69,9 @@ OPTIONS = (
     Option("--bot-think", HubSettings, "bot_think",
            "seconds a server-run bot waits before it answers", metavar="SECONDS"),
     Option("--max-connections", ServerConfig, "max_connections", "connections held at most"),
+    Option("--handshake-timeout", ServerConfig, "open_timeout",
+           "seconds a connection may take to finish its request or websocket handshake "
+           "(0: forever)", off_when_zero=True, metavar="SECONDS"),
     Option("--max-frame", Limits, "max_frame",
            "largest client message in bytes (larger: a too_large error)"),
     Option("--queue", Limits, "queue",
@@ -146,13 +150,19 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         compression=args.compression, synchronous=args.sync.upper())
 
 
-async def _main(config: ServerConfig, cluster: ClusterSettings | None) -> None:
+async def _main(config: ServerConfig, cluster: ClusterSettings | None,
+                files: tuple[int, int]) -> None:
     server: ServerBase
     if cluster is None:
         server = ArbiterServer(config)
         where = f"data in {config.data_dir}"
     else:
         server, where = cluster_options.node(config, cluster)
+    await server.listen()  # a port in use is said before the log is replayed
+    before, after = files
+    raised = f"raised from {before} to {after}" if after > before else f"{after}"
+    print(f"arbiter: open files: soft limit {raised}; at most {server.admission.capacity} "
+          "sockets held at once", flush=True)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         for line in server.recovered:
@@ -168,7 +178,7 @@ async def _main(config: ServerConfig, cluster: ClusterSettings | None) -> None:
 
 # What stops a server from starting, said on one line (exit 1): another server on the data
 # directory, settings that cannot work, a cluster's service it cannot reach.
-STARTUP_ERRORS: tuple[type[Exception], ...] = (StoreLocked, ValueError,
+STARTUP_ERRORS: tuple[type[Exception], ...] = (StoreLocked, ValueError, AddressInUse,
                                                *cluster_options.STARTUP_ERRORS)
 
 
@@ -176,8 +186,12 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    # The soft limit on open files (often 1,024) is what bounds connections, not the hard
+    # one: take what the system allows (server/net/admission.py).
+    files = raise_open_file_limit()
     try:
-        trio.run(_main, config_from_args(args), cluster_options.settings_from_args(args))
+        trio.run(_main, config_from_args(args), cluster_options.settings_from_args(args),
+                 files)
     except STARTUP_ERRORS as exc:
         print(f"arbiter: {exc}", file=sys.stderr)
         return 1

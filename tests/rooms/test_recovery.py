@@ -122,3 +122,39 @@ def test_a_room_whose_game_the_engine_refuses_is_not_resumed(tmp_path: Path) -> 
     assert line.startswith(f"room {room} NOT resumed") and "bad_config" in line \
         and "'pentagram'" in line
     assert second.hub.match_of(room) is None
+
+
+def test_a_spectator_resumes_after_a_restart_under_the_spectate_rules(tmp_path: Path) -> None:
+    """What a session watches is not in the log: after a restart the client's resume says it
+    (issue 27.18), and the room's spectate rules decide as they would for a spectate."""
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    (cid, _), all_seeing = first.table({"seats": 2, "seed": 14, "spectators": "all"},
+                                       names=("Cid", "Dan"))
+    eve = first.connect("Eve", address="10.0.0.9")
+    eve.ok({"t": "spectate", "r": room})
+    fay = first.connect("Fay")  # on the players' address
+    fay.ok({"t": "spectate", "r": room})
+    first.play({0: ann, 1: bob}, max_actions=20)
+    before = first.match(room).table.state_hash()
+
+    second, _ = _restart(store, grace=30)
+    eve2 = second.connect(session=eve.session, resume=eve.tracker.positions())
+    assert eve2.of_type("s") and second.match(room).table.state_hash() == before
+    assert second.match(room).seating.spectators == {eve2.peer}
+    assert eve2.of_type("room")[-1]["watching"] == 1
+    ann2 = second.connect(session=ann.session)
+    bob2 = second.connect(session=bob.session)
+    second.play({0: ann2, 1: bob2}, max_actions=10)
+    assert assert_converged(second, [ann2, bob2, eve2]) == 3
+    # A resume is no way around the rules: a room whose spectators see every hand refuses a
+    # client on a player's address, as a spectate would.
+    second.connect(session=cid.session)  # back on that address
+    fay2 = second.connect(session=fay.session, resume={room: (0, 0), all_seeing: (0, 0)})
+    assert [e["code"] for e in fay2.of_type("error")] == ["seated_player"]
+    assert second.match(all_seeing).seating.spectators == set()
+    assert second.match(room).seating.spectators == {eve2.peer, fay2.peer}
+    eve2.close()
+    eve3 = second.connect(session=eve.session)  # the session itself remembers it now
+    assert eve3.of_type("s") and eve3.peer in second.match(room).seating.spectators

@@ -1,7 +1,8 @@
 """The browser client in a real headless Chromium against a real ``arbiter serve``: people who
 create rooms, take seats, play whole games by clicking cards and players, concede, reload the
-page mid-game, watch by a room's link and play a Shahrazad subgame (CR 726). No test ends with
-an error or a warning in any page's console.
+page mid-game, watch by a room's link (and go on watching after the server is killed and
+restarted) and play a Shahrazad subgame (CR 726). No test ends with an error or a warning in
+any page's console (but for the refused connects while a killed server is down).
 
 Screenshots of the lobby, a table mid-game, a subgame and a game over are written to
 tests/web/screenshots/ (git-ignored)."""
@@ -352,3 +353,34 @@ def test_807_a_grand_melee_room_shows_every_turn_marker_and_its_own_stack(
         ann.shot("grand-melee")
         ann.check_console()
         ann.close()
+
+
+def test_a_spectators_page_goes_on_after_the_server_is_killed_and_restarted(
+        browser: Any, server: Server, tmp_path: Path) -> None:
+    """Issue 27.18: the page said "connected" after a restart but stayed at the turn of the
+    crash (the restarted server ignored a spectator's resume)."""
+    ann = Person(browser, server, "Ann")
+    ann.enter()
+    room = create_from_lobby(ann, bots=True)
+    ann.wait("() => document.querySelector('.table-screen')")
+    play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= 2)
+    eve = Person(browser, server, "Eve")
+    eve.enter(f"#/room/{room}")
+    eve.wait("() => document.querySelector('.table-screen')")
+    server.proc.kill()  # SIGKILL: nothing said to anyone
+    server.proc.wait(10)
+    turn = (ann.read() or {}).get("turn", 0)
+    again = Server(tmp_path, "--port", str(server.port))  # the same log, the same port
+    try:
+        for p in (ann, eve):
+            p.wait("() => window.arbiter.conn.stats.reconnects >= 1 "
+                   "&& window.arbiter.conn.ready", timeout=30_000)
+        play_until([ann], lambda: (ann.read() or {}).get("turn", 0) >= turn + 2)
+        eve.wait(f"() => {{ const v = window.arbiter.view(window.arbiter.match) || {{}};"
+                 f" return (v.t || [0])[0] >= {turn + 2}; }}", timeout=30_000)
+        assert eve.page.evaluate("window.arbiter.conn.stats.desyncs") == 0
+        for p in (ann, eve):  # the refused connects while the server was down are no fault
+            assert [x for x in p.problems if "WebSocket connection to" not in x] == []
+            p.close()
+    finally:
+        again.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -78,3 +79,32 @@ def test_a_server_without_the_built_client_still_serves_the_protocol(tmp_path: P
 
     assert StaticFiles(None).files == {}
     assert StaticFiles(tmp_path).files == {}
+
+
+def raw_request(server: Server, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """``method`` ``path`` over a plain socket: the status, the headers, and every byte after
+    them until the server closed (so that a body sent after HEAD shows)."""
+    host, port = server.url.split("//", 1)[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode().split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+def test_only_get_and_head_are_served_and_head_sends_no_body(server: Server) -> None:
+    for method, path in (("DELETE", "/metrics"), ("TRACE", "/healthz"), ("POST", "/"),
+                         ("PUT", "/assets/x.js"), ("OPTIONS", "/")):
+        status, headers, _ = raw_request(server, method, path)
+        assert (method, status) == (method, 405)
+        assert headers["Allow"] == "GET, HEAD"
+    for path in ("/", "/healthz", "/licenses.txt", "/somewhere"):
+        get_status, get_headers, get_body = raw_request(server, "GET", path)
+        status, headers, body = raw_request(server, "HEAD", path)
+        assert (path, status, body) == (path, get_status, b"")
+        assert headers["Content-Length"] == get_headers["Content-Length"] == str(len(get_body))
+        assert headers.get("Content-Type") == get_headers.get("Content-Type")

@@ -29,6 +29,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.protocol import State
 
+from .admission import AdmittedStream
+
 if TYPE_CHECKING:
     from websockets.trio.server import ServerConnection
 
@@ -74,10 +76,11 @@ class Connection:
         self.scope: trio.CancelScope | None = None
         self.frames_sent = 0
         # Writing straight to the socket needs its file descriptor (a plain TCP stream on a
-        # POSIX system); anything else always goes through the writer task.
+        # POSIX system, counted at accept or not); anything else always goes through the
+        # writer task.
         stream = ws.stream
         self._fd = (stream.socket.fileno() if os.name == "posix"
-                    and isinstance(stream, trio.SocketStream) else None)
+                    and isinstance(stream, trio.SocketStream | AdmittedStream) else None)
         self._stalled = False  # part of a frame waits in the protocol for the writer
         self.stalls = 0  # how many times that happened (tests, and a sign of slow clients)
 

@@ -11,6 +11,7 @@ task ever awaits another connection's socket. /healthz and /metrics share the po
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import http
 import logging
@@ -42,6 +43,7 @@ from arbiter.server.store.gate import (
     causes,
 )
 
+from .admission import Admission, AdmittedStream, AdmittingListener, capacity
 from .collector import manage_collector
 from .connection import END, Connection
 from .metrics import Metrics, Sample, render
@@ -49,6 +51,10 @@ from .static import StaticFiles, client_dir
 from .timers import Timers
 
 log = logging.getLogger("arbiter.net")
+
+
+class AddressInUse(Exception):
+    """The port asked for is taken (said on one line by ``arbiter serve``)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,9 @@ class ServerBase:
         self.port: int | None = None
         self.ws_server: Server | None = None
         self.recovered: list[str] = []
+        # Every socket is counted at accept (server/net/admission.py).
+        self.admission = Admission(capacity(config.max_connections))
+        self.listeners: list[AdmittingListener] = []
         self.static = StaticFiles(client_dir())  # the browser client, on the same port
 
     # ------------------------------------------------------------------ effects
@@ -143,11 +152,28 @@ class ServerBase:
             self.recovered = await self.recover()  # said by whoever runs the server
             await self._serve(task_status)
 
+    async def listen(self) -> None:
+        """Open the listening sockets (before anything else, so that a port in use is said at
+        once); :meth:`run` does it if the caller did not."""
+        if self.listeners:
+            return
+        cfg = self.config
+        try:
+            sockets = await trio.open_tcp_listeners(cfg.port, host=cfg.host)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise AddressInUse(f"port {cfg.port} of {cfg.host} is in use; choose another "
+                                   "--port") from None
+            raise
+        self.listeners = [AdmittingListener(s, self.admission) for s in sockets]
+        self.port = sockets[0].socket.getsockname()[1]
+
     async def _serve(self, task_status: trio.TaskStatus[Any]) -> None:
         cfg = self.config
         origins: list[str | None] | None = None
         if cfg.origins is not None:
             origins = [*cfg.origins, None]  # non-browser clients send no Origin header
+        await self.listen()
         try:
             async with trio.open_nursery() as nursery:
                 await nursery.start(self.gate.run)
@@ -155,15 +181,16 @@ class ServerBase:
                 if cfg.gc_freeze_every:
                     nursery.start_soon(manage_collector, cfg.gc_freeze_every, cfg.gc_full_every)
                 self.background(nursery)
+                # websockets types its listeners as trio's; it uses only the Listener
+                # interface and their .socket, which an AdmittingListener has.
                 self.ws_server = await nursery.start(functools.partial(
-                    serve, self.handler, cfg.port, host=cfg.host,
+                    serve, self.handler, listeners=self.listeners,  # type: ignore[arg-type]
                     process_request=self.process_request, origins=origins,  # type: ignore[arg-type]
+                    process_response=self.process_response,
                     compression="deflate" if cfg.compression else None,
                     max_size=cfg.max_ws_frame, ping_interval=cfg.ping_interval,
                     ping_timeout=cfg.ping_timeout, open_timeout=cfg.open_timeout,
                     close_timeout=cfg.close_timeout, server_header="arbiter"))
-                assert self.ws_server is not None
-                self.port = self.ws_server.listeners[0].socket.getsockname()[1]
                 task_status.started(self)
         finally:
             with trio.CancelScope(shield=True):
@@ -179,6 +206,24 @@ class ServerBase:
     # ------------------------------------------------------------------ HTTP
 
     def process_request(self, ws: ServerConnection, request: Request) -> Response | None:
+        """Answer what is no websocket handshake: GET and HEAD of the probes and the page,
+        405 for any other method (docs/protocol.md section 12)."""
+        if _is_upgrade(request):
+            if len(self.connections) >= self.config.max_connections:
+                return ws.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                                  "this server has reached its connection limit\n")
+            return None
+        if request.method not in ALLOWED_METHODS:
+            response = ws.respond(http.HTTPStatus.METHOD_NOT_ALLOWED,
+                                  f"this server answers {', '.join(ALLOWED_METHODS)} only\n")
+            response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+            return response
+        response = self._get(ws, request)
+        if request.method == "HEAD":  # the GET's headers, Content-Length included; no body
+            response.body = b""
+        return response
+
+    def _get(self, ws: ServerConnection, request: Request) -> Response:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             problem = self.health()
@@ -190,23 +235,33 @@ class ServerBase:
             del response.headers["Content-Type"]
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
-        if len(self.connections) >= self.config.max_connections:
-            return ws.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
-                              "this server has reached its connection limit\n")
-        if not any("upgrade" in v.lower() for v in request.headers.get_all("Connection")):
-            page = self.static.response(request)
-            if page is not None:
-                return page
-            return _plain(http.HTTPStatus.UPGRADE_REQUIRED,
-                          "this is a websocket endpoint; see docs/protocol.md\n")
-        return None
+        page = self.static.response(request)
+        if page is not None:
+            return page
+        return _plain(http.HTTPStatus.UPGRADE_REQUIRED,
+                      "this is a websocket endpoint; see docs/protocol.md\n")
+
+    def process_response(self, ws: ServerConnection, request: Request, response: Response
+                         ) -> None:
+        """A request answered other than by switching to websockets: its reads go through
+        again (websockets waits for the client's end after answering; see
+        server/net/admission.py). A refused handshake is said in one line (websockets' own log
+        says it only at debug level, with a traceback)."""
+        stream = ws.stream
+        if not isinstance(stream, AdmittedStream) or \
+                response.status_code == http.HTTPStatus.SWITCHING_PROTOCOLS:
+            return
+        stream.answered()
+        if response.status_code == http.HTTPStatus.BAD_REQUEST:
+            self.admission.bad_request_log(stream.peer[0] if stream.peer else "?",
+                                           response.body.decode(errors="replace").strip())
 
     def health(self) -> str | None:
         """Why this server cannot serve now (for /healthz), or None when it can."""
         return None
 
     def metrics_text(self) -> str:
-        met, stats, hub = self.metrics, self.hub.stats, self.hub
+        met, stats, hub, door = self.metrics, self.hub.stats, self.hub, self.admission
         now = trio.current_time()
         depths = [c.queue_depth for c in self.connections]
         tables = [mr.table for mr in hub.matches.values() if mr.table is not None]
@@ -251,6 +306,22 @@ class ServerBase:
              [({}, stats.policy_closes + met.policy_closes)]),
             ("arbiter_connections_total", "counter", "Connections accepted.",
              [({}, met.connections_total)]),
+            ("arbiter_sockets", "gauge", "Sockets held: connections and requests under way.",
+             [({}, door.held)]),
+            ("arbiter_sockets_max", "gauge", "Sockets this server holds at most.",
+             [({}, door.capacity)]),
+            ("arbiter_requests_evicted_total", "counter",
+             "Unfinished requests closed to make room for new connections.",
+             [({}, door.evict_log.total)]),
+            ("arbiter_connections_refused_total", "counter",
+             "Connections refused at accept: every socket held was an open connection.",
+             [({}, door.refuse_log.total)]),
+            ("arbiter_bad_requests_total", "counter",
+             "Malformed HTTP requests and broken handshakes answered 400.",
+             [({}, door.bad_request_log.total)]),
+            ("arbiter_accept_exhausted_total", "counter",
+             "Accepts that failed for want of descriptors or memory.",
+             [({}, door.exhausted_log.total)]),
             ("arbiter_games_finished_total", "counter", "Games played to their end.",
              [({}, stats.games_finished)]),
         ]
@@ -264,9 +335,18 @@ class ServerBase:
     # ------------------------------------------------------------------ websockets
 
     async def handler(self, ws: ServerConnection) -> None:
+        stream = ws.stream
+        if isinstance(stream, AdmittedStream):
+            stream.established()
+            address = stream.peer  # known since accept
+        else:  # a stream this server did not accept itself
+            try:
+                address = ws.remote_address
+            except OSError:  # ENOTCONN: the client is gone already; the connection just ends
+                return
         conn = Connection(ws, self.config.limits.queue, self.metrics)
-        address = ws.remote_address[0] if ws.remote_address else "?"
-        peer = self.hub.connect(conn, str(address), trio.current_time())
+        peer = self.hub.connect(conn, str(address[0] if address else "?"),
+                                trio.current_time())
         self.connections.add(conn)
         self.metrics.connections_total += 1
         try:
@@ -352,6 +432,13 @@ class ArbiterServer(ServerBase):
             ("arbiter_log_commit_seconds_total", "counter", "Time spent committing the log.",
              [({}, round(store.commit_seconds, 6))]),
         ]
+
+
+ALLOWED_METHODS = ("GET", "HEAD")
+
+
+def _is_upgrade(request: Request) -> bool:
+    return any("upgrade" in v.lower() for v in request.headers.get_all("Connection"))
 
 
 def _plain(status: http.HTTPStatus, body: str) -> Response:

@@ -321,16 +321,18 @@ class Hub:
                 seats.append([rid, index, match.seats[index].token])
         self._send(peer, Welcome(req.id, version, session.token, session.name, seats,
                                  self.welcome_limits))
-        for rid in sorted(set(session.seats) | session.spectating):
+        # (A resumed "room" that is no room id is nowhere: neither followed nor asked for.)
+        resumed = {room_ids.match_of(r) for r in (req.resume or {}) if room_ids.is_room_id(r)}
+        followed = resumed | set(session.seats) | session.spectating
+        # The rooms the client says it follows are followed again, not only those the session
+        # lists: what a session watches is not in the log, so after a restart only its client
+        # knows (issue 27.18). attach applies the spectate rules as a spectate would.
+        for rid in sorted(followed):
             match = self.matches.get(rid)
             if match is not None:
                 match.attach(peer, req.resume)
         # Rooms the client was following, or holds a seat in, that are not here: a cluster
         # node finds where they are and redirects the client there (a lookup with no frame).
-        # (A resumed "room" that is no room id is nowhere: not asked for.)
-        resumed = [r for r in (req.resume or {}) if room_ids.is_room_id(r)]
-        followed = {room_ids.match_of(r) for r in resumed} | set(session.seats) \
-            | session.spectating
         for rid in self.routing.followed_elsewhere(followed, self.matches):
             self.ctx.out.lookup(LookupKind.ROOM, rid, peer, None, req.resume)
 

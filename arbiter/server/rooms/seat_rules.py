@@ -290,6 +290,9 @@ class SeatRules:
                 self.fanout.send([peer], Error(exc.code, exc.message, None, match.id))
                 return
             self.seating.spectators.add(peer)
+            if peer.session is not None:  # a watcher resumed by its client (hub._hello)
+                peer.session.spectating.add(match.id)
+                self.ctx.sessions.matters(peer.session, self.ctx.out)
             self._watch_late(peer)
         self._follow(peer, positions)
         match.room_update()
