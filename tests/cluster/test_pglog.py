@@ -17,12 +17,11 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arbiter.server.cluster.idpool import IdPool, IdsExhausted
 from arbiter.server.cluster.pglog import (
     INLINE_BACKOFF,
     ClusterLog,
     Fenced,
-    IdPool,
-    IdsExhausted,
     PgLog,
     RoomBusy,
     RoomOwner,

@@ -48,8 +48,9 @@ from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
 from .directory import DEFAULT_PREFIX, Directory, DirectoryUnavailable
+from .idpool import IdPool
 from .ownership import hand_over, take_over
-from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
+from .pglog import ClusterLog, LogUnavailable, RoomBusy
 
 log = logging.getLogger("arbiter.cluster")
 
