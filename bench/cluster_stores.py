@@ -25,10 +25,10 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arbiter.server.cluster.directory import Directory
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
 from arbiter.server.cluster.pglog import ClusterLog
 from arbiter.server.store.db import Store
 from arbiter.server.store.records import CommandAppended, GameStarted, Record, RoomCreated
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 
 
 def _setup_records(rooms: int) -> list[Record]:

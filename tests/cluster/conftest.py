@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis, ServersUnavailable
+from arbiter.testing.localservers import LocalPostgres, LocalRedis, ServersUnavailable
 
 _names = itertools.count(1)
 

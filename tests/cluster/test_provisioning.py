@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from arbiter.server.cluster.localservers import (
+from arbiter.testing.localservers import (
     LocalPostgres,
     LocalRedis,
     ServersUnavailable,

@@ -7,7 +7,9 @@ The folder path is the import name (``arbiter/server/rooms/hub.py`` is
 - the clients need no engine (a client in another language cannot import server code, and ours
   do not either), and the server imports nothing of the clients (its seat bots and the network
   bots share one pure core, ``arbiter.bots``);
-- the transport knows nothing of the cluster (a node drives the room core through its inputs).
+- the transport knows nothing of the cluster (a node drives the room core through its inputs);
+- the server does not import the testing tools (``arbiter.testing``: throwaway servers started
+  with ctypes and /proc), except ``arbiter cluster``, whose job is to start them.
 """
 
 from __future__ import annotations
@@ -73,6 +75,15 @@ def test_clients_import_nothing_of_the_server() -> None:
 
 def test_the_protocol_imports_no_other_layer() -> None:
     assert _offenders("arbiter/protocol", ("arbiter.server", "arbiter.clients")) == {}
+
+
+def test_the_server_leaves_the_testing_tools_to_arbiter_cluster() -> None:
+    assert (PACKAGE / "testing" / "localservers.py").exists()
+    offenders = _offenders("arbiter/server", ("arbiter.testing",))
+    allowed = "arbiter/server/cluster/cluster_cmd.py"
+    assert allowed in offenders, "the check sees the one import that is allowed"
+    del offenders[allowed]
+    assert offenders == {}
 
 
 def test_every_module_is_named_by_its_path() -> None:

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from .localservers import LocalPostgres, LocalRedis
+# The one server module that may use the testing tools (tests/tooling/test_layers.py): this
+# command's job is to start throwaway servers, and `arbiter` loads it only when it is run.
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 
 START_TIMEOUT = 30.0  # seconds for one node to answer /healthz
 STOP_TIMEOUT = 15.0  # seconds for one node to shut down cleanly before SIGKILL

@@ -13,7 +13,7 @@ to that user. The binaries are found on PATH or where Debian puts them
 (``/usr/lib/postgresql/<version>/bin``); ``python3 dev.py test`` installs the distribution's
 packages when they are missing (docs/cluster.md, "Provisioning").
 
-``python -m arbiter.server.cluster.localservers`` prints what was found, or what is missing, as
+``python -m arbiter.testing.localservers`` prints what was found, or what is missing, as
 JSON (dev.py uses it). ``ARBITER_REDIS_SERVER`` (a server binary) and ``ARBITER_PG_BIN`` (the
 folder of ``postgres`` and ``initdb``) choose the binaries instead of the search.
 """
