@@ -134,7 +134,8 @@ class Node:
 
 @contextmanager
 def services(durable: bool = False) -> Iterator[tuple[LocalRedis, LocalPostgres]]:
-    with LocalRedis() as redis, LocalPostgres(durable=durable) as postgres:
+    # On TCP, as a deployment's nodes connect: the figures are a deployment's.
+    with LocalRedis(tcp=True) as redis, LocalPostgres(durable=durable, tcp=True) as postgres:
         yield redis, postgres
 
 

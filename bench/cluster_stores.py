@@ -139,7 +139,9 @@ def main() -> int:
     parser.add_argument("--durable", action="store_true",
                         help="PostgreSQL with fsync on (default off, as in the tests)")
     args = parser.parse_args()
-    with LocalRedis() as redis, LocalPostgres(durable=args.durable) as postgres:
+    # On TCP, as a deployment's nodes connect: the figures are a deployment's.
+    with LocalRedis(tcp=True) as redis, \
+            LocalPostgres(durable=args.durable, tcp=True) as postgres:
         trio.run(run, args, redis, postgres)
     return 0
 

@@ -1,11 +1,15 @@
-"""Throwaway Redis-protocol and PostgreSQL servers on 127.0.0.1, for the cluster tests and for
-trying a cluster on one machine.
+"""Throwaway Redis-protocol and PostgreSQL servers, for the cluster tests, the benchmarks and
+trying a cluster on one machine (``arbiter cluster``).
 
-Each server gets a free port and a fresh temporary directory and is started as a child process.
-A test can freeze all its processes, kill them outright, or restart it on the same port and
-data (its processes are found through /proc: this is for Linux). A start is waited on, with a
-bounded timeout, until the server really answers: a Redis server must reply to PING,
-PostgreSQL must accept a login. Nothing here sleeps for a fixed time.
+Each server gets a fresh temporary directory and is started as a child process, in a process
+group of its own, listening on a Unix socket in that directory (and, when asked, on a TCP port
+of 127.0.0.1). A test can freeze all its processes, kill them outright, or restart it on the
+same address and data. Its processes are found through /proc (this is for Linux,
+:mod:`arbiter.testing.processes`), and ending a server ends every one of them, whatever was
+done to it: stopped ones are woken, and PostgreSQL helpers whose postmaster was killed are
+found where they run. A start is waited on, with a bounded timeout, until the server really
+answers: a Redis server must reply to PING, PostgreSQL must accept a login. Nothing here
+sleeps for a fixed time.
 
 PostgreSQL refuses to run as root. When this process is root, ``initdb`` and ``postgres`` run as
 the unprivileged ``postgres`` user (Debian's package creates it) and the data directory belongs
@@ -33,17 +37,18 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
+from arbiter.testing import processes as proc
+
 REDIS_SERVERS = ("valkey-server", "redis-server")  # either speaks the protocol we use
 POSTGRES_USER = "postgres"  # who runs PostgreSQL when we are root
-SUPERUSER = "arbiter"  # the throwaway cluster's superuser (trust login on loopback only)
+SUPERUSER = "arbiter"  # the throwaway cluster's superuser (trust: it is only local)
 START_TIMEOUT = 30.0  # seconds a server gets to start answering
 STOP_TIMEOUT = 10.0
+PORT_ATTEMPTS = 5  # first starts with tcp=True whose free port was taken before they bound it
 
 
 class ServersUnavailable(RuntimeError):
@@ -140,7 +145,8 @@ def survey() -> dict[str, object]:
 # --------------------------------------------------------------------------- processes
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    """A TCP port on 127.0.0.1 that nothing listens on right now (something may by the time
+    it is used: see :class:`LocalServer`'s ``tcp``)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -152,71 +158,50 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def wait_until(check: Callable[[], bool], timeout: float, what: str,
-               alive: Callable[[], str | None] | None = None, interval: float = 0.05) -> None:
-    """Poll ``check`` until it holds; fail after ``timeout`` seconds, or as soon as ``alive``
-    reports (with a reason) that waiting longer is pointless."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if check():
-            return
-        if alive is not None:
-            reason = alive()
-            if reason is not None:
-                raise RuntimeError(f"{what}: {reason}")
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"{what}: not ready after {timeout:g} s")
-        time.sleep(interval)  # a poll interval, not a wait for something to happen
+_FOLDERS: list[Path] = []  # the directory of every server this process has made
 
 
-def _descendants(root: int) -> list[int]:
-    """``root`` and every process below it, parents before children (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(parent, []).append(int(entry))
-    found = [root]
-    for pid in found:  # grows as it goes: a breadth-first walk
-        found += children.get(pid, [])
-    return found
+def leftovers() -> list[int]:
+    """Processes still running of any server this process made, after their ``cleanup``
+    should have ended them all (a session-end check: tests/cluster/conftest.py)."""
+    folders = list(_FOLDERS)
+    return [p.pid for p in proc.table() if p.state not in proc.GONE
+            and any(proc.runs_in(p.pid, folder) for folder in folders)]
 
 
-def _state(pid: int) -> str | None:
-    """The process's state letter (R, S, T, Z, ...), or None if there is no such process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[0]
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` still runs (a zombie waiting to be reaped by init has ended)."""
-    return _state(pid) not in (None, "Z")
+class PortTaken(RuntimeError):
+    """The server could not listen: its TCP port was taken after it was chosen."""
 
 
 @dataclass
 class _Child:
     process: subprocess.Popen[bytes]
     log: Path
+    log_from: int  # where this start's lines begin in the log
 
 
 class LocalServer:
-    """One server (its process and every process it starts), on a port and in a temporary
-    directory of its own."""
+    """One server (its process and every process it starts) in a temporary directory of its
+    own, where it also listens on a Unix socket: a name nobody else can take, so no test can
+    lose its address to another run on the machine, as a free TCP port could be between the
+    look and the server's bind (and again between a kill and a restart).
+
+    ``tcp=True`` (for ``arbiter cluster`` and the benchmarks, which connect as a deployment
+    does) also listens on a free port of 127.0.0.1. PostgreSQL cannot be told to pick a port
+    itself, nor Redis to bind port 0, so the fallback is to try again: a first start that finds
+    its port taken takes another free port, up to PORT_ATTEMPTS times; a restart keeps its
+    port (its clients know it) and fails if it was taken meanwhile."""
 
     name = "server"
+    _stop_signal = signal.SIGTERM
+    _user: pwd.struct_passwd | None = None
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, *, tcp: bool = False) -> None:
         self.host = "127.0.0.1"
-        self.port = port or free_port()
+        self.tcp = tcp
+        self.port: int | None = free_port() if tcp else None
         self.directory = Path(tempfile.mkdtemp(prefix=f"arbiter-{self.name}-"))
+        _FOLDERS.append(self.directory)
         self._child: _Child | None = None
         self.starts = 0
 
@@ -227,10 +212,15 @@ class LocalServer:
     def _ready(self) -> bool:
         raise NotImplementedError
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
         """Anything to do once, before the first start."""
 
-    _user: pwd.struct_passwd | None = None
+    def _socket(self, name: str) -> Path:
+        path = self.directory / name
+        if len(str(path)) > 100:  # sun_path holds 108 bytes
+            raise ServersUnavailable(f"the Unix socket path {path} is too long; set TMPDIR to "
+                                     f"a shorter folder")
+        return path
 
     @property
     def running(self) -> bool:
@@ -243,24 +233,40 @@ class LocalServer:
     def start(self, timeout: float = START_TIMEOUT) -> None:
         if self.running:
             return
-        if self.starts == 0:
-            self._prepare()
+        first = self.starts == 0
+        if first:
+            self.prepare()
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            try:
+                self._start(timeout)
+                return
+            except PortTaken:
+                if not first or attempt == PORT_ATTEMPTS:
+                    raise
+                self.port = free_port()
+
+    def _start(self, timeout: float) -> None:
         self.starts += 1
         log = self.directory / f"{self.name}.log"
         with open(log, "ab") as out:
             user = self._user
             process = subprocess.Popen(
                 self._command(), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                cwd=self.directory, start_new_session=True,
+                cwd=self.directory, start_new_session=True,  # a process group of its own
                 user=user.pw_uid if user else None, group=user.pw_gid if user else None,
                 extra_groups=[] if user else None,
                 preexec_fn=(_die_with_parent
                             if threading.current_thread() is threading.main_thread() else None))
-        self._child = _Child(process, log)
+            child = self._child = _Child(process, log, out.tell())
         try:
-            wait_until(self._ready, timeout, f"{self.name} on port {self.port}", self._exited)
+            proc.wait_until(self._ready, timeout, f"{self.name} in {self.directory}",
+                            self._exited)
         except BaseException:
             self.kill()
+            with open(child.log, "rb") as written:
+                written.seek(child.log_from)
+                if self.tcp and b"Address already in use" in written.read():
+                    raise PortTaken(f"{self.name}: port {self.port} was taken") from None
             raise
 
     def _exited(self) -> str | None:
@@ -270,67 +276,62 @@ class LocalServer:
                 + self.log_tail())
 
     def log_tail(self, lines: int = 20) -> str:
-        if self._child is None or not self._child.log.exists():
+        log = self.directory / f"{self.name}.log"
+        if not log.exists():
             return ""
-        return "\n".join(self._child.log.read_text(errors="replace").splitlines()[-lines:])
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
 
     def processes(self) -> list[int]:
-        """The server's process and all its descendants, parent first. (Not its process
-        group: PostgreSQL puts each backend in a session of its own.)"""
-        if self._child is None:
-            return []
-        return _descendants(self._child.process.pid)
-
-    def _signal(self, sig: signal.Signals, pids: list[int] | None = None) -> None:
-        for pid in self.processes() if pids is None else pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, sig)
+        """Every running process of the server, parent first: its process and all below it,
+        its process group, and any process working in its directory (PostgreSQL gives each
+        backend a session of its own, and one whose postmaster died is no longer below it)."""
+        table = proc.table()
+        running = {p.pid for p in table if p.state not in proc.GONE}
+        found: list[int] = []
+        leader = None
+        if self._child is not None:
+            leader = self._child.process.pid
+            if self._child.process.poll() is None:  # not reaped: its pid is not reused
+                found = [pid for pid in proc.descendants(leader, table) if pid in running]
+        # (A process group's id is never reused while a member lives, even without a leader.)
+        found += [p.pid for p in table if p.pid in running and p.pid not in found
+                  and (p.pgrp == leader or proc.runs_in(p.pid, self.directory))]
+        return found
 
     def stop(self, timeout: float = STOP_TIMEOUT) -> None:
-        """A clean shutdown (SIGTERM, or the server's own fast-shutdown signal)."""
+        """A clean shutdown (SIGTERM, or the server's own fast-shutdown signal); whatever is
+        left of it after ``timeout`` is killed."""
         if self._child is None:
             return
-        pids = self.processes()
-        self._signal(signal.SIGCONT, pids)  # a frozen server cannot shut down
-        self._signal(self._stop_signal, pids[:1])
-        try:
+        proc.send(signal.SIGCONT, self.processes())  # a frozen server cannot shut down
+        self._child.process.send_signal(self._stop_signal)  # (not once it has been reaped)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self._child.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self._signal(signal.SIGKILL, self.processes())
-            self._child.process.wait(timeout)
-        self._wait_gone(pids)
-        self._child = None
-
-    _stop_signal = signal.SIGTERM
+        self.kill()
 
     def kill(self) -> None:
-        """The machine dies: every process of the server gets SIGKILL at once."""
+        """The machine dies: every process of the server gets SIGKILL (stopped ones woken
+        first), until none is left. Returns once all have gone, so that a restart finds the
+        port, the socket and the shared memory free."""
         if self._child is None:
             return
-        pids = self.processes()
-        self._signal(signal.SIGKILL, pids)
-        self._child.process.wait(STOP_TIMEOUT)
-        self._wait_gone(pids)
+        proc.end(self.processes, f"{self.name}'s processes", STOP_TIMEOUT)
+        self._child.process.wait(STOP_TIMEOUT)  # reaped (end() saw it gone or a zombie)
         self._child = None
-
-    def _wait_gone(self, pids: list[int]) -> None:
-        # Helper processes (PostgreSQL's backends) are not our children: wait until every one
-        # has gone, so that a restart finds the port and the shared memory free.
-        wait_until(lambda: not any(_alive(pid) for pid in pids), STOP_TIMEOUT,
-                   f"{self.name}'s processes to exit")
 
     def freeze(self) -> None:
         """The server stops answering without closing anything (SIGSTOP on every process of
-        it, the parent first so that it starts no new one): a hung machine. Returns once
-        every one of them has stopped."""
-        pids = self.processes()
-        self._signal(signal.SIGSTOP, pids)
-        # Stopped, or ended (a backend that exited is a zombie while its parent is stopped).
-        wait_until(lambda: all(_state(pid) in ("T", "t", "Z", None) for pid in pids),
-                   STOP_TIMEOUT, f"{self.name}'s processes to stop")
+        it, the parent first so that it starts no new one; then any it started meanwhile): a
+        hung machine. Returns once every one of them has stopped."""
+        def all_stopped() -> bool:
+            running = [pid for pid in self.processes() if proc.state(pid) not in ("T", "t")]
+            proc.send(signal.SIGSTOP, running)
+            return not running
+
+        proc.wait_until(all_stopped, STOP_TIMEOUT, f"{self.name}'s processes to stop")
 
     def thaw(self) -> None:
-        self._signal(signal.SIGCONT)
+        proc.send(signal.SIGCONT, self.processes())
 
     def restart(self, timeout: float = START_TIMEOUT) -> None:
         self.stop()
@@ -350,30 +351,37 @@ class LocalServer:
 
 
 class LocalRedis(LocalServer):
-    """``redis-server`` (or ``valkey-server``) on loopback. By default it keeps nothing on disk,
-    as a test wants; ``persistent=True`` turns on the append-only file, so that a restart keeps
-    the directory's leases and heartbeats."""
+    """``redis-server`` (or ``valkey-server``) on its Unix socket (and on loopback TCP with
+    ``tcp=True``). By default it keeps nothing on disk, as a test wants; ``persistent=True``
+    turns on the append-only file, so that a restart keeps the directory's leases and
+    heartbeats."""
 
     name = "redis"
 
-    def __init__(self, port: int | None = None, *, persistent: bool = False) -> None:
+    def __init__(self, *, persistent: bool = False, tcp: bool = False) -> None:
         self.binary = find_redis()
         self.persistent = persistent
-        super().__init__(port)
+        super().__init__(tcp=tcp)
+        self.socket = self._socket("redis.sock")
 
     def _command(self) -> list[str]:
-        return [str(self.binary), "--bind", self.host, "--port", str(self.port),
-                "--dir", str(self.directory), "--save", "",
+        listen = ["--bind", self.host, "--port", str(self.port)] if self.port else ["--port", "0"]
+        return [str(self.binary), *listen, "--unixsocket", str(self.socket),
+                "--unixsocketperm", "700", "--dir", str(self.directory), "--save", "",
                 "--appendonly", "yes" if self.persistent else "no",
                 "--daemonize", "no", "--loglevel", "warning"]
 
     @property
     def url(self) -> str:
-        return f"redis://{self.host}:{self.port}"
+        if self.port:
+            return f"redis://{self.host}:{self.port}"
+        return f"unix://{self.socket}"
 
     def _ready(self) -> bool:
         try:
-            with socket.create_connection((self.host, self.port), timeout=1.0) as s:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.settimeout(1.0)
+                s.connect(str(self.socket))
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
         except OSError:
@@ -381,39 +389,53 @@ class LocalRedis(LocalServer):
 
 
 class LocalPostgres(LocalServer):
-    """A PostgreSQL cluster of its own (``initdb``), listening on loopback TCP only, whose
-    superuser ``arbiter`` logs in without a password from 127.0.0.1. ``durable=False`` (for
-    tests) turns off fsync: a killed server process still loses nothing committed, only a
-    machine crash could."""
+    """A PostgreSQL cluster of its own, on a Unix socket in its directory (and on loopback TCP
+    with ``tcp=True``), whose superuser ``arbiter`` logs in without a password. It is made by
+    ``initdb``, or, given ``template`` (the data directory of another LocalPostgres that was
+    prepared and never started), as a copy of that: the same empty cluster in a fraction of
+    the time. ``durable=False`` (for tests) turns off fsync: a killed server process still
+    loses nothing committed, only a machine crash could."""
 
     name = "postgres"
     _stop_signal = signal.SIGINT  # PostgreSQL's fast shutdown
+    SOCKET_PORT = 5432  # names the socket file when there is no TCP port
 
-    def __init__(self, port: int | None = None, *, durable: bool = False) -> None:
+    def __init__(self, *, durable: bool = False, tcp: bool = False,
+                 template: Path | None = None) -> None:
         self.bin = find_postgres()
         self._user = _run_as()
         self.durable = durable
-        super().__init__(port)
+        self.template = template
+        super().__init__(tcp=tcp)
         self.data = self.directory / "data"
+        self._socket(f".s.PGSQL.{self.SOCKET_PORT}")
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
         user = self._user
         if user is not None:  # the directory must belong to whoever runs the server
             os.chown(self.directory, user.pw_uid, user.pw_gid)
+        if self.data.exists():
+            return
+        if self.template is not None:  # cp -a keeps the owner and the 0700 PostgreSQL wants
+            command = ["cp", "-a", str(self.template), str(self.data)]
+        else:
+            command = [str(self.bin / "initdb"), "-D", str(self.data), "-U", SUPERUSER,
+                       "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync",
+                       "--no-instructions"]
         done = subprocess.run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "-A", "trust",
-             "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"],
-            capture_output=True, text=True, cwd=self.directory, timeout=120,
-            user=user.pw_uid if user else None, group=user.pw_gid if user else None,
-            extra_groups=[] if user else None)
+            command, capture_output=True, text=True, cwd=self.directory, timeout=120,
+            user=user.pw_uid if user and not self.template else None,
+            group=user.pw_gid if user and not self.template else None,
+            extra_groups=[] if user and not self.template else None)
         if done.returncode != 0:
-            raise RuntimeError(f"initdb failed:\n{done.stdout}\n{done.stderr}")
+            raise RuntimeError(f"{command[0]} failed:\n{done.stdout}\n{done.stderr}")
 
     def _command(self) -> list[str]:
         settings = {
-            "listen_addresses": self.host, "port": str(self.port),
-            "unix_socket_directories": "", "max_connections": "100",
-            "shared_buffers": "32MB", "logging_collector": "off",
+            "listen_addresses": self.host if self.port else "",
+            "port": str(self.port or self.SOCKET_PORT),
+            "unix_socket_directories": str(self.directory),
+            "max_connections": "100", "shared_buffers": "32MB", "logging_collector": "off",
             "log_min_messages": "warning",
         }
         if not self.durable:
@@ -424,42 +446,45 @@ class LocalPostgres(LocalServer):
         return command
 
     def dsn(self, dbname: str = "postgres") -> str:
-        return f"host={self.host} port={self.port} user={SUPERUSER} dbname={dbname}"
+        """How clients connect: on TCP when the server listens there, else its socket."""
+        if self.port:
+            return f"host={self.host} port={self.port} user={SUPERUSER} dbname={dbname}"
+        return self._socket_dsn(dbname)
+
+    def _socket_dsn(self, dbname: str = "postgres") -> str:
+        # Our own checks and commands go through the socket: nobody else can answer there
+        # (on TCP, whoever took the port could, or hold a check until it times out).
+        return (f"host={self.directory} port={self.port or self.SOCKET_PORT} "
+                f"user={SUPERUSER} dbname={dbname}")
 
     def _ready(self) -> bool:
         import psycopg  # only here: finding binaries must work before the venv has it
 
         try:
-            with psycopg.connect(self.dsn(), connect_timeout=2) as conn:
+            with psycopg.connect(self._socket_dsn(), connect_timeout=2) as conn:
                 conn.execute("SELECT 1")
             return True
         except psycopg.OperationalError:
             return False
 
-    def create_database(self, name: str) -> str:
-        """A new empty database; returns its connection string."""
+    def create_database(self, name: str, template: str = "template0") -> str:
+        """A new database, a copy of ``template`` (by default empty); returns its connection
+        string."""
         import psycopg
         from psycopg import sql
 
-        with psycopg.connect(self.dsn(), autocommit=True, connect_timeout=5) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(
-                sql.Identifier(name)))
+        with psycopg.connect(self._socket_dsn(), autocommit=True, connect_timeout=5) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)))
         return self.dsn(name)
 
     def drop_database(self, name: str) -> None:
         import psycopg
         from psycopg import sql
 
-        with psycopg.connect(self.dsn(), autocommit=True, connect_timeout=5) as conn:
+        with psycopg.connect(self._socket_dsn(), autocommit=True, connect_timeout=5) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
                 sql.Identifier(name)))
-
-
-@contextlib.contextmanager
-def local_servers(*, durable: bool = False) -> Iterator[tuple[LocalRedis, LocalPostgres]]:
-    """Both servers, started; stopped and removed on exit."""
-    with LocalRedis() as redis, LocalPostgres(durable=durable) as postgres:
-        yield redis, postgres
 
 
 if __name__ == "__main__":

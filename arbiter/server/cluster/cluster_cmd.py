@@ -191,7 +191,9 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="arbiter-cluster-") as tmp:
             folder = Path(tmp)
             _say(f"starting Redis and PostgreSQL (files in {folder})")
-            with LocalRedis(persistent=True) as redis, LocalPostgres() as postgres:
+            # On TCP, as a deployment's nodes connect (and tools like psql can).
+            with LocalRedis(persistent=True, tcp=True) as redis, \
+                    LocalPostgres(tcp=True) as postgres:
                 dsn = postgres.create_database("arbiter")
                 _say(f"redis: {redis.url} (pid {redis.pid})")
                 _say(f"postgres: {dsn} (pid {postgres.pid})")
