@@ -73,8 +73,8 @@ SERVER_PACKAGES = {"redis": "redis-server", "postgres": "postgresql"}
 
 
 def _survey() -> dict[str, object]:
-    """What arbiter.server.cluster.localservers finds: the servers, and what is missing."""
-    done = subprocess.run([str(BIN / "python"), "-m", "arbiter.server.cluster.localservers"],
+    """What arbiter.testing.localservers finds: the servers, and what is missing."""
+    done = subprocess.run([str(BIN / "python"), "-m", "arbiter.testing.localservers"],
                           capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         return {"missing": [f"the server survey failed: {done.stderr.strip()}"]}

@@ -61,8 +61,8 @@ from arbiter.bots.strategies import STRATEGIES  # noqa: E402
 from arbiter.clients.bots.net import NetBot  # noqa: E402
 from arbiter.clients.sdk import Client  # noqa: E402
 from arbiter.server.cluster.directory import Directory  # noqa: E402
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402
 from arbiter.server.cluster.pglog import ClusterLog  # noqa: E402
+from arbiter.testing.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402
 from bench._netrun import cpu_per_action_us, run_one  # noqa: E402
 
 ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
@@ -134,7 +134,8 @@ class Node:
 
 @contextmanager
 def services(durable: bool = False) -> Iterator[tuple[LocalRedis, LocalPostgres]]:
-    with LocalRedis() as redis, LocalPostgres(durable=durable) as postgres:
+    # On TCP, as a deployment's nodes connect: the figures are a deployment's.
+    with LocalRedis(tcp=True) as redis, LocalPostgres(durable=durable, tcp=True) as postgres:
         yield redis, postgres
 
 

@@ -25,10 +25,10 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arbiter.server.cluster.directory import Directory
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
 from arbiter.server.cluster.pglog import ClusterLog
 from arbiter.server.store.db import Store
 from arbiter.server.store.records import CommandAppended, GameStarted, Record, RoomCreated
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 
 
 def _setup_records(rooms: int) -> list[Record]:
@@ -139,7 +139,9 @@ def main() -> int:
     parser.add_argument("--durable", action="store_true",
                         help="PostgreSQL with fsync on (default off, as in the tests)")
     args = parser.parse_args()
-    with LocalRedis() as redis, LocalPostgres(durable=args.durable) as postgres:
+    # On TCP, as a deployment's nodes connect: the figures are a deployment's.
+    with LocalRedis(tcp=True) as redis, \
+            LocalPostgres(durable=args.durable, tcp=True) as postgres:
         trio.run(run, args, redis, postgres)
     return 0
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import psycopg
 
-from arbiter.server.cluster.localservers import LocalRedis
+from arbiter.testing.localservers import LocalRedis
 from tests.e2e.procs import ARBITER, wait_for
 
 from .nodes import Node, start_nodes

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from arbiter.server.cluster.directory import Directory, Lease
-from arbiter.server.cluster.localservers import LocalRedis
+from arbiter.testing.localservers import LocalRedis
 
 from .helpers import eventually
 

@@ -18,10 +18,10 @@ import pytest
 import trio
 
 from arbiter.server.cluster.directory import Lease
-from arbiter.server.cluster.localservers import LocalRedis
 from arbiter.server.cluster.node import ClusterNode, ClusterSettings
 from arbiter.server.cluster.pglog import ClusterLog
 from arbiter.server.store.records import RoomCreated, SessionCreated
+from arbiter.testing.localservers import LocalRedis
 
 from ..server.harness import server_config
 

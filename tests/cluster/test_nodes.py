@@ -23,8 +23,8 @@ import trio
 
 from arbiter.bots.strategies import random_strategy
 from arbiter.server.cluster.directory import Directory
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
 from arbiter.server.rules.cards.catalog import cards as catalog_cards
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 from tests.server.harness import Activity, Client
 
 from .helpers import eventually

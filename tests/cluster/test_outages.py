@@ -14,9 +14,9 @@ import pytest
 import trio
 
 from arbiter.server.cluster.directory import Directory, DirectoryUnavailable
-from arbiter.server.cluster.localservers import LocalPostgres, LocalRedis
 from arbiter.server.cluster.pglog import ClusterLog, LogUnavailable
 from arbiter.server.store.records import CommandAppended, GameStarted, RoomCreated
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 
 TIMEOUT = 1.0  # the clients' deadline in these tests
 SLACK = 1.5  # what a bounded error may take beyond it on a busy two-core machine

@@ -10,7 +10,6 @@ import pytest
 import trio
 
 from arbiter.server.cluster.directory import Directory
-from arbiter.server.cluster.localservers import LocalRedis
 from arbiter.server.cluster.ownership import hand_over, take_over
 from arbiter.server.cluster.pglog import ClusterLog, Fenced, RoomBusy, RoomOwner
 from arbiter.server.store.records import (
@@ -19,6 +18,7 @@ from arbiter.server.store.records import (
     RoomCreated,
     RoomStateSet,
 )
+from arbiter.testing.localservers import LocalRedis
 
 from .helpers import eventually
 

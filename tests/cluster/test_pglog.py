@@ -17,12 +17,11 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arbiter.server.cluster.idpool import IdPool, IdsExhausted
 from arbiter.server.cluster.pglog import (
     INLINE_BACKOFF,
     ClusterLog,
     Fenced,
-    IdPool,
-    IdsExhausted,
     PgLog,
     RoomBusy,
     RoomOwner,
@@ -330,11 +329,11 @@ async def test_a_batch_must_give_every_rooms_epoch(log: ClusterLog) -> None:
                         {1: 1})
 
 
-async def test_two_nodes_may_create_the_schema_at_once(dsn: str) -> None:
+async def test_two_nodes_may_create_the_schema_at_once(empty_dsn: str) -> None:
     entered = []
 
     async def node(name: str) -> None:
-        async with ClusterLog(dsn, node=name) as log:
+        async with ClusterLog(empty_dsn, node=name) as log:
             entered.append(name)
             await log.ping()
 

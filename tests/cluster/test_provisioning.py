@@ -1,10 +1,15 @@
-"""Getting the servers: dev.py installs them when it can, the fixtures start throwaway ones,
-and where they cannot be had the cluster tests fail saying what is missing."""
+"""Getting the servers: dev.py installs them when it can, the fixtures start throwaway ones on
+addresses no other run can take and end every process of them, whatever a test did, and where
+they cannot be had the cluster tests fail saying what is missing (docs/cluster.md,
+"Provisioning")."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,12 +19,15 @@ from typing import Any
 import psycopg
 import pytest
 
-from arbiter.server.cluster.localservers import (
+from arbiter.testing import processes
+from arbiter.testing.localservers import (
     LocalPostgres,
     LocalRedis,
+    PortTaken,
     ServersUnavailable,
     find_postgres,
     find_redis,
+    leftovers,
     survey,
 )
 
@@ -33,25 +41,19 @@ def _owner_uid(pid: int) -> int:
     raise AssertionError("no Uid line")
 
 
-def _state(pid: int) -> str:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-
-
 def _alive(pid: int) -> bool:
-    try:
-        return _state(pid) != "Z"
-    except OSError:
-        return False
+    return processes.state(pid) not in (None, "Z")
 
 
-def test_throwaway_servers_answer_on_loopback_and_leave_nothing_behind() -> None:
-    with LocalRedis() as redis, LocalPostgres() as postgres:
-        assert redis.host == postgres.host == "127.0.0.1"
-        assert redis.port != postgres.port
+def test_throwaway_servers_answer_on_their_own_sockets_and_leave_nothing_behind() -> None:
+    with LocalRedis() as redis, LocalPostgres() as postgres:  # (initdb: the real first start)
+        assert redis.url == f"unix://{redis.directory}/redis.sock"
         assert redis._ready() and postgres._ready()
         with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:
-            row = conn.execute("SHOW listen_addresses").fetchone()
-            assert row == ("127.0.0.1",)
+            # No TCP at all: an address in its own directory, which no other run can take.
+            assert conn.execute("SHOW listen_addresses").fetchone() == ("",)
+            assert conn.execute("SHOW unix_socket_directories").fetchone() == (
+                str(postgres.directory),)
         pids = redis.processes() + postgres.processes()
         assert len(postgres.processes()) > 1  # the postmaster and its helpers
         folders = [redis.directory, postgres.directory]
@@ -64,31 +66,114 @@ def test_throwaway_servers_answer_on_loopback_and_leave_nothing_behind() -> None
     assert not any(folder.exists() for folder in folders)
 
 
-def test_a_frozen_server_stops_every_process_of_it() -> None:
-    with LocalPostgres() as postgres:
-        with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:  # its own backend
-            backend = conn.info.backend_pid
-            assert backend in postgres.processes()
-            postgres.freeze()
-            try:
-                states = {pid: _state(pid) for pid in postgres.processes()}
-            finally:
-                postgres.thaw()
-            conn.execute("SELECT 1")  # thawed, it answers again
-        assert states[backend] == "T" and states[postgres.processes()[0]] == "T"
-        assert set(states.values()) <= {"T", "Z"}  # stopped, or ended just before
+def test_servers_asked_for_tcp_listen_on_loopback_too(postgres_data: Path) -> None:
+    with LocalRedis(tcp=True) as redis, LocalPostgres(tcp=True, template=postgres_data) as pg:
+        assert redis.url == f"redis://127.0.0.1:{redis.port}"
+        with socket.create_connection(("127.0.0.1", redis.port or 0), timeout=5) as s:
+            s.sendall(b"PING\r\n")
+            assert s.recv(16).startswith(b"+PONG")
+        assert pg.dsn().startswith(f"host=127.0.0.1 port={pg.port} ")
+        with psycopg.connect(pg.dsn(), connect_timeout=5) as conn:
+            assert conn.execute("SHOW listen_addresses").fetchone() == ("127.0.0.1",)
 
 
-def test_a_restarted_postgres_keeps_what_was_committed() -> None:
-    with LocalPostgres() as postgres:
-        dsn = postgres.create_database("keep")
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute("CREATE TABLE t(x int)")
-            conn.execute("INSERT INTO t VALUES (1)")
-        postgres.kill()  # every process of it, at once
-        postgres.start()
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            assert conn.execute("SELECT x FROM t").fetchall() == [(1,)]
+@pytest.mark.parametrize("kind", ["redis", "postgres"])
+def test_a_first_start_whose_port_was_taken_takes_another_but_a_restart_keeps_its_own(
+        kind: str, postgres_data: Path) -> None:
+    server = (LocalRedis(tcp=True) if kind == "redis"
+              else LocalPostgres(tcp=True, template=postgres_data))
+    try:
+        chosen = server.port
+        assert chosen is not None
+        with socket.socket() as squatter:  # another run took the free port first
+            squatter.bind(("127.0.0.1", chosen))
+            squatter.listen()
+            server.start()
+            assert server.port != chosen and server._ready()
+            taken = server.port
+        server.stop()
+        with socket.socket() as squatter:  # and now the port a restart needs
+            squatter.bind(("127.0.0.1", taken))
+            squatter.listen()
+            with pytest.raises(PortTaken):
+                server.start()
+        assert server.port == taken and not server.processes()
+    finally:
+        server.cleanup()
+
+
+def test_a_frozen_server_stops_every_process_of_it(own_postgres: LocalPostgres) -> None:
+    postgres = own_postgres
+    with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:  # its own backend
+        backend = conn.info.backend_pid
+        assert backend in postgres.processes()
+        postgres.freeze()
+        try:
+            states = {pid: processes.state(pid) for pid in postgres.processes()}
+        finally:
+            postgres.thaw()
+        conn.execute("SELECT 1")  # thawed, it answers again
+    assert states[backend] == "T" and states[postgres.processes()[0]] == "T"
+    assert set(states.values()) == {"T"}
+
+
+def test_a_server_is_ended_whole_whatever_was_done_to_it(own_postgres: LocalPostgres) -> None:
+    """Frozen, then its postmaster killed alone: its helpers and backends are orphans, stopped
+    for good, each in a session of its own, below nobody. Ending the server still finds them
+    (they run in its directory), as the session's check would."""
+    postgres = own_postgres
+    with psycopg.connect(postgres.dsn(), connect_timeout=5) as conn:
+        backend = conn.info.backend_pid
+        postgres.freeze()
+        postmaster = postgres.pid
+        assert postmaster is not None
+        os.kill(postmaster, signal.SIGKILL)
+        processes.wait_until(lambda: not _alive(postmaster), 10, "the postmaster to die")
+        orphans = postgres.processes()
+        assert backend in orphans and len(orphans) >= 4  # checkpointer, walwriter, ...
+        assert all(processes.state(pid) == "T" for pid in orphans)
+        assert not set(orphans) & set(processes.descendants(os.getpid(), processes.table()))
+        assert set(orphans) <= set(leftovers())
+        postgres.kill()
+    assert not any(_alive(pid) for pid in orphans)
+    assert not set(orphans) & set(leftovers())
+
+
+def test_a_restarted_postgres_keeps_what_was_committed(own_postgres: LocalPostgres) -> None:
+    postgres = own_postgres
+    dsn = postgres.create_database("keep")
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE t(x int)")
+        conn.execute("INSERT INTO t VALUES (1)")
+    postgres.kill()  # every process of it, at once
+    postgres.start()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT x FROM t").fetchall() == [(1,)]
+
+
+def test_the_session_fails_loudly_when_a_test_leaves_a_server_running(tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text(
+        "from tests.cluster.conftest import nothing_left_running  # noqa: F401\n")
+    (tmp_path / "test_leaky.py").write_text(
+        "from arbiter.testing.localservers import LocalRedis\n"
+        "def test_leaks() -> None:\n"
+        "    redis = LocalRedis()\n"
+        "    redis.start()\n"
+        "    redis.freeze()\n"
+        "    print('LEAKED', redis.pid, redis.directory)\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-s", "-rA",
+         "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=300)
+    out = done.stdout + done.stderr
+    assert done.returncode != 0, out
+    found = re.search(r"LEAKED (\d+) (\S+)", out)
+    assert found is not None, out
+    pid = int(found[1])
+    assert "servers of this run were left running after their tests" in out, out
+    assert f"pid {pid} (T) in {found[2]}: " in out, out
+    assert not _alive(pid)  # and the check ended it
 
 
 def test_a_missing_server_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ The folder path is the import name (``arbiter/server/rooms/hub.py`` is
   (``arbiter.protocol.errors``), so it stays pure and never needs the room core;
 - wire formats live in the protocol: only ``arbiter.protocol.ids`` (and its browser port,
   src/protocol/ids.js) takes room ids apart or puts them together, and the clients send no
-  request they wrote out by hand as a map.
+  request they wrote out by hand as a map;
+- the server does not import the testing tools (``arbiter.testing``: throwaway servers started
+  with ctypes and /proc), except ``arbiter cluster``, whose job is to start them.
 """
 
 from __future__ import annotations
@@ -126,6 +128,15 @@ def test_the_engine_needs_only_itself_and_the_refusal_type() -> None:
     assert "arbiter.protocol.errors" in found  # the engine refuses with the wire's type
     assert {m for m in found if not any(m == a or m.startswith(a + ".") for a in allowed)} \
         == set()
+
+
+def test_the_server_leaves_the_testing_tools_to_arbiter_cluster() -> None:
+    assert (PACKAGE / "testing" / "localservers.py").exists()
+    offenders = _offenders("arbiter/server", ("arbiter.testing",))
+    allowed = "arbiter/server/cluster/cluster_cmd.py"
+    assert allowed in offenders, "the check sees the one import that is allowed"
+    del offenders[allowed]
+    assert offenders == {}
 
 
 def test_every_module_is_named_by_its_path() -> None:

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from .localservers import LocalPostgres, LocalRedis
+# The one server module that may use the testing tools (tests/tooling/test_layers.py): this
+# command's job is to start throwaway servers, and `arbiter` loads it only when it is run.
+from arbiter.testing.localservers import LocalPostgres, LocalRedis
 
 START_TIMEOUT = 30.0  # seconds for one node to answer /healthz
 STOP_TIMEOUT = 15.0  # seconds for one node to shut down cleanly before SIGKILL
@@ -207,7 +209,9 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="arbiter-cluster-") as tmp:
             folder = Path(tmp)
             _say(f"starting Redis and PostgreSQL (files in {folder})")
-            with LocalRedis(persistent=True) as redis, LocalPostgres() as postgres:
+            # On TCP, as a deployment's nodes connect (and tools like psql can).
+            with LocalRedis(persistent=True, tcp=True) as redis, \
+                    LocalPostgres(tcp=True) as postgres:
                 dsn = postgres.create_database("arbiter")
                 _say(f"redis: {redis.url} (pid {redis.pid})")
                 _say(f"postgres: {dsn} (pid {postgres.pid})")

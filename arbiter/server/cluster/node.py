@@ -52,9 +52,10 @@ from arbiter.server.store.records import Record, RoomCreated
 
 from . import lookups as steps
 from .directory import Directory, DirectoryUnavailable
+from .idpool import IdPool
 from .leases import Beats, Holdings
 from .ownership import hand_over, take_over
-from .pglog import ClusterLog, IdPool, LogUnavailable, RoomBusy
+from .pglog import ClusterLog, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
 
 log = logging.getLogger("arbiter.cluster")

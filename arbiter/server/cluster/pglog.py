@@ -3,35 +3,20 @@
 It holds what must not be lost and what any node needs to rebuild any room: sessions, rooms,
 seats, games and every accepted command, written from the typed records of
 :mod:`arbiter.server.store.records`, one transaction per batch (group commit, as in
-:mod:`arbiter.server.store.gate`). Ids of rooms and games come from PostgreSQL sequences, so
-they are unique across nodes.
+:mod:`arbiter.server.store.gate`). The schema and the triggers that fence a stale owner's
+writes are in :mod:`.pgschema`, the SQL of a batch and of the rows read back in :mod:`.pgsql`,
+and the ids handed out from the log's sequences in :mod:`.idpool` (docs/cluster.md,
+"Fencing").
 
-Fencing (docs/cluster.md, "Fencing"). Every room row carries its owner node and an ``epoch``.
-A node that takes a room over claims it with one compare-and-set statement that raises the
-epoch by one. Every row a node writes for a room carries the epoch under which it believes it
-owns the room, and PostgreSQL itself refuses a stale one:
-
-- seats, games and commands have statement-level triggers that lock the rows of the rooms
-  they touch ``FOR SHARE`` and raise ``AR001`` (naming the rooms) when an epoch differs;
-- updating a room's row may leave its epoch as it is (an owner's write) or raise it by
-  exactly one (a claim); lowering it (a stale owner's write) raises ``AR001``.
-
-A claim's ``UPDATE`` needs a lock that conflicts with ``FOR SHARE``, so a claim and a stale
-write cannot interleave: either the old owner's transaction took its locks first, and the claim
-waits until it has committed (the new owner then replays those rows), or the claim came first,
-and the old owner's transaction sees the new epoch and fails whole. A batch of several
-statements also starts by checking all its rooms at once (same lock), so that :class:`Fenced`
-names every stale room of the batch, not only those of the first statement that fails; a batch
-of one statement (commands alone, the common case) leaves that to its trigger, which names
-every stale room of its rows.
+A claim raises a room's epoch with one compare-and-set statement; a write carries the epoch its
+node believes it owns the room under, and PostgreSQL refuses a stale one (:class:`Fenced`).
 
 A batch goes to the server as one message (one round trip), run as one implicit transaction:
 once the message is in, the server finishes it whether or not the node is still there, so a
 node that freezes or is cut off mid-batch never leaves rooms locked. A node that hangs inside a
 transaction of its own (a claim, a test) is ended by the server after
 ``idle_in_transaction_timeout``; a claim waits at most ``lock_timeout`` for a writer
-(:class:`RoomBusy`). Names, which players choose, are kept as UTF-8 ``bytea``: PostgreSQL's
-``text`` cannot hold a NUL, and one odd name must not fail a batch holding everyone's commands.
+(:class:`RoomBusy`).
 
 :class:`PgLog` is the synchronous core, one connection, for one thread at a time.
 :class:`ClusterLog` is the trio side: a few connections, each call under a deadline, so the
@@ -51,119 +36,30 @@ import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import msgpack
 import psycopg
 import trio
 from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict
 
-from arbiter.server.store.records import (
-    CommandAppended,
-    GameFinished,
-    GameStarted,
-    Record,
-    RoomCreated,
-    RoomStateSet,
-    SeatSet,
-    SessionCreated,
-    SessionForgotten,
-)
+from arbiter.server.store.records import Record
 from arbiter.server.store.rows import CommandRow, GameRow, RoomRow, SeatRow, StoredRoom
 
-SCHEMA_VERSION = 1
-STALE_EPOCH = "AR001"  # SQLSTATE of a refused stale write (ours: class AR is not PostgreSQL's)
-EPOCH_JUMP = "AR002"  # an epoch raised by more than one claim: a bug, never a race
-SCHEMA_LOCK = 0x4152_4249  # advisory lock held while a node creates or checks the schema
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS arbiter_meta(
-    key text PRIMARY KEY, value bigint NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions(
-    token text PRIMARY KEY, name bytea NOT NULL, created double precision NOT NULL);
-CREATE TABLE IF NOT EXISTS rooms(
-    id bigint PRIMARY KEY, name bytea NOT NULL, config bytea NOT NULL, creator text,
-    state text NOT NULL, created double precision NOT NULL,
-    owner text NOT NULL, epoch bigint NOT NULL CHECK (epoch > 0));
-CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms(id) WHERE state <> 'finished';
-CREATE TABLE IF NOT EXISTS seats(
-    room bigint NOT NULL, seat integer NOT NULL, token text, session text, name bytea,
-    deck bytea, bot text, epoch bigint NOT NULL, PRIMARY KEY(room, seat));
-CREATE TABLE IF NOT EXISTS games(
-    id bigint PRIMARY KEY, room bigint NOT NULL, number integer NOT NULL,
-    seed bigint NOT NULL, config bytea NOT NULL, chooser integer,
-    started double precision NOT NULL, result bytea, final_hash text,
-    epoch bigint NOT NULL);
-CREATE INDEX IF NOT EXISTS games_by_room ON games(room, number);
-CREATE TABLE IF NOT EXISTS commands(
-    game bigint NOT NULL, n integer NOT NULL, room bigint NOT NULL, command bytea NOT NULL,
-    hash text, clocks bytea, at double precision NOT NULL, epoch bigint NOT NULL,
-    PRIMARY KEY(game, n));
-CREATE SEQUENCE IF NOT EXISTS room_ids;
-CREATE SEQUENCE IF NOT EXISTS game_ids;
-
--- Refuse the rows of a statement written under a stale epoch. The rooms are locked first,
--- FOR SHARE: a claim (an UPDATE of the room's row) must wait until this transaction ends, and
--- a claim that committed before is seen by the comparison that follows.
-CREATE OR REPLACE FUNCTION arbiter_fence_rows() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    stale bigint[];
-BEGIN
-    PERFORM 1 FROM rooms WHERE id IN (SELECT room FROM new_rows) ORDER BY id FOR SHARE;
-    SELECT array_agg(DISTINCT n.room ORDER BY n.room) INTO stale
-      FROM new_rows n LEFT JOIN rooms r ON r.id = n.room
-     WHERE r.epoch IS DISTINCT FROM n.epoch;
-    IF stale IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'AR001', DETAIL = array_to_string(stale, ','),
-            MESSAGE = format('stale epoch: room(s) %s belong to a newer epoch (%s)',
-                             array_to_string(stale, ', '), TG_TABLE_NAME);
-    END IF;
-    RETURN NULL;
-END $$;
-
--- A room's epoch stays (its owner writes) or rises by one (a claim); lowered, it is a stale
--- owner's write.
-CREATE OR REPLACE FUNCTION arbiter_fence_room() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.epoch < OLD.epoch THEN
-        RAISE EXCEPTION USING ERRCODE = 'AR001', DETAIL = OLD.id::text,
-            MESSAGE = format('stale epoch: room %s is at epoch %s, the write was under %s',
-                             OLD.id, OLD.epoch, NEW.epoch);
-    ELSIF NEW.epoch > OLD.epoch + 1 THEN
-        RAISE EXCEPTION USING ERRCODE = 'AR002', DETAIL = OLD.id::text,
-            MESSAGE = format('room %s: epoch %s may only rise by one claim, not to %s',
-                             OLD.id, OLD.epoch, NEW.epoch);
-    END IF;
-    RETURN NEW;
-END $$;
-
--- The whole batch at once, before any write, so the error names every stale room.
-CREATE OR REPLACE FUNCTION arbiter_fence(rooms_ bigint[], epochs_ bigint[])
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-    stale bigint[];
-BEGIN
-    PERFORM 1 FROM rooms WHERE id = ANY(rooms_) ORDER BY id FOR SHARE;
-    SELECT array_agg(w.room ORDER BY w.room) INTO stale
-      FROM unnest(rooms_, epochs_) AS w(room, epoch) LEFT JOIN rooms r ON r.id = w.room
-     WHERE r.epoch IS DISTINCT FROM w.epoch;
-    IF stale IS NOT NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'AR001', DETAIL = array_to_string(stale, ','),
-            MESSAGE = format('stale epoch: room(s) %s belong to a newer epoch',
-                             array_to_string(stale, ', '));
-    END IF;
-END $$;
-
-CREATE OR REPLACE TRIGGER rooms_fence BEFORE UPDATE OF epoch ON rooms
-    FOR EACH ROW EXECUTE FUNCTION arbiter_fence_room();
-"""
-# Transition tables allow one event per trigger: an INSERT and an UPDATE trigger per table.
-SCHEMA += "".join(
-    f"CREATE OR REPLACE TRIGGER {table}_fence_{event.lower()} AFTER {event} ON {table} "
-    f"REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
-    f"EXECUTE FUNCTION arbiter_fence_rows();\n"
-    for table in ("seats", "games", "commands") for event in ("INSERT", "UPDATE"))
+from .logmetrics import LogMetrics
+from .pgschema import STALE_EPOCH, ensure_schema
+from .pgsql import (
+    SELECT_COMMAND,
+    SELECT_GAME,
+    SELECT_ROOM,
+    SELECT_SEAT,
+    batch_statements,
+    command_row,
+    game_row,
+    name_text,
+    room_row,
+    seat_row,
+)
 
 
 class Fenced(Exception):
@@ -204,144 +100,6 @@ class RoomOwner:
     state: str
 
 
-def _pack(value: Any) -> bytes:
-    data: bytes = msgpack.packb(value, use_bin_type=True)
-    return data
-
-
-def _opt_pack(value: Any) -> bytes | None:
-    return None if value is None else _pack(value)
-
-
-def _unpack(data: bytes | None) -> Any:
-    if data is None:
-        return None
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
-def _utf8(value: str | None) -> bytes | None:
-    # Names come from players: PostgreSQL's text type cannot hold every string a player may
-    # send (a NUL), and one bad name must not fail a batch that holds everyone's commands.
-    return None if value is None else value.encode("utf-8", "surrogatepass")
-
-
-def _text(value: bytes) -> str:
-    return bytes(value).decode("utf-8", "surrogatepass")
-
-
-def _opt_text(value: bytes | None) -> str | None:
-    return None if value is None else _text(value)
-
-
-def _last_by(records: Sequence[Any], key: Callable[[Any], Any]) -> list[Any]:
-    """The last record for each key, in order: one statement may touch a row only once, and
-    within a run of one kind the later record supersedes the earlier."""
-    latest = {key(r): r for r in records}
-    return list(latest.values())
-
-
-def _columns(rows: Sequence[Sequence[Any]], count: int) -> list[list[Any]]:
-    return [[row[i] for row in rows] for i in range(count)] if rows else [[] for _ in
-                                                                           range(count)]
-
-
-Statement = tuple[str, Sequence[Any]]  # SQL and its parameters (none: values written in)
-
-
-def _insert(head: str, rows: Sequence[Sequence[Any]], tail: str = "") -> Statement:
-    """``INSERT ... VALUES`` with a row of placeholders per record: one statement (so a
-    statement trigger fires once for the lot), whose scalar parameters psycopg binds in C; the
-    same rows as arrays (``unnest``) cost three times as much to bind, in Python."""
-    placeholders = "(" + ", ".join(["%s"] * len(rows[0])) + ")"
-    return (f"{head} VALUES {', '.join([placeholders] * len(rows))}{tail}",
-            [value for row in rows for value in row])
-
-
-def _statements(kind: type[Any], run: Sequence[Any], epochs: Mapping[int, int], node: str,
-                now: float) -> list[Statement]:
-    """The SQL for a run of records of one kind: one statement, so that a trigger fires once
-    per statement, not once per row (updates go over arrays, ``unnest``)."""
-    if kind is SessionCreated:
-        return [_insert("INSERT INTO sessions(token, name, created)",
-                        [(r.token, _utf8(r.name), now)
-                         for r in _last_by(run, lambda r: r.token)],
-                        " ON CONFLICT (token) DO UPDATE SET name = EXCLUDED.name, "
-                        "created = EXCLUDED.created")]
-    if kind is SessionForgotten:
-        return [("DELETE FROM sessions WHERE token = ANY(%s::text[])",
-                 ([r.token for r in run],))]
-    if kind is RoomCreated:
-        return [_insert("INSERT INTO rooms(id, name, config, creator, state, created, owner, "
-                        "epoch)",
-                        [(r.room, _utf8(r.name), _pack(r.config), r.creator, "waiting", now,
-                          node, epochs[r.room]) for r in run])]
-    if kind is RoomStateSet:
-        cols = _columns([(r.room, r.state, epochs[r.room])
-                         for r in _last_by(run, lambda r: r.room)], 3)
-        return [("UPDATE rooms SET state = u.s, epoch = u.e FROM unnest(%s::bigint[], "
-                 "%s::text[], %s::bigint[]) AS u(i, s, e) WHERE rooms.id = u.i", cols)]
-    if kind is SeatSet:
-        return [_insert("INSERT INTO seats(room, seat, token, session, name, deck, bot, epoch)",
-                        [(r.room, r.seat, r.token, r.session, _utf8(r.name),
-                          _opt_pack(r.deck), r.bot, epochs[r.room])
-                         for r in _last_by(run, lambda r: (r.room, r.seat))],
-                        " ON CONFLICT (room, seat) DO UPDATE SET token = EXCLUDED.token, "
-                        "session = EXCLUDED.session, name = EXCLUDED.name, "
-                        "deck = EXCLUDED.deck, bot = EXCLUDED.bot, epoch = EXCLUDED.epoch")]
-    if kind is GameStarted:
-        return [_insert("INSERT INTO games(id, room, number, seed, config, chooser, started, "
-                        "epoch)",
-                        [(r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser, now,
-                          epochs[r.room]) for r in run])]
-    if kind is CommandAppended:
-        return [(_command_insert(run, epochs, now), ())]
-    if kind is GameFinished:
-        cols = _columns([(r.game, _pack(r.result), r.final_hash, epochs[r.room])
-                         for r in _last_by(run, lambda r: r.game)], 4)
-        return [("UPDATE games SET result = u.r, final_hash = u.h, epoch = u.e "
-                 "FROM unnest(%s::bigint[], %s::bytea[], %s::text[], %s::bigint[]) "
-                 "AS u(i, r, h, e) WHERE games.id = u.i", cols)]
-    raise TypeError(f"not a log record: {kind.__name__}")
-
-
-def _command_insert(run: Sequence[CommandAppended], epochs: Mapping[int, int], now: float
-                    ) -> str:
-    """The ``INSERT`` of a run of commands (most of every batch) with its values written in,
-    by hand rather than by psycopg's client-side binding, whose query parsing and per-value
-    dispatch cost the node about 11 us an action. Every value is an int (``%d``: nothing else
-    formats), the time (a float's repr), bytes (``'\\x...'``, hex: nothing to escape) or the
-    state hash, text quoted by doubling its quotes, which is exact because the connection runs
-    with ``standard_conforming_strings`` on (:class:`PgLog` sets it)."""
-    at = repr(float(now))
-    rows = ",".join(
-        f"({r.game:d},{r.n:d},{r.room:d},{_bytea(_pack(r.command))},{_text_literal(r.hash)},"
-        f"{_bytea(_opt_pack(r.clocks))},{at},{epochs[r.room]:d})" for r in run)
-    return "INSERT INTO commands(game, n, room, command, hash, clocks, at, epoch) VALUES " + rows
-
-
-def _bytea(value: bytes | None) -> str:
-    return "NULL" if value is None else "'\\x" + value.hex() + "'"
-
-
-def _text_literal(value: str | None) -> str:
-    if value is None:
-        return "NULL"
-    if "\x00" in value:
-        raise ValueError("PostgreSQL's text cannot hold a NUL")
-    return "'" + value.replace("'", "''") + "'"
-
-
-# Kinds of record written by one statement whose trigger checks (and names) every room of its
-# rows: a batch of only one of these needs no separate arbiter_fence() call first (the common
-# batch, commands alone, is then one statement).
-SELF_FENCED = frozenset({SeatSet, GameStarted, CommandAppended})
-
-
-def fenced_rooms(records: Sequence[Record]) -> set[int]:
-    """The rooms whose epochs a batch must carry (every room a record names)."""
-    return {r.room for r in records if not isinstance(r, SessionCreated | SessionForgotten)}
-
-
 def _fenced(exc: psycopg.Error) -> Fenced | None:
     """:class:`Fenced` naming the rooms of an ``AR001`` error, or None for any other error."""
     if exc.sqlstate != STALE_EPOCH:
@@ -363,7 +121,7 @@ class PgLog:
         # Server-side limits, which hold even when this process is frozen: a transaction left
         # open by a hung node (holding FOR SHARE locks that block a claim) is ended by the
         # server after ``idle_in_transaction_timeout``.
-        options = ("-c standard_conforming_strings=on "  # what _command_insert's quoting needs
+        options = ("-c standard_conforming_strings=on "  # what pgsql.text_literal needs
                    f"-c statement_timeout={int(statement_timeout * 1000)} "
                    f"-c lock_timeout={int(lock_timeout * 1000)} "
                    f"-c idle_in_transaction_session_timeout="
@@ -397,23 +155,8 @@ class PgLog:
     # ------------------------------------------------------------------ schema
 
     def ensure_schema(self) -> None:
-        """Create the tables, triggers and sequences unless they are there (every node does
-        it at start; an advisory lock makes them take turns, and a node joining a running
-        cluster finds the schema in place and touches no table)."""
-        with self.conn.transaction():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            version = None
-            if self.conn.execute("SELECT to_regclass('arbiter_meta')").fetchone() != (None,):
-                row = self.conn.execute(
-                    "SELECT value FROM arbiter_meta WHERE key = 'schema'").fetchone()
-                version = None if row is None else int(row[0])
-            if version is None:
-                self.conn.execute(SCHEMA)
-                self.conn.execute("INSERT INTO arbiter_meta(key, value) VALUES ('schema', %s)",
-                                  (SCHEMA_VERSION,))
-            elif version != SCHEMA_VERSION:
-                raise RuntimeError(f"the log's schema is version {version}; this arbiter "
-                                   f"knows version {SCHEMA_VERSION}")
+        """See :func:`.pgschema.ensure_schema`."""
+        ensure_schema(self.conn)
 
     # ------------------------------------------------------------------ writing
 
@@ -426,28 +169,9 @@ class PgLog:
         never leaves the server holding the rooms' locks while it waits for the rest. (The
         extended protocol would: the server runs an ``Execute`` as soon as it arrives, then
         waits for the ``Sync`` that ends the transaction with no timeout running.) Commands
-        have their values written in by :func:`_command_insert`; a batch of commands alone,
+        have their values written in by :func:`.pgsql.command_insert`; a batch of commands alone,
         the common one, never reaches psycopg's binding."""
-        rooms = fenced_rooms(records)
-        missing = rooms - epochs.keys()
-        if missing:
-            raise ValueError(f"no epoch given for room(s) {sorted(missing)}")
-        created = {r.room for r in records if isinstance(r, RoomCreated)}
-        checked = sorted(rooms - created)
-        now = time.time()
-        kinds = {type(r) for r in records}
-        statements: list[Statement] = []
-        if checked and not (len(kinds) == 1 and kinds <= SELF_FENCED):
-            statements.append(("SELECT arbiter_fence(%s::bigint[], %s::bigint[])",
-                               (checked, [epochs[r] for r in checked])))
-        i = 0
-        while i < len(records):  # runs of one kind of record go in one statement
-            kind = type(records[i])
-            j = i + 1
-            while j < len(records) and type(records[j]) is kind:
-                j += 1
-            statements += _statements(kind, records[i:j], epochs, self.node, now)
-            i = j
+        statements = batch_statements(records, epochs, self.node, time.time())
         if any(params for _, params in statements):  # (commands alone need no cursor)
             with psycopg.ClientCursor(self.conn) as cursor:
                 parts = [cursor.mogrify(sql, params) if params else sql
@@ -555,56 +279,41 @@ class PgLog:
         return [RoomOwner(*r) for r in self.conn.execute(sql + " ORDER BY id")]
 
     def sessions(self) -> dict[str, str]:
-        return {t: _text(n) for t, n in self.conn.execute("SELECT token, name FROM sessions")}
+        return {t: name_text(n)
+                for t, n in self.conn.execute("SELECT token, name FROM sessions")}
 
     def session(self, token: str) -> str | None:
         """The name of the session with this token, if it exists."""
         row = self.conn.execute("SELECT name FROM sessions WHERE token = %s",
                                 (token,)).fetchone()
-        return None if row is None else _text(row[0])
-
-    _ROOM = "SELECT id, name, config, creator, state, created FROM rooms"
+        return None if row is None else name_text(row[0])
 
     def rooms(self, *, unfinished: bool = True) -> list[RoomRow]:
-        sql = self._ROOM + (" WHERE state <> 'finished'" if unfinished else "")
-        return [self._room(r) for r in self.conn.execute(sql + " ORDER BY id")]
+        sql = SELECT_ROOM + (" WHERE state <> 'finished'" if unfinished else "")
+        return [room_row(r) for r in self.conn.execute(sql + " ORDER BY id")]
 
     def room(self, room: int) -> RoomRow | None:
-        r = self.conn.execute(self._ROOM + " WHERE id = %s", (room,)).fetchone()
-        return None if r is None else self._room(r)
-
-    @staticmethod
-    def _room(r: Sequence[Any]) -> RoomRow:
-        return RoomRow(r[0], _text(r[1]), _unpack(r[2]), r[3], r[4], r[5])
+        r = self.conn.execute(SELECT_ROOM + " WHERE id = %s", (room,)).fetchone()
+        return None if r is None else room_row(r)
 
     def seats(self, room: int) -> list[SeatRow]:
-        return [SeatRow(r[0], r[1], r[2], r[3], _opt_text(r[4]), _unpack(r[5]), r[6])
-                for r in self.conn.execute(
-            "SELECT room, seat, token, session, name, deck, bot FROM seats WHERE room = %s "
-            "ORDER BY seat", (room,))]
-
-    _GAME = "SELECT id, room, number, seed, config, chooser, started, result, final_hash FROM games"
-
-    @staticmethod
-    def _game(r: Sequence[Any]) -> GameRow:
-        return GameRow(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], r[6], _unpack(r[7]), r[8])
+        return [seat_row(r) for r in self.conn.execute(
+            SELECT_SEAT + " WHERE room = %s ORDER BY seat", (room,))]
 
     def games(self, room: int) -> list[GameRow]:
-        return [self._game(r) for r in self.conn.execute(
-            self._GAME + " WHERE room = %s ORDER BY number", (room,))]
+        return [game_row(r) for r in self.conn.execute(
+            SELECT_GAME + " WHERE room = %s ORDER BY number", (room,))]
 
     def game(self, game: int) -> GameRow | None:
-        r = self.conn.execute(self._GAME + " WHERE id = %s", (game,)).fetchone()
-        return None if r is None else self._game(r)
+        r = self.conn.execute(SELECT_GAME + " WHERE id = %s", (game,)).fetchone()
+        return None if r is None else game_row(r)
 
     def all_games(self) -> list[GameRow]:
-        return [self._game(r) for r in self.conn.execute(self._GAME + " ORDER BY id")]
+        return [game_row(r) for r in self.conn.execute(SELECT_GAME + " ORDER BY id")]
 
     def commands(self, game: int) -> list[CommandRow]:
-        return [CommandRow(r[0], r[1], _unpack(r[2]), r[3], _unpack(r[4]), r[5])
-                for r in self.conn.execute(
-                    "SELECT game, n, command, hash, clocks, at FROM commands WHERE game = %s "
-                    "ORDER BY n", (game,))]
+        return [command_row(r) for r in self.conn.execute(
+            SELECT_COMMAND + " WHERE game = %s ORDER BY n", (game,))]
 
     def stored_room(self, room: int) -> StoredRoom | None:
         """What a node needs to rebuild ``room`` (as ``Store.stored_rooms`` gives for each
@@ -627,69 +336,6 @@ T = TypeVar("T")
 # at most how many batches skip that wait after it was missed (ClusterLog).
 INLINE_WAIT = 0.001
 INLINE_BACKOFF = 64
-
-# Upper bounds (seconds) of the commit latency histogram's buckets, for /metrics.
-LATENCY_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
-
-
-@dataclass
-class LogMetrics:
-    commits: int = 0
-    rows_written: int = 0
-    commit_seconds: float = 0.0
-    commit_seconds_max: float = 0.0
-    fenced_batches: int = 0
-    answered_inline: int = 0  # batches whose answer came within the inline wait
-    failures: int = 0  # calls that raised LogUnavailable
-    claims: int = 0
-    claims_lost: int = 0
-
-    def __post_init__(self) -> None:
-        self.latency_counts = [0] * len(LATENCY_BUCKETS)
-
-    def observe_commit(self, seconds: float, rows: int) -> None:
-        self.commits += 1
-        self.rows_written += rows
-        self.commit_seconds += seconds
-        self.commit_seconds_max = max(self.commit_seconds_max, seconds)
-        for i, bound in enumerate(LATENCY_BUCKETS):
-            if seconds <= bound:
-                self.latency_counts[i] += 1
-
-    def samples(self) -> list[tuple[str, str, str, list[tuple[dict[str, str], float]]]]:
-        """Metric families in the shape :func:`arbiter.server.net.metrics.render` takes."""
-        by_latency: list[tuple[dict[str, str], float]] = [
-            ({"le": repr(b)}, n) for b, n in zip(LATENCY_BUCKETS, self.latency_counts,
-                                                  strict=True)]
-        by_latency.append(({"le": "+Inf"}, self.commits))
-        return [
-            ("arbiter_pg_commits_total", "counter", "Log batches committed to PostgreSQL.",
-             [({}, self.commits)]),
-            ("arbiter_pg_rows_total", "counter", "Log records written to PostgreSQL.",
-             [({}, self.rows_written)]),
-            ("arbiter_pg_commits_by_latency_total", "counter",
-             "Commits that took at most le seconds (cumulative, as histogram buckets).",
-             by_latency),
-            ("arbiter_pg_commit_seconds_total", "counter", "Time spent committing the log.",
-             [({}, round(self.commit_seconds, 6))]),
-            ("arbiter_pg_commit_seconds_max", "gauge", "The slowest commit so far.",
-             [({}, round(self.commit_seconds_max, 6))]),
-            ("arbiter_pg_commits_answered_inline_total", "counter",
-             "Batches whose answer came while the node waited for it without giving the "
-             "event loop a turn (see docs/cluster.md).", [({}, self.answered_inline)]),
-            ("arbiter_pg_fenced_batches_total", "counter",
-             "Batches refused because a room had been claimed by another node.",
-             [({}, self.fenced_batches)]),
-            ("arbiter_pg_failures_total", "counter",
-             "Log calls that failed because PostgreSQL was unreachable or too slow.",
-             [({}, self.failures)]),
-            ("arbiter_pg_claims_total", "counter", "Rooms claimed (epoch raised) in the log.",
-             [({}, self.claims)]),
-            ("arbiter_pg_claims_lost_total", "counter",
-             "Claims that found the room at another epoch (another node was first).",
-             [({}, self.claims_lost)]),
-        ]
-
 
 @dataclass
 class _Call:
@@ -948,49 +594,3 @@ class ClusterLog:
 
     async def stored_room(self, room: int) -> StoredRoom | None:
         return await self._call(lambda db: db.stored_room(room))
-
-
-class IdsExhausted(Exception):
-    """No id left in hand: the pool was not refilled in time."""
-
-
-class IdPool:
-    """Room or game ids handed out without waiting (the room layer is synchronous), from
-    blocks fetched ahead from the log's sequence. Call :meth:`refill` from a task whenever
-    :attr:`low` says so."""
-
-    def __init__(self, log: ClusterLog, kind: str, *, block: int = 32, low_water: int = 8
-                 ) -> None:
-        if kind not in ("rooms", "games"):
-            raise ValueError("kind must be rooms or games")
-        self.log = log
-        self.kind = kind
-        self.block = block
-        self.low_water = low_water
-        self._ids: list[int] = []
-        self._lock = trio.Lock()
-
-    @property
-    def left(self) -> int:
-        return len(self._ids)
-
-    @property
-    def low(self) -> bool:
-        return len(self._ids) < self.low_water
-
-    def take(self) -> int:
-        if not self._ids:
-            raise IdsExhausted(f"no {self.kind} id in hand; refill the pool first")
-        return self._ids.pop(0)
-
-    async def take_waiting(self) -> int:
-        """An id, fetching a block first whenever none is in hand: for a caller that may
-        wait (a create's lookup), so that a burst larger than a block waits, never fails."""
-        while not self._ids:
-            await self.refill()
-        return self.take()
-
-    async def refill(self) -> None:
-        async with self._lock:
-            if self.low:
-                self._ids += await self.log.allocate_ids(self.kind, self.block)
