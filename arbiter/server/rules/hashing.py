@@ -31,8 +31,9 @@ def _obj(o: Obj) -> tuple[Any, ...]:
 
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
-    return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, str(e.keyword),
-            e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
+    out = (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, str(e.keyword),
+           e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
+    return (*out, e.colors) if e.colors else out
 
 
 def game_state(g: Game) -> tuple[Any, ...]:

@@ -91,6 +91,7 @@ from .casting import describe_ref, target_still_legal, targeting_source, unlimit
 from .characteristics import power
 from .damage import deal_damage
 from .keywords import destroy
+from .layer_effects import LAYER_HANDLERS, copy_choice
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -911,7 +912,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     PreventDamage: _prevent, PreventAllCombatDamage: _prevent_combat,
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
-    **VARIANT_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS,
 }
 
 
@@ -992,8 +993,10 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         game.move(obj, GRAVEYARD, cause="fizzle")
         return
     if d.is_permanent_card:
+        copy_of = yield from copy_choice(  # layer 1 (CR 707.2), before it enters
+            game, obj, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
         new = game.put_onto_battlefield(obj, obj.controller, cause="resolve",
-                                        cast_from_hand=obj.cast_from_hand)
+                                        cast_from_hand=obj.cast_from_hand, copy_of=copy_of)
         if new is None:
             return
         if d.enchant is not None and checked and checked[0] is not None:

@@ -371,6 +371,7 @@ class Table:
                 request.game = game.number
                 game.pending = request
                 game.dirty.add("w")
+                game.settle_chars()
                 return
             if isinstance(request, SubgameRequest):
                 game = self._start_subgame(game, request)
