@@ -12,8 +12,9 @@ What each layer holds here (docs/architecture.md, "Continuous effects in layers"
 * layers 3 and 4 (text, type): no effect in the pool changes them; types are read from
   ``defn``.
 * layer 5, colour; layer 6, abilities (keywords granted and removed, "loses all abilities");
-  layer 7: 7a characteristic-defining abilities, 7b setting, 7c modifying (resolved "gets
-  +N/+N" effects and static ones from Auras and lords), 7d counters (CR 122.1a), 7e switching.
+  layer 7 (613.4): 7a characteristic-defining abilities, 7b setting, 7c modifying (resolved
+  "gets +N/+N" effects, static ones from Auras and lords, and +1/+1 and -1/-1 counters, CR
+  122.1a), 7d switching.
 
 Within a layer effects apply in timestamp order (613.7), except that an effect that depends on
 another (613.8a: applying the other would change whether it exists or what it applies to) waits
@@ -72,8 +73,8 @@ State = dict[int, Chars]
 Affects = Callable[[State], list[int]]
 Apply = Callable[[Chars], None]
 
-# The layers and sublayers applied here, in order; "7d" is counters (CR 613.4c).
-ORDER = ("5", "6", "7a", "7b", "7c", "7d", "7e")
+# The layers and sublayers applied here, in order (CR 613.1, 613.4).
+ORDER = ("5", "6", "7a", "7b", "7c", "7d")
 
 
 @dataclass(slots=True)
@@ -109,17 +110,17 @@ def compute(game: Game) -> State:
     for eff in _gather(game, state):
         by_layer.setdefault(eff.layer, []).append(eff)
     for layer in ORDER:
-        if layer == "7d":
-            _counters(game, state)
-            continue
         effects = by_layer.get(layer)
         if effects:
             _apply_layer(effects, state)
+        if layer == "7c":
+            _counters(game, state)  # they add up: their order among 7c's effects is moot
     return state
 
 
 def _counters(game: Game, state: State) -> None:
-    """Layer 7d: each +1/+1 counter gives +1/+1 and each -1/-1 counter -1/-1 (CR 122.1a)."""
+    """Layer 7c: each +1/+1 counter gives +1/+1 and each -1/-1 counter -1/-1 (CR 122.1a,
+    613.4c)."""
     for oid, ch in state.items():
         counters = game.objects[oid].counters
         if counters:
@@ -220,7 +221,7 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
 
         return LayerEffect("7b", eff.timestamp, one, set_pt)
     if kind == "switch_pt":
-        return LayerEffect("7e", eff.timestamp, one, _switch)
+        return LayerEffect("7d", eff.timestamp, one, _switch)
     return None  # control, prevention, redirection, hand size: not characteristics
 
 
@@ -231,7 +232,7 @@ def _lose_all(ch: Chars) -> None:
 
 
 def _switch(ch: Chars) -> None:
-    ch.power, ch.toughness = ch.toughness, ch.power  # CR 613.4d (7e)
+    ch.power, ch.toughness = ch.toughness, ch.power  # CR 613.4d
 
 
 def _lord(game: Game, src: Obj, st: CreaturesGet | CreaturesHave) -> LayerEffect:

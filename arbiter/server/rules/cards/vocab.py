@@ -670,7 +670,7 @@ class SetPowerToughness:
 
 @dataclass(frozen=True, slots=True)
 class SwitchPowerToughness:
-    """Switch ``what``'s power and toughness until end of turn (layer 7e)."""
+    """Switch ``what``'s power and toughness until end of turn (layer 7d)."""
 
     what: Ref
 
