@@ -6,8 +6,8 @@ from real cards (M10 and the pool) where one exists and from test-only cards oth
 from __future__ import annotations
 
 from arbiter.server.local import ViewKeeper
-from arbiter.server.rules.characteristics import colors, has_keyword
 from arbiter.server.rules.cards.vocab import FIRST_STRIKE, FLYING, VIGILANCE
+from arbiter.server.rules.characteristics import colors, has_keyword
 from arbiter.server.rules.view import snapshot
 
 from .helpers import G, Scene
