@@ -228,3 +228,16 @@ def test_613_views_follow_characteristics_changed_at_a_distance() -> None:
     assert keeper.views[1][nightmare]["pt"] == [2, 2]
     assert keeper.views[1] == snapshot(g.game, 1)
 
+
+
+def test_613_an_ability_whose_source_left_uses_its_last_layered_characteristics() -> None:
+    # CR 608.2h: Prodigal Pyromancer, given deathtouch by Venom Draught, is killed with its
+    # ability on the stack; the ability's damage still comes from a source with deathtouch.
+    g = (Scene().battlefield(0, "Swamp", "Mountain", "Prodigal Pyromancer")
+         .hand(0, "Venom Draught", "Lightning Bolt").battlefield(1, "Hill Giant").start())
+    g.cast(0, "Venom Draught", "Prodigal Pyromancer").resolve()
+    g.activate(0, "Prodigal Pyromancer", target="Hill Giant")
+    g.cast(0, "Lightning Bolt", "Prodigal Pyromancer").resolve()
+    assert "Prodigal Pyromancer" in g.zone_names("graveyard", 0)
+    g.resolve()
+    assert "Hill Giant" in g.zone_names("graveyard", 1)

@@ -30,7 +30,10 @@ def chars_of(game: Game, obj: Obj) -> Chars | None:
     table = game.chars
     if table is None:
         table = game.chars = compute(game)
-    return table.get(obj.oid)
+    found = table.get(obj.oid)
+    if found is None and obj.oid not in game.objects:  # last known information (CR 608.2h)
+        return game.last_chars.get(obj.oid)
+    return found
 
 
 def has_keyword(game: Game, obj: Obj, keyword: Keyword) -> bool:

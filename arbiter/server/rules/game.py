@@ -22,7 +22,7 @@ from .cards.vocab import (
     Triggered,
 )
 from .config import GameConfig
-from .layers import Chars
+from .layers import Chars, compute
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -101,6 +101,7 @@ class Game:
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
         self.chars_shown: dict[int, Chars] = {}
+        self.last_chars: dict[int, Chars] = {}  # of permanents that left (layers.py)
         self.pending_triggers: list[Obj] = []
         self.passed: set[int] = set()
         self.ranges: dict[int, frozenset[int]] | None = None  # CR 801.2c, fixed each turn
@@ -160,6 +161,16 @@ class Game:
         asked."""
         self.chars = None
 
+    def _keep_last_chars(self, obj: Obj) -> None:
+        """A permanent is leaving: keep its layered characteristics as last known information
+        (CR 608.2h) for its abilities still to resolve and its damage still to be dealt."""
+        table = self.chars
+        if table is None:
+            table = self.chars = compute(self)
+        last = table.get(obj.oid)
+        if last is not None:
+            self.last_chars[obj.oid] = last
+
     def settle_chars(self) -> None:
         """Before a decision is shown: mark the view keys of every permanent whose layered
         characteristics changed since the views were last told. Most changes mark their
@@ -167,8 +178,6 @@ class Game:
         a creature whose power counts Swamps)."""
         if not (self.effects or self.global_sources or self.chars_shown):
             return
-        from .layers import compute
-
         current = self.chars
         if current is None:
             current = compute(self) if (self.effects or self.global_sources) else {}
@@ -414,6 +423,8 @@ class Game:
         else:
             lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
+        if obj.zone == BATTLEFIELD and (self.effects or self.global_sources):
+            self._keep_last_chars(obj)
         del self.objects[obj.oid]
         self.chars = None
         self.tokens.discard(obj.oid)
