@@ -24,9 +24,14 @@ K = TypeVar("K")
 
 def chars_of(game: Game, obj: Obj) -> Chars | None:
     """The layered characteristics of a permanent, or None when its printed values (and
-    counters) are all there is: nothing in the game could change them, or it is elsewhere."""
-    if not (game.effects or game.global_sources) or obj.zone != BATTLEFIELD:
+    counters) are all there is: nothing in the game could change them, or it is elsewhere.
+    (The questions below repeat its first test inline: they are asked many times an action.)"""
+    if not (game.continuous or game.global_sources) or obj.zone != BATTLEFIELD:
         return None
+    return _layered(game, obj)
+
+
+def _layered(game: Game, obj: Obj) -> Chars | None:
     table = game.chars
     if table is None:
         table = game.chars = compute(game)
@@ -37,10 +42,11 @@ def chars_of(game: Game, obj: Obj) -> Chars | None:
 
 
 def has_keyword(game: Game, obj: Obj, keyword: Keyword) -> bool:
-    ch = chars_of(game, obj)
-    if ch is None:
-        return keyword in obj.defn.keywords
-    return keyword in ch.keywords
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return keyword in ch.keywords
+    return keyword in obj.defn.keywords
 
 
 def keywords_of(game: Game, obj: Obj, kind: type[K]) -> list[K]:
@@ -73,18 +79,26 @@ def colors(game: Game, obj: Obj) -> frozenset[str]:
     return obj.defn.colors if ch is None else ch.colors
 
 
-def _counted(obj: Obj, base: int | None) -> int:
-    return (base or 0) + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-
-
 def power(game: Game, obj: Obj) -> int:
-    ch = chars_of(game, obj)
-    return _counted(obj, obj.defn.power) if ch is None else ch.power
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return ch.power
+    counters = obj.counters
+    if not counters:
+        return obj.defn.power or 0
+    return (obj.defn.power or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
 
 
 def toughness(game: Game, obj: Obj) -> int:
-    ch = chars_of(game, obj)
-    return _counted(obj, obj.defn.toughness) if ch is None else ch.toughness
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return ch.toughness
+    counters = obj.counters
+    if not counters:
+        return obj.defn.toughness or 0
+    return (obj.defn.toughness or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
 
 
 def loyalty(obj: Obj) -> int:

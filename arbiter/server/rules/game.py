@@ -95,7 +95,9 @@ class Game:
         self.step = SETUP
         self.priority: int | None = None
         self.starting_player = -1
-        self._effects = EffectList(self.invalidate_chars)
+        # Read through :attr:`effects`; the characteristics' hot paths read ``continuous``
+        # itself, which skips the property's cost (it is the same list).
+        self.continuous = EffectList(self.invalidate_chars)
         # A permanent's characteristics through the layers (layers.py), for the whole
         # battlefield; None when something they depend on changed since they were computed.
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
@@ -149,11 +151,11 @@ class Game:
     @property
     def effects(self) -> EffectList:
         """Continuous effects from resolved spells and abilities (CR 611.2)."""
-        return self._effects
+        return self.continuous
 
     @effects.setter
     def effects(self, effects: Iterable[Continuous]) -> None:
-        self._effects = EffectList(self.invalidate_chars, effects)
+        self.continuous = EffectList(self.invalidate_chars, effects)
         self.invalidate_chars()
 
     def invalidate_chars(self) -> None:
@@ -176,7 +178,7 @@ class Game:
         characteristics changed since the views were last told. Most changes mark their
         objects themselves; this catches what changes at a distance (a Swamp entering changes
         a creature whose power counts Swamps)."""
-        if not (self.effects or self.global_sources or self.chars_shown):
+        if not (self.continuous or self.global_sources or self.chars_shown):
             return
         current = self.chars
         if current is None:
@@ -423,7 +425,7 @@ class Game:
         else:
             lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
-        if obj.zone == BATTLEFIELD and (self.effects or self.global_sources):
+        if obj.zone == BATTLEFIELD and (self.continuous or self.global_sources):
             self._keep_last_chars(obj)
         del self.objects[obj.oid]
         self.chars = None

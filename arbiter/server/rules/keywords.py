@@ -59,7 +59,7 @@ def protected_from(game: Game, obj: Obj, source: Obj) -> bool:
 def can_target(game: Game, target: Obj, source: Obj, controller: int) -> bool:
     """May a spell or ability that ``controller`` controls, coming from ``source``, target the
     permanent ``target``?"""
-    if not (target.defn.keywords or game.effects or game.global_sources):
+    if not (target.defn.keywords or game.continuous or game.global_sources):
         return True  # nothing could forbid it: the usual case, kept cheap
     if has_keyword(game, target, SHROUD):
         return False  # CR 702.18a: not by anyone
