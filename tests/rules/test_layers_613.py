@@ -33,12 +33,17 @@ def _kw(g: G, name: str) -> list[str]:
     return out
 
 
+def _cast(g: G, target: str, *spells: str) -> None:
+    """Player 0 casts each spell at ``target`` in turn, each resolving before the next."""
+    for spell in spells:
+        g.cast(0, spell, target).resolve()
+
+
 def test_613_1_each_layer_applies_in_order_whatever_the_order_of_the_effects() -> None:
     # Giant Growth (layer 7c) first, then a colour change (layer 5), then losing all abilities
     # (layer 6): the outcome is that of applying 5, 6 and 7 in that order.
     g = _scene("Serra Angel", hand=("Giant Growth", "Azure Wash", "Null Touch")).start()
-    for spell in ("Giant Growth", "Azure Wash", "Null Touch"):
-        g.cast(0, spell, "Serra Angel").resolve()
+    _cast(g, "Serra Angel", "Giant Growth", "Azure Wash", "Null Touch")
     angel = g.obj("Serra Angel")
     assert _pt(g, "Serra Angel") == [7, 7]
     assert colors(g.game, angel) == {"U"}
@@ -50,8 +55,7 @@ def test_613_1a_a_copy_has_the_copiable_values_only() -> None:
     # status or its controller.
     g = (_scene(hand=("Giant Growth", "Growth Rune", "Clone"))
          .battlefield(1, "Serra Angel", tapped=True).start())
-    g.cast(0, "Giant Growth", "Serra Angel").resolve()
-    g.cast(0, "Growth Rune", "Serra Angel").resolve()
+    _cast(g, "Serra Angel", "Giant Growth", "Growth Rune")
     assert _pt(g, "Serra Angel", controller=1) == [8, 8]
     g.cast(0, "Clone").resolve()
     assert g.decision.kind == "copy"
@@ -124,8 +128,7 @@ def test_613_1f_abilities_added_then_removed() -> None:
 def test_613_7_a_later_effect_applies_after_an_earlier_one_in_its_layer() -> None:
     # Null Touch first, then Kindled Fury: the later grant survives the earlier removal.
     g = _scene("Serra Angel", hand=("Null Touch", "Kindled Fury")).start()
-    g.cast(0, "Null Touch", "Serra Angel").resolve()
-    g.cast(0, "Kindled Fury", "Serra Angel").resolve()
+    _cast(g, "Serra Angel", "Null Touch", "Kindled Fury")
     angel = g.obj("Serra Angel")
     assert has_keyword(g.game, angel, FIRST_STRIKE)
     assert not has_keyword(g.game, angel, FLYING)
@@ -177,8 +180,7 @@ def test_613_4c_modifications_apply_after_setting() -> None:
     # Giant Growth is older than Shrinking Hex, but 7c comes after 7b: 1/1 + 3/3; counters
     # modify in 7c too (CR 122.1a).
     g = _scene("Serra Angel", hand=("Giant Growth", "Shrinking Hex", "Growth Rune")).start()
-    g.cast(0, "Giant Growth", "Serra Angel").resolve()
-    g.cast(0, "Shrinking Hex", "Serra Angel").resolve()
+    _cast(g, "Serra Angel", "Giant Growth", "Shrinking Hex")
     assert _pt(g, "Serra Angel") == [4, 4]
     g.cast(0, "Growth Rune", "Serra Angel").resolve()
     assert _pt(g, "Serra Angel") == [5, 5]
@@ -189,8 +191,7 @@ def test_613_4_switching_comes_after_every_modification() -> None:
     # applies before the switch (7c before 7d): 2+1+3 / 2+2+3 = 6/7, switched 7/6.
     g = _scene("Grizzly Bears", hand=("Holy Strength", "Inversion Trick", "Giant Growth"),
                lands=("Plains", "Island", "Forest")).start()
-    g.cast(0, "Holy Strength", "Grizzly Bears").resolve()
-    g.cast(0, "Inversion Trick", "Grizzly Bears").resolve()
+    _cast(g, "Grizzly Bears", "Holy Strength", "Inversion Trick")
     assert _pt(g, "Grizzly Bears") == [4, 3]
     g.cast(0, "Giant Growth", "Grizzly Bears").resolve()
     assert _pt(g, "Grizzly Bears") == [7, 6]
@@ -199,8 +200,7 @@ def test_613_4_switching_comes_after_every_modification() -> None:
 def test_613_4c_static_and_resolved_modifications_add_up_and_resolved_ones_end() -> None:
     g = _scene("Grizzly Bears", hand=("Unholy Strength", "Giant Growth"),
                lands=("Swamp", "Forest")).start()
-    g.cast(0, "Unholy Strength", "Grizzly Bears").resolve()
-    g.cast(0, "Giant Growth", "Grizzly Bears").resolve()
+    _cast(g, "Grizzly Bears", "Unholy Strength", "Giant Growth")
     assert _pt(g, "Grizzly Bears") == [7, 6]
     g.next_turn(1)
     assert _pt(g, "Grizzly Bears") == [4, 3]  # the Aura's lasts as long as it is attached
@@ -210,8 +210,7 @@ def test_400_7_effects_do_not_follow_an_object_to_another_zone() -> None:
     # Giant Growth applied to the Bears on the battlefield; returned to hand and cast again,
     # they are a new object that no effect names.
     g = _scene("Grizzly Bears", hand=("Giant Growth", "Unsummon")).start()
-    g.cast(0, "Giant Growth", "Grizzly Bears").resolve()
-    g.cast(0, "Unsummon", "Grizzly Bears").resolve()
+    _cast(g, "Grizzly Bears", "Giant Growth", "Unsummon")
     g.cast(0, "Grizzly Bears").resolve()
     assert _pt(g, "Grizzly Bears") == [2, 2]
 

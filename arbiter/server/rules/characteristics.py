@@ -79,26 +79,23 @@ def colors(game: Game, obj: Obj) -> frozenset[str]:
     return obj.defn.colors if ch is None else ch.colors
 
 
-def power(game: Game, obj: Obj) -> int:
+def _pt(game: Game, obj: Obj, base: int | None, want_toughness: bool) -> int:
     if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
         ch = _layered(game, obj)
         if ch is not None:
-            return ch.power
+            return ch.toughness if want_toughness else ch.power
     counters = obj.counters
     if not counters:
-        return obj.defn.power or 0
-    return (obj.defn.power or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+        return base or 0
+    return (base or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+
+
+def power(game: Game, obj: Obj) -> int:
+    return _pt(game, obj, obj.defn.power, False)
 
 
 def toughness(game: Game, obj: Obj) -> int:
-    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
-        ch = _layered(game, obj)
-        if ch is not None:
-            return ch.toughness
-    counters = obj.counters
-    if not counters:
-        return obj.defn.toughness or 0
-    return (obj.defn.toughness or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+    return _pt(game, obj, obj.defn.toughness, True)
 
 
 def loyalty(obj: Obj) -> int:
