@@ -240,3 +240,15 @@ def test_613_an_ability_whose_source_left_uses_its_last_layered_characteristics(
     assert "Prodigal Pyromancer" in g.zone_names("graveyard", 0)
     g.resolve()
     assert "Hill Giant" in g.zone_names("graveyard", 1)
+
+
+def test_613_1d_a_type_change_applies_before_effects_that_read_types() -> None:
+    # Grizzly Bears made a Goblin (layer 4) are among Goblin Chieftain's "other Goblin
+    # creatures you control" when layers 6 and 7c are applied: +1/+1 and haste.
+    g = _scene("Goblin Chieftain", "Grizzly Bears", hand=("Kinship Mask",)).start()
+    assert _pt(g, "Grizzly Bears") == [2, 2]
+    _cast(g, "Grizzly Bears", "Kinship Mask")
+    assert _pt(g, "Grizzly Bears") == [3, 3] and _kw(g, "Grizzly Bears") == ["haste"]
+    g.next_turn(1)
+    assert _pt(g, "Grizzly Bears") == [2, 2]
+

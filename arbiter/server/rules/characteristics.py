@@ -79,6 +79,12 @@ def colors(game: Game, obj: Obj) -> frozenset[str]:
     return obj.defn.colors if ch is None else ch.colors
 
 
+def subtypes(game: Game, obj: Obj) -> frozenset[str] | tuple[str, ...]:
+    """An object's subtypes, as layer 4 leaves them."""
+    ch = chars_of(game, obj)
+    return obj.defn.subtypes if ch is None else ch.subtypes
+
+
 def _pt(game: Game, obj: Obj, base: int | None, want_toughness: bool) -> int:
     if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
         ch = _layered(game, obj)

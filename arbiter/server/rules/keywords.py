@@ -30,7 +30,7 @@ from .cards.vocab import (
     Landwalk,
     Protection,
 )
-from .characteristics import colors, has_keyword, keywords_of
+from .characteristics import colors, has_keyword, keywords_of, subtypes
 from .state import GRAVEYARD, Obj
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def has_quality(game: Game, source: Obj, quality: Protection) -> bool:
         return quality.value in colors(game, source)
     if quality.kind == CARD_TYPE:
         return source.defn.is_(quality.value)
-    return quality.value in source.defn.subtypes
+    return quality.value in subtypes(game, source)
 
 
 def protected_from(game: Game, obj: Obj, source: Obj) -> bool:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cards.vocab import (
     UNTIL_END_OF_TURN,
     BecomeColor,
+    BecomeSubtype,
     CardDef,
     EntersAsCopy,
     LoseAllAbilities,
@@ -56,9 +57,14 @@ def _become_color(ctx: Ctx, e: BecomeColor) -> None:
         _until_end_of_turn(ctx, "color", o, colors=e.color)
 
 
+def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
+
+
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
-    BecomeColor: _become_color,
+    BecomeColor: _become_color, BecomeSubtype: _become_subtype,
 }
 
 

@@ -9,8 +9,11 @@ What each layer holds here (docs/architecture.md, "Continuous effects in layers"
   is its card again (CR 400.7).
 * layer 2, control (613.2b): ``Game.control_changed`` keeps each permanent's ``controller``
   current, because control is read everywhere and changes rarely; it runs in timestamp order.
-* layers 3 and 4 (text, type): no effect in the pool changes them; types are read from
-  ``defn``.
+* layer 3 (text): no effect in the pool changes text.
+* layer 4 (type): effects that add a creature type ("becomes a Goblin in addition to its other
+  types"); what reads subtypes after it here (lords' "Goblin creatures", protection from a
+  subtype) sees them. Card types are read from ``defn`` throughout the engine: no effect in
+  the pool changes them.
 * layer 5, colour; layer 6, abilities (keywords granted and removed, "loses all abilities");
   layer 7 (613.4): 7a characteristic-defining abilities, 7b setting, 7c modifying (resolved
   "gets +N/+N" effects, static ones from Auras and lords, and +1/+1 and -1/-1 counters, CR
@@ -55,18 +58,20 @@ class Chars:
     toughness: int
     keywords: set[Keyword]
     colors: frozenset[str]
+    subtypes: frozenset[str]
     granted: list[Keyword] = field(default_factory=list)  # what effects gave it (a view's "kw")
     abilities: bool = True  # False once it has lost all abilities (layer 6)
 
     def copy(self) -> Chars:
         return Chars(self.power, self.toughness, set(self.keywords), self.colors,
-                     list(self.granted), self.abilities)
+                     self.subtypes, list(self.granted), self.abilities)
 
 
 def printed(obj: Obj) -> Chars:
     """The copiable values (layer 1's outcome) before layers 2-7."""
     d = obj.defn
-    return Chars(d.power or 0, d.toughness or 0, set(d.keywords), d.colors)
+    return Chars(d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
+                 frozenset(d.subtypes))
 
 
 State = dict[int, Chars]
@@ -74,7 +79,7 @@ Affects = Callable[[State], list[int]]
 Apply = Callable[[Chars], None]
 
 # The layers and sublayers applied here, in order (CR 613.1, 613.4).
-ORDER = ("5", "6", "7a", "7b", "7c", "7d")
+ORDER = ("4", "5", "6", "7a", "7b", "7c", "7d")
 
 
 @dataclass(slots=True)
@@ -104,7 +109,7 @@ class LayerEffect:
 
 
 def compute(game: Game) -> State:
-    """Every phased-in permanent's characteristics, through layers 5 to 7."""
+    """Every phased-in permanent's characteristics, through layers 4 to 7."""
     state: State = {o.oid: printed(o) for o in game.battlefield if not o.phased_out}
     by_layer: dict[str, list[LayerEffect]] = {}
     for eff in _gather(game, state):
@@ -200,6 +205,13 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
         return LayerEffect("6", eff.timestamp, one, grant)
     if kind == "lose_abilities":
         return LayerEffect("6", eff.timestamp, one, _lose_all, removes=True)
+    if kind == "subtype":
+        added = eff.subtype
+
+        def join(ch: Chars) -> None:
+            ch.subtypes = ch.subtypes | {added}
+
+        return LayerEffect("4", eff.timestamp, one, join)
     if kind == "color":
         colors = frozenset(eff.colors)
 
@@ -250,7 +262,7 @@ def _lord(game: Game, src: Obj, st: CreaturesGet | CreaturesHave) -> LayerEffect
                 continue
             if st.other and oid == src.oid:
                 continue
-            if st.subtype and st.subtype not in o.defn.subtypes:
+            if st.subtype and st.subtype not in ch.subtypes:
                 continue
             if st.color and st.color not in ch.colors:
                 continue

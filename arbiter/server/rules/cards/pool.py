@@ -65,6 +65,7 @@ from .vocab import (
     AtUpkeep,
     BecomeColor,
     BecomesTapped,
+    BecomeSubtype,
     BecomesUntapped,
     CantLose,
     CantWin,
@@ -476,6 +477,9 @@ LAYER_TEST_CARDS = [
              SwitchPowerToughness(Target(0))),
     _instant("Null Touch", "{U}", "Target creature loses all abilities until end of turn.",
              LoseAllAbilities(Target(0))),
+    _instant("Kinship Mask", "{R}",
+             "Target creature becomes a Goblin in addition to its other types until end of "
+             "turn.", BecomeSubtype(Target(0), "Goblin")),
     _instant("Azure Wash", "{U}", "Target creature becomes blue until end of turn.",
              BecomeColor(Target(0), "U")),
     _instant("Growth Rune", "{G}", "Put a +1/+1 counter on target creature.",

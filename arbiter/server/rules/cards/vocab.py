@@ -683,6 +683,15 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
+class BecomeSubtype:
+    """``what`` becomes a ``subtype`` in addition to its other types until end of turn
+    (layer 4)."""
+
+    what: Ref
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
 class BecomeColor:
     """``what`` becomes ``color`` (a colour letter) until end of turn (layer 5)."""
 
@@ -725,7 +734,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon |
-    SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor)
+    SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor | BecomeSubtype)
 
 # --------------------------------------------------------------------------- trigger events
 
