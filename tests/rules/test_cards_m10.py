@@ -34,8 +34,8 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
     if card.enchant is not None:  # an Aura: it resolves onto its target
         g.cast(0, name, "Grizzly Bears").resolve()
         assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
-    elif card.targets:
-        g.cast(0, name, "Grizzly Bears").resolve()
+    elif card.targets or not card.is_permanent_card:
+        g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
         assert g.zone_names("graveyard", 0) == [name]
     else:
         g.cast(0, name).resolve()

@@ -145,3 +145,41 @@ def test_pump_abilities_stack_for_each_activation(creature: str, land: str,
     g.activate(0, creature).resolve()
     g.activate(0, creature).resolve()
     assert _pt(g, creature) == pt
+
+
+def test_glorious_charge_pumps_the_creatures_you_control_as_it_resolves() -> None:
+    # CR 611.2c: the creatures are fixed as it resolves; one entering later is not pumped.
+    g = (Scene().battlefield(0, "Plains", "Wastes", "Forest", "Wastes", "Grizzly Bears")
+         .hand(0, "Glorious Charge", "Runeclaw Bear").battlefield(1, "Hill Giant").start())
+    g.cast(0, "Glorious Charge").resolve()
+    assert _pt(g, "Grizzly Bears") == [3, 3] and _pt(g, "Hill Giant") == [3, 3]
+    g.cast(0, "Runeclaw Bear").resolve()
+    assert _pt(g, "Runeclaw Bear") == [2, 2]
+    g.next_turn(1)
+    assert _pt(g, "Grizzly Bears") == [2, 2]
+
+
+def test_overrun_pumps_and_gives_trample_until_end_of_turn() -> None:
+    g = (Scene().battlefield(0, "Forest", "Forest", "Forest", "Wastes", "Wastes",
+                             "Grizzly Bears")
+         .hand(0, "Overrun").battlefield(1, "Runeclaw Bear").start())
+    g.cast(0, "Overrun").resolve()
+    assert _pt(g, "Grizzly Bears") == [5, 5] and _pt(g, "Runeclaw Bear") == [2, 2]
+    assert g.view(1)[g.obj("Grizzly Bears").oid]["kw"] == ["trample"]
+    g.until("declare_attackers", 0)
+    g.attack(("Grizzly Bears", 1)).pass_(2).block(1, ("Runeclaw Bear", "Grizzly Bears"))
+    g.until("combat_damage")
+    assert g.life(1) == 17  # 5 trample damage: 2 to the blocker, 3 over it
+
+
+def test_coat_of_arms_counts_creatures_sharing_a_type() -> None:
+    # Veteran Armorsmith and Swordsmith share Human and Soldier (one each), White Knight is a
+    # Human too: each of the three gets +2/+2 from the other two; Grizzly Bears (a Bear) get
+    # nothing; the opponent's Human counts as well.
+    g = (Scene().battlefield(0, "Coat of Arms", "Veteran Armorsmith", "Veteran Swordsmith",
+                             "Grizzly Bears")
+         .battlefield(1, "White Knight").start())
+    assert _pt(g, "Grizzly Bears") == [2, 2]
+    assert _pt(g, "White Knight") == [4, 4]
+    assert _pt(g, "Veteran Armorsmith") == [5, 5]  # 2/3, +1/+0 Swordsmith, +2/+2
+    assert _pt(g, "Veteran Swordsmith") == [5, 5]  # 3/2, +0/+1 Armorsmith, +2/+2

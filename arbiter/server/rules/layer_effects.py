@@ -17,6 +17,7 @@ from .cards.vocab import (
     BecomeColor,
     BecomeSubtype,
     CardDef,
+    CreaturesYouControlGet,
     EntersAsCopy,
     LoseAllAbilities,
     SetPowerToughness,
@@ -62,9 +63,19 @@ def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
         _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
 
 
+def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
+    for o in ctx.game.creatures():
+        if o.controller != ctx.controller:
+            continue
+        _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
+        if e.keyword:
+            _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
+
+
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
     BecomeColor: _become_color, BecomeSubtype: _become_subtype,
+    CreaturesYouControlGet: _creatures_you_control_get,
 }
 
 

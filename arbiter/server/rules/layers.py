@@ -43,6 +43,7 @@ from .cards.vocab import (
     EnchantedGets,
     Keyword,
     PowerToughnessEqualTo,
+    SharedTypeBonus,
 )
 from .state import Continuous, Obj
 
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 class Chars:
     """A permanent's characteristics after every layer."""
 
+    oid: int
     power: int
     toughness: int
     keywords: set[Keyword]
@@ -63,14 +65,14 @@ class Chars:
     abilities: bool = True  # False once it has lost all abilities (layer 6)
 
     def copy(self) -> Chars:
-        return Chars(self.power, self.toughness, set(self.keywords), self.colors,
+        return Chars(self.oid, self.power, self.toughness, set(self.keywords), self.colors,
                      self.subtypes, list(self.granted), self.abilities)
 
 
 def printed(obj: Obj) -> Chars:
     """The copiable values (layer 1's outcome) before layers 2-7."""
     d = obj.defn
-    return Chars(d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
+    return Chars(obj.oid, d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
                  frozenset(d.subtypes))
 
 
@@ -181,6 +183,8 @@ def _gather(game: Game, state: State) -> list[LayerEffect]:
                 out.extend(_aura(game, src, st))
             elif isinstance(st, PowerToughnessEqualTo):
                 out.append(_defining(game, src, st))
+            elif isinstance(st, SharedTypeBonus):
+                out.append(_shared_types(game, src))
     return out
 
 
@@ -318,6 +322,30 @@ def _aura(game: Game, aura: Obj, st: EnchantedGets) -> list[LayerEffect]:
 
         out.append(LayerEffect("6", aura.timestamp, affects, grant, source=aura.oid))
     return out
+
+
+def _shared_types(game: Game, src: Obj) -> LayerEffect:
+    """"Each creature gets +1/+1 for each other creature on the battlefield that shares at
+    least one creature type with it": counted with the types layer 4 left (CR 613.1d), the
+    same for every object when the effect is applied (613.6)."""
+    objects = game.objects
+    bonus: dict[int, int] = {}
+
+    def affects(state: State) -> list[int]:
+        creatures = [(oid, ch.subtypes) for oid, ch in state.items()
+                     if objects[oid].defn.is_("Creature")]
+        bonus.clear()
+        for oid, types in creatures:
+            bonus[oid] = sum(1 for other, theirs in creatures
+                             if other != oid and types & theirs)
+        return [oid for oid, n in bonus.items() if n]
+
+    def modify(ch: Chars) -> None:
+        n = bonus[ch.oid]
+        ch.power += n
+        ch.toughness += n
+
+    return LayerEffect("7c", src.timestamp, affects, modify, source=src.oid)
 
 
 def _defining(game: Game, src: Obj, st: PowerToughnessEqualTo) -> LayerEffect:

@@ -683,6 +683,16 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
+class CreaturesYouControlGet:
+    """"Creatures you control get +``power``/+``toughness`` [and gain ``keyword``] until end of
+    turn": the creatures are those you control as it resolves (CR 611.2c)."""
+
+    power: int
+    toughness: int
+    keyword: Keyword = ""
+
+
+@dataclass(frozen=True, slots=True)
 class BecomeSubtype:
     """``what`` becomes a ``subtype`` in addition to its other types until end of turn
     (layer 4)."""
@@ -734,7 +744,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon |
-    SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor | BecomeSubtype)
+    SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor | BecomeSubtype |
+    CreaturesYouControlGet)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -994,6 +1005,12 @@ class EnchantedGets:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedTypeBonus:
+    """"Each creature gets +1/+1 for each other creature on the battlefield that shares at
+    least one creature type with it" (layer 7c, reading creature types after layer 4)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PowerToughnessEqualTo:
     """A characteristic-defining ability (CR 604.3, layer 7a): "~'s power and toughness are
     each equal to the number of ``land_type`` you control"."""
@@ -1037,10 +1054,11 @@ class UntapDuringOpponentsUntap:
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | EnchantedGets |
-    PowerToughnessEqualTo | EntersAsCopy)
+    PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
-LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo)
+LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
+                   SharedTypeBonus)
 
 # Statics that change other objects or the rules of the game, or a characteristic of their
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
