@@ -12,10 +12,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.rules import GameConfig, PlayerConfig
+from arbiter.server.rules import GameConfig
 
 from .helpers import Scene
-from .random_play import ViewMirror, assert_conserved, cards_dealt, random_play, replay
+from .random_play import alternating_decks, assert_replays_and_conserves, assert_views_converge
 
 # Two 40-card decks; the cheap cards come in fours so that random games see them often.
 BRIGHT = (["Plains"] * 8 + ["Island"] * 8 + ["Forest"] * 2
@@ -30,13 +30,6 @@ GRIM = (["Swamp"] * 9 + ["Mountain"] * 9
            "Black Knight", "Bog Wraith", "Wall of Fire"])
 
 
-def _config(players: int) -> GameConfig:
-    decks = [BRIGHT, GRIM]
-    return GameConfig(
-        players=tuple(PlayerConfig(f"P{i}", tuple(decks[i % 2])) for i in range(players)),
-        variant="two_player" if players == 2 else "free_for_all", allow_test_cards=True)
-
-
 games = st.tuples(st.sampled_from([2, 3]), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 
 
@@ -48,20 +41,14 @@ def test_the_decks_are_forty_cards() -> None:
 @given(games)
 def test_layer_games_replay_to_the_same_hash_and_conserve_cards(case: tuple[Any, ...]) -> None:
     players, seed, bot_seed = case
-    config = _config(players)
-    dealt = cards_dealt(config)
-    table, log = random_play(config, seed, bot_seed, concede_rate=0.002,
-                             check=lambda t: assert_conserved(t, dealt))
-    assert replay(config, seed, log).state_hash() == table.state_hash()
+    assert_replays_and_conserves(alternating_decks(players, [BRIGHT, GRIM]), seed, bot_seed)
 
 
 @settings(max_examples=4, deadline=None)
 @given(games)
 def test_layer_games_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
     players, seed, bot_seed = case
-    mirror = ViewMirror(players)
-    random_play(_config(players), seed, bot_seed, concede_rate=0.002, check=mirror)
-    assert mirror.compared
+    assert_views_converge(alternating_decks(players, [BRIGHT, GRIM]), seed, bot_seed)
 
 
 def _board_config() -> GameConfig:
@@ -83,6 +70,4 @@ def _board_config() -> GameConfig:
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 def test_layer_boards_incremental_views_equal_fresh_snapshots(seed: int, bot_seed: int) -> None:
-    mirror = ViewMirror(2)
-    random_play(_board_config(), seed, bot_seed, concede_rate=0.002, check=mirror)
-    assert mirror.compared
+    assert_views_converge(_board_config(), seed, bot_seed)
