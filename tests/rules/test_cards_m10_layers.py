@@ -183,3 +183,14 @@ def test_coat_of_arms_counts_creatures_sharing_a_type() -> None:
     assert _pt(g, "White Knight") == [4, 4]
     assert _pt(g, "Veteran Armorsmith") == [5, 5]  # 2/3, +1/+0 Swordsmith, +2/+2
     assert _pt(g, "Veteran Swordsmith") == [5, 5]  # 3/2, +0/+1 Armorsmith, +2/+2
+
+
+def test_clone_copies_only_creatures_within_its_controllers_range() -> None:
+    # CR 801.2d: with range of influence 1 in a five-player game, player 0 reaches players 4
+    # and 1, not player 2's Serra Angel.
+    g = (Scene(5, range_of_influence=1)
+         .battlefield(0, "Island", "Wastes", "Wastes", "Wastes").hand(0, "Clone")
+         .battlefield(1, "Grizzly Bears").battlefield(2, "Serra Angel").start())
+    g.cast(0, "Clone").resolve()
+    assert sorted(a.label for a in g.decision.actions) == [
+        "Clone enters as itself", "Copy Grizzly Bears"]

@@ -94,8 +94,9 @@ def copy_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
 
     def options() -> list[Action]:
         out = [Action(0, "no_copy", f"{spell.name} enters as itself")]
+        reach = [o for o in game.creatures() if game.obj_in_range(spell.controller, o)]
         out.extend(Action(i + 1, "copy", f"Copy {o.name}", obj=o.oid)
-                   for i, o in enumerate(game.creatures()))
+                   for i, o in enumerate(reach))  # CR 801.2d: within its controller's range
         return out
 
     answer = yield from choose(spell.controller, "copy", f"{spell.name}: enter as a copy of?",
