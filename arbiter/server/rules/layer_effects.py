@@ -93,10 +93,11 @@ def copy_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
         return None
 
     def options() -> list[Action]:
-        out = [Action(0, "no_copy", f"{spell.name} enters as itself")]
+        # The copies come first: a player (or bot) taking the first option gets a creature,
+        # not a card that enters as the 0/0 it is printed as. CR 801.2d: within range.
         reach = [o for o in game.creatures() if game.obj_in_range(spell.controller, o)]
-        out.extend(Action(i + 1, "copy", f"Copy {o.name}", obj=o.oid)
-                   for i, o in enumerate(reach))  # CR 801.2d: within its controller's range
+        out = [Action(i, "copy", f"Copy {o.name}", obj=o.oid) for i, o in enumerate(reach)]
+        out.append(Action(len(out), "no_copy", f"{spell.name} enters as itself"))
         return out
 
     answer = yield from choose(spell.controller, "copy", f"{spell.name}: enter as a copy of?",
