@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from arbiter.server.rules import Act, Concede, GameConfig, Table
+from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
 from arbiter.server.rules.commands import Command
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
@@ -106,6 +106,15 @@ def replay(config: GameConfig, seed: int, log: list[Command]) -> Table:
     for cmd in log:
         table.apply(cmd)
     return table
+
+
+def alternating_decks(players: int, decks: list[list[str]]) -> GameConfig:
+    """A game of ``players`` seated with ``decks`` in turn (test cards allowed): two-player
+    for two, Free-for-All for more."""
+    return GameConfig(
+        players=tuple(PlayerConfig(f"P{i}", tuple(decks[i % len(decks)]))
+                      for i in range(players)),
+        variant="two_player" if players == 2 else "free_for_all", allow_test_cards=True)
 
 
 def assert_replays_and_conserves(config: GameConfig, seed: int, bot_seed: int

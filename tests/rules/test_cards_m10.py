@@ -33,13 +33,24 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         assert g.find("cast", f"Cast {name}") is None
     g = (Scene().battlefield(0, *lands).hand(0, name).battlefield(1, "Grizzly Bears")
          .start())
-    if card.targets:
+    if card.enchant is not None:  # an Aura: it resolves onto its target
         g.cast(0, name, "Grizzly Bears").resolve()
+        assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
+    elif card.targets or not card.is_permanent_card:
+        g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
         assert g.zone_names("graveyard", 0) == [name]
     else:
         g.cast(0, name).resolve()
-        obj = g.obj(name)
-        assert g.view(1)[obj.oid]["pt"] == [card.power, card.toughness]
+        if g.decision.kind == "copy":  # Clone: it may enter as a copy; here as itself, a 0/0
+            g.choose("no_copy")
+            assert g.zone_names("graveyard", 0) == [name]  # CR 704.5f
+        elif not card.is_("Creature"):
+            assert g.obj(name).controller == 0
+        elif card.power is None:  # "*/*": Nightmare counts the one Swamp that paid for it
+            assert g.view(1)[g.obj(name).oid]["pt"] == [1, 1]
+        else:
+            obj = g.obj(name)
+            assert g.view(1)[obj.oid]["pt"] == [card.power, card.toughness]
     assert not any(g.game.players[0].mana.values())
 
 

@@ -11,9 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.rules import GameConfig, PlayerConfig
-
-from .random_play import assert_replays_and_conserves, assert_views_converge
+from .random_play import alternating_decks, assert_replays_and_conserves, assert_views_converge
 
 # Two 40-card decks; the cheap cards come in fours so that random games get to combat.
 LIGHT = (["Plains"] * 8 + ["Forest"] * 8 + ["Mountain"] * 2
@@ -28,13 +26,6 @@ DARK = (["Swamp"] * 8 + ["Mountain"] * 8 + ["Island"] * 2
            "Darksteel Myr", "Ornithopter", "Cloak of Mist", "Lightning Elemental"])
 
 
-def _config(players: int) -> GameConfig:
-    decks = [LIGHT, DARK]
-    return GameConfig(
-        players=tuple(PlayerConfig(f"P{i}", tuple(decks[i % 2])) for i in range(players)),
-        variant="two_player" if players == 2 else "free_for_all", allow_test_cards=True)
-
-
 games = st.tuples(st.sampled_from([2, 3]), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
 
 
@@ -47,11 +38,11 @@ def test_the_decks_are_forty_cards() -> None:
 def test_keyword_games_replay_to_the_same_hash_and_conserve_cards(case: tuple[Any, ...]
                                                                   ) -> None:
     players, seed, bot_seed = case
-    assert_replays_and_conserves(_config(players), seed, bot_seed)
+    assert_replays_and_conserves(alternating_decks(players, [LIGHT, DARK]), seed, bot_seed)
 
 
 @settings(max_examples=3, deadline=None)
 @given(games)
 def test_keyword_games_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
     players, seed, bot_seed = case
-    assert_views_converge(_config(players), seed, bot_seed)
+    assert_views_converge(alternating_decks(players, [LIGHT, DARK]), seed, bot_seed)

@@ -1,14 +1,20 @@
-"""Characteristics as modified by continuous effects (CR 613): keywords (layer 6) and power and
-toughness (layer 7, with counters in 7c). Control (layer 2) is kept current on each object by
-:meth:`Game.control_changed`."""
+"""An object's characteristics as the rules read them (CR 109.3, 613): the questions every
+other module asks (does it have this keyword, what are its power, toughness and colours).
+
+A permanent's are computed through the layers by layers.py, once for the whole battlefield
+and cached on the game until something they depend on changes; when no continuous effect and
+no static ability of that kind exists (most of a game) the printed values are the answer and
+nothing is computed. Anything not on the battlefield has its printed characteristics (plus its
+counters). Control (layer 2) is kept current on each object by :meth:`Game.control_changed`.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
 from .cards.vocab import Keyword
+from .layers import Chars, compute
 from .state import BATTLEFIELD, Obj
-from .statics import creature_bonus, granted_keywords
 
 if TYPE_CHECKING:
     from .game import Game
@@ -16,33 +22,46 @@ if TYPE_CHECKING:
 K = TypeVar("K")
 
 
-def _granted(game: Game, obj: Obj) -> list[Keyword]:
-    """Keywords effects give ``obj``: resolved "gains ..." effects and static abilities."""
-    out = [eff.keyword for eff in game.effects
-           if eff.kind == "keyword" and eff.affected == obj.oid]
-    if game.global_sources and obj.defn.is_("Creature"):
-        out.extend(granted_keywords(game, obj))
-    return out
+def chars_of(game: Game, obj: Obj) -> Chars | None:
+    """The layered characteristics of a permanent, or None when its printed values (and
+    counters) are all there is: nothing in the game could change them, or it is elsewhere.
+    (The questions below repeat its first test inline: they are asked many times an action.)"""
+    if not (game.continuous or game.global_sources) or obj.zone != BATTLEFIELD:
+        return None
+    return _layered(game, obj)
+
+
+def _layered(game: Game, obj: Obj) -> Chars | None:
+    table = game.chars
+    if table is None:
+        table = game.chars = compute(game)
+    found = table.get(obj.oid)
+    if found is None and obj.oid not in game.objects:  # last known information (CR 608.2h)
+        return game.last_chars.get(obj.oid)
+    return found
 
 
 def has_keyword(game: Game, obj: Obj, keyword: Keyword) -> bool:
-    if keyword in obj.defn.keywords:
-        return True
-    for eff in game.effects:
-        if eff.kind == "keyword" and eff.affected == obj.oid and eff.keyword == keyword:
-            return True
-    if game.global_sources and obj.defn.is_("Creature"):
-        return keyword in granted_keywords(game, obj)
-    return False
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return keyword in ch.keywords
+    return keyword in obj.defn.keywords
 
 
 def keywords_of(game: Game, obj: Obj, kind: type[K]) -> list[K]:
     """Every keyword of one parameterised kind ``obj`` has (its landwalks, its protections),
     printed or granted."""
-    out: list[K] = [k for k in obj.defn.keyword_values if isinstance(k, kind)]
-    if game.effects or game.global_sources:
-        out.extend(k for k in _granted(game, obj) if isinstance(k, kind))
-    return out
+    ch = chars_of(game, obj)
+    if ch is None:
+        return [k for k in obj.defn.keyword_values if isinstance(k, kind)]
+    return [k for k in ch.keywords if isinstance(k, kind)]
+
+
+def granted_keywords(game: Game, obj: Obj) -> list[Keyword]:
+    """The keywords effects have given a permanent (a view's "kw"), in the order given."""
+    ch = chars_of(game, obj)
+    return [] if ch is None else ch.granted
 
 
 def source_has(game: Game, source: Obj, keyword: Keyword) -> bool:
@@ -54,27 +73,35 @@ def source_has(game: Game, source: Obj, keyword: Keyword) -> bool:
     return keyword in source.defn.keywords
 
 
-def colors(obj: Obj) -> frozenset[str]:
-    """An object's colours (CR 105.2): no effect in the pool changes them yet."""
-    return obj.defn.colors
+def colors(game: Game, obj: Obj) -> frozenset[str]:
+    """An object's colours (CR 105.2), as layer 5 leaves them."""
+    ch = chars_of(game, obj)
+    return obj.defn.colors if ch is None else ch.colors
 
 
-def _bonus(game: Game, obj: Obj) -> tuple[int, int]:
-    if not (game.global_sources or game.effects) or obj.zone != "battlefield":
-        return 0, 0
-    return creature_bonus(game, obj)
+def subtypes(game: Game, obj: Obj) -> frozenset[str] | tuple[str, ...]:
+    """An object's subtypes, as layer 4 leaves them."""
+    ch = chars_of(game, obj)
+    return obj.defn.subtypes if ch is None else ch.subtypes
+
+
+def _pt(game: Game, obj: Obj, base: int | None, want_toughness: bool) -> int:
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return ch.toughness if want_toughness else ch.power
+    counters = obj.counters
+    if not counters:
+        return base or 0
+    return (base or 0) + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
 
 
 def power(game: Game, obj: Obj) -> int:
-    base = obj.defn.power or 0
-    return (base + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-            + _bonus(game, obj)[0])
+    return _pt(game, obj, obj.defn.power, False)
 
 
 def toughness(game: Game, obj: Obj) -> int:
-    base = obj.defn.toughness or 0
-    return (base + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-            + _bonus(game, obj)[1])
+    return _pt(game, obj, obj.defn.toughness, True)
 
 
 def loyalty(obj: Obj) -> int:

@@ -22,6 +22,7 @@ from .cards.vocab import (
     Triggered,
 )
 from .config import GameConfig
+from .layers import Chars, compute
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -39,6 +40,7 @@ from .state import (
     Card,
     Continuous,
     Decision,
+    EffectList,
     Obj,
     PlayerState,
     Ref,
@@ -93,7 +95,15 @@ class Game:
         self.step = SETUP
         self.priority: int | None = None
         self.starting_player = -1
-        self.effects: list[Continuous] = []
+        # Read through :attr:`effects`; the characteristics' hot paths read ``continuous``
+        # itself, which skips the property's cost (it is the same list).
+        self.continuous = EffectList(self.invalidate_chars)
+        # A permanent's characteristics through the layers (layers.py), for the whole
+        # battlefield; None when something they depend on changed since they were computed.
+        # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
+        self.chars: dict[int, Chars] | None = None
+        self.chars_shown: dict[int, Chars] = {}
+        self.last_chars: dict[int, Chars] = {}  # of permanents that left (layers.py)
         self.pending_triggers: list[Obj] = []
         self.passed: set[int] = set()
         self.ranges: dict[int, frozenset[int]] | None = None  # CR 801.2c, fixed each turn
@@ -138,6 +148,53 @@ class Game:
         # combat plans, lands played, loop watch) and the stack are the current turn's.
         self.melee: Melee | None = None
         self.stack_id = 0  # the stack new stack objects go on (0: the game's only stack)
+
+    # ------------------------------------------------------------------ continuous effects
+
+    @property
+    def effects(self) -> EffectList:
+        """Continuous effects from resolved spells and abilities (CR 611.2)."""
+        return self.continuous
+
+    @effects.setter
+    def effects(self, effects: Iterable[Continuous]) -> None:
+        self.continuous = EffectList(self.invalidate_chars, effects)
+        self.invalidate_chars()
+
+    def invalidate_chars(self) -> None:
+        """Something layered characteristics depend on changed: compute them afresh when next
+        asked."""
+        self.chars = None
+
+    def _keep_last_chars(self, obj: Obj) -> None:
+        """A permanent is leaving: keep its layered characteristics as last known information
+        (CR 608.2h) for its abilities still to resolve and its damage still to be dealt."""
+        table = self.chars
+        if table is None:
+            table = self.chars = compute(self)
+        last = table.get(obj.oid)
+        if last is not None:
+            self.last_chars[obj.oid] = last
+
+    def settle_chars(self) -> None:
+        """Before a decision is shown: mark the view keys of every permanent whose layered
+        characteristics changed since the views were last told. Most changes mark their
+        objects themselves; this catches what changes at a distance (a Swamp entering changes
+        a creature whose power counts Swamps)."""
+        if not (self.continuous or self.global_sources or self.chars_shown):
+            return
+        current = self.chars
+        if current is None:
+            current = compute(self) if (self.effects or self.global_sources) else {}
+            if self.effects or self.global_sources:
+                self.chars = current
+        shown = self.chars_shown
+        if current is shown:
+            return
+        for oid in shown.keys() | current.keys():
+            if shown.get(oid) != current.get(oid) and oid in self.objects:
+                self.dirty.add(oid)
+        self.chars_shown = current
 
     # ------------------------------------------------------------------ players
 
@@ -353,6 +410,7 @@ class Game:
         else:
             lst.insert(position, obj)
         self.objects[oid] = obj
+        self.chars = None
         if defn.token:
             self.tokens.add(oid)
         if zone == COMMAND and defn.supplementary:
@@ -370,7 +428,10 @@ class Game:
         else:
             lst = self.zones[(obj.zone, obj.zone_owner)]
         lst.remove(obj)
+        if obj.zone == BATTLEFIELD and (self.continuous or self.global_sources):
+            self._keep_last_chars(obj)
         del self.objects[obj.oid]
+        self.chars = None
         self.tokens.discard(obj.oid)
         self.dirty.add(obj.oid)
         self._mark_zone(obj.zone, obj.zone_owner)
@@ -384,7 +445,7 @@ class Game:
 
     def move(self, obj: Obj, zone: str, *, position: int | None = None,
              controller: int | None = None, tapped: bool = False,
-             cause: str = "") -> Obj | None:
+             cause: str = "", copy_of: CardDef | None = None) -> Obj | None:
         """Move ``obj`` to ``zone``: it becomes a new object with a new id (CR 400.7).
 
         Returns the new object, or None when it ceased to exist (an ability, or a token moving
@@ -397,7 +458,10 @@ class Game:
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
             return None
         ctrl = controller if controller is not None else obj.owner
-        new = self.new_object(obj.defn, obj.owner, ctrl, zone, card=obj.card, position=position)
+        # CR 400.7: the new object is its card again, whatever it was a copy of; or, entering
+        # as a copy, it has the copiable values chosen (CR 707.2, layer 1).
+        defn = copy_of or (obj.card.defn if obj.card is not None else obj.defn)
+        new = self.new_object(defn, obj.owner, ctrl, zone, card=obj.card, position=position)
         if zone == GRAVEYARD and obj.card is not None:
             self.players[obj.owner].to_graveyard_this_turn += 1
         if zone == BATTLEFIELD:
@@ -445,6 +509,7 @@ class Game:
     def statics_changed(self) -> None:
         """A static ability that changes creatures began or stopped applying: every
         creature's power, toughness and keywords may differ now (for the views)."""
+        self.chars = None
         for o in self.battlefield:
             if o.defn.is_("Creature"):
                 self.dirty.add(o.oid)
@@ -458,12 +523,15 @@ class Game:
             obj.counters.update(counters)
 
     def put_onto_battlefield(self, obj: Obj, controller: int, *, cause: str = "",
-                             cast_from_hand: bool = False, tapped: bool = False) -> Obj | None:
-        """Put a card onto the battlefield under ``controller``'s control; CR 800.4b: if that
-        player has left the game it stays where it is."""
+                             cast_from_hand: bool = False, tapped: bool = False,
+                             copy_of: CardDef | None = None) -> Obj | None:
+        """Put a card onto the battlefield under ``controller``'s control, as a copy of
+        ``copy_of`` when given; CR 800.4b: if that player has left the game it stays where it
+        is."""
         if not self.in_game(controller):
             return None
-        new = self.move(obj, BATTLEFIELD, controller=controller, cause=cause, tapped=tapped)
+        new = self.move(obj, BATTLEFIELD, controller=controller, cause=cause, tapped=tapped,
+                        copy_of=copy_of)
         if new is not None:
             new.cast_from_hand = cast_from_hand
             self.emit("enters", obj=new, cast_from_hand=cast_from_hand)
@@ -494,6 +562,7 @@ class Game:
         if n <= 0:
             return
         obj.counters[kind] = obj.counters.get(kind, 0) + n
+        self.chars = None
         self.dirty.add(obj.oid)
 
     def remove_counters(self, obj: Obj, kind: str, n: int) -> int:
@@ -505,6 +574,7 @@ class Game:
             obj.counters[kind] = have - take
         else:
             del obj.counters[kind]
+        self.chars = None
         self.dirty.add(obj.oid)
         self.emit("counters_removed", obj=obj, kind=kind, amount=take, left=have - take)
         return take
@@ -514,6 +584,7 @@ class Game:
         self.dirty.add(obj.oid)
 
     def touch(self, obj: Obj) -> None:
+        self.chars = None  # whatever changed about it may change characteristics
         self.dirty.add(obj.oid)
 
     # ------------------------------------------------------------------ players' numbers
@@ -566,6 +637,7 @@ class Game:
     def control_changed(self) -> None:
         """Recompute every permanent's controller from base control plus control effects in
         timestamp order (CR 613.2: layer 2)."""
+        self.chars = None  # attachments and phasing come here too
         bf = self.battlefield
         by_oid = {o.oid: o for o in bf}
         wanted = {o.oid: o.base_controller for o in bf}

@@ -33,8 +33,12 @@ def _obj(o: Obj) -> tuple[Any, ...]:
 
 
 def _effect(e: Continuous) -> tuple[Any, ...]:
-    return (e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, str(e.keyword),
-            e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
+    out: tuple[Any, ...] = (
+        e.kind, e.controller, e.timestamp, e.duration, e.affected, e.player, str(e.keyword),
+        e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
+    if e.colors or e.subtype:  # kinds added later: old hashes stay as they were
+        out = (*out, e.colors, e.subtype)
+    return out
 
 
 def game_state(g: Game) -> tuple[Any, ...]:

@@ -30,36 +30,36 @@ from .cards.vocab import (
     Landwalk,
     Protection,
 )
-from .characteristics import colors, has_keyword, keywords_of
+from .characteristics import colors, has_keyword, keywords_of, subtypes
 from .state import GRAVEYARD, Obj
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-def has_quality(source: Obj, quality: Protection) -> bool:
+def has_quality(game: Game, source: Obj, quality: Protection) -> bool:
     """Does ``source`` have the quality a protection ability names (CR 702.16a)? A card type or
     subtype counts wherever the source is: a creature spell is a creature source."""
     if quality.kind == EVERYTHING:
         return True  # CR 702.16j
     if quality.kind == COLOR:
-        return quality.value in colors(source)
+        return quality.value in colors(game, source)
     if quality.kind == CARD_TYPE:
         return source.defn.is_(quality.value)
-    return quality.value in source.defn.subtypes
+    return quality.value in subtypes(game, source)
 
 
 def protected_from(game: Game, obj: Obj, source: Obj) -> bool:
     """Does ``obj`` have protection from a quality ``source`` has (CR 702.16)? ``source`` is
     whatever would damage, block, target, enchant or equip it: for a spell the spell itself,
     for an ability the object it comes from."""
-    return any(has_quality(source, p) for p in keywords_of(game, obj, Protection))
+    return any(has_quality(game, source, p) for p in keywords_of(game, obj, Protection))
 
 
 def can_target(game: Game, target: Obj, source: Obj, controller: int) -> bool:
     """May a spell or ability that ``controller`` controls, coming from ``source``, target the
     permanent ``target``?"""
-    if not (target.defn.keywords or game.effects or game.global_sources):
+    if not (target.defn.keywords or game.continuous or game.global_sources):
         return True  # nothing could forbid it: the usual case, kept cheap
     if has_keyword(game, target, SHROUD):
         return False  # CR 702.18a: not by anyone
@@ -76,7 +76,7 @@ def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None
             and not has_keyword(game, blocker, REACH)):
         return False  # CR 702.9b, 702.17b
     if has_keyword(game, attacker, INTIMIDATE) and not (
-            blocker.defn.is_("Artifact") or colors(blocker) & colors(attacker)):
+            blocker.defn.is_("Artifact") or colors(game, blocker) & colors(game, attacker)):
         return False  # CR 702.13b: an artifact creature or one sharing a colour
     walks = keywords_of(game, attacker, Landwalk)
     if walks and defender is not None and any(

@@ -108,6 +108,7 @@ from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
+from .layer_effects import LAYER_HANDLERS, copy_choice
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -974,7 +975,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS,
 }
 
 
@@ -1054,8 +1055,10 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         game.move(obj, GRAVEYARD, cause="fizzle")
         return
     if d.is_permanent_card:
+        copy_of = yield from copy_choice(  # layer 1 (CR 707.2), before it enters
+            game, obj, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
         new = game.put_onto_battlefield(obj, obj.controller, cause="resolve",
-                                        cast_from_hand=obj.cast_from_hand)
+                                        cast_from_hand=obj.cast_from_hand, copy_of=copy_of)
         if new is None:
             return
         if d.enchant is not None and checked and checked[0] is not None:

@@ -8,6 +8,7 @@ object with a new id (CR 400.7), so object ids never let anyone follow a hidden 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from copy import copy
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,7 +157,9 @@ class PlayerState:
 class Continuous:
     """A continuous effect from a resolved spell or ability (CR 611.2)."""
 
-    kind: str  # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos
+    # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
+    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype
+    kind: str
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int
     duration: str
@@ -169,6 +172,32 @@ class Continuous:
     expires_turn_of: int | None = None  # for "until your next turn" (CR 800.4m)
     power: int = 0  # a "pt" effect's +power/+toughness (layer 7c)
     toughness: int = 0
+    colors: str = ""  # a "color" effect's new colours, as letters (layer 5)
+    subtype: str = ""  # the creature type a "subtype" effect adds (layer 4)
+
+
+class EffectList(list[Continuous]):
+    """The game's continuous effects: a list that tells the game when it changes, since the
+    layered characteristics computed from it (layers.py) must then be computed afresh. The
+    engine only appends to it and replaces it whole (``Game.effects = [...]``)."""
+
+    __slots__ = ("changed",)
+
+    def __init__(self, changed: Callable[[], None], items: Iterable[Continuous] = ()) -> None:
+        super().__init__(items)
+        self.changed = changed
+
+    def append(self, eff: Continuous) -> None:
+        super().append(eff)
+        self.changed()
+
+    def extend(self, effs: Iterable[Continuous]) -> None:
+        super().extend(effs)
+        self.changed()
+
+    def remove(self, eff: Continuous) -> None:
+        super().remove(eff)
+        self.changed()
 
 
 @dataclass(frozen=True, slots=True)

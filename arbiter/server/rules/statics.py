@@ -1,4 +1,6 @@
-"""What static abilities of one object do to other objects and to the game's rules.
+"""What static abilities of one object do to the game's rules. What they do to other objects'
+characteristics ("creatures you control get +1/+1", "have flying") is applied in layers by
+layers.py.
 
 The sources are :attr:`Game.global_sources`: permanents on the battlefield and face-up
 nontraditional cards in the command zone (planes, phenomena, schemes, vanguards: CR 901.7,
@@ -14,9 +16,6 @@ from typing import TYPE_CHECKING
 
 from .cards.vocab import (
     CombatLimit,
-    CreaturesGet,
-    CreaturesHave,
-    Keyword,
     PreventOneFromOpponents,
     SpellsCostLess,
     UntapDuringOpponentsUntap,
@@ -29,35 +28,6 @@ if TYPE_CHECKING:
 
 def _active(game: Game) -> list[Obj]:
     return [o for o in game.global_sources if not o.phased_out]
-
-
-def _reaches(source: Obj, whose: str, obj: Obj) -> bool:
-    return whose == "all" or obj.controller == source.controller
-
-
-def creature_bonus(game: Game, obj: Obj) -> tuple[int, int]:
-    """Layer 7c: +X/+Y from static abilities and from "gets +X/+Y until end of turn"."""
-    p = t = 0
-    for src in _active(game):
-        for st in src.defn.global_statics:
-            if isinstance(st, CreaturesGet) and _reaches(src, st.whose, obj):
-                p += st.power
-                t += st.toughness
-    for e in game.effects:
-        if e.kind == "pt" and e.affected == obj.oid:
-            p += e.power
-            t += e.toughness
-    return p, t
-
-
-def granted_keywords(game: Game, obj: Obj) -> list[Keyword]:
-    """Keywords static abilities give ``obj`` (a creature)."""
-    out: list[Keyword] = []
-    for src in _active(game):
-        for st in src.defn.global_statics:
-            if isinstance(st, CreaturesHave) and _reaches(src, st.whose, obj):
-                out.append(st.keyword)
-    return out
 
 
 def cost_reduction(game: Game, pid: int) -> int:

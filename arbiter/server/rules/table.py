@@ -371,6 +371,8 @@ class Table:
                 request.game = game.number
                 game.pending = request
                 game.dirty.add("w")
+                if game.continuous or game.global_sources or game.chars_shown:
+                    game.settle_chars()  # tested here: most decisions have nothing layered
                 return
             if isinstance(request, SubgameRequest):
                 game = self._start_subgame(game, request)

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .characteristics import power, toughness
+from .characteristics import granted_keywords, power, toughness
 from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, HIDDEN_ZONES, STACK, Obj
-from .statics import granted_keywords
 from .teams import acting_orders
 
 if TYPE_CHECKING:
@@ -94,12 +93,9 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["x"] = 1
         if o.defn.is_("Creature"):
             out["pt"] = [power(game, o), toughness(game, o)]
-            granted = [str(e.keyword) for e in game.effects
-                       if e.kind == "keyword" and e.affected == o.oid]
-            if game.global_sources:
-                granted.extend(str(k) for k in granted_keywords(game, o))
+            granted = granted_keywords(game, o)
             if granted:
-                out["kw"] = sorted(set(granted))
+                out["kw"] = sorted({str(k) for k in granted})
         if o.attacking is not None:
             out["at"] = list(o.attacking)
         if o.blocking is not None:

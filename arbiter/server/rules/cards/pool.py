@@ -38,6 +38,7 @@ from .vocab import (
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
     EVERYTHING,
+    FIRST_STRIKE,
     FLASH,
     FLYING,
     HASTE,
@@ -62,7 +63,9 @@ from .vocab import (
     Activated,
     AllOf,
     AtUpkeep,
+    BecomeColor,
     BecomesTapped,
+    BecomeSubtype,
     BecomesUntapped,
     CantLose,
     CantWin,
@@ -82,6 +85,7 @@ from .vocab import (
     Destroy,
     Draw,
     DrawGame,
+    Effect,
     EmptyLibraryDrawWins,
     EntersTapped,
     EntersWithCounters,
@@ -97,6 +101,7 @@ from .vocab import (
     LastCounterRemoved,
     LifeAtLeast,
     LifeTotalOf,
+    LoseAllAbilities,
     LoseGame,
     LoseLife,
     ManaAbility,
@@ -123,8 +128,10 @@ from .vocab import (
     SearchLibrary,
     SelfEnters,
     SetLife,
+    SetPowerToughness,
     Simultaneously,
     SourceUntapped,
+    SwitchPowerToughness,
     Tap,
     Target,
     Triggered,
@@ -451,13 +458,50 @@ KEYWORD_TEST_CARDS = [
             abilities=(CreaturesHave(Protection(COLOR, "B"), "you"),)),
 ]
 
+
+def _instant(name: str, cost: str, text: str, *effects: Effect) -> CardDef:
+    """A test-only instant with one target creature."""
+    return CardDef(name=name, types=INSTANT, cost=_C(cost), test_only=True, text=text,
+                   targets=(TARGET_CREATURE,), spell=effects)
+
+
+# Test-only cards for the layers M10 has no card for (613.4b set, 613.4d switch, losing all
+# abilities, a colour change), counters put by a spell, and static abilities whose reach
+# depends on other effects of their layer (613.8).
+LAYER_TEST_CARDS = [
+    _instant("Shrinking Hex", "{U}",
+             "Target creature has base power and toughness 1/1 until end of turn.",
+             SetPowerToughness(Target(0), 1, 1)),
+    _instant("Inversion Trick", "{U}",
+             "Switch target creature's power and toughness until end of turn.",
+             SwitchPowerToughness(Target(0))),
+    _instant("Null Touch", "{U}", "Target creature loses all abilities until end of turn.",
+             LoseAllAbilities(Target(0))),
+    _instant("Kinship Mask", "{R}",
+             "Target creature becomes a Goblin in addition to its other types until end of "
+             "turn.", BecomeSubtype(Target(0), "Goblin")),
+    _instant("Azure Wash", "{U}", "Target creature becomes blue until end of turn.",
+             BecomeColor(Target(0), "U")),
+    _instant("Growth Rune", "{G}", "Put a +1/+1 counter on target creature.",
+             PutCounters(Target(0), "+1/+1", 1)),
+    _instant("Wither Rune", "{B}", "Put a -1/-1 counter on target creature.",
+             PutCounters(Target(0), "-1/-1", 1)),
+    CardDef(name="Sky Duelists' Banner", types=ENCHANTMENT, cost=_C("{1}{W}"), test_only=True,
+            text="Creatures you control with flying have first strike.",
+            abilities=(CreaturesHave(FIRST_STRIKE, "you", having=FLYING),)),
+    _creature("Skyward Captain", "{2}{U}", "Human Soldier", 1, 1, (),
+              "Other creatures you control have flying.", test_only=True,
+              abilities=(CreaturesHave(FLYING, "you", other=True),)),
+]
+
 POOL: dict[str, CardDef] = {
     c.name: c for c in (*BASICS, *CREATURES, *SPELLS, *WINNING, *LOSING, *DRAWN, *PREVENTING,
                         *REACTING, *RESTARTING, *m10.CARDS, *PLANES, *PHENOMENA, *SCHEMES,
                         *VANGUARDS)
 }
 TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS)}
-TEST_POOL: dict[str, CardDef] = {c.name: c for c in (*TEST_CARDS, *KEYWORD_TEST_CARDS)}
+TEST_POOL: dict[str, CardDef] = {c.name: c for c in (*TEST_CARDS, *KEYWORD_TEST_CARDS,
+                                                      *LAYER_TEST_CARDS)}
 
 SECTIONS: dict[str, list[CardDef]] = {
     "Basics": BASICS, "Creatures and combat": CREATURES, "Spells": SPELLS,

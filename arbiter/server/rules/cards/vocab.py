@@ -688,6 +688,57 @@ class Pump:
 
 
 @dataclass(frozen=True, slots=True)
+class SetPowerToughness:
+    """``what`` has base power ``power`` and toughness ``toughness`` until end of turn
+    (layer 7b)."""
+
+    what: Ref
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchPowerToughness:
+    """Switch ``what``'s power and toughness until end of turn (layer 7d)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class LoseAllAbilities:
+    """``what`` loses all abilities until end of turn (layer 6)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class CreaturesYouControlGet:
+    """"Creatures you control get +``power``/+``toughness`` [and gain ``keyword``] until end of
+    turn": the creatures are those you control as it resolves (CR 611.2c)."""
+
+    power: int
+    toughness: int
+    keyword: Keyword = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BecomeSubtype:
+    """``what`` becomes a ``subtype`` in addition to its other types until end of turn
+    (layer 4)."""
+
+    what: Ref
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
+class BecomeColor:
+    """``what`` becomes ``color`` (a colour letter) until end of turn (layer 5)."""
+
+    what: Ref
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentChoosesSelfOrOthers:
     """The target opponent chooses self or others: ``self_effects`` happen (to that player,
     ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
@@ -739,7 +790,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
-    CopySpell)
+    CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
+    BecomeSubtype | CreaturesYouControlGet)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -961,19 +1013,65 @@ class EntersWithCounters:
 @dataclass(frozen=True, slots=True)
 class CreaturesGet:
     """Creatures (``whose='all'``) or creatures you control (``'you'``) get
-    +``power``/+``toughness`` (layer 7c)."""
+    +``power``/+``toughness`` (layer 7c). The filters narrow it: ``other`` (not the source
+    itself), ``subtype`` ("Other Goblin creatures"), ``color`` ("White creatures", a colour
+    letter, read after layer 5) and ``having`` (creatures with that keyword, read after
+    layer 6)."""
 
     power: int
     toughness: int
     whose: str = "all"
+    other: bool = False
+    subtype: str = ""
+    color: str = ""
+    having: Keyword = ""
 
 
 @dataclass(frozen=True, slots=True)
 class CreaturesHave:
-    """Creatures (``whose='all'``) or creatures you control (``'you'``) have ``keyword``."""
+    """Creatures (``whose='all'``) or creatures you control (``'you'``) have ``keyword``
+    (layer 6); the filters as for :class:`CreaturesGet`. A ``having`` filter makes the effect
+    depend on the effects that add or remove that keyword (CR 613.8a)."""
 
     keyword: Keyword
     whose: str = "you"
+    other: bool = False
+    subtype: str = ""
+    color: str = ""
+    having: Keyword = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EnchantedGets:
+    """An Aura's "Enchanted creature gets +``power``/+``toughness``" (layer 7c), times the
+    number of lands of ``per_land`` its controller controls when that is set ("+1/+1 for each
+    Plains you control"), "and has ``keywords``" (layer 6)."""
+
+    power: int
+    toughness: int
+    keywords: tuple[Keyword, ...] = ()
+    per_land: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SharedTypeBonus:
+    """"Each creature gets +1/+1 for each other creature on the battlefield that shares at
+    least one creature type with it" (layer 7c, reading creature types after layer 4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerToughnessEqualTo:
+    """A characteristic-defining ability (CR 604.3, layer 7a): "~'s power and toughness are
+    each equal to the number of ``land_type`` you control"."""
+
+    land_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntersAsCopy:
+    """"You may have ~ enter as a copy of any creature on the battlefield" (CR 707.2, layer 1):
+    as it enters, its controller may choose a creature; it enters with that creature's
+    copiable values."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1012,12 +1110,18 @@ class CostsMorePerExtraTarget:
 
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
-    PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget)
+    PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
+    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy)
 
-# Statics that change other objects or the rules of the game (rather than their own object):
-# the game keeps the objects that have them in a list so that each check is a short loop.
-GLOBAL_STATICS = (CreaturesGet, CreaturesHave, SpellsCostLess, CombatLimit,
-                  PreventOneFromOpponents, UntapDuringOpponentsUntap)
+# The statics whose effects are applied in layers (server/rules/layers.py).
+LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
+                   SharedTypeBonus)
+
+# Statics that change other objects or the rules of the game, or a characteristic of their
+# own object that is not its printed value (a characteristic-defining ability): the game keeps
+# the objects that have them in a list so that each check is a short loop.
+GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
+                  UntapDuringOpponentsUntap)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card

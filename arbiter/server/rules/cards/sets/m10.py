@@ -18,7 +18,16 @@ are still defined in ``cards/pool.py``.
 from __future__ import annotations
 
 from ...mana import ANY_COLOR
-from ..build import ARTIFACT_CREATURE, ENCHANTMENT, INSTANT, SORCERY, creature, mana_cost
+from ..build import (
+    ARTIFACT,
+    ARTIFACT_CREATURE,
+    CREATURE,
+    ENCHANTMENT,
+    INSTANT,
+    SORCERY,
+    creature,
+    mana_cost,
+)
 from ..vocab import (
     ANY_TARGET,
     COLOR,
@@ -51,17 +60,24 @@ from ..vocab import (
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
+    CreaturesGet,
+    CreaturesHave,
+    CreaturesYouControlGet,
     Damage,
     Discard,
     Draw,
+    EnchantedGets,
+    EntersAsCopy,
     ExtraTurn,
     GainLife,
     GrantKeyword,
     Landwalk,
     ManaAbility,
     PlayerCastsSpell,
+    PowerToughnessEqualTo,
     Protection,
     Pump,
+    SharedTypeBonus,
     Target,
     Triggered,
     X,
@@ -93,6 +109,20 @@ def _walk(land: str) -> str:
 
 
 _INSTANT_OR_SORCERY = frozenset({"Instant", "Sorcery"})
+def _aura(name: str, mana: str, effect: str, gets: EnchantedGets) -> CardDef:
+    """An Aura with "Enchant creature" and one "Enchanted creature gets ..." ability."""
+    return CardDef(name=name, types=ENCHANTMENT, subtypes=("Aura",), cost=mana_cost(mana),
+                   text=f"Enchant creature\nEnchanted creature {effect}",
+                   enchant=TARGET_CREATURE, abilities=(gets,))
+
+
+def _pump_spell(name: str, mana: str, power: int, toughness: int) -> CardDef:
+    """"Target creature gets +power/+toughness until end of turn." A zero takes the other
+    number's sign, as printed ("-7/-0")."""
+    tough = "-0" if toughness == 0 and power < 0 else f"{toughness:+d}"
+    return CardDef(name=name, types=INSTANT, cost=mana_cost(mana),
+                   text=f"Target creature gets {power:+d}/{tough} until end of turn.",
+                   targets=(TARGET_CREATURE,), spell=(Pump(Target(0), power, toughness),))
 
 
 def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
@@ -102,14 +132,30 @@ def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
 
 
 CARDS = [
+    _aura("Armored Ascension", "{3}{W}",
+          "gets +1/+1 for each Plains you control and has flying.",
+          EnchantedGets(1, 1, (FLYING,), per_land="Plains")),
     creature("Baneslayer Angel", "{3}{W}{W}", "Angel", 5, 5,
               (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
                Protection(SUBTYPE, "Dragon")),
               "Flying, first strike, lifelink, protection from Demons and from Dragons"),
+    CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
+            text="Creatures you control get +1/+1 until end of turn.",
+            spell=(CreaturesYouControlGet(1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
+    _aura("Holy Strength", "{W}", "gets +1/+2.", EnchantedGets(1, 2)),
+    CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
+            text="White creatures you control get +1/+1.",
+            abilities=(CreaturesGet(1, 1, "you", color="W"),)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
+    creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
+             "Other Soldier creatures you control get +0/+1.",
+             abilities=(CreaturesGet(0, 1, "you", other=True, subtype="Soldier"),)),
+    creature("Veteran Swordsmith", "{2}{W}", "Human Soldier", 3, 2, (),
+             "Other Soldier creatures you control get +1/+0.",
+             abilities=(CreaturesGet(1, 0, "you", other=True, subtype="Soldier"),)),
     creature("Wall of Faith", "{3}{W}", "Wall", 0, 5, (DEFENDER,),
               f"{_DEFENDER}\n{{W}}: Wall of Faith gets +0/+1 until end of turn.",
               abilities=(_pump("Wall of Faith", "{W}", 0, 1),)),
@@ -125,6 +171,10 @@ CARDS = [
                                  text="Each other player copies that spell."),)),
     CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
             text="Draw X cards.", spell=(Draw(X, YOU),)),
+    creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
+             "You may have Clone enter as a copy of any creature on the battlefield.",
+             abilities=(EntersAsCopy(),)),
+    _pump_spell("Disorient", "{3}{U}", -7, 0),
     creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
     CardDef(name="Time Warp", types=SORCERY, cost=mana_cost("{3}{U}{U}"),
             text="Target player takes an extra turn after this one.",
@@ -155,6 +205,25 @@ CARDS = [
             targets=(ANY_TARGET,), any_number_of_targets=True,
             abilities=(CostsMorePerExtraTarget(1),),
             spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
+    creature("Looming Shade", "{2}{B}", "Shade", 1, 1, (),
+             "{B}: Looming Shade gets +1/+1 until end of turn.",
+             abilities=(_pump("Looming Shade", "{B}", 1, 1),)),
+    # "*" power and toughness: the printed values are undefined (None); the ability defines
+    # them on the battlefield (layer 7a).
+    CardDef(name="Nightmare", types=CREATURE, cost=mana_cost("{5}{B}"),
+            subtypes=("Nightmare", "Horse"), keywords=frozenset({FLYING}),
+            text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
+                 "Swamps you control.",
+            abilities=(PowerToughnessEqualTo("Swamp"),)),
+    _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
+    _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
+    creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
+             "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
+             abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
+    creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
+             f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
+                        CreaturesHave(HASTE, "you", other=True, subtype="Goblin"))),
     CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
             text="Target creature gets +1/+0 and gains first strike until end of turn.",
             targets=(TARGET_CREATURE,),
@@ -181,18 +250,26 @@ CARDS = [
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
-    CardDef(name="Giant Growth", types=INSTANT, cost=mana_cost("{G}"),
-            text="Target creature gets +3/+3 until end of turn.",
-            targets=(TARGET_CREATURE,), spell=(Pump(Target(0), 3, 3),)),
+    _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
+    _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
+    _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
+    CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
+            text="Creatures you control get +3/+3 and gain trample until end of turn.",
+            spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
     CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
             text="Windstorm deals X damage to each creature with flying.",
             spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
+    CardDef(name="Coat of Arms", types=ARTIFACT, cost=mana_cost("{5}"),
+            text="Each creature gets +1/+1 for each other creature on the battlefield that "
+                 "shares at least one creature type with it. (For example, if two Goblin "
+                 "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
+            abilities=(SharedTypeBonus(),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
 ]

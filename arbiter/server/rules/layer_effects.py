@@ -1,0 +1,111 @@
+"""Resolving the effects that change characteristics in layers (layers.py applies them), and
+the copy effect of "enter as a copy" (CR 707.2, layer 1).
+
+Each resolved effect is one :class:`~.state.Continuous` per object it names, locked in as it
+resolves (CR 611.2c), lasting until end of turn (CR 514.2 ends it), with a timestamp of its
+own (CR 613.7b).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .cards.vocab import (
+    UNTIL_END_OF_TURN,
+    BecomeColor,
+    BecomeSubtype,
+    CardDef,
+    CreaturesYouControlGet,
+    EntersAsCopy,
+    LoseAllAbilities,
+    SetPowerToughness,
+    SwitchPowerToughness,
+)
+from .state import Action, Continuous, Obj
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+    from .resolve import Ctx
+
+
+def _until_end_of_turn(ctx: Ctx, kind: str, obj: Obj, **fields: Any) -> None:
+    g = ctx.game
+    g.table.timestamp += 1
+    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, UNTIL_END_OF_TURN,
+                                affected=obj.oid, **fields))
+    g.touch(obj)
+
+
+def _set_pt(ctx: Ctx, e: SetPowerToughness) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "set_pt", o, power=e.power, toughness=e.toughness)
+
+
+def _switch_pt(ctx: Ctx, e: SwitchPowerToughness) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "switch_pt", o)
+
+
+def _lose_all(ctx: Ctx, e: LoseAllAbilities) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "lose_abilities", o)
+
+
+def _become_color(ctx: Ctx, e: BecomeColor) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "color", o, colors=e.color)
+
+
+def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
+
+
+def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
+    for o in ctx.game.creatures():
+        if o.controller != ctx.controller:
+            continue
+        _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
+        if e.keyword:
+            _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
+
+
+LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
+    SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
+    BecomeColor: _become_color, BecomeSubtype: _become_subtype,
+    CreaturesYouControlGet: _creatures_you_control_get,
+}
+
+
+Chooser = Callable[[int, str, str, Callable[[], list[Action]]], "Flow"]
+
+
+def copy_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
+    """As a permanent spell with "you may have ~ enter as a copy of any creature on the
+    battlefield" resolves, its controller chooses a creature or none (CR 707.2, 614.1c);
+    returns the copiable values it enters with, or None for its own. Copiable values are the
+    creature's ``defn`` (which is already a copy's when it is one, CR 707.3); counters, status,
+    control and the effects on it are not copied. The copy is no token even when the original
+    is one (CR 707.2: being a token is no copiable value, 111.1)."""
+    if not any(isinstance(s, EntersAsCopy) for s in spell.defn.statics):
+        return None
+
+    def options() -> list[Action]:
+        # The copies come first: a player (or bot) taking the first option gets a creature,
+        # not a card that enters as the 0/0 it is printed as. CR 801.2d: within range.
+        reach = [o for o in game.creatures() if game.obj_in_range(spell.controller, o)]
+        out = [Action(i, "copy", f"Copy {o.name}", obj=o.oid) for i, o in enumerate(reach)]
+        out.append(Action(len(out), "no_copy", f"{spell.name} enters as itself"))
+        return out
+
+    answer = yield from choose(spell.controller, "copy", f"{spell.name}: enter as a copy of?",
+                               options)
+    if answer is None or answer.kind != "copy":
+        return None
+    original = game.objects.get(answer.obj) if answer.obj is not None else None
+    if original is None:
+        return None
+    defn: CardDef = original.defn
+    return replace(defn, token=False) if defn.token else defn
