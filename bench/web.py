@@ -11,7 +11,8 @@ to the end by clicking (tests/web/browser.py). Printed:
   transferSize: headers and the compressed body), and their decoded size;
 * apply and render: for each delta (and each snapshot), the time from the frame's arrival in
   the page's message handler to the end of the synchronous render of what it changed
-  (``performance.now()`` in arbiter/clients/web/src/app.js): p50, p99 and the largest, over every game.
+  (``performance.now()`` in arbiter/clients/web/src/app.js): p50, p99 and the largest, over
+  every game.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """docs/protocol.md and the typed messages agree: every message kind, every key, and whether it
-is optional, in the tables of sections 5 and 6 is what arbiter/protocol/ encodes and decodes, and the
-other way round. A client written from the document alone gets exactly what the server
-sends."""
+is optional, in the tables of sections 5 and 6 is what arbiter/protocol/ encodes and decodes,
+and the other way round. A client written from the document alone gets exactly what the
+server sends."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Node.js and the client's npm packages, for the tests of the browser client's sources.
 
-The browser client (arbiter/clients/web) is plain JavaScript built by esbuild; its tests run in Node.js
-(the sources) and in Chromium (the built page). ``python3 dev.py test`` installs Node.js and the
-pinned npm packages (package-lock.json) before the suite runs; where they are missing these
+The browser client (arbiter/clients/web) is plain JavaScript built by esbuild; its tests run in
+Node.js (the sources) and in Chromium (the built page). ``python3 dev.py test`` installs Node.js and
+the pinned npm packages (package-lock.json) before the suite runs; where they are missing these
 tests fail and say why, never skip."""
 
 from __future__ import annotations

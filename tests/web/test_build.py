@@ -1,6 +1,7 @@
-"""The browser client's built files (arbiter/clients/web/dist, served by ``arbiter serve`` and shipped as
-package data) are exactly what a fresh build of the sources gives (arbiter/clients/web/build.mjs with
-the packages package-lock.json pins); rebuild with ``node build.mjs`` in arbiter/clients/web."""
+"""The browser client's built files (arbiter/clients/web/dist, served by ``arbiter serve`` and
+shipped as package data) are exactly what a fresh build of the sources gives
+(arbiter/clients/web/build.mjs with the packages package-lock.json pins); rebuild with
+``node build.mjs`` in arbiter/clients/web."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def test_the_shipped_client_is_a_fresh_build_of_its_sources(tmp_path: Path) -> N
     fresh, shipped = _files(out), _files(WEB / "dist")
     assert sorted(fresh) == sorted(shipped), "rebuild with `node build.mjs` in arbiter/clients/web"
     stale = [name for name in fresh if fresh[name] != shipped[name]]
-    assert stale == [], f"{stale} differ from a fresh build: run `node build.mjs` in arbiter/clients/web"
+    assert stale == [], (f"{stale} differ from a fresh build: run `node build.mjs` in "
+                         "arbiter/clients/web")
 
 
 def test_every_built_file_is_package_data() -> None:

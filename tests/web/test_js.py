@@ -1,6 +1,6 @@
-"""The browser client's port of the protocol (arbiter/clients/web/src/protocol) against the reference:
-docs/protocol.md's test vectors, and snapshots of real games encoded by the Python codec whose
-checksums and canonical encodings the JavaScript must reproduce byte for byte."""
+"""The browser client's port of the protocol (arbiter/clients/web/src/protocol) against the
+reference: docs/protocol.md's test vectors, and snapshots of real games encoded by the Python
+codec whose checksums and canonical encodings the JavaScript must reproduce byte for byte."""
 
 from __future__ import annotations
 

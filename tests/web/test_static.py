@@ -1,6 +1,6 @@
-"""``arbiter serve`` serves the browser client on its WebSocket port (arbiter/server/net/static.py): the
-page and its assets with their content types and caching headers, revalidation by ETag, gzip
-for those who accept it; other plain requests and every WebSocket upgrade are as before
+"""``arbiter serve`` serves the browser client on its WebSocket port (arbiter/server/net/static.py):
+the page and its assets with their content types and caching headers, revalidation by ETag, gzip for
+those who accept it; other plain requests and every WebSocket upgrade are as before
 (docs/protocol.md, section 12)."""
 
 from __future__ import annotations
