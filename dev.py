@@ -82,21 +82,28 @@ def _survey() -> dict[str, object]:
     return report
 
 
+def _apt_install(packages: list[str], why: str) -> bool:
+    """Install Debian packages with apt-get (update, then install), quietly unless it fails;
+    only as root on a machine that has apt-get. True when they were installed."""
+    if not (packages and os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get")):
+        return False
+    print(f"[dev] {why}: installing {' '.join(packages)} with apt-get (update, then install)",
+          flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    wait = ["-o", "DPkg::Lock::Timeout=300"]  # another apt-get may hold the lock a while
+    return (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
+            and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
+                        *packages], env, fatal=False))
+
+
 def ensure_cluster_servers() -> str:
     """Make sure a Redis-protocol server and PostgreSQL are installed (apt-get, as root, when
     they are not); return the line the summary ends with."""
     report = _survey()
     wanted = [package for key, package in SERVER_PACKAGES.items() if key not in report]
-    if wanted and report["missing"] and os.name == "posix" and os.geteuid() == 0 \
-            and shutil.which("apt-get"):
-        print(f"[dev] the cluster tests start throwaway Redis and PostgreSQL servers; "
-              f"installing {' '.join(wanted)} with apt-get (update, then install)", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        wait = ["-o", "DPkg::Lock::Timeout=300"]  # another apt-get may hold the lock a while
-        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
-                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
-                            *wanted], env, fatal=False)):
-            report = _survey()
+    if report["missing"] and _apt_install(
+            wanted, "the cluster tests start throwaway Redis and PostgreSQL servers"):
+        report = _survey()
     missing = report["missing"]
     assert isinstance(missing, list)
     if missing:
@@ -124,15 +131,8 @@ def ensure_browser_tools() -> str:
     """Make sure Chromium, Node.js and npm are installed (apt-get, as root, when they are
     not); return the line the summary ends with."""
     wanted = _missing_browser_tools()
-    if wanted and os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
-        print(f"[dev] the browser client's tests need {' '.join(wanted)}; installing with "
-              "apt-get (update, then install)", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        wait = ["-o", "DPkg::Lock::Timeout=300"]
-        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
-                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
-                            *wanted], env, fatal=False)):
-            wanted = _missing_browser_tools()
+    if _apt_install(wanted, "the browser client's tests need them"):
+        wanted = _missing_browser_tools()
     if wanted:
         return ("[dev] browser client tests CANNOT RUN here (they fail, they are not skipped): "
                 f"missing {', '.join(wanted)}")
