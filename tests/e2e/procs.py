@@ -1,6 +1,7 @@
 """Real processes for end-to-end tests: an ``arbiter serve`` that can be killed with SIGKILL and
 started again on the same port and log, and the other ``arbiter`` commands run as a user would
-run them. Every wait is for a condition, with a bound."""
+run them. Every wait is for a condition, with a bound. Each process leads a process group of its
+own (tests/processes.py), ended whole whatever the test did to it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
+
+from tests import processes
 
 ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
 
@@ -57,7 +60,7 @@ class Server:
 
     def start(self, timeout: float = 30.0) -> None:
         err: IO[str] = open(self.data.parent / f"{self.data.name}.err", "a")  # noqa: SIM115
-        self.proc = subprocess.Popen(
+        self.proc = processes.spawn(
             [*ARBITER, "serve", "--port", str(self.port), "--data-dir", str(self.data),
              "--log-level", "WARNING", *self.extra], stdout=subprocess.PIPE, stderr=err,
             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -83,18 +86,18 @@ class Server:
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what was committed is all that survives."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        processes.send(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self.output.clear()
 
     def freeze(self) -> None:
         """SIGSTOP: the process stays, its sockets stay open, and it does nothing at all."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGSTOP)
+        processes.send(self.proc.pid, signal.SIGSTOP)
 
     def thaw(self) -> None:
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGCONT)
+        processes.send(self.proc.pid, signal.SIGCONT)
 
     def health(self) -> tuple[int, str]:
         """/healthz: (status, body); (0, why) while nothing answers."""
@@ -108,13 +111,9 @@ class Server:
             return 0, str(exc)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        """SIGTERM (a clean shutdown), woken first if frozen; SIGKILL after 10 s."""
+        if self.proc is not None:
+            processes.stop(self.proc)
 
     def metrics(self) -> dict[str, float]:
         """Unlabelled samples of /metrics (empty while the server is down)."""
@@ -136,7 +135,14 @@ class Server:
 
 
 def run_arbiter(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*ARBITER, *args], capture_output=True, text=True, timeout=timeout)
+    """Run ``arbiter ARGS`` to its end (and whatever it started with it)."""
+    proc = processes.spawn([*ARBITER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        processes.end(proc.pid)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def replay_all(data: Path) -> list[tuple[int, int, str]]:
