@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -22,12 +23,34 @@ from typing import IO, Any
 from tests import processes
 
 ARBITER = [sys.executable, "-m", "arbiter.server.cli"]
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)")
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port nothing uses now, for a process that must be told its port before it binds it (a
+    cluster node's id and URL name its port: docs/cluster.md); anything else binds port 0 and
+    says which port it got. Drawn below the kernel's ephemeral range: a port from that range
+    can go to any outgoing connection (the suite makes thousands, on several workers) between
+    this check and the node's bind, and the node then fails with "address already in use";
+    below it, only another draw can take it. SystemRandom: tests seed the global generator."""
+    low = _ephemeral_low()
+    draw = random.SystemRandom()
+    for _ in range(100):
+        port = draw.randrange(20000, low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError(f"no free port on 127.0.0.1 between 20000 and {low}")
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 def wait_for(condition: Callable[[], Any], timeout: float, what: str,
@@ -44,11 +67,15 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str,
 
 
 class Server:
-    """``arbiter serve`` on 127.0.0.1:``port`` with its log in ``data``."""
+    """``arbiter serve`` on 127.0.0.1:``port`` with its log in ``data``.
 
-    def __init__(self, data: Path, port: int | None = None, *extra: str) -> None:
+    ``port`` 0: the port the OS gives it when it first starts (read from its "listening on"
+    line), kept for its restarts. None: a :func:`free_port` chosen now, for a cluster node,
+    which must know its port before it starts."""
+
+    def __init__(self, data: Path, port: int | None = 0, *extra: str) -> None:
         self.data = data
-        self.port = port or free_port()
+        self.port = free_port() if port is None else port
         self.extra = extra
         self.proc: subprocess.Popen[str] | None = None
         self.starts = 0
@@ -77,6 +104,8 @@ class Server:
                                  + (self.data.parent / f"{self.data.name}.err").read_text())
         while line := self.proc.stdout.readline():
             self.output.append(line.rstrip("\n"))
+            if self.port == 0 and (m := LISTENING.search(line)):
+                self.port = int(m.group(1))  # and the same port for every restart
         return any("listening on" in line for line in self.output)
 
     def errors(self) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests import processes
 
-from .procs import ARBITER, Server, free_port, read_json, replay_all, run_arbiter, wait_for
+from .procs import ARBITER, Server, read_json, replay_all, run_arbiter, wait_for
 
 KILLS = 3
 
@@ -44,7 +44,7 @@ def _kill_and_restart(server: Server, rng: random.Random, kills: int,
 
 
 def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", free_port(), "--grace", "300")
+    server = Server(tmp_path / "data", 0, "--grace", "300")
     server.start()
     bots = processes.spawn(
         [*ARBITER, "bot", "--url", server.url, "--create", "--seats", "2", "--games", "2",
@@ -75,7 +75,7 @@ def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
 
 
 def test_a_load_test_rides_through_server_kills(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", free_port(), "--grace", "300")
+    server = Server(tmp_path / "data", 0, "--grace", "300")
     server.start()
     report = tmp_path / "load.json"
     load = processes.spawn(
