@@ -3,8 +3,16 @@
 
     python3 dev.py serve [ARGS...]   start the server with its embedded defaults
     python3 dev.py test  [PYTEST ARGS...]   run ruff, mypy and the whole test suite
+    python3 dev.py check [PYTEST ARGS...]   the inner loop: ruff, mypy and the pure tests
     python3 dev.py cluster [--nodes 3 ...]   a local cluster to try: Redis, PostgreSQL, N nodes
     python3 dev.py arbiter ARGS...   run any other `arbiter` subcommand in the environment
+
+``check`` runs, in under a minute, the tests that need nothing but Python: those with none of
+the markers pyproject.toml registers (``servers``, ``cluster``, ``browser``, ``e2e``, ``slow``;
+tests/conftest.py applies them by folder and file), with hypothesis's ``check`` profile (fewer
+examples where a test does not set its count). Any marker expression selects a part of the
+suite: ``dev.py test -m cluster``, ``dev.py test -m "servers or e2e"``, ``dev.py test -m "not
+browser"``.
 
 On first use (and whenever pyproject.toml changes) this creates `.venv/` beside this file and
 installs the project into it in editable mode with its development extras. Nothing outside the
@@ -25,6 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import venv
 from pathlib import Path
 
@@ -150,7 +159,20 @@ def run_tests(args: list[str]) -> int:
     return code
 
 
-def _run_steps(args: list[str]) -> int:
+def markers() -> list[str]:
+    """The markers pyproject.toml registers: what a test needs beyond Python."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return [line.split(":", 1)[0] for line in config["tool"]["pytest"]["ini_options"]["markers"]]
+
+
+def run_check(args: list[str]) -> int:
+    """The inner loop: the tests with none of the markers."""
+    pure = f"not ({' or '.join(markers())})"
+    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "check")}
+    return _run_steps(["-m", pure, *args], env)
+
+
+def _run_steps(args: list[str], env: dict[str, str] | None = None) -> int:
     steps: list[list[str]] = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "mypy"), "-p", "arbiter"],
@@ -159,20 +181,22 @@ def _run_steps(args: list[str]) -> int:
     for step in steps:
         print(f"[dev] {' '.join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step))}",
               flush=True)
-        code = subprocess.run(step, cwd=ROOT).returncode
+        code = subprocess.run(step, cwd=ROOT, env=env).returncode
         if code != 0:
             return code
     return 0
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"serve", "test", "cluster", "arbiter"}:
+    if not argv or argv[0] not in {"serve", "test", "check", "cluster", "arbiter"}:
         print(__doc__)
         return 2
     ensure_environment()
     command, rest = argv[0], argv[1:]
     if command == "test":
         return run_tests(rest)
+    if command == "check":
+        return run_check(rest)
     if command == "cluster":
         summary = ensure_cluster_servers()  # the same servers the cluster tests use
         print(summary, flush=True)
