@@ -7,12 +7,14 @@
     python3 dev.py cluster [--nodes 3 ...]   a local cluster to try: Redis, PostgreSQL, N nodes
     python3 dev.py arbiter ARGS...   run any other `arbiter` subcommand in the environment
 
-``check`` runs, in under a minute, the tests that need nothing but Python: those with none of
-the markers pyproject.toml registers (``servers``, ``cluster``, ``browser``, ``e2e``, ``slow``;
-tests/conftest.py applies them by folder and file), with hypothesis's ``check`` profile (fewer
-examples where a test does not set its count). Any marker expression selects a part of the
-suite: ``dev.py test -m cluster``, ``dev.py test -m "servers or e2e"``, ``dev.py test -m "not
-browser"``.
+``test`` runs the suite on 4 pytest-xdist workers (``-n 4 --dist loadgroup``; give ``-n`` to
+choose, ``-n 0`` for none): most of its time is spent waiting on subprocesses, sockets and real
+servers, which the workers overlap. ``check`` runs, in one process and in under a minute,
+the tests that need nothing but Python: those with none of the markers pyproject.toml
+registers (``servers``, ``cluster``, ``browser``, ``e2e``, ``slow``; tests/conftest.py applies
+them by folder and file), with hypothesis's ``check`` profile (fewer examples where a test does
+not set its count). Any marker expression selects a part of the suite: ``dev.py test -m
+cluster``, ``dev.py test -m "servers or e2e"``, ``dev.py test -m "not browser"``.
 
 On first use (and whenever pyproject.toml changes) this creates `.venv/` beside this file and
 installs the project into it in editable mode with its development extras. Nothing outside the
@@ -148,11 +150,19 @@ def ensure_browser_tools() -> str:
     return f"[dev] browser client tests: {CHROMIUM}, node {shutil.which('node')}"
 
 
+# `test`'s pytest-xdist workers. Twice the 2 cores of the machine this was tuned on: most tests
+# wait (on subprocesses, sockets, Redis, PostgreSQL, Chromium) far more than they compute.
+WORKERS = 4
+
+
 def run_tests(args: list[str]) -> int:
     summaries = [ensure_cluster_servers(), ensure_browser_tools()]
     for summary in summaries:
         print(summary, flush=True)
-    code = _run_steps(args)
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) or a == "no:xdist"
+                 for a in args)
+    parallel = [] if chosen else ["-n", str(WORKERS), "--dist", "loadgroup"]
+    code = _run_steps([*parallel, *args])
     for summary in summaries:
         if "CANNOT" in summary:  # repeated last, where nobody can miss it (pytest's line
             print(summary, flush=True)  # stays last when all is well: CI reads it)
@@ -166,7 +176,8 @@ def markers() -> list[str]:
 
 
 def run_check(args: list[str]) -> int:
-    """The inner loop: the tests with none of the markers."""
+    """The inner loop: the tests with none of the markers, in one process (they only compute:
+    workers would add their start-up and overlap nothing)."""
     pure = f"not ({' or '.join(markers())})"
     env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "check")}
     return _run_steps(["-m", pure, *args], env)

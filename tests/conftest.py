@@ -59,16 +59,29 @@ KINDS: list[tuple[str, tuple[str, ...]]] = [
     ("tests/web/*", ("browser",)),
 ]
 
+# Tests that must share one xdist worker (``--dist loadgroup``): those that may run ``npm ci``
+# into the one arbiter/clients/web/node_modules, and the browser tests, which share one
+# Chromium per module.
+GROUPS: list[tuple[str, str]] = [
+    ("tests/web/test_build.py", "node_modules"),
+    ("tests/web/test_js.py", "node_modules"),
+    ("tests/web/test_browser.py", "chromium"),
+]
+
 
 def _first(table: list[tuple[str, T]], path: str) -> T | None:
     return next((value for pattern, value in table if fnmatchcase(path, pattern)), None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    xdist = config.pluginmanager.hasplugin("xdist")  # which registers xdist_group
     for item in items:
         path = item.path.relative_to(ROOT).as_posix()
         for kind in _first(KINDS, path) or ():
             item.add_marker(kind)
+        group = _first(GROUPS, path) if xdist else None
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(autouse=True)
