@@ -3,8 +3,18 @@
 
     python3 dev.py serve [ARGS...]   start the server with its embedded defaults
     python3 dev.py test  [PYTEST ARGS...]   run ruff, mypy and the whole test suite
+    python3 dev.py check [PYTEST ARGS...]   the inner loop: ruff, mypy and the pure tests
     python3 dev.py cluster [--nodes 3 ...]   a local cluster to try: Redis, PostgreSQL, N nodes
     python3 dev.py arbiter ARGS...   run any other `arbiter` subcommand in the environment
+
+``test`` runs the suite on 4 pytest-xdist workers (``-n 4 --dist loadgroup``; give ``-n`` to
+choose, ``-n 0`` for none): most of its time is spent waiting on subprocesses, sockets and real
+servers, which the workers overlap. ``check`` runs, in one process and in under a minute,
+the tests that need nothing but Python: those with none of the markers pyproject.toml
+registers (``servers``, ``cluster``, ``browser``, ``e2e``, ``slow``; tests/conftest.py applies
+them by folder and file), with hypothesis's ``check`` profile (fewer examples where a test does
+not set its count). Any marker expression selects a part of the suite: ``dev.py test -m
+cluster``, ``dev.py test -m "servers or e2e"``, ``dev.py test -m "not browser"``.
 
 On first use (and whenever pyproject.toml changes) this creates `.venv/` beside this file and
 installs the project into it in editable mode with its development extras. Nothing outside the
@@ -25,6 +35,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import venv
 from pathlib import Path
 
@@ -82,21 +93,28 @@ def _survey() -> dict[str, object]:
     return report
 
 
+def _apt_install(packages: list[str], why: str) -> bool:
+    """Install Debian packages with apt-get (update, then install), quietly unless it fails;
+    only as root on a machine that has apt-get. True when they were installed."""
+    if not (packages and os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get")):
+        return False
+    print(f"[dev] {why}: installing {' '.join(packages)} with apt-get (update, then install)",
+          flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    wait = ["-o", "DPkg::Lock::Timeout=300"]  # another apt-get may hold the lock a while
+    return (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
+            and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
+                        *packages], env, fatal=False))
+
+
 def ensure_cluster_servers() -> str:
     """Make sure a Redis-protocol server and PostgreSQL are installed (apt-get, as root, when
     they are not); return the line the summary ends with."""
     report = _survey()
     wanted = [package for key, package in SERVER_PACKAGES.items() if key not in report]
-    if wanted and report["missing"] and os.name == "posix" and os.geteuid() == 0 \
-            and shutil.which("apt-get"):
-        print(f"[dev] the cluster tests start throwaway Redis and PostgreSQL servers; "
-              f"installing {' '.join(wanted)} with apt-get (update, then install)", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        wait = ["-o", "DPkg::Lock::Timeout=300"]  # another apt-get may hold the lock a while
-        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
-                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
-                            *wanted], env, fatal=False)):
-            report = _survey()
+    if report["missing"] and _apt_install(
+            wanted, "the cluster tests start throwaway Redis and PostgreSQL servers"):
+        report = _survey()
     missing = report["missing"]
     assert isinstance(missing, list)
     if missing:
@@ -124,33 +142,48 @@ def ensure_browser_tools() -> str:
     """Make sure Chromium, Node.js and npm are installed (apt-get, as root, when they are
     not); return the line the summary ends with."""
     wanted = _missing_browser_tools()
-    if wanted and os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
-        print(f"[dev] the browser client's tests need {' '.join(wanted)}; installing with "
-              "apt-get (update, then install)", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        wait = ["-o", "DPkg::Lock::Timeout=300"]
-        if (_quiet(["apt-get", *wait, "update", "-qq"], env, fatal=False)
-                and _quiet(["apt-get", *wait, "install", "-y", "-qq", "--no-install-recommends",
-                            *wanted], env, fatal=False)):
-            wanted = _missing_browser_tools()
+    if _apt_install(wanted, "the browser client's tests need them"):
+        wanted = _missing_browser_tools()
     if wanted:
         return ("[dev] browser client tests CANNOT RUN here (they fail, they are not skipped): "
                 f"missing {', '.join(wanted)}")
     return f"[dev] browser client tests: {CHROMIUM}, node {shutil.which('node')}"
 
 
+# `test`'s pytest-xdist workers. Twice the 2 cores of the machine this was tuned on: most tests
+# wait (on subprocesses, sockets, Redis, PostgreSQL, Chromium) far more than they compute.
+WORKERS = 4
+
+
 def run_tests(args: list[str]) -> int:
     summaries = [ensure_cluster_servers(), ensure_browser_tools()]
     for summary in summaries:
         print(summary, flush=True)
-    code = _run_steps(args)
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) or a == "no:xdist"
+                 for a in args)
+    parallel = [] if chosen else ["-n", str(WORKERS), "--dist", "loadgroup"]
+    code = _run_steps([*parallel, *args])
     for summary in summaries:
         if "CANNOT" in summary:  # repeated last, where nobody can miss it (pytest's line
             print(summary, flush=True)  # stays last when all is well: CI reads it)
     return code
 
 
-def _run_steps(args: list[str]) -> int:
+def markers() -> list[str]:
+    """The markers pyproject.toml registers: what a test needs beyond Python."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return [line.split(":", 1)[0] for line in config["tool"]["pytest"]["ini_options"]["markers"]]
+
+
+def run_check(args: list[str]) -> int:
+    """The inner loop: the tests with none of the markers, in one process (they only compute:
+    workers would add their start-up and overlap nothing)."""
+    pure = f"not ({' or '.join(markers())})"
+    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "check")}
+    return _run_steps(["-m", pure, *args], env)
+
+
+def _run_steps(args: list[str], env: dict[str, str] | None = None) -> int:
     steps: list[list[str]] = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "mypy"), "-p", "arbiter"],
@@ -159,20 +192,22 @@ def _run_steps(args: list[str]) -> int:
     for step in steps:
         print(f"[dev] {' '.join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step))}",
               flush=True)
-        code = subprocess.run(step, cwd=ROOT).returncode
+        code = subprocess.run(step, cwd=ROOT, env=env).returncode
         if code != 0:
             return code
     return 0
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"serve", "test", "cluster", "arbiter"}:
+    if not argv or argv[0] not in {"serve", "test", "check", "cluster", "arbiter"}:
         print(__doc__)
         return 2
     ensure_environment()
     command, rest = argv[0], argv[1:]
     if command == "test":
         return run_tests(rest)
+    if command == "check":
+        return run_check(rest)
     if command == "cluster":
         summary = ensure_cluster_servers()  # the same servers the cluster tests use
         print(summary, flush=True)

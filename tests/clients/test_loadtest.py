@@ -19,6 +19,7 @@ from arbiter.clients.loadtest.stats import failed, percentile
 from ..server.harness import start_server
 
 
+@pytest.mark.servers  # the file's other tests are pure (tests/conftest.py, KINDS)
 async def test_eight_rooms_for_ten_seconds_finish_games_without_errors_or_desyncs(
         nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
     server = await start_server(nursery, tmp_path)

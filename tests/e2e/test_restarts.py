@@ -16,7 +16,9 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from .procs import ARBITER, Server, free_port, read_json, replay_all, run_arbiter, wait_for
+from tests import processes
+
+from .procs import ARBITER, Server, read_json, replay_all, run_arbiter, wait_for
 
 KILLS = 3
 
@@ -42,9 +44,9 @@ def _kill_and_restart(server: Server, rng: random.Random, kills: int,
 
 
 def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", free_port(), "--grace", "300")
+    server = Server(tmp_path / "data", 0, "--grace", "300")
     server.start()
-    bots = subprocess.Popen(
+    bots = processes.spawn(
         [*ARBITER, "bot", "--url", server.url, "--create", "--seats", "2", "--games", "2",
          "--strategy", "random", "--think", "0.005", "--seed", "11", "--draw-after", "40"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -53,8 +55,7 @@ def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
                                     lambda: bots.poll() is None)
         out, err = bots.communicate(timeout=240)
     finally:
-        if bots.poll() is None:
-            bots.kill()
+        processes.end(bots.pid)
         server.stop()
     assert bots.returncode == 0, err
     assert len(moments) == KILLS, f"the bots finished before the kills: {out}"
@@ -74,10 +75,10 @@ def test_bots_finish_every_game_across_server_kills(tmp_path: Path) -> None:
 
 
 def test_a_load_test_rides_through_server_kills(tmp_path: Path) -> None:
-    server = Server(tmp_path / "data", free_port(), "--grace", "300")
+    server = Server(tmp_path / "data", 0, "--grace", "300")
     server.start()
     report = tmp_path / "load.json"
-    load = subprocess.Popen(
+    load = processes.spawn(
         [*ARBITER, "loadtest", "--url", server.url, "--rooms", "3", "--players-per-room", "2",
          "--duration", "40", "--ramp", "1", "--think-ms", "5", "--strategy", "random", "--no-live",
          "--json", str(report), "--png", str(tmp_path / "load.png")],
@@ -89,8 +90,7 @@ def test_a_load_test_rides_through_server_kills(tmp_path: Path) -> None:
         played_on = server.actions()
         out, err = load.communicate(timeout=120)
     finally:
-        if load.poll() is None:
-            load.kill()
+        processes.end(load.pid)
         server.stop()
     assert len(moments) == 2, (out, err)
     assert played_on >= 200, (out, err)  # play went on after the last restart

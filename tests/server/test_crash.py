@@ -22,6 +22,7 @@ from arbiter.server.rules.commands import from_record
 from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.view import snapshot
 from arbiter.server.store.db import DB_NAME, Store
+from tests import processes
 
 from .checks import normal
 from .harness import Activity, Client
@@ -44,7 +45,9 @@ class ServerProcess:
                 str(data_dir), "--allow-scenarios", "--ping-interval", "0", "--grace", "3600",
                 "--rate", "100000", "--burst", "100000", "--log-level", "WARNING"]
         with open(data_dir / "server.err", "ab") as err:
-            proc = await trio.lowlevel.open_process(args, stdout=-1, stderr=err)
+            proc = await trio.lowlevel.open_process(args, stdout=-1, stderr=err,
+                                                    start_new_session=True)
+        processes.record(proc.pid)  # a group of its own, ended whole (tests/processes.py)
         assert proc.stdout is not None
         lines: list[str] = []
         buffer = b""
@@ -69,7 +72,7 @@ class ServerProcess:
 
     async def kill(self) -> None:
         if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
+            processes.send(self.proc.pid, signal.SIGKILL)
         await self.proc.wait()
 
 
