@@ -7,9 +7,12 @@ and data."""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
+import psycopg
 import pytest
 import trio
 
@@ -156,3 +159,33 @@ async def test_a_persistent_redis_keeps_the_directory_across_a_restart() -> None
             assert lease is not None and (lease.node, lease.epoch) == ("n1", 1)
     finally:
         redis.cleanup()
+
+
+async def test_a_batch_whose_answer_was_lost_cannot_commit_once_the_log_is_read_again(
+        dsn: str) -> None:
+    # A batch that timed out may still be waiting to run in its server process: a frozen server
+    # runs it as it thaws, before it notices its client is gone (here, that one process is
+    # stopped). A node rebuilds such a room from the log and numbers its next commands after
+    # what it read, so the lost batch must be over first, or it commits behind the rebuild and
+    # the node's next batch meets the same command numbers (docs/cluster.md, "Failover and
+    # handover").
+    async with ClusterLog(dsn, node="A", timeout=TIMEOUT) as log:
+        await log.write([RoomCreated(1, "Room", {}, None), GameStarted(1, 1, 1, 7, {}, None),
+                         _command(1)], {1: 1})
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            (backend,) = admin.execute("SELECT pid FROM pg_stat_activity "
+                                       "WHERE application_name = 'arbiter A'").fetchone() or (0,)
+        assert backend, "the log keeps its connection open"
+        os.kill(backend, signal.SIGSTOP)
+        try:
+            with pytest.raises(LogUnavailable) as failed:
+                await log.write([_command(2)], {1: 1})
+            assert failed.value.outcome_unknown
+            with pytest.raises(LogUnavailable, match="still running"):
+                await log.end_lost_batches()  # it cannot end while it is stopped
+        finally:
+            os.kill(backend, signal.SIGCONT)  # left alone, it would now run the batch
+        await log.end_lost_batches()
+        assert [c.n for c in await log.commands(1)] == [1]
+        await log.write([_command(2)], {1: 1})  # what the rebuilt room writes next
+        assert [c.n for c in await log.commands(1)] == [1, 2]

@@ -419,7 +419,9 @@ class ClusterNode(ServerBase):
         return str(room) in self.hub.matches
 
     async def _reload(self, room: int) -> None:
-        """Rebuild a room after a write whose outcome is unknown: the log says what holds."""
+        """Rebuild a room after a write whose outcome is unknown: the log says what holds,
+        once the batch whose answer was lost can no longer commit."""
+        await self.log.end_lost_batches()
         owner = await self.log.owner(room)
         node, epoch = (owner.owner, owner.epoch) if owner is not None else (None, None)
         if not self.holdings.still_ours(room, node, epoch, self.node_id):

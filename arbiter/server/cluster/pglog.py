@@ -30,6 +30,7 @@ a worker thread.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import select
 import socket
@@ -90,6 +91,10 @@ class LogUnavailable(Exception):
         self.outcome_unknown = outcome_unknown
 
 
+# A server process of PostgreSQL's: its process id and when it started.
+Backend = tuple[int, datetime.datetime]
+
+
 @dataclass(frozen=True)
 class RoomOwner:
     """Who owns a room in the log, and under which epoch."""
@@ -132,6 +137,13 @@ class PgLog:
         self.conn = psycopg.connect(conninfo, autocommit=True,
                                     connect_timeout=max(1, round(connect_timeout)),
                                     options=options, application_name=f"arbiter {node}")
+        # The server process serving this connection, as pg_stat_activity names it (a process
+        # id is reused, its start time tells them apart): a batch whose answer is lost may
+        # still be running there, and is ended by this name (ClusterLog.end_lost_batches).
+        row = self.conn.execute("SELECT pg_backend_pid(), backend_start FROM pg_stat_activity "
+                                "WHERE pid = pg_backend_pid()").fetchone()
+        assert row is not None
+        self.backend: Backend = (int(row[0]), row[1])
         # The inline wait (send) polls the socket: poll, not select, since a node's sockets
         # run past select's 1,024.
         self._poll = select.poll()
@@ -262,6 +274,20 @@ class PgLog:
             f"SELECT nextval('{sequence}') FROM generate_series(1, %s)", (count,)).fetchall()
         return [int(r[0]) for r in rows]
 
+    def end_backends(self, backends: Iterable[Backend], wait: float) -> bool:
+        """End the server processes ``backends`` that are still there, waiting up to ``wait``
+        seconds for each to be gone; True when none is left. A transaction they were running is
+        rolled back, unless it had committed."""
+        left = 0
+        for pid, started in backends:
+            row = self.conn.execute(
+                "SELECT pg_terminate_backend(pid, %s) FROM pg_stat_activity "
+                "WHERE pid = %s AND backend_start = %s",
+                (max(1, int(wait * 1000)), pid, started)).fetchone()
+            if row is not None and not row[0]:
+                left += 1  # still there after the wait
+        return left == 0
+
     # ------------------------------------------------------------------ reading
 
     def ping(self) -> None:
@@ -368,6 +394,7 @@ class ClusterLog:
         self._idle: list[PgLog] = []
         self._slots = trio.Semaphore(connections)
         self._closed = False
+        self._lost: set[Backend] = set()  # server processes of batches whose answer was lost
         # A batch first waits up to inline_wait for its answer without giving the event loop a
         # turn (PgLog.send). An answer that misses it means a far or busy server, for which
         # waiting blocks the loop for nothing: the next batches skip the inline wait, twice as
@@ -506,6 +533,11 @@ class ClusterLog:
             if answered and not db.broken and not self._closed:
                 self._idle.append(db)
             else:  # timed out, cancelled or broken mid-batch: nobody may use it again
+                # Its server process may still be running the batch (a frozen server runs it
+                # when it thaws, before it notices the connection is gone): ended before
+                # anything is read back (end_lost_batches), or a room rebuilt from the log
+                # would meet that batch's commands after it had written its own.
+                self._lost.add(db.backend)
                 db.close()
         return time.perf_counter() - started
 
@@ -540,6 +572,23 @@ class ClusterLog:
                 fenced |= exc.rooms
                 batch = [r for r in batch if getattr(r, "room", None) not in fenced]
         return frozenset(fenced)
+
+    async def end_lost_batches(self) -> None:
+        """Make the outcome of every batch whose answer was lost final: end the server
+        processes that may still be running one (each committed it or never will). A room
+        rebuilt at the epoch it was written under must read its log only after this: the
+        epoch fences another node's claim against such a batch, but not the same node's own
+        next batch, which would number its commands after what it read and meet the lost
+        batch's commands (the same numbers) when that commits. Raises
+        :class:`LogUnavailable` while the server cannot be asked or such a process outlives
+        the wait; the next call tries again."""
+        lost = set(self._lost)
+        if not lost:
+            return
+        wait = self.timeout / (2 * len(lost))  # each waited for in turn, within the deadline
+        if not await self._call(lambda db: db.end_backends(lost, wait)):
+            raise LogUnavailable("a batch whose answer was lost is still running in PostgreSQL")
+        self._lost -= lost
 
     async def claim(self, room: int, expected_epoch: int) -> int | None:
         """See :meth:`PgLog.claim`."""
