@@ -69,12 +69,24 @@ GROUPS: list[tuple[str, str]] = [
 ]
 
 
+# The longest runs, started first so that no worker is left with one at the end (the chaos
+# test alone takes a worker for about three minutes; the browser tests share one worker).
+LONGEST = ("tests/cluster/test_chaos.py", "tests/web/test_browser*.py", "tests/e2e/*")
+
+
 def _first(table: list[tuple[str, T]], path: str) -> T | None:
     return next((value for pattern, value in table if fnmatchcase(path, pattern)), None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     xdist = config.pluginmanager.hasplugin("xdist")  # which registers xdist_group
+
+    def rank(item: pytest.Item) -> int:
+        path = item.path.relative_to(ROOT).as_posix()
+        return next((i for i, pattern in enumerate(LONGEST) if fnmatchcase(path, pattern)),
+                    len(LONGEST))
+
+    items.sort(key=rank)  # stable: the order within each rank is the collection's
     for item in items:
         path = item.path.relative_to(ROOT).as_posix()
         for kind in _first(KINDS, path) or ():
