@@ -309,7 +309,8 @@ def test_a_restart_is_shown_as_a_fresh_game_and_who_starts(browser: Any, server:
              "document.querySelector('#banner').innerText)", timeout=30_000)
     banner = ann.page.inner_text("#banner")
     assert "takes the first turn" in banner
-    assert ann.page.evaluate("window.arbiter.view(window.arbiter.match).g.n") != old_game
+    # The restart's message comes first, the new game's snapshot in a frame of its own.
+    ann.wait(f"() => window.arbiter.view(window.arbiter.match).g.n !== {int(old_game)}")
     state = ann.wait_turn()
     assert state["turn"] <= 1 and not state["over"]
     assert ann.page.locator(".seat .card").count() == 0, "a fresh game: no permanents"
