@@ -18,8 +18,9 @@ import os
 import signal
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from arbiter.testing import processes as procs
 
 
 @dataclass(frozen=True)
@@ -100,34 +101,14 @@ def end_since(mark: int) -> None:
 
 def _started_at(pid: int) -> int | None:
     """The process's start time (clock ticks since boot), None once it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return int(_fields(stat)[19])  # field 22 of proc(5)
-
-
-def _fields(stat: str) -> list[str]:
-    """/proc/PID/stat after "pid (comm)", which may hold spaces and parentheses: the state
-    first (field 3 of proc(5))."""
-    return stat.rsplit(")", 1)[1].split()
+    found = procs.read(pid)
+    return None if found is None else found.started
 
 
 def _live() -> list[tuple[int, int, str]]:
-    """(pid, process group, command line) of every live process (zombies have exited)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = _fields((entry / "stat").read_text())
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue  # it exited meanwhile
-        if fields[0] != "Z":
-            out.append((int(entry.name), int(fields[2]),
-                        cmdline.replace(b"\0", b" ").decode(errors="replace").strip()))
-    return out
+    """(pid, process group, command line) of every live process but this one."""
+    return [(p.pid, p.pgrp, line) for p in procs.table()
+            if p.state not in procs.GONE and (line := procs.cmdline(p.pid)) is not None]
 
 
 def leftovers(base: str) -> list[tuple[int, str]]:

@@ -27,27 +27,38 @@ class Proc:
     ppid: int
     pgrp: int
     state: str  # R, S, D, T (stopped), Z (zombie), ...
+    started: int  # clock ticks after boot: a reused pid has another
 
 
-def _read(pid: int) -> Proc | None:
+def read(pid: int) -> Proc | None:
+    """The process ``pid`` as /proc/PID/stat shows it, or None if there is none."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
     fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-    return Proc(pid, int(fields[1]), int(fields[2]), fields[0])
+    return Proc(pid, int(fields[1]), int(fields[2]), fields[0], int(fields[19]))
+
+
+def cmdline(pid: int) -> str | None:
+    """The process's command line, its arguments joined by spaces; None if it has gone."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
 
 
 def table() -> list[Proc]:
     """Every process there is now, but this one."""
     me = os.getpid()
-    found = (_read(int(entry)) for entry in os.listdir("/proc") if entry.isdigit())
+    found = (read(int(entry)) for entry in os.listdir("/proc") if entry.isdigit())
     return [p for p in found if p is not None and p.pid != me]
 
 
 def state(pid: int) -> str | None:
     """The process's state letter (R, S, T, Z, ...), or None if there is no such process."""
-    found = _read(pid)
+    found = read(pid)
     return None if found is None else found.state
 
 

@@ -185,8 +185,9 @@ class Game:
             return
         current = self.chars
         if current is None:
-            current = compute(self) if (self.effects or self.global_sources) else {}
-            if self.effects or self.global_sources:
+            layered = bool(self.effects or self.global_sources)
+            current = compute(self) if layered else {}
+            if layered:
                 self.chars = current
         shown = self.chars_shown
         if current is shown:
