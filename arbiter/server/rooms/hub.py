@@ -82,13 +82,13 @@ WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.C
 
 # Requests whose refusal costs real work (reading a deck list, checking a deck or a room's
 # settings against a format): a refused one is charged to its sender's connection and address
-# (rooms/addresses.py, docs/protocol.md section 1).
-COSTLY = (rq.SubmitDeck, rq.AddBot, rq.CreateRoom)
+# (rooms/addresses.py, docs/protocol.md section 1). Which requests those are: _costly.
 COSTLY_CODES = frozenset({Code.BAD_DECK, Code.BAD_CONFIG})
 COSTLY_REFUSAL = 10  # tokens a refused deck or configuration takes from its connection
 
 
 def _costly(req: rq.Request) -> bool:
+    """A deck list to read (a deck submitted or given to a bot), or a room's settings."""
     if isinstance(req, rq.SubmitDeck):
         return req.text is not None
     if isinstance(req, rq.AddBot):
