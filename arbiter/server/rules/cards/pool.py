@@ -197,7 +197,7 @@ SPELLS = [
             targets=(TARGET_PLAYER,), spell=(Mill(10, Target(0)),)),
     CardDef(name="Act of Treason", types=SORCERY, cost=_C("{2}{R}"),
             text="Gain control of target creature until end of turn. Untap that creature. "
-                 "It gains haste until end of turn.",
+                 "It gains haste until end of turn. (It can attack and {T} this turn.)",
             targets=(TARGET_CREATURE,),
             spell=(GainControl(Target(0), UNTIL_END_OF_TURN), Untap(Target(0)),
                    GrantKeyword(Target(0), HASTE, UNTIL_END_OF_TURN))),
