@@ -120,7 +120,8 @@ function deckFields(catalog, state, variant, errors) {
 <label><input type="radio" name="decksource" value="ready"${source === "ready" ? " checked" : ""}> Ready-made
 <select name="deck" aria-label="Ready-made deck">${options(decks.map((d) => [d.name, d.commander ? `${d.name} (${d.commander})` : d.name]), chosen)}</select></label>
 <label><input type="radio" name="decksource" value="text"${source === "text" ? " checked" : ""}> A deck list</label>
-${source === "text" ? `<textarea name="decktext" data-key="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>` : ""}
+${source === "text" ? `<textarea name="decktext" data-key="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>
+<label class="upload">or from a file <input type="file" name="deckfile" accept=".txt,.dec,.dek,text/plain"></label>` : ""}
 <div id="deck-errors">${deckErrorsHtml(errors)}</div></fieldset>`;
 }
 
