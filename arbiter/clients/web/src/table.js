@@ -215,6 +215,8 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
   if (t) {
     parts.push(`turn ${esc(t[0])}`);
     parts.push(`<span class="step">${esc(nameOf(names, t[1]))}'s ${esc(STEPS[t[2]] ?? t[2])}</span>`);
+    // CR 500.7: extra turns still to come, the next one first.
+    if (t[4]?.length) parts.push(`<span class="extra-turns">extra turns: ${t[4].map((p) => esc(nameOf(names, p))).join(", ")}</span>`);
   }
   const w = view.w;
   if (Array.isArray(w) && w[0] === "subgame") parts.push("waiting for the subgame");
