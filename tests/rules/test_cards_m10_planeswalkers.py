@@ -247,3 +247,78 @@ def test_gargoyle_castle_taps_for_colorless_or_becomes_a_gargoyle() -> None:
     gargoyle = g.obj("Gargoyle Token")
     assert gargoyle.defn.is_("Artifact") and colors(g.game, gargoyle) == frozenset()
     assert has_keyword(g.game, gargoyle, "flying") and g.view(1)[gargoyle.oid]["pt"] == [3, 4]
+
+
+# --------------------------------------------------------------------------- Garruk Wildspeaker
+
+
+def test_garruk_wildspeaker_plus_one_untaps_two_target_lands() -> None:
+    g = (Scene().battlefield(0, "Garruk Wildspeaker", "Forest", "Forest", "Forest",
+                             tapped=True)
+         .battlefield(1, "Mountain", tapped=True).start())
+    garruk = g.obj("Garruk Wildspeaker")
+    g.choose("activate", "Garruk Wildspeaker: +1")
+    options = {a.ref for a in g.options(0)}
+    assert ("o", garruk.oid) not in options  # lands only
+    assert ("o", g.obj("Mountain").oid) in options  # anyone's lands
+    forests = g.objs("Forest")
+    g.target(forests[0]).target(g.obj("Mountain"))
+    g.resolve()
+    assert not forests[0].tapped and not g.obj("Mountain").tapped
+    assert forests[1].tapped and forests[2].tapped
+
+
+def test_garruk_wildspeaker_plus_one_needs_two_lands() -> None:
+    g = Scene().battlefield(0, "Garruk Wildspeaker", "Forest").start()
+    assert g.find("activate", "Garruk Wildspeaker: +1") is None
+    assert g.find("activate", f"Garruk Wildspeaker: {MINUS}1") is not None
+
+
+def test_garruk_wildspeaker_minus_one_makes_a_beast() -> None:
+    g = Scene().battlefield(0, "Garruk Wildspeaker").start()
+    g.activate(0, "Garruk Wildspeaker", f"{MINUS}1").resolve()
+    beast = g.obj("Beast Token")
+    assert colors(g.game, beast) == {"G"} and g.view(1)[beast.oid]["pt"] == [3, 3]
+    assert _loyalty(g, "Garruk Wildspeaker") == 2
+
+
+def test_garruk_wildspeaker_minus_four_overruns() -> None:
+    g = (Scene().battlefield(0, "Garruk Wildspeaker", "Grizzly Bears", counters={"loyalty": 4})
+         .battlefield(1, "Hill Giant").start())
+    g.activate(0, "Garruk Wildspeaker", f"{MINUS}4").resolve()
+    bears = g.obj("Grizzly Bears")
+    assert g.view(0)[bears.oid]["pt"] == [5, 5] and has_keyword(g.game, bears, "trample")
+    assert g.view(0)[g.obj("Hill Giant").oid]["pt"] == [3, 3]
+    assert g.zone_names("graveyard", 0) == ["Garruk Wildspeaker"]
+
+
+# --------------------------------------------------------------------------- Cemetery Reaper
+
+
+def test_cemetery_reaper_pumps_other_zombies_it_makes_from_graveyard_creatures() -> None:
+    g = (Scene().battlefield(0, "Cemetery Reaper", "Swamp", "Swamp", "Swamp")
+         .graveyard(0, "Lightning Bolt").graveyard(1, "Hill Giant").start())
+    g.choose("activate", "Cemetery Reaper")
+    options = {a.ref for a in g.options(0)}
+    giant = g.obj("Hill Giant", "graveyard")
+    assert options == {("o", giant.oid)}  # a creature card, in any graveyard
+    g.target(giant).resolve()
+    assert g.zone_names("exile", 1) == ["Hill Giant"]
+    zombie = g.obj("Zombie Token")
+    assert colors(g.game, zombie) == {"B"}
+    assert g.view(0)[zombie.oid]["pt"] == [3, 3]  # 2/2, +1/+1 from the Reaper
+    assert g.view(0)[g.obj("Cemetery Reaper").oid]["pt"] == [2, 2]  # "other"
+
+
+def test_cemetery_reaper_makes_no_zombie_if_the_card_has_left_the_graveyard() -> None:
+    g = (Scene().battlefield(0, "Cemetery Reaper", "Cemetery Reaper", *["Swamp"] * 6)
+         .graveyard(1, "Hill Giant").start())
+    giant = g.obj("Hill Giant", "graveyard")
+    first, second = g.objs("Cemetery Reaper")
+    for reaper in (first, second):  # both at the same card; the second resolves first
+        g.choose("activate", obj=reaper.oid).target(giant)
+    g.resolve()
+    assert g.zone_names("exile", 1) == ["Hill Giant"] and len(g.objs("Zombie Token")) == 1
+    g.resolve()
+    # Its only target is gone: the ability does nothing at all, no token (CR 608.2b).
+    assert len(g.objs("Zombie Token")) == 1 and g.game.stack == []

@@ -78,6 +78,7 @@ from ..vocab import (
     Draw,
     EnchantedGets,
     EntersAsCopy,
+    Exile,
     ExtraTurn,
     GainLife,
     GrantKeyword,
@@ -96,8 +97,11 @@ from ..vocab import (
     SelfEnters,
     SharedTypeBonus,
     Target,
+    TargetSpec,
     Triggered,
+    Untap,
     X,
+    where,
 )
 
 # The reminder texts M10 prints after its keywords.
@@ -154,6 +158,10 @@ def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
                      text=f"When {name} enters, create {count} {token_name}s.")
 
 
+_TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
+_CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
+    "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
+
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
     token("Avatar", "W", None, None,
@@ -164,6 +172,7 @@ TOKENS = [
     token("Insect", "G", 1, 1, "(A 1/1 green Insect creature.)"),
     token("Beast", "G", 3, 3, "(A 3/3 green Beast creature.)"),
     token("Wolf", "G", 2, 2, "(A 2/2 green Wolf creature.)"),
+    token("Zombie", "B", 2, 2, "(A 2/2 black Zombie creature.)"),
     token("Gargoyle", "", 3, 4, "Flying (A 3/4 colorless Gargoyle artifact creature.)",
           types=ARTIFACT_CREATURE, keywords=frozenset({FLYING})),
 ]
@@ -252,6 +261,15 @@ CARDS = [
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
     creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
+    creature("Cemetery Reaper", "{1}{B}{B}", "Zombie", 2, 2, (),
+             "Other Zombie creatures you control get +1/+1.\n{2}{B}, {T}: Exile target "
+             "creature card from a graveyard. Create a 2/2 black Zombie creature token.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Zombie"),
+                        Activated(Cost(mana=mana_cost("{2}{B}"), tap=True),
+                                  (Exile(Target(0)), CreateToken("Zombie Token", YOU)),
+                                  targets=(_CREATURE_CARD_IN_A_GRAVEYARD,),
+                                  text="Exile target creature card from a graveyard. Create a "
+                                       "2/2 black Zombie creature token."))),
     creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
     CardDef(name="Consume Spirit", types=SORCERY, cost=mana_cost("{X}{1}{B}"), x_color="B",
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
@@ -356,6 +374,17 @@ CARDS = [
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    planeswalker("Garruk Wildspeaker", "{2}{G}{G}", "Garruk", 3,
+                 "[+1]: Untap two target lands.\n[-1]: Create a 3/3 green Beast creature "
+                 "token.\n[-4]: Creatures you control get +3/+3 and gain trample until end of "
+                 "turn.",
+                 (loyalty_ability(1, (Untap(Target(0)), Untap(Target(1))),
+                                  "Untap two target lands.", (_TARGET_LAND, _TARGET_LAND)),
+                  loyalty_ability(-1, (CreateToken("Beast Token", YOU),),
+                                  "Create a 3/3 green Beast creature token."),
+                  loyalty_ability(-4, (CreaturesYouControlGet(3, 3, TRAMPLE),),
+                                  "Creatures you control get +3/+3 and gain trample until end "
+                                  "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
