@@ -133,9 +133,13 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         loyal = _choose_loyalty(book, view, me, objs, by_kind.get("activate", []))
         if loyal is not None:
             return loyal
-        for a in by_kind.get("activate", []):  # spare mana into tokens ("{1}{G}: Create ...")
+        for a in by_kind.get("activate", []):
             label = str(a["label"])
-            if ": Create" in label and "Sacrifice" not in label and "{" in label:
+            # Spare mana into tokens ("{1}{G}: Create ..."), never a permanent sacrificed for
+            # one; a tapping ability that deals damage ("{T}: ... deals 1 damage to ...").
+            if "Create" in label and "Sacrifice" not in label and "{" in label:
+                return int(a["id"])
+            if "{T}" in label and "damage" in label and "Sacrifice" not in label:
                 return int(a["id"])
         return int(by_kind["pass"][0]["id"])
 

@@ -71,13 +71,27 @@ def test_508_1b_the_heuristic_attacks_a_planeswalker_it_can_finish() -> None:
     assert pick.ref == ("o", jace.oid) and pick.obj == g.obj("Hill Giant").oid
 
 
+def test_the_heuristic_sends_its_wolves_and_makes_tokens_with_spare_mana() -> None:
+    g = (Scene().battlefield(0, "Master of the Wild Hunt").battlefield(1, "Hill Giant")
+         .start())
+    assert _pick(g).startswith("Master of the Wild Hunt: {T}")
+    _play(g)
+    assert _pick(g) == "Target Hill Giant"
+    g = Scene().battlefield(0, "Ant Queen", "Forest", "Forest").start()
+    assert _pick(g).startswith("Ant Queen: {1}{G}")
+    g = Scene().battlefield(0, "Gargoyle Castle", *["Wastes"] * 5).start()
+    assert _pick(g) == "Pass priority"  # not the land itself
+
+
 @pytest.mark.parametrize("strategy", [heuristic_strategy, random_strategy])
 def test_the_bots_play_planeswalkers_and_token_makers_to_the_end(strategy: object) -> None:
     scene = Scene()
     for pid in (0, 1):
         scene.battlefield(pid, *["Mountain"] * 3, *["Forest"] * 3, *["Swamp"] * 2,
-                          "Gargoyle Castle", "Siege-Gang Commander", "Ant Queen")
+                          "Gargoyle Castle", "Siege-Gang Commander", "Ant Queen",
+                          "Master of the Wild Hunt", "Cemetery Reaper")
         scene.hand(pid, "Chandra Nalaar", "Liliana Vess", "Jace Beleren", "Ajani Goldmane",
+                   "Garruk Wildspeaker",
                    "Howl of the Night Pack", "Captain of the Watch")
         scene.library(pid, *["Grizzly Bears", "Mountain", "Plains", "Island"] * 5)
     for seed in range(3):

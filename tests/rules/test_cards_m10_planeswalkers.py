@@ -322,3 +322,81 @@ def test_cemetery_reaper_makes_no_zombie_if_the_card_has_left_the_graveyard() ->
     g.resolve()
     # Its only target is gone: the ability does nothing at all, no token (CR 608.2b).
     assert len(g.objs("Zombie Token")) == 1 and g.game.stack == []
+
+
+# ----------------------------------------------------------------- Master of the Wild Hunt
+
+
+def test_master_of_the_wild_hunt_makes_a_wolf_each_upkeep() -> None:
+    g = Scene().battlefield(0, "Master of the Wild Hunt").start()
+    assert g.objs("Wolf Token") == []
+    g.next_turn(0)
+    assert len(_tokens(g, "Wolf Token")) == 1
+    g.next_turn(1)
+    assert len(_tokens(g, "Wolf Token")) == 1  # only its controller's upkeep
+    g.next_turn(0)
+    assert len(_tokens(g, "Wolf Token")) == 2
+
+
+def _pack(forests: int, prey: str) -> G:
+    """Master of the Wild Hunt with ``forests`` Wolves (from Howl of the Night Pack) and an
+    opposing ``prey``."""
+    g = (Scene().battlefield(0, "Master of the Wild Hunt", *["Forest"] * forests,
+                             *["Mountain"] * (7 - forests))
+         .hand(0, "Howl of the Night Pack").battlefield(1, prey).start())
+    g.cast(0, "Howl of the Night Pack").resolve()
+    return g
+
+
+def test_master_of_the_wild_hunt_wolves_gang_up_and_the_prey_divides_its_damage() -> None:
+    g = _pack(3, "Hill Giant")
+    wolves = _tokens(g, "Wolf Token")
+    g.activate(0, "Master of the Wild Hunt", target="Hill Giant")
+    g.pass_(2)
+    # The Giant's controller divides its 3 damage among the Wolves, one at a time; the amount
+    # lethal to the Wolf is offered first.
+    assert g.decision.kind == "assign_damage" and g.decision.player == 1
+    assert [a.index for a in g.options(1)] == [2, 0, 1, 3]
+    g.choose("amount", obj=wolves[0].oid, label="2 to")
+    assert g.decision.kind == "assign_damage"
+    g.choose("amount", obj=wolves[1].oid, label="1 to")  # the last Wolf gets what is left: 0
+    assert g.zone_names("graveyard", 1) == ["Hill Giant"]  # 6 damage from three Wolves
+    alive = _tokens(g, "Wolf Token")
+    assert [w.oid for w in alive] == [wolves[1].oid, wolves[2].oid]
+    assert alive[0].damage == 1 and alive[1].damage == 0
+    assert all(w.tapped for w in alive) and g.obj("Master of the Wild Hunt").tapped
+
+
+def test_master_of_the_wild_hunt_the_rest_goes_to_the_last_wolf() -> None:
+    g = _pack(2, "Shivan Dragon")
+    first, _ = _tokens(g, "Wolf Token")
+    g.activate(0, "Master of the Wild Hunt", target="Shivan Dragon")
+    g.pass_(2)
+    g.choose("amount", obj=first.oid, label="3 to")
+    # 4 damage from two 2/2 Wolves leaves the 5/5 Dragon alive; its 5 split 3 and 2 kills both.
+    assert g.obj("Shivan Dragon").damage == 4
+    assert _tokens(g, "Wolf Token") == []
+    g.next_turn(0)  # a new Wolf, untapped; the Master untaps too
+    g.activate(0, "Master of the Wild Hunt", target="Shivan Dragon")
+    g.pass_(2)
+    # One Wolf: no division to ask for, all 5 to it.
+    assert g.decision.kind == "priority" and _tokens(g, "Wolf Token") == []
+
+
+def test_master_of_the_wild_hunt_taps_and_uses_only_untapped_wolves() -> None:
+    g = _pack(2, "Hill Giant")
+    attacker, waiting = _tokens(g, "Wolf Token")
+    g.next_turn(0)  # a third Wolf arrives in the upkeep
+    g.until("declare_attackers", 0).attack((attacker, 1))
+    g.until("main2", 0)
+    assert attacker.tapped and g.life(1) == 18
+    g.activate(0, "Master of the Wild Hunt", target="Hill Giant")
+    g.pass_(2)
+    options = {a.obj for a in g.options(1)}
+    assert options == {waiting.oid}  # the first of the two untapped Wolves: not the attacker
+    g.choose("amount", obj=waiting.oid, label="0 to")
+    assert g.zone_names("graveyard", 1) == ["Hill Giant"]  # 2 + 2 from the untapped two
+    # The newcomer, last, took the Giant's 3 and is gone; the other two are unhurt.
+    assert [w.oid for w in _tokens(g, "Wolf Token")] == [attacker.oid, waiting.oid]
+    assert (attacker.damage, waiting.damage) == (0, 0)
+    assert g.zone_names("graveyard", 0) == ["Howl of the Night Pack"]

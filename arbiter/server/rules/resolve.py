@@ -113,6 +113,7 @@ from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .pack_strike import PACK_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -1003,6 +1004,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS,
+    **PACK_HANDLERS,
 }
 
 

@@ -635,6 +635,16 @@ class SearchToTop:
 
 
 @dataclass(frozen=True, slots=True)
+class PackStrike:
+    """"Tap all untapped ``subtype`` creatures you control. Each [one] tapped this way deals
+    damage equal to its power to target creature. That creature deals damage equal to its
+    power divided as its controller chooses among any number of those [creatures]." The
+    target is the first target."""
+
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReturnAllFromGraveyards:
     """"Put all ``filter`` from all graveyards onto the battlefield under your control"."""
 
@@ -889,7 +899,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
-    ReturnAllFromGraveyards)
+    ReturnAllFromGraveyards | PackStrike)
 
 # --------------------------------------------------------------------------- trigger events
 

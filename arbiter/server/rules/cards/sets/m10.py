@@ -64,6 +64,7 @@ from ..vocab import (
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    AtUpkeep,
     CardDef,
     CardFilter,
     CopySpell,
@@ -85,6 +86,7 @@ from ..vocab import (
     Landwalk,
     ManaAbility,
     Mill,
+    PackStrike,
     PermanentsYouControl,
     PlayerCastsSpell,
     PowerToughnessEqualTo,
@@ -391,6 +393,19 @@ CARDS = [
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
             spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
+    creature("Master of the Wild Hunt", "{2}{G}{G}", "Human Shaman", 3, 3, (),
+             "At the beginning of your upkeep, create a 2/2 green Wolf creature token.\n{T}: "
+             "Tap all untapped Wolf creatures you control. Each Wolf tapped this way deals "
+             "damage equal to its power to target creature. That creature deals damage equal "
+             "to its power divided as its controller chooses among any number of those "
+             "Wolves.",
+             abilities=(Triggered(AtUpkeep(), (CreateToken("Wolf Token", YOU),),
+                                  text="Create a 2/2 green Wolf creature token."),
+                        Activated(Cost(tap=True), (PackStrike("Wolf"),),
+                                  targets=(TARGET_CREATURE,),
+                                  text="Tap all untapped Wolf creatures you control. Each Wolf "
+                                       "tapped this way deals damage equal to its power to "
+                                       "target creature."))),
     _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
