@@ -441,14 +441,15 @@ def x_values(game: Game, pid: int, cost_of: Callable[[int], ManaCost]) -> list[i
     return list(range(most + 1))
 
 
-def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost]) -> Flow:
-    """CR 601.2b, 107.3a: the caster announces the value of X. Returns None if the caster
-    left the game meanwhile."""
+def choose_x(game: Game, pid: int, obj: Obj, values: Callable[[], range | list[int]],
+             name: str = "") -> Flow:
+    """CR 601.2b, 107.3a: the player announces the value of X, one of ``values()`` (read
+    again after a refresh), for the spell or ability ``obj`` (``name`` names its source).
+    Returns None if the player left the game meanwhile."""
     while game.in_game(pid):
-        values = x_values(game, pid, cost_of)
-        actions = [Action(i, "x", f"X = {v}", obj=spell.oid, index=v)
-                   for i, v in enumerate(values)]
-        answer = yield Decision("x", pid, f"Choose X for {spell.name}", actions)
+        actions = [Action(i, "x", f"X = {v}", obj=obj.oid, index=v)
+                   for i, v in enumerate(values())]
+        answer = yield Decision("x", pid, f"Choose X for {name or obj.name}", actions)
         if answer is REFRESH:
             continue
         return answer.index
@@ -491,7 +492,8 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     ok = True
     # The card as it was (``card``, in its old zone) decides the commander tax.
     if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
-        x = yield from choose_x(game, pid, spell, lambda v: spell_cost(game, pid, card, x=v))
+        x = yield from choose_x(game, pid, spell, lambda: x_values(
+            game, pid, lambda v: spell_cost(game, pid, card, x=v)))
         ok = x is not None
         spell.x = x or 0
         game.touch(spell)
@@ -533,7 +535,9 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
     cost = ab.cost
     ok = True
     if cost.loyalty_x:  # announced before targets are chosen (CR 601.2b by way of 602.2b)
-        x = yield from planeswalkers.choose_x(game, pid, ability, obj)
+        # From 0 up to the loyalty counters it has: CR 606.6 forbids removing more.
+        x = yield from choose_x(game, pid, ability, lambda: range(obj.counter("loyalty") + 1),
+                                obj.name)
         ok = x is not None
         ability.x = x or 0
     ok = ok and (yield from choose_targets(game, ability, ab.targets))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import Cost
-from .state import REFRESH, Action, Decision, Obj
+from .state import Obj
 
 if TYPE_CHECKING:
-    from .game import Flow, Game
+    from .game import Game
 
 
 def loyalty_ready(game: Game, obj: Obj, cost: Cost) -> bool:
@@ -25,21 +25,6 @@ def loyalty_ready(game: Game, obj: Obj, cost: Cost) -> bool:
     if obj.loyalty_turn == game.turn:
         return False
     return cost.loyalty is None or cost.loyalty >= 0 or obj.counter("loyalty") >= -cost.loyalty
-
-
-def choose_x(game: Game, pid: int, ability: Obj, source: Obj) -> Flow:
-    """"[-X]": the player announces X (CR 107.3, 601.2b by way of 602.2b) from 0 up to the
-    loyalty counters the planeswalker has, since a cost can't remove counters that aren't
-    there (CR 606.6). Returns None if the player left the game meanwhile."""
-    while game.in_game(pid):
-        values = range(source.counter("loyalty") + 1)
-        actions = [Action(i, "x", f"X = {v}", obj=ability.oid, index=v)
-                   for i, v in enumerate(values)]
-        answer = yield Decision("x", pid, f"Choose X for {source.name}", actions)
-        if answer is REFRESH:
-            continue
-        return answer.index
-    return None
 
 
 def pay_loyalty(game: Game, obj: Obj, cost: Cost, x: int) -> None:
