@@ -196,6 +196,18 @@ def x_value(obj: Entry) -> int:
     return int(obj.get("xv", 0))
 
 
+def counters(obj: Entry) -> dict[str, int]:
+    """The counters on a permanent by kind: a planeswalker's loyalty is its "loyalty" counters
+    (CR 306.5c)."""
+    return {str(k): int(n) for k, n in (obj.get("k") or {}).items()}
+
+
+def ability_text(obj: Entry) -> str | None:
+    """For an ability on the stack, its text; None for anything else."""
+    ab = obj.get("ab")
+    return str(ab) if ab is not None else None
+
+
 def power_toughness(obj: Entry) -> tuple[int, int] | None:
     """A creature's current power and toughness, when the view states them."""
     pt = obj.get("pt")
