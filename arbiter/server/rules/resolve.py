@@ -30,6 +30,7 @@ from .cards.vocab import (
     EVENT_PLAYER,
     EVENT_SOURCE_CONTROLLER,
     FLYING,
+    INDESTRUCTIBLE,
     OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
@@ -106,9 +107,10 @@ from .casting import (
 )
 from .characteristics import has_keyword, power
 from .copies import copy_spell
-from .damage import deal_damage
+from .damage import damage_flow
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .replacement_effects import REPLACEMENT_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -394,10 +396,11 @@ def choose(game: Game, player: int, kind: str, prompt: str,
 # --------------------------------------------------------------------------- handlers
 
 
-def _damage(ctx: Ctx, e: Damage) -> None:
+def _damage(ctx: Ctx, e: Damage) -> Flow:
     src = ctx.source if ctx.obj.is_ability else ctx.obj
     for ref in refs_of(ctx, e.to):
-        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount, ref), ctx.controller)
+        dealt = yield from damage_flow(ctx.game, src, ref, amount_of(ctx, e.amount, ref),
+                                       ctx.controller)
         if dealt:
             ctx.game.say(f"{src.name} deals {dealt} damage to {describe_ref(ctx.game, ref)}.")
 
@@ -700,9 +703,9 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
     for o in objects_of(ctx, e.what):
         if o.zone != BATTLEFIELD:
             continue
-        if destroy(g, o):
+        if destroy(g, o, regen=not e.no_regen):
             g.say(f"{o.name} is destroyed.")
-        else:
+        elif has_keyword(g, o, INDESTRUCTIBLE):
             g.say(f"{o.name} is indestructible and is not destroyed.")
 
 
@@ -975,7 +978,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **REPLACEMENT_HANDLERS,
 }
 
 

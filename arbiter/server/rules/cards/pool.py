@@ -262,7 +262,8 @@ LOSING = [
                  "the Untouchable deals combat damage to a player, that player loses the game.",
             abilities=(Triggered(SelfEnters(), (LoseGame(YOU),),
                                  condition=CastFromHand(negate=True)),
-                       Triggered(DealsCombatDamage("creature"), (Destroy(EVENT_OBJECT),)),
+                       Triggered(DealsCombatDamage("creature"),
+                                 (Destroy(EVENT_OBJECT, no_regen=True),)),
                        Triggered(DealsCombatDamage("player"), (LoseGame(EVENT_PLAYER),)))),
 ]
 

@@ -530,6 +530,18 @@ class Exile:
 
 @dataclass(frozen=True, slots=True)
 class Destroy:
+    """Destroy ``what`` (CR 701.8); with ``no_regen`` "It can't be regenerated": regeneration
+    shields are not applied to it (CR 701.15c)."""
+
+    what: Ref
+    no_regen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Regenerate:
+    """"Regenerate ``what``": the next time it would be destroyed this turn, instead remove all
+    damage from it, tap it and remove it from combat (CR 701.15a, a shield)."""
+
     what: Ref
 
 
@@ -614,6 +626,23 @@ class PreventDamage:
 @dataclass(frozen=True, slots=True)
 class PreventAllCombatDamage:
     """Prevent all combat damage that would be dealt this turn (CR 615, 801.13b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreventAllDamageTo:
+    """Prevent all damage that would be dealt to ``who`` and creatures they control this turn
+    (CR 615); the creatures are those they control as the damage would be dealt."""
+
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectFromChosenSource:
+    """The next ``amount`` damage that a source of your choice would deal to you and/or
+    permanents you control this turn is dealt to the first target instead (CR 609.7a: the
+    source is chosen as it resolves; a redirection, 614.9)."""
+
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -787,7 +816,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
-    PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
+    PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
+    Regenerate | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
@@ -1096,6 +1126,34 @@ class PreventOneFromOpponents:
 
 
 @dataclass(frozen=True, slots=True)
+class PreventDamageRemoveCounters:
+    """"If damage would be dealt to ~, prevent that damage and remove that many ``kind``
+    counters from it" (CR 615.5: the counters go right after the prevention)."""
+
+    kind: str = "+1/+1"
+
+
+@dataclass(frozen=True, slots=True)
+class EntersTappedUnlessControl:
+    """"~ enters tapped unless you control a [``land_types``, one of them]" (CR 614.1d, a
+    replacement applied as it enters, 614.12)."""
+
+    land_types: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleIntoLibraryInstead:
+    """"If ~ would be put into a graveyard from anywhere, reveal ~ and shuffle it into its
+    owner's library instead" (CR 614.1a; it works from every zone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantBeCountered:
+    """"This spell can't be countered" (CR 101.2: an effect that would counter it does
+    nothing to it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class UntapDuringOpponentsUntap:
     """Untap all permanents you control during each opponent's untap step."""
 
@@ -1111,7 +1169,9 @@ class CostsMorePerExtraTarget:
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
-    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy)
+    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
+    PreventDamageRemoveCounters | EntersTappedUnlessControl | ShuffleIntoLibraryInstead |
+    CantBeCountered)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,

@@ -77,6 +77,7 @@ from ..vocab import (
     PowerToughnessEqualTo,
     Protection,
     Pump,
+    Regenerate,
     SharedTypeBonus,
     Target,
     Triggered,
@@ -99,6 +100,18 @@ _DEFENDER = "Defender (This creature can't attack.)"
 def _protection(color: str) -> str:
     return (f"Protection from {color} (This creature can't be blocked, targeted, dealt damage, "
             f"or enchanted by anything {color}.)")
+
+
+def _regeneration(who: str) -> str:
+    return (f"(The next time {who} would be destroyed this turn, it isn't. Instead tap it, "
+            "remove all damage from it, and remove it from combat.)")
+
+
+def _regenerates(name: str, mana: str) -> tuple[str, Activated]:
+    """"{mana}: Regenerate NAME." with its reminder text, and the ability."""
+    text = f"Regenerate {name}."
+    return (f"{mana}: {text} {_regeneration('this creature')}",
+            Activated(Cost(mana=mana_cost(mana)), (Regenerate(SELF),), text=text))
 
 
 def _walk(land: str) -> str:
@@ -192,6 +205,9 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    creature("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, (),
+             _regenerates("Drudge Skeletons", "{B}")[0],
+             abilities=(_regenerates("Drudge Skeletons", "{B}")[1],)),
     CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
             text="Target player discards X cards at random.",
             targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
@@ -216,6 +232,9 @@ CARDS = [
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
+    creature("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, (DEFENDER,),
+             f"{_DEFENDER}\n{_regenerates('Wall of Bone', '{B}')[0]}",
+             abilities=(_regenerates("Wall of Bone", "{B}")[1],)),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
@@ -246,6 +265,9 @@ CARDS = [
               abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
+    creature("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, (),
+             _regenerates("Cudgel Troll", "{G}")[0],
+             abilities=(_regenerates("Cudgel Troll", "{G}")[1],)),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
@@ -259,6 +281,9 @@ CARDS = [
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
             spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+    CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
+            text=f"Regenerate target creature. {_regeneration('that creature')}",
+            targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
