@@ -1,0 +1,126 @@
+"""Magic 2010 cards with replacement and prevention effects and regeneration (CR 614, 615,
+616, 701.15), each played in a game and doing what its text says."""
+
+from __future__ import annotations
+
+from .helpers import G, Scene
+
+
+def _opponent_has_priority(g: G) -> G:
+    """Player 0 passes in their main phase, so player 1 may cast an instant."""
+    g.pass_()
+    assert g.decision.player == 1 and g.decision.kind == "priority"
+    return g
+
+
+def _attack(attacker: str, blocker: str | None, scene: Scene) -> G:
+    """Player 0 attacks player 1 with ``attacker`` (blocked by ``blocker``); player 1 then has
+    priority in the declare blockers step."""
+    if blocker is not None:
+        scene = scene.battlefield(1, blocker)
+    g = scene.battlefield(0, attacker).at("begin_combat").start()
+    g.pass_(2).attack((attacker, 1)).pass_(2)
+    if blocker is not None:
+        g.block(1, (blocker, attacker))
+    else:
+        g.no_blocks(1)
+    g.pass_()
+    assert g.decision.player == 1 and g.game.step == "declare_blockers"
+    return g
+
+
+# --------------------------------------------------------------------------- regeneration
+
+
+def test_drudge_skeletons_regenerates_for_b() -> None:
+    g = (Scene().battlefield(0, "Drudge Skeletons", "Swamp").battlefield(1, "Mountain")
+         .hand(1, "Lightning Bolt").start())
+    g.activate(0, "Drudge Skeletons: {B}: Regenerate Drudge Skeletons.").resolve()
+    assert g.obj("Swamp").tapped
+    _opponent_has_priority(g).cast(1, "Lightning Bolt", "Drudge Skeletons").resolve()
+    skeletons = g.obj("Drudge Skeletons")
+    assert skeletons.tapped and skeletons.damage == 0
+
+
+def test_wall_of_bone_cant_attack_and_regenerates_for_b() -> None:
+    g = Scene().battlefield(0, "Wall of Bone", "Grizzly Bears").at("begin_combat").start()
+    g.pass_(2)
+    assert g.decision.kind == "attackers"
+    assert g.find("attack", obj=g.obj("Wall of Bone").oid) is None  # defender
+    g = (Scene().battlefield(0, "Wall of Bone", "Swamp").battlefield(1, "Mountain", "Mountain")
+         .hand(1, "Lightning Bolt", "Lightning Bolt").start())
+    g.activate(0, "Wall of Bone: {B}: Regenerate Wall of Bone.").resolve()
+    _opponent_has_priority(g).cast(1, "Lightning Bolt", "Wall of Bone").resolve()
+    assert g.obj("Wall of Bone").damage == 3  # not lethal to a 1/4: the shield waits
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Wall of Bone").resolve()
+    wall = g.obj("Wall of Bone")
+    assert wall.damage == 0 and wall.tapped
+
+
+def test_cudgel_troll_regenerates_for_g() -> None:
+    g = _attack("Stampeding Rhino", "Cudgel Troll", Scene().battlefield(1, "Forest"))
+    g.activate(1, "Cudgel Troll: {G}: Regenerate Cudgel Troll.").resolve()
+    g.until("combat_damage")
+    troll = g.obj("Cudgel Troll")
+    assert troll.tapped and troll.damage == 0 and troll.blocking is None
+    assert g.zone_names("graveyard", 0) == ["Stampeding Rhino"]  # the troll's 4 killed it
+
+
+def test_regenerate_gives_target_creature_a_shield() -> None:
+    g = (Scene().battlefield(0, "Forest", "Forest", "Grizzly Bears").hand(0, "Regenerate")
+         .battlefield(1, "Mountain").hand(1, "Lightning Bolt").start())
+    g.cast(0, "Regenerate", "Grizzly Bears").resolve()
+    assert g.zone_names("graveyard", 0) == ["Regenerate"]
+    _opponent_has_priority(g).cast(1, "Lightning Bolt", "Grizzly Bears").resolve()
+    bears = g.obj("Grizzly Bears")
+    assert bears.tapped and bears.damage == 0
+
+
+# --------------------------------------------------------------------------- prevention
+
+
+def test_guardian_seraph_prevents_1_of_each_opponents_damage_to_you() -> None:
+    g = (Scene().battlefield(0, "Guardian Seraph", "Prodigal Pyromancer")
+         .battlefield(1, "Mountain", "Mountain").hand(1, "Lightning Bolt", "Lightning Bolt")
+         .start())
+    g.activate(0, "Prodigal Pyromancer", target=0).resolve()
+    assert g.life(0) == 19  # its own controller's source: not prevented
+    _opponent_has_priority(g).cast(1, "Lightning Bolt", 0).resolve()
+    assert g.life(0) == 17  # 3 - 1
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Guardian Seraph").resolve()
+    assert g.obj("Guardian Seraph").damage == 3  # damage to you only, not to the Seraph
+
+
+def test_fog_prevents_all_combat_damage_this_turn() -> None:
+    g = _attack("Child of Night", "Grizzly Bears",
+                Scene().battlefield(1, "Forest").hand(1, "Fog").life(0, 10))
+    g.cast(1, "Fog").resolve()
+    g.until("end")
+    # Nothing was dealt: the bears and the 2/1 live, and lifelink gained nothing (615.6).
+    assert g.obj("Grizzly Bears").damage == 0 and g.obj("Child of Night").damage == 0
+    assert g.life(0) == 10
+
+
+def test_safe_passage_prevents_damage_to_you_and_your_creatures_only() -> None:
+    g = _attack("Stampeding Rhino", "Grizzly Bears",
+                Scene().battlefield(1, "Plains", "Plains", "Plains").hand(1, "Safe Passage"))
+    g.cast(1, "Safe Passage").resolve()
+    g.until("combat_damage")
+    # The trampler's 4 (2 to the bears, 2 over) are prevented; the bears' 2 to it are not.
+    assert g.obj("Grizzly Bears").damage == 0 and g.life(1) == 20
+    assert g.obj("Stampeding Rhino").damage == 2
+
+
+def test_harms_way_redirects_2_of_a_chosen_sources_damage() -> None:
+    g = (Scene().battlefield(0, "Plains").hand(0, "Harm's Way")
+         .battlefield(1, "Mountain", "Grizzly Bears").hand(1, "Lightning Bolt").start())
+    _opponent_has_priority(g).cast(1, "Lightning Bolt", 0).pass_()
+    g.cast(0, "Harm's Way", "Grizzly Bears")
+    g.resolve()
+    assert g.decision.kind == "choose_source" and g.decision.player == 0
+    g.choose("choose_source", "Lightning Bolt")
+    g.resolve()
+    assert g.life(0) == 19  # 2 of the 3 went to the bears instead
+    assert sorted(g.zone_names("graveyard", 1)) == ["Grizzly Bears", "Lightning Bolt"]
