@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from .cards.vocab import DEATHTOUCH, INFECT, LIFELINK, PreventDamageRemoveCounters
 from .casting import describe_ref as describe
-from .characteristics import source_has
+from .characteristics import is_type, source_has
 from .keywords import protected_from
 from .planechase import exempt
 from .replacement import Option, apply_in_order, without_choices
@@ -51,7 +51,7 @@ def _covers(game: Game, eff: Continuous, target: Ref) -> bool:
         return True
     victim = _victim(game, target)
     return (victim is not None and victim.controller == eff.player
-            and (eff.kind == "redirect_from_source" or victim.defn.is_("Creature")))
+            and (eff.kind == "redirect_from_source" or is_type(game, victim, "Creature")))
 
 
 def _redirect_option(game: Game, hit: _Hit, eff: Continuous) -> Option:
@@ -191,13 +191,13 @@ def _deal(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> in
         victim = game.objects.get(target[1])
         if victim is None or victim.zone != BATTLEFIELD or victim.phased_out:
             return 0
-        if victim.defn.is_("Planeswalker") and not victim.defn.is_("Creature"):
+        if is_type(game, victim, "Planeswalker") and not is_type(game, victim, "Creature"):
             game.remove_counters(victim, "loyalty", amount)  # CR 120.3c
         elif infect:
             game.add_counters(victim, "-1/-1", amount)  # CR 702.90c
         else:
             game.mark_damage(victim, amount)
-        if victim.defn.is_("Creature") and source_has(game, source, DEATHTOUCH):
+        if is_type(game, victim, "Creature") and source_has(game, source, DEATHTOUCH):
             victim.deathtouched = True  # CR 702.2b: destroyed at the next check (704.5h)
     if source_has(game, source, LIFELINK):
         # CR 702.15b: any damage, combat or not, from wherever the source is (702.15d).
