@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import G, Scene
 
 
@@ -124,3 +126,48 @@ def test_harms_way_redirects_2_of_a_chosen_sources_damage() -> None:
     g.resolve()
     assert g.life(0) == 19  # 2 of the 3 went to the bears instead
     assert sorted(g.zone_names("graveyard", 1)) == ["Grizzly Bears", "Lightning Bolt"]
+
+
+# --------------------------------------------------------------------------- lands
+
+DUALS = {
+    "Dragonskull Summit": ("Swamp", "Mountain", "BR"),
+    "Drowned Catacomb": ("Island", "Swamp", "UB"),
+    "Glacial Fortress": ("Plains", "Island", "WU"),
+    "Rootbound Crag": ("Mountain", "Forest", "RG"),
+    "Sunpetal Grove": ("Forest", "Plains", "GW"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DUALS))
+def test_dual_land_enters_tapped_unless_you_control_one_of_its_types(name: str) -> None:
+    first, second, _ = DUALS[name]
+    other = next(land for land in ("Plains", "Island", "Swamp", "Mountain", "Forest")
+                 if land not in (first, second))
+    g = Scene().battlefield(0, other).battlefield(1, first, second).hand(0, name).start()
+    g.play_land(0, name)
+    assert g.obj(name).tapped  # the opponent's lands don't count
+    for land in (first, second):
+        g = Scene().battlefield(0, land).hand(0, name).start()
+        g.play_land(0, name)
+        assert not g.obj(name).tapped
+
+
+@pytest.mark.parametrize("name", sorted(DUALS))
+def test_dual_land_taps_for_either_of_its_colours(name: str) -> None:
+    first, _, mana = DUALS[name]
+    g = Scene().battlefield(0, first).hand(0, name).start()
+    g.play_land(0, name)
+    labels = [a.label for a in g.options(0) if a.kind == "mana" and a.obj == g.obj(name).oid]
+    assert labels == [f"Tap {name} for {{{c}}}" for c in mana]
+    g.choose("mana", f"Tap {name} for {{{mana[1]}}}")
+    assert g.game.players[0].mana == {mana[1]: 1}
+
+
+def test_dual_land_pays_the_colour_a_spell_needs() -> None:
+    # {1}{B} from a Mountain and Dragonskull Summit: the Summit must make the {B}.
+    g = Scene().battlefield(0, "Mountain", "Dragonskull Summit").hand(0, "Child of Night").start()
+    assert not g.obj("Dragonskull Summit").tapped  # a Mountain was there as it entered
+    g.cast(0, "Child of Night").resolve()
+    assert g.obj("Child of Night").controller == 0
+    assert all(o.tapped for o in g.game.battlefield if o.defn.is_("Land"))

@@ -115,3 +115,15 @@ def test_616_1_the_heuristic_bot_keeps_its_shield_and_regenerates_in_danger() ->
     g.pass_()
     pick = heuristic_strategy(g.view(1), g.decision.to_wire(), random.Random(0), cards())
     assert g.decision.actions[pick].label.startswith("Cudgel Troll: {G}: Regenerate")
+
+
+def test_614_12_an_entering_replacement_looks_at_the_game_as_the_permanent_enters() -> None:
+    # Drowned Catacomb's own ability modifies how it enters (614.12, 614.1d): with no Island
+    # or Swamp then, it enters tapped; with one, untapped.
+    g = Scene().hand(0, "Drowned Catacomb").battlefield(0, "Mountain").start()
+    g.play_land(0, "Drowned Catacomb")
+    assert g.obj("Drowned Catacomb").tapped
+    assert "tapped" not in [e.kind for e in g.events]  # it entered so: it never became tapped
+    g = Scene().hand(0, "Drowned Catacomb").battlefield(0, "Island").start()
+    g.play_land(0, "Drowned Catacomb")
+    assert not g.obj("Drowned Catacomb").tapped

@@ -29,7 +29,7 @@ from .characteristics import has_keyword, is_type
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
-from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -119,10 +119,11 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
 
 def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
                   quiet: bool = False) -> None:
-    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source of
-    any colour makes ``color``."""
+    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source with
+    a choice of colours makes ``color``."""
     ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
-    made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
+    choices = mana_choices(ab.produces)
+    made = color if color in choices else choices[0]
     game.set_tapped(obj, True)
     game.add_mana(pid, made)
     if not quiet:
@@ -391,12 +392,12 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     seen_mana: set[tuple[str, str]] = set()
     for oid, produces in mana_sources(game, pid):
         name = game.objects[oid].name
-        # A source of any colour is one action per colour; ``index`` names it.
-        for color in (COLORS if produces == ANY_COLOR else (produces,)):
+        # A source with a choice of colours is one action per colour; ``index`` names it.
+        for color in mana_choices(produces):
             if (name, color) in seen_mana:
                 continue
             seen_mana.add((name, color))
-            index = COLORS.index(color) if produces == ANY_COLOR else -1
+            index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
             actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
                                   index=index))
     return actions

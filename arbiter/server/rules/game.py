@@ -18,12 +18,14 @@ from .cards.vocab import (
     CardDef,
     ControlEnchanted,
     EntersTapped,
+    EntersTappedUnlessControl,
     EntersWithCounters,
     Triggered,
 )
 from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
+from .replacement import controls_one_of
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -468,7 +470,7 @@ class Game:
             self.players[obj.owner].to_graveyard_this_turn += 1
         if zone == BATTLEFIELD:
             new.tapped = tapped
-            self._entered_battlefield(new)
+            self._entered_battlefield(new, obj.x if old_zone == STACK else 0)
         elif new.is_commander and zone in (GRAVEYARD, EXILE):
             self.commander_moved.add(new.oid)
         self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
@@ -483,12 +485,16 @@ class Game:
                 o.blocking = None
                 self.dirty.add(o.oid)
 
-    def _entered_battlefield(self, obj: Obj) -> None:
+    def _entered_battlefield(self, obj: Obj, x: int = 0) -> None:
         for st in obj.defn.statics:
             if isinstance(st, EntersTapped):  # CR 614.1c-d replacement on entering
                 obj.tapped = True
-            elif isinstance(st, EntersWithCounters):
-                obj.counters[st.kind] = obj.counters.get(st.kind, 0) + st.amount
+            elif isinstance(st, EntersTappedUnlessControl):
+                obj.tapped = obj.tapped or not controls_one_of(self, obj, st.land_types)
+            elif isinstance(st, EntersWithCounters):  # CR 614.1c; X is the spell's (107.3m)
+                n = st.amount if isinstance(st.amount, int) else x
+                if n > 0:
+                    obj.counters[st.kind] = obj.counters.get(st.kind, 0) + n
         if obj.defn.loyalty is not None:
             obj.counters["loyalty"] = obj.defn.loyalty  # CR 306.5b
         if any(isinstance(a, Triggered) for a in obj.defn.abilities):

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .characteristics import is_type, subtypes
 from .state import REFRESH, Action, Continuous, Decision, Obj
 
 if TYPE_CHECKING:
@@ -75,6 +76,17 @@ def without_choices(flow: Flow) -> Any:
             request = flow.send(request.actions[0])
     except StopIteration as done:
         return done.value
+
+
+# --------------------------------------------------------------------------- entering
+
+
+def controls_one_of(game: Game, obj: Obj, land_types: tuple[str, ...]) -> bool:
+    """"Unless you control a [land type] or a [land type]", asked as ``obj`` enters (CR 614.12:
+    the game as it is then; ``obj`` itself is not one of the lands counted)."""
+    wanted = set(land_types)
+    return any(o is not obj and o.controller == obj.controller and is_type(game, o, "Land")
+               and wanted & set(subtypes(game, o)) for o in game.permanents())
 
 
 # --------------------------------------------------------------------------- regeneration

@@ -1048,8 +1048,9 @@ class Cost:
 
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
-    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``, or of any colour the
-    player chooses when it is ``ANY_COLOR``."""
+    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``; of one of its types when
+    it names several ("BR": "Add {B} or {R}"), or of any colour when it is ``ANY_COLOR``; the
+    player chooses."""
 
     produces: str
 
@@ -1103,8 +1104,11 @@ class EntersTapped:
 
 @dataclass(frozen=True, slots=True)
 class EntersWithCounters:
+    """"~ enters with ``amount`` ``kind`` counters on it" (CR 614.1c); ``X`` is the X of the
+    spell that became it (CR 107.3m)."""
+
     kind: str
-    amount: int
+    amount: int | XValue
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from ..build import (
     CREATURE,
     ENCHANTMENT,
     INSTANT,
+    LAND,
     SORCERY,
     creature,
     mana_cost,
@@ -68,6 +69,7 @@ from ..vocab import (
     Draw,
     EnchantedGets,
     EntersAsCopy,
+    EntersTappedUnlessControl,
     ExtraTurn,
     GainLife,
     GrantKeyword,
@@ -116,6 +118,18 @@ def _regenerates(name: str, mana: str) -> tuple[str, Activated]:
     text = f"Regenerate {name}."
     return (f"{mana}: {text} {_regeneration('this creature')}",
             Activated(Cost(mana=mana_cost(mana)), (Regenerate(SELF),), text=text))
+
+
+def _dual(name: str, first: str, second: str, mana: str) -> CardDef:
+    """A land that "enters tapped unless you control a FIRST or a SECOND" and taps for either
+    of two colours (``mana``: "BR" is "{B} or {R}")."""
+    def a(land: str) -> str:
+        return f"{'an' if land[0] in 'AEIOU' else 'a'} {land}"
+
+    return CardDef(name=name, types=LAND,
+                   text=f"{name} enters tapped unless you control {a(first)} or {a(second)}.\n"
+                        f"{{T}}: Add {{{mana[0]}}} or {{{mana[1]}}}.",
+                   abilities=(EntersTappedUnlessControl((first, second)), ManaAbility(mana)))
 
 
 def _walk(land: str) -> str:
@@ -314,4 +328,9 @@ CARDS = [
             abilities=(SharedTypeBonus(),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
+    _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
+    _dual("Glacial Fortress", "Plains", "Island", "WU"),
+    _dual("Rootbound Crag", "Mountain", "Forest", "RG"),
+    _dual("Sunpetal Grove", "Forest", "Plains", "GW"),
 ]
