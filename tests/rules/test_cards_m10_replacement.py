@@ -171,3 +171,43 @@ def test_dual_land_pays_the_colour_a_spell_needs() -> None:
     g.cast(0, "Child of Night").resolve()
     assert g.obj("Child of Night").controller == 0
     assert all(o.tapped for o in g.game.battlefield if o.defn.is_("Land"))
+
+
+# --------------------------------------------------------------------------- Darksteel Colossus
+
+
+def test_darksteel_colossus_tramples_and_is_indestructible() -> None:
+    g = (Scene().battlefield(0, "Darksteel Colossus").battlefield(1, "Grizzly Bears")
+         .at("begin_combat").start())
+    g.pass_(2).attack(("Darksteel Colossus", 1)).pass_(2)
+    g.block(1, ("Grizzly Bears", "Darksteel Colossus"))
+    g.until("combat_damage")
+    assert g.life(1) == 11  # 2 to the bears, 9 trample over
+    # Lethal damage can't destroy it (704.5g, 702.12b).
+    g = (Scene().battlefield(0, "Darksteel Colossus").battlefield(1, *["Mountain"] * 12)
+         .hand(1, "Fireball").at("main1", 1).start())
+    g.choose("cast", "Cast Fireball").choose("x", "X = 11").target("Darksteel Colossus")
+    g.resolve()  # no mana left for a second target: it is cast at once
+    colossus = g.obj("Darksteel Colossus")
+    assert colossus.damage == 11 and "Darksteel Colossus" not in g.zone_names("library", 0)
+
+
+def test_darksteel_colossus_discarded_is_shuffled_into_the_library_instead() -> None:
+    g = (Scene().hand(1, "Darksteel Colossus").library(1, "Forest", "Forest", "Forest")
+         .battlefield(0, "Swamp", "Swamp", "Swamp").hand(0, "Mind Shatter").start())
+    g.choose("cast", "Cast Mind Shatter")
+    g.choose("x", "X = 1").target(1).resolve()
+    assert g.zone_names("graveyard", 1) == []
+    assert sorted(g.zone_names("library", 1)) == ["Darksteel Colossus", "Forest", "Forest",
+                                                  "Forest"]
+    assert ("Darksteel Colossus is revealed and shuffled into its owner's library instead."
+            in g.log)
+
+
+def test_darksteel_colossus_milled_stays_in_the_library() -> None:
+    g = (Scene().library(1, "Darksteel Colossus", "Forest", "Forest", "Forest")
+         .battlefield(0, "Island", "Island", "Island", "Island", "Island")
+         .hand(0, "Traumatize").start())
+    g.cast(0, "Traumatize", 1).resolve()  # mills 2 of the 4
+    assert g.zone_names("graveyard", 1) == ["Forest"]  # the other card milled
+    assert sorted(g.zone_names("library", 1)) == ["Darksteel Colossus", "Forest", "Forest"]

@@ -25,7 +25,7 @@ from .cards.vocab import (
 from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
-from .replacement import controls_one_of
+from .replacement import controls_one_of, shuffled_in_instead
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -457,6 +457,9 @@ class Game:
         in any case). Cards go to their owner's library, hand and graveyard (CR 400.3).
         """
         old_zone = obj.zone
+        instead = zone == GRAVEYARD and shuffled_in_instead(obj)
+        if instead:
+            zone, position = LIBRARY, None  # CR 614.1a, 614.6: this happens instead
         self.remove_object(obj)
         if obj.card is None and (obj.is_ability or not obj.is_token):
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
@@ -474,6 +477,9 @@ class Game:
         elif new.is_commander and zone in (GRAVEYARD, EXILE):
             self.commander_moved.add(new.oid)
         self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
+        if instead:
+            self.say(f"{obj.name} is revealed and shuffled into its owner's library instead.")
+            self.shuffle(obj.owner)
         return new
 
     def _left_battlefield(self, obj: Obj) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .cards.vocab import ShuffleIntoLibraryInstead
 from .characteristics import is_type, subtypes
 from .state import REFRESH, Action, Continuous, Decision, Obj
 
@@ -76,6 +77,15 @@ def without_choices(flow: Flow) -> Any:
             request = flow.send(request.actions[0])
     except StopIteration as done:
         return done.value
+
+
+# --------------------------------------------------------------------------- zone changes
+
+
+def shuffled_in_instead(obj: Obj) -> bool:
+    """Would ``obj``, about to be put into a graveyard from anywhere, be shuffled into its
+    owner's library instead (CR 614.1a)? The ability works from every zone it says it does."""
+    return any(isinstance(st, ShuffleIntoLibraryInstead) for st in obj.defn.statics)
 
 
 # --------------------------------------------------------------------------- entering

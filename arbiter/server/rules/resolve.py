@@ -368,11 +368,12 @@ def draw_cards(game: Game, pid: int, n: int) -> None:
 
 def mill(game: Game, pid: int, n: int) -> int:
     lib = game.library(pid)
-    count = 0
-    for _ in range(min(n, len(lib))):
-        game.move(lib[-1], GRAVEYARD, cause="mill")
-        count += 1
-    return count
+    # The top n cards, fixed before any moves: one shuffled back in instead (CR 614.1a)
+    # isn't milled again.
+    top = lib[::-1][:max(n, 0)]
+    for card in top:
+        game.move(card, GRAVEYARD, cause="mill")
+    return len(top)
 
 
 def choose(game: Game, player: int, kind: str, prompt: str,

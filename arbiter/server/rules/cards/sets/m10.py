@@ -43,6 +43,7 @@ from ..vocab import (
     FIRST_STRIKE,
     FLYING,
     HASTE,
+    INDESTRUCTIBLE,
     LIFELINK,
     REACH,
     SELF,
@@ -85,6 +86,7 @@ from ..vocab import (
     RedirectFromChosenSource,
     Regenerate,
     SharedTypeBonus,
+    ShuffleIntoLibraryInstead,
     Target,
     Triggered,
     X,
@@ -326,6 +328,10 @@ CARDS = [
                  "shares at least one creature type with it. (For example, if two Goblin "
                  "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
             abilities=(SharedTypeBonus(),)),
+    creature("Darksteel Colossus", "{11}", "Golem", 11, 11, (TRAMPLE, INDESTRUCTIBLE),
+             "Trample, indestructible\nIf Darksteel Colossus would be put into a graveyard "
+             "from anywhere, reveal Darksteel Colossus and shuffle it into its owner's library "
+             "instead.", types=ARTIFACT_CREATURE, abilities=(ShuffleIntoLibraryInstead(),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
     _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
