@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from arbiter.server.rules.keywords import can_be_countered
+
 from .helpers import G, Scene
 
 
@@ -211,3 +213,33 @@ def test_darksteel_colossus_milled_stays_in_the_library() -> None:
     g.cast(0, "Traumatize", 1).resolve()  # mills 2 of the 4
     assert g.zone_names("graveyard", 1) == ["Forest"]  # the other card milled
     assert sorted(g.zone_names("library", 1)) == ["Darksteel Colossus", "Forest", "Forest"]
+
+
+# --------------------------------------------------------------------------- Great Sable Stag
+
+
+def test_great_sable_stag_cant_be_countered() -> None:
+    g = Scene().battlefield(0, "Forest", "Forest", "Forest", "Mountain").hand(
+        0, "Great Sable Stag", "Lightning Bolt").start()
+    g.cast(0, "Great Sable Stag")
+    assert not can_be_countered(g.obj("Great Sable Stag", "stack"))
+    g.cast(0, "Lightning Bolt", 1)
+    assert can_be_countered(g.obj("Lightning Bolt", "stack"))
+    g.resolve_all()
+    assert g.obj("Great Sable Stag").controller == 0
+
+
+def test_great_sable_stag_has_protection_from_blue_and_from_black() -> None:
+    g = (Scene().battlefield(0, "Great Sable Stag", "Island", "Island", "Island", "Island",
+                             "Swamp").battlefield(1, "Grizzly Bears")
+         .hand(0, "Disorient", "Weakness").start())
+    for spell in ("Disorient", "Weakness"):  # blue and black can't target or enchant it
+        g.choose("cast", f"Cast {spell}")
+        assert [a.label for a in g.options(0)] == ["Target Grizzly Bears"]
+        g.target("Grizzly Bears").resolve()
+    g = (Scene().battlefield(0, "Great Sable Stag").battlefield(1, "Black Knight", "Grizzly Bears")
+         .at("begin_combat").start())
+    g.pass_(2).attack(("Great Sable Stag", 1)).pass_(2)
+    stag = g.obj("Great Sable Stag").oid
+    assert g.find("block", obj=g.obj("Black Knight").oid, ref=("o", stag)) is None
+    assert g.find("block", obj=g.obj("Grizzly Bears").oid, ref=("o", stag)) is not None

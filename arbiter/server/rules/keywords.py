@@ -27,6 +27,7 @@ from .cards.vocab import (
     INTIMIDATE,
     REACH,
     SHROUD,
+    CantBeCountered,
     Landwalk,
     Protection,
 )
@@ -100,3 +101,10 @@ def destroy(game: Game, obj: Obj, *, cause: str = "destroy", regen: bool = True)
         return False
     game.move(obj, GRAVEYARD, cause=cause)
     return True
+
+
+def can_be_countered(spell: Obj) -> bool:
+    """May an effect counter ``spell``? Not one that says "This spell can't be countered"
+    (CR 101.2: the "can't" wins; an effect that would counter it does nothing to it). Every
+    effect that counters a spell asks this first."""
+    return not any(isinstance(st, CantBeCountered) for st in spell.defn.statics)

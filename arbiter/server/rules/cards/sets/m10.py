@@ -58,6 +58,7 @@ from ..vocab import (
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    CantBeCountered,
     CardDef,
     CopySpell,
     Cost,
@@ -307,6 +308,11 @@ CARDS = [
             spell=(PreventAllCombatDamage(),)),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Great Sable Stag", "{1}{G}{G}", "Elk", 3, 3,
+             (Protection(COLOR, "U"), Protection(COLOR, "B")),
+             "This spell can't be countered.\nProtection from blue and from black (This "
+             "creature can't be blocked, targeted, dealt damage, or enchanted by anything blue "
+             "or black.)", abilities=(CantBeCountered(),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
     _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
