@@ -243,3 +243,49 @@ def test_great_sable_stag_has_protection_from_blue_and_from_black() -> None:
     stag = g.obj("Great Sable Stag").oid
     assert g.find("block", obj=g.obj("Black Knight").oid, ref=("o", stag)) is None
     assert g.find("block", obj=g.obj("Grizzly Bears").oid, ref=("o", stag)) is not None
+
+
+# --------------------------------------------------------------------------- Protean Hydra
+
+
+def _hydra(x: int, *extra: str) -> G:
+    """Player 0 casts Protean Hydra with X = ``x``; player 1 holds ``extra`` (and Mountains)."""
+    g = (Scene().battlefield(0, "Forest", *["Wastes"] * x).hand(0, "Protean Hydra")
+         .battlefield(1, *["Mountain"] * len(extra)).hand(1, *extra).start())
+    g.choose("cast", "Cast Protean Hydra").choose("x", f"X = {x}").resolve()
+    return g
+
+
+def test_protean_hydra_enters_with_x_counters() -> None:
+    g = _hydra(3)
+    hydra = g.obj("Protean Hydra")
+    assert hydra.counters == {"+1/+1": 3}
+    assert g.view(1)[hydra.oid]["pt"] == [3, 3]
+
+
+def test_protean_hydra_prevents_damage_and_loses_counters_then_grows_at_end_step() -> None:
+    g = _hydra(4, "Lightning Bolt")
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Protean Hydra").resolve()
+    hydra = g.obj("Protean Hydra")
+    # The 3 damage is prevented and 3 counters removed (615.5); the last ability triggers
+    # once per counter.
+    assert hydra.damage == 0 and hydra.counters == {"+1/+1": 1}
+    assert [o.name for o in g.game.stack] == ["Protean Hydra"] * 3
+    g.resolve_all()
+    assert hydra.counters == {"+1/+1": 1}  # not yet: at the beginning of the next end step
+    g.until("end")
+    g.resolve_all()
+    assert g.obj("Protean Hydra").counters == {"+1/+1": 7}  # 1 + 2 for each of the 3
+
+
+def test_protean_hydra_with_too_few_counters_dies() -> None:
+    g = _hydra(2, "Lightning Bolt")
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Protean Hydra").resolve()
+    # 2 counters removed (all it had): a 0/0 is put into the graveyard (704.5f).
+    assert g.zone_names("graveyard", 0) == ["Protean Hydra"]
+    g.resolve_all()
+    g.until("end")
+    assert g.decision.kind == "priority"  # the delayed triggers do nothing to a card gone
+    assert g.zone_names("graveyard", 0) == ["Protean Hydra"]

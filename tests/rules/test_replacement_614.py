@@ -127,3 +127,44 @@ def test_614_12_an_entering_replacement_looks_at_the_game_as_the_permanent_enter
     g = Scene().hand(0, "Drowned Catacomb").battlefield(0, "Island").start()
     g.play_land(0, "Drowned Catacomb")
     assert not g.obj("Drowned Catacomb").tapped
+
+
+def _shielded_hydra() -> G:
+    """Protean Hydra (X = 3) with Mending Hands' shield on it; player 1 bolts it."""
+    g = (Scene().battlefield(0, "Forest", "Wastes", "Wastes", "Wastes", "Plains")
+         .hand(0, "Protean Hydra", "Mending Hands")
+         .battlefield(1, "Mountain").hand(1, "Lightning Bolt").start())
+    g.choose("cast", "Cast Protean Hydra").choose("x", "X = 3").resolve()
+    g.cast(0, "Mending Hands", "Protean Hydra").resolve()
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Protean Hydra").resolve()
+    d = g.decision
+    assert d.kind == "replacement_order" and d.player == 0  # the Hydra's controller
+    return g
+
+
+def test_614_1c_a_permanent_enters_with_counters() -> None:
+    g = (Scene().battlefield(0, "Forest", "Wastes", "Wastes").hand(0, "Protean Hydra").start())
+    g.choose("cast", "Cast Protean Hydra").choose("x", "X = 2").resolve()
+    hydra = g.obj("Protean Hydra")
+    # It entered with them: never a 0/0 on the battlefield, so never put into a graveyard.
+    assert hydra.counters == {"+1/+1": 2} and hydra.zone == "battlefield"
+
+
+def test_616_1_choosing_the_shield_first_leaves_the_hydras_counters() -> None:
+    g = _shielded_hydra()
+    g.choose("replacement", "shield")
+    hydra = g.obj("Protean Hydra")
+    assert hydra.counters == {"+1/+1": 3} and hydra.damage == 0  # all 3 stopped by the shield
+    [shield] = [e for e in g.game.effects if e.kind == "prevent"]
+    assert shield.amount == 1
+
+
+def test_616_1_choosing_the_hydras_own_prevention_first_keeps_the_shield() -> None:
+    g = _shielded_hydra()
+    g.choose("replacement", "remove +1/+1 counters")
+    # All 3 prevented by it, its 3 counters gone: a 0/0, put into the graveyard (704.5f);
+    # the shield never saw any damage (616.1f).
+    assert g.zone_names("graveyard", 0)[-1] == "Protean Hydra"
+    [shield] = [e for e in g.game.effects if e.kind == "prevent"]
+    assert shield.amount == 4

@@ -128,6 +128,7 @@ class Game:
         self.loop_seen: set[Any] = set()
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
+        self.delayed: list[Obj] = []  # delayed triggered abilities to come (CR 603.7, delayed.py)
         self.lands_played: dict[int, int] = {}
         # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
         # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
@@ -710,6 +711,10 @@ class Game:
             from .triggers import check_triggers
 
             check_triggers(self, event, data)
+        if self.delayed:
+            from .delayed import check_delayed
+
+            check_delayed(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
 

@@ -108,6 +108,7 @@ from .casting import (
 from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .damage import damage_flow
+from .delayed import DELAYED_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .replacement_effects import REPLACEMENT_HANDLERS
@@ -979,7 +980,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **REPLACEMENT_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS,
 }
 
 

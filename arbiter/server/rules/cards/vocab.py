@@ -844,6 +844,14 @@ class OpponentChoosesSelfOrOthers:
 
 
 @dataclass(frozen=True, slots=True)
+class AtNextEndStep:
+    """"At the beginning of the next end step, ``effects``": a delayed triggered ability
+    (CR 603.7) that triggers once; ``SELF`` in ``effects`` is still the source that made it."""
+
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ExtraTurn:
     """Each player in ``who`` takes an extra turn after this one (CR 500.7)."""
 
@@ -884,7 +892,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
     PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
-    Regenerate | May | AddMana | DestroyAll | Discard |
+    Regenerate | AtNextEndStep | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
@@ -985,6 +993,14 @@ class PlayerCastsSpell:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterRemovedFromSelf:
+    """Whenever a ``kind`` counter is removed from this permanent: once for each counter (three
+    removed at once trigger it three times)."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
 class CreatureYouControlDies:
     """When a creature you control dies."""
 
@@ -1019,7 +1035,7 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
-    PlanarDieRolled)
+    PlanarDieRolled | CounterRemovedFromSelf)
 
 # --------------------------------------------------------------------------- abilities
 
