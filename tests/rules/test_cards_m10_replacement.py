@@ -289,3 +289,56 @@ def test_protean_hydra_with_too_few_counters_dies() -> None:
     g.until("end")
     assert g.decision.kind == "priority"  # the delayed triggers do nothing to a card gone
     assert g.zone_names("graveyard", 0) == ["Protean Hydra"]
+
+
+# --------------------------------------------------------------------------- Djinn of Wishes
+
+
+def _djinn(*library: str, counters: int = 3, lands: int = 4) -> G:
+    return (Scene().battlefield(0, "Djinn of Wishes", counters={"wish": counters})
+            .battlefield(0, *["Island"] * lands).library(0, *library, "Wastes").start())
+
+
+def test_djinn_of_wishes_enters_with_three_wish_counters() -> None:
+    g = (Scene().battlefield(0, "Island", "Island", "Island", "Island", "Island")
+         .hand(0, "Djinn of Wishes").start())
+    g.cast(0, "Djinn of Wishes").resolve()
+    assert g.obj("Djinn of Wishes").counters == {"wish": 3}
+
+
+def test_djinn_of_wishes_casts_the_top_card_without_paying_its_mana_cost() -> None:
+    g = _djinn("Lightning Bolt")
+    g.activate(0, "Djinn of Wishes").resolve()
+    assert g.obj("Djinn of Wishes").counters == {"wish": 2}  # the cost removed one
+    assert "A reveals Lightning Bolt from the top of their library." in g.log
+    g.choose("yes", "Play Lightning Bolt without paying its mana cost")
+    g.target(1).resolve()
+    assert g.life(1) == 17
+    assert g.zone_names("graveyard", 0) == ["Lightning Bolt"]
+
+
+def test_djinn_of_wishes_exiles_the_card_not_played() -> None:
+    g = _djinn("Grizzly Bears")
+    g.activate(0, "Djinn of Wishes").resolve()
+    g.choose("no", "Exile Grizzly Bears")
+    assert g.zone_names("exile") == ["Grizzly Bears"]
+    assert g.zone_names("library", 0) == ["Wastes"]
+
+
+def test_djinn_of_wishes_plays_a_land_only_with_a_land_play_left() -> None:
+    g = _djinn("Forest", "Mountain", lands=8)
+    g.activate(0, "Djinn of Wishes").resolve()
+    g.choose("yes", "Play Forest")
+    assert g.obj("Forest").controller == 0 and g.game.lands_played[0] == 1
+    g.activate(0, "Djinn of Wishes").resolve()
+    assert g.labels() == ["Exile Mountain"]  # the turn's land play is used (305.2)
+    g.choose("no")
+    assert g.zone_names("exile") == ["Mountain"]
+
+
+def test_djinn_of_wishes_x_is_0_when_cast_free_and_needs_a_wish_counter() -> None:
+    g = _djinn("Mind Spring", counters=1)
+    g.activate(0, "Djinn of Wishes").resolve()
+    g.choose("yes").resolve()  # no X to announce: it is 0 (107.3b), so it draws nothing
+    assert g.zone_names("hand", 0) == [] and g.zone_names("graveyard", 0) == ["Mind Spring"]
+    assert g.find("activate") is None  # no wish counter left to remove

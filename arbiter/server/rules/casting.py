@@ -130,12 +130,14 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
         game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
 
 
-def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
+def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
+               free: bool = False) -> ManaCost:
     """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
-    and ``targets`` targets: the mana cost with X's value in (107.3a), plus the increases,
-    less the reductions, which apply last and to generic mana only."""
+    and ``targets`` targets: the mana cost with X's value in (107.3a), or nothing when it is
+    cast ``free`` ("without paying its mana cost", 118.9), plus the increases, less the
+    reductions, which apply last and to generic mana only."""
     d = obj.defn
-    cost = (d.cost or ManaCost()).with_x(x, d.x_color)
+    cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
     more = extra_target_cost(d, targets)
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
@@ -316,6 +318,8 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
             return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
+    if cost.remove_counter and not obj.counter(cost.remove_counter):
+        return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
                                                  exclude=obj.oid if cost.tap else None):
         return False
@@ -483,7 +487,9 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
     return False
 
 
-def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
+def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
+    """CR 601.2: cast ``card``; ``free``: without paying its mana cost (118.9), X being 0
+    (107.3b). A cast that can't be completed is undone and the card goes back (730.1)."""
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
     d = card.defn
@@ -492,7 +498,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     spell.cast_from_hand = from_zone == HAND
     ok = True
     # The card as it was (``card``, in its old zone) decides the commander tax.
-    if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
+    if d.cost is not None and d.cost.x and not free:  # CR 601.2b: X before targets
         x = yield from choose_x(game, pid, spell, lambda v: spell_cost(game, pid, card, x=v))
         ok = x is not None
         spell.x = x or 0
@@ -501,8 +507,10 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     ok = ok and (yield from choose_targets(game, spell, specs))
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
-            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
-    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
+            game, spell, specs[-1],
+            lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free))
+    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
+                      free=free)
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -550,6 +558,8 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         return
     if cost.tap:
         game.set_tapped(obj, True)
+    if cost.remove_counter:
+        game.remove_counters(obj, cost.remove_counter, 1)
     if cost.sacrifice_self:
         game.move(obj, "graveyard", cause="sacrifice")
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \

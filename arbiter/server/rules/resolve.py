@@ -109,6 +109,7 @@ from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .damage import damage_flow
 from .delayed import DELAYED_HANDLERS
+from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .replacement_effects import REPLACEMENT_HANDLERS
@@ -981,6 +982,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS,
+    **FREE_PLAY_HANDLERS,
 }
 
 

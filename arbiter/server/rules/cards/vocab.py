@@ -844,6 +844,12 @@ class OpponentChoosesSelfOrOthers:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTopCardFree:
+    """"Reveal the top card of your library. You may play that card without paying its mana
+    cost. If you don't, exile it." (CR 118.9: an alternative cost; X is 0, 107.3b)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AtNextEndStep:
     """"At the beginning of the next end step, ``effects``": a delayed triggered ability
     (CR 603.7) that triggers once; ``SELF`` in ``effects`` is still the source that made it."""
@@ -892,7 +898,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
     PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
-    Regenerate | AtNextEndStep | May | AddMana | DestroyAll | Discard |
+    Regenerate | AtNextEndStep | PlayTopCardFree | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
@@ -1042,12 +1048,14 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N)."""
+    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N), removing a counter
+    of the kind ``remove_counter`` from this (CR 118.3: only with one to remove)."""
 
     mana: ManaCost | None = None
     tap: bool = False
     sacrifice_self: bool = False
     loyalty: int | None = None
+    remove_counter: str = ""
 
     def describe(self) -> str:
         parts: list[str] = []
@@ -1059,6 +1067,8 @@ class Cost:
             parts.append("{T}")
         if self.sacrifice_self:
             parts.append("Sacrifice this")
+        if self.remove_counter:
+            parts.append(f"Remove a {self.remove_counter} counter from this")
         return ", ".join(parts)
 
 

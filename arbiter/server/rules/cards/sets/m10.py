@@ -81,6 +81,7 @@ from ..vocab import (
     Landwalk,
     ManaAbility,
     PlayerCastsSpell,
+    PlayTopCardFree,
     PowerToughnessEqualTo,
     PreventAllCombatDamage,
     PreventAllDamageTo,
@@ -224,6 +225,17 @@ CARDS = [
              "You may have Clone enter as a copy of any creature on the battlefield.",
              abilities=(EntersAsCopy(),)),
     _pump_spell("Disorient", "{3}{U}", -7, 0),
+    creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
+             "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
+             "{2}{U}{U}, Remove a wish counter from Djinn of Wishes: Reveal the top card of "
+             "your library. You may play that card without paying its mana cost. If you "
+             "don't, exile it.",
+             abilities=(EntersWithCounters("wish", 3),
+                        Activated(Cost(mana=mana_cost("{2}{U}{U}"), remove_counter="wish"),
+                                  (PlayTopCardFree(),),
+                                  text="Reveal the top card of your library. You may play that "
+                                       "card without paying its mana cost. If you don't, exile "
+                                       "it."))),
     creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
     CardDef(name="Time Warp", types=SORCERY, cost=mana_cost("{3}{U}{U}"),
             text="Target player takes an extra turn after this one.",
