@@ -59,14 +59,21 @@ def test_701_15a_the_shield_lasts_only_this_turn() -> None:
     assert g.zone_names("graveyard", 0) == ["Drudge Skeletons"]
 
 
-def test_701_15a_regenerated_blocker_is_removed_from_combat_and_attacker_stays_blocked() -> None:
-    g = (Scene().battlefield(0, "Stampeding Rhino").battlefield(1, "Wall of Bone", "Swamp")
+def _blocked_and_shielded(attacker: str, blocker: str, land: str, shields: int = 1) -> G:
+    """Player 0 attacks with ``attacker``; player 1 blocks with ``blocker`` and gives it
+    ``shields`` regeneration shields (a ``land`` for each); then combat damage is dealt."""
+    g = (Scene().battlefield(0, attacker).battlefield(1, blocker, *[land] * shields)
          .at("begin_combat").start())
-    g.pass_(2).attack(("Stampeding Rhino", 1)).pass_(2)
-    g.block(1, ("Wall of Bone", "Stampeding Rhino"))
-    g.pass_()
-    g.activate(1, "Wall of Bone").resolve()
-    g.until("combat_damage")
+    g.pass_(2).attack((attacker, 1)).pass_(2)
+    g.block(1, (blocker, attacker))
+    for _ in range(shields):
+        g.pass_()
+        g.activate(1, blocker).resolve()
+    return g.until("combat_damage")
+
+
+def test_701_15a_regenerated_blocker_is_removed_from_combat_and_attacker_stays_blocked() -> None:
+    g = _blocked_and_shielded("Stampeding Rhino", "Wall of Bone", "Swamp")
     # 4 damage to the 1/4 wall: destroyed by 704.5g, regenerated instead.
     wall, rhino = g.obj("Wall of Bone"), g.obj("Stampeding Rhino")
     assert wall.damage == 0 and wall.tapped and wall.blocking is None
@@ -74,13 +81,7 @@ def test_701_15a_regenerated_blocker_is_removed_from_combat_and_attacker_stays_b
 
 
 def test_701_15a_deathtouch_destruction_is_replaced_too() -> None:
-    g = (Scene().battlefield(0, "Deadly Recluse").battlefield(1, "Cudgel Troll", "Forest")
-         .at("begin_combat").start())
-    g.pass_(2).attack(("Deadly Recluse", 1)).pass_(2)
-    g.block(1, ("Cudgel Troll", "Deadly Recluse"))
-    g.pass_()
-    g.activate(1, "Cudgel Troll").resolve()
-    g.until("combat_damage")
+    g = _blocked_and_shielded("Deadly Recluse", "Cudgel Troll", "Forest")
     # 1 deathtouch damage (704.5h) to the 4/3 troll, which regenerates; the spider dies.
     troll = g.obj("Cudgel Troll")
     assert troll.tapped and troll.damage == 0
@@ -90,15 +91,7 @@ def test_701_15a_deathtouch_destruction_is_replaced_too() -> None:
 def test_701_15c_cant_be_regenerated_destroys_through_a_shield() -> None:
     # Phage's trigger: "destroy that creature. It can't be regenerated." The wall has two
     # shields: 704.5g uses one, the trigger's destruction ignores the other.
-    g = (Scene().battlefield(0, "Phage the Untouchable")
-         .battlefield(1, "Wall of Bone", "Swamp", "Swamp").at("begin_combat").start())
-    g.pass_(2).attack(("Phage the Untouchable", 1)).pass_(2)
-    g.block(1, ("Wall of Bone", "Phage the Untouchable"))
-    g.pass_()
-    g.activate(1, "Wall of Bone").resolve()
-    g.pass_()
-    g.activate(1, "Wall of Bone").resolve()
-    g.until("combat_damage")
+    g = _blocked_and_shielded("Phage the Untouchable", "Wall of Bone", "Swamp", shields=2)
     g.resolve_all()
     assert g.zone_names("graveyard", 1) == ["Wall of Bone"]
     assert g.log.count("Wall of Bone regenerates.") == 1

@@ -78,6 +78,7 @@ from ..vocab import (
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    Keyword,
     Landwalk,
     ManaAbility,
     PlayerCastsSpell,
@@ -122,11 +123,15 @@ def _regeneration(who: str) -> str:
             "remove all damage from it, and remove it from combat.)")
 
 
-def _regenerates(name: str, mana: str) -> tuple[str, Activated]:
-    """"{mana}: Regenerate NAME." with its reminder text, and the ability."""
+def _regenerator(name: str, mana: str, subtypes: str, power: int, toughness: int,
+                 regen: str, keywords: tuple[Keyword, ...] = (), before: str = "") -> CardDef:
+    """A creature with "{regen}: Regenerate NAME." (and its reminder text) after ``before``,
+    the text of its keywords."""
     text = f"Regenerate {name}."
-    return (f"{mana}: {text} {_regeneration('this creature')}",
-            Activated(Cost(mana=mana_cost(mana)), (Regenerate(SELF),), text=text))
+    return creature(name, mana, subtypes, power, toughness, keywords,
+                    f"{before}{regen}: {text} {_regeneration('this creature')}",
+                    abilities=(Activated(Cost(mana=mana_cost(regen)), (Regenerate(SELF),),
+                                         text=text),))
 
 
 def _dual(name: str, first: str, second: str, mana: str) -> CardDef:
@@ -253,9 +258,7 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
-    creature("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, (),
-             _regenerates("Drudge Skeletons", "{B}")[0],
-             abilities=(_regenerates("Drudge Skeletons", "{B}")[1],)),
+    _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
     CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
             text="Target player discards X cards at random.",
             targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
@@ -280,9 +283,8 @@ CARDS = [
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
-    creature("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, (DEFENDER,),
-             f"{_DEFENDER}\n{_regenerates('Wall of Bone', '{B}')[0]}",
-             abilities=(_regenerates("Wall of Bone", "{B}")[1],)),
+    _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
+                 f"{_DEFENDER}\n"),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
@@ -313,9 +315,7 @@ CARDS = [
               abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
-    creature("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, (),
-             _regenerates("Cudgel Troll", "{G}")[0],
-             abilities=(_regenerates("Cudgel Troll", "{G}")[1],)),
+    _regenerator("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, "{G}"),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
