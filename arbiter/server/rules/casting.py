@@ -29,7 +29,7 @@ from .characteristics import has_keyword, is_type
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
-from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -119,22 +119,25 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
 
 def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
                   quiet: bool = False) -> None:
-    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source of
-    any colour makes ``color``."""
+    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source with
+    a choice of colours makes ``color``."""
     ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
-    made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
+    choices = mana_choices(ab.produces)
+    made = color if color in choices else choices[0]
     game.set_tapped(obj, True)
     game.add_mana(pid, made)
     if not quiet:
         game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
 
 
-def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
+def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
+               free: bool = False) -> ManaCost:
     """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
-    and ``targets`` targets: the mana cost with X's value in (107.3a), plus the increases,
-    less the reductions, which apply last and to generic mana only."""
+    and ``targets`` targets: the mana cost with X's value in (107.3a), or nothing when it is
+    cast ``free`` ("without paying its mana cost", 118.9), plus the increases, less the
+    reductions, which apply last and to generic mana only."""
     d = obj.defn
-    cost = (d.cost or ManaCost()).with_x(x, d.x_color)
+    cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
     more = extra_target_cost(d, targets)
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
@@ -314,6 +317,8 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
         return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
+    if cost.remove_counter and not obj.counter(cost.remove_counter):
+        return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
                                                  exclude=obj.oid if cost.tap else None):
         return False
@@ -390,12 +395,12 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     seen_mana: set[tuple[str, str]] = set()
     for oid, produces in mana_sources(game, pid):
         name = game.objects[oid].name
-        # A source of any colour is one action per colour; ``index`` names it.
-        for color in (COLORS if produces == ANY_COLOR else (produces,)):
+        # A source with a choice of colours is one action per colour; ``index`` names it.
+        for color in mana_choices(produces):
             if (name, color) in seen_mana:
                 continue
             seen_mana.add((name, color))
-            index = COLORS.index(color) if produces == ANY_COLOR else -1
+            index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
             actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
                                   index=index))
     return actions
@@ -482,7 +487,9 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
     return False
 
 
-def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
+def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
+    """CR 601.2: cast ``card``; ``free``: without paying its mana cost (118.9), X being 0
+    (107.3b). A cast that can't be completed is undone and the card goes back (730.1)."""
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
     d = card.defn
@@ -491,7 +498,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     spell.cast_from_hand = from_zone == HAND
     ok = True
     # The card as it was (``card``, in its old zone) decides the commander tax.
-    if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
+    if d.cost is not None and d.cost.x and not free:  # CR 601.2b: X is announced before targets
         x = yield from choose_x(game, pid, spell, lambda: x_values(
             game, pid, lambda v: spell_cost(game, pid, card, x=v)))
         ok = x is not None
@@ -501,8 +508,10 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     ok = ok and (yield from choose_targets(game, spell, specs))
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
-            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
-    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
+            game, spell, specs[-1],
+            lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free))
+    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
+                      free=free)
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -555,6 +564,8 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         return
     if cost.tap:
         game.set_tapped(obj, True)
+    if cost.remove_counter:
+        game.remove_counters(obj, cost.remove_counter, 1)
     if cost.sacrifice_self:
         game.move(obj, "graveyard", cause="sacrifice")
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \

@@ -18,12 +18,14 @@ from .cards.vocab import (
     CardDef,
     ControlEnchanted,
     EntersTapped,
+    EntersTappedUnlessControl,
     EntersWithCounters,
     Triggered,
 )
 from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
+from .replacement import controls_one_of, shuffled_in_instead
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -126,6 +128,7 @@ class Game:
         self.loop_seen: set[Any] = set()
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
+        self.delayed: list[Obj] = []  # delayed triggered abilities to come (CR 603.7, delayed.py)
         self.lands_played: dict[int, int] = {}
         # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
         # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
@@ -455,6 +458,9 @@ class Game:
         in any case). Cards go to their owner's library, hand and graveyard (CR 400.3).
         """
         old_zone = obj.zone
+        instead = zone == GRAVEYARD and shuffled_in_instead(obj)
+        if instead:
+            zone, position = LIBRARY, None  # CR 614.1a, 614.6: this happens instead
         self.remove_object(obj)
         if obj.card is None and (obj.is_ability or not obj.is_token):
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
@@ -468,10 +474,13 @@ class Game:
             self.players[obj.owner].to_graveyard_this_turn += 1
         if zone == BATTLEFIELD:
             new.tapped = tapped
-            self._entered_battlefield(new)
+            self._entered_battlefield(new, obj.x if old_zone == STACK else 0)
         elif new.is_commander and zone in (GRAVEYARD, EXILE):
             self.commander_moved.add(new.oid)
         self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
+        if instead:
+            self.say(f"{obj.name} is revealed and shuffled into its owner's library instead.")
+            self.shuffle(obj.owner)
         return new
 
     def _left_battlefield(self, obj: Obj) -> None:
@@ -483,12 +492,16 @@ class Game:
                 o.blocking = None
                 self.dirty.add(o.oid)
 
-    def _entered_battlefield(self, obj: Obj) -> None:
+    def _entered_battlefield(self, obj: Obj, x: int = 0) -> None:
         for st in obj.defn.statics:
             if isinstance(st, EntersTapped):  # CR 614.1c-d replacement on entering
                 obj.tapped = True
-            elif isinstance(st, EntersWithCounters):
-                obj.counters[st.kind] = obj.counters.get(st.kind, 0) + st.amount
+            elif isinstance(st, EntersTappedUnlessControl):
+                obj.tapped = obj.tapped or not controls_one_of(self, obj, st.land_types)
+            elif isinstance(st, EntersWithCounters):  # CR 614.1c; X is the spell's (107.3m)
+                n = st.amount if isinstance(st.amount, int) else x
+                if n > 0:
+                    obj.counters[st.kind] = obj.counters.get(st.kind, 0) + n
         if obj.defn.loyalty is not None:
             obj.counters["loyalty"] = obj.defn.loyalty  # CR 306.5b
         if any(isinstance(a, Triggered) for a in obj.defn.abilities):
@@ -707,6 +720,10 @@ class Game:
             from .triggers import check_triggers
 
             check_triggers(self, event, data)
+        if self.delayed:
+            from .delayed import check_delayed
+
+            check_delayed(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
 

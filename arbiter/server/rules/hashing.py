@@ -72,6 +72,9 @@ def game_state(g: Game) -> tuple[Any, ...]:
     )
     if g.extra_turns:  # CR 500.7; added only when there are some, as for Grand Melee below
         out = (*out, ("extra_turns", tuple(g.extra_turns)))
+    if g.delayed:  # CR 603.7, likewise only when there are some
+        out = (*out, ("delayed", tuple((repr(t.ability), t.source.oid if t.source else None,
+                                        t.controller) for t in g.delayed)))
     return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 

@@ -33,6 +33,7 @@ from .cards.vocab import (
     EVENT_PLAYER,
     EVENT_SOURCE_CONTROLLER,
     FLYING,
+    INDESTRUCTIBLE,
     OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
@@ -110,10 +111,13 @@ from .casting import (
 )
 from .characteristics import has_keyword, power, subtypes
 from .copies import copy_spell
-from .damage import deal_damage
+from .damage import damage_flow
+from .delayed import DELAYED_HANDLERS
+from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .pack_strike import PACK_HANDLERS
+from .replacement_effects import REPLACEMENT_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -391,11 +395,12 @@ def draw_cards(game: Game, pid: int, n: int) -> None:
 
 def mill(game: Game, pid: int, n: int) -> int:
     lib = game.library(pid)
-    count = 0
-    for _ in range(min(n, len(lib))):
-        game.move(lib[-1], GRAVEYARD, cause="mill")
-        count += 1
-    return count
+    # The top n cards, fixed before any moves: one shuffled back in instead (CR 614.1a)
+    # isn't milled again.
+    top = lib[::-1][:max(n, 0)]
+    for card in top:
+        game.move(card, GRAVEYARD, cause="mill")
+    return len(top)
 
 
 def choose(game: Game, player: int, kind: str, prompt: str,
@@ -419,10 +424,11 @@ def choose(game: Game, player: int, kind: str, prompt: str,
 # --------------------------------------------------------------------------- handlers
 
 
-def _damage(ctx: Ctx, e: Damage) -> None:
+def _damage(ctx: Ctx, e: Damage) -> Flow:
     src = ctx.source if ctx.obj.is_ability else ctx.obj
     for ref in refs_of(ctx, e.to):
-        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount, ref), ctx.controller)
+        dealt = yield from damage_flow(ctx.game, src, ref, amount_of(ctx, e.amount, ref),
+                                       ctx.controller)
         if dealt:
             ctx.game.say(f"{src.name} deals {dealt} damage to {describe_ref(ctx.game, ref)}.")
 
@@ -725,9 +731,9 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
     for o in objects_of(ctx, e.what):
         if o.zone != BATTLEFIELD:
             continue
-        if destroy(g, o):
+        if destroy(g, o, regen=not e.no_regen):
             g.say(f"{o.name} is destroyed.")
-        else:
+        elif has_keyword(g, o, INDESTRUCTIBLE):
             g.say(f"{o.name} is indestructible and is not destroyed.")
 
 
@@ -1003,8 +1009,8 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS,
-    **PACK_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
+    **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
 }
 
 

@@ -220,6 +220,8 @@ class Action:
             out["ref"] = list(self.ref)
         if self.kind in ("amount", "x"):
             out["n"] = self.index  # how much damage (CR 510.1c), or the value of X (107.3a)
+        if self.kind == "replacement":
+            out["spends"] = bool(self.index)  # it uses up a shield (CR 615.7)
         return out
 
 

@@ -19,6 +19,7 @@ from .cards.vocab import (
     BecomesUntapped,
     CardLeavesYourZone,
     ChaosEnsues,
+    CounterRemovedFromSelf,
     CreatureEnters,
     CreatureLeavesBattlefield,
     CreatureYouControlDies,
@@ -69,6 +70,8 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
                 and (data["target"][0] == "p") == (ev.to == "player"))
     if isinstance(ev, PlayerLoses):
         return kind == "player_lost"
+    if isinstance(ev, CounterRemovedFromSelf):
+        return kind == "counters_removed" and obj is src and data["kind"] == ev.kind
     if isinstance(ev, LastCounterRemoved):
         return (kind == "counters_removed" and obj is src and data["kind"] == ev.kind
                 and data["left"] == 0)
@@ -153,10 +156,13 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
 
                 if not condition_holds(game, src, ab.condition, src.controller, {}):
                     continue  # CR 603.4 intervening "if"
-            trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
-                       zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
-                       source=last_known(src), event=dict(data))
-            game.pending_triggers.append(trig)
+            # "Whenever a counter is removed" triggers once for each counter removed.
+            times = data["amount"] if isinstance(ab.event, CounterRemovedFromSelf) else 1
+            for _ in range(times):
+                trig = Obj(oid=0, defn=src.defn, owner=src.controller,
+                           controller=src.controller, zone=STACK, zone_owner=None, ability=ab,
+                           ability_index=idx, source=last_known(src), event=dict(data))
+                game.pending_triggers.append(trig)
 
 
 def put_triggers_on_stack(game: Game) -> Flow:

@@ -598,6 +598,18 @@ class Exile:
 
 @dataclass(frozen=True, slots=True)
 class Destroy:
+    """Destroy ``what`` (CR 701.8); with ``no_regen`` "It can't be regenerated": regeneration
+    shields are not applied to it (CR 701.15c)."""
+
+    what: Ref
+    no_regen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Regenerate:
+    """"Regenerate ``what``": the next time it would be destroyed this turn, instead remove all
+    damage from it, tap it and remove it from combat (CR 701.15a, a shield)."""
+
     what: Ref
 
 
@@ -710,6 +722,23 @@ class PreventDamage:
 @dataclass(frozen=True, slots=True)
 class PreventAllCombatDamage:
     """Prevent all combat damage that would be dealt this turn (CR 615, 801.13b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreventAllDamageTo:
+    """Prevent all damage that would be dealt to ``who`` and creatures they control this turn
+    (CR 615); the creatures are those they control as the damage would be dealt."""
+
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectFromChosenSource:
+    """The next ``amount`` damage that a source of your choice would deal to you and/or
+    permanents you control this turn is dealt to the first target instead (CR 609.7a: the
+    source is chosen as it resolves; a redirection, 614.9)."""
+
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -855,6 +884,20 @@ class OpponentChoosesSelfOrOthers:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTopCardFree:
+    """"Reveal the top card of your library. You may play that card without paying its mana
+    cost. If you don't, exile it." (CR 118.9: an alternative cost; X is 0, 107.3b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AtNextEndStep:
+    """"At the beginning of the next end step, ``effects``": a delayed triggered ability
+    (CR 603.7) that triggers once; ``SELF`` in ``effects`` is still the source that made it."""
+
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ExtraTurn:
     """Each player in ``who`` takes an extra turn after this one (CR 500.7)."""
 
@@ -894,7 +937,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
-    PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
+    PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
+    Regenerate | AtNextEndStep | PlayTopCardFree | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
@@ -996,6 +1040,14 @@ class PlayerCastsSpell:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterRemovedFromSelf:
+    """Whenever a ``kind`` counter is removed from this permanent: once for each counter (three
+    removed at once trigger it three times)."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
 class CreatureYouControlDies:
     """When a creature you control dies."""
 
@@ -1030,7 +1082,7 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
-    PlanarDieRolled)
+    PlanarDieRolled | CounterRemovedFromSelf)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -1039,7 +1091,8 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
 class Cost:
     """An activation cost: mana, {T}, sacrificing this or another permanent (``sacrifice``:
     "Sacrifice a Goblin" names the subtype), loyalty (+N / -N; ``loyalty_x``: "[-X]", the
-    player chooses X as the ability is activated, CR 107.3, 606.4)."""
+    player chooses X as the ability is activated, CR 107.3, 606.4), removing a counter of the
+    kind ``remove_counter`` from this (CR 118.3: only with one to remove)."""
 
     mana: ManaCost | None = None
     tap: bool = False
@@ -1047,6 +1100,7 @@ class Cost:
     loyalty: int | None = None
     loyalty_x: bool = False
     sacrifice: str = ""
+    remove_counter: str = ""
 
     @property
     def is_loyalty(self) -> bool:
@@ -1067,13 +1121,16 @@ class Cost:
             parts.append("Sacrifice this")
         if self.sacrifice:
             parts.append(f"Sacrifice a {self.sacrifice}")
+        if self.remove_counter:
+            parts.append(f"Remove a {self.remove_counter} counter from this")
         return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
-    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``, or of any colour the
-    player chooses when it is ``ANY_COLOR``."""
+    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``; of one of its types when
+    it names several ("BR": "Add {B} or {R}"), or of any colour when it is ``ANY_COLOR``; the
+    player chooses."""
 
     produces: str
 
@@ -1127,8 +1184,11 @@ class EntersTapped:
 
 @dataclass(frozen=True, slots=True)
 class EntersWithCounters:
+    """"~ enters with ``amount`` ``kind`` counters on it" (CR 614.1c); ``X`` is the X of the
+    spell that became it (CR 107.3m)."""
+
     kind: str
-    amount: int
+    amount: int | XValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -1223,6 +1283,34 @@ class PreventOneFromOpponents:
 
 
 @dataclass(frozen=True, slots=True)
+class PreventDamageRemoveCounters:
+    """"If damage would be dealt to ~, prevent that damage and remove that many ``kind``
+    counters from it" (CR 615.5: the counters go right after the prevention)."""
+
+    kind: str = "+1/+1"
+
+
+@dataclass(frozen=True, slots=True)
+class EntersTappedUnlessControl:
+    """"~ enters tapped unless you control a [``land_types``, one of them]" (CR 614.1d, a
+    replacement applied as it enters, 614.12)."""
+
+    land_types: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleIntoLibraryInstead:
+    """"If ~ would be put into a graveyard from anywhere, reveal ~ and shuffle it into its
+    owner's library instead" (CR 614.1a; it works from every zone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantBeCountered:
+    """"This spell can't be countered" (CR 101.2: an effect that would counter it does
+    nothing to it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class UntapDuringOpponentsUntap:
     """Untap all permanents you control during each opponent's untap step."""
 
@@ -1239,7 +1327,8 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
-    PowerToughnessEqualToLife)
+    PowerToughnessEqualToLife | PreventDamageRemoveCounters | EntersTappedUnlessControl |
+    ShuffleIntoLibraryInstead | CantBeCountered)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,

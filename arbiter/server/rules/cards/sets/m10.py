@@ -49,6 +49,7 @@ from ..vocab import (
     FIRST_STRIKE,
     FLYING,
     HASTE,
+    INDESTRUCTIBLE,
     LIFELINK,
     PLAYER_OR_PLANESWALKER,
     REACH,
@@ -64,12 +65,15 @@ from ..vocab import (
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    AtNextEndStep,
     AtUpkeep,
+    CantBeCountered,
     CardDef,
     CardFilter,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
+    CounterRemovedFromSelf,
     CreateToken,
     CreaturesGet,
     CreaturesHave,
@@ -79,25 +83,36 @@ from ..vocab import (
     Draw,
     EnchantedGets,
     EntersAsCopy,
+    EntersTappedUnlessControl,
+    EntersWithCounters,
     Exile,
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    Keyword,
     Landwalk,
     ManaAbility,
     Mill,
     PackStrike,
     PermanentsYouControl,
     PlayerCastsSpell,
+    PlayTopCardFree,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
+    PreventAllCombatDamage,
+    PreventAllDamageTo,
+    PreventDamageRemoveCounters,
+    PreventOneFromOpponents,
     Protection,
     Pump,
     PutCounters,
+    RedirectFromChosenSource,
+    Regenerate,
     ReturnAllFromGraveyards,
     SearchToTop,
     SelfEnters,
     SharedTypeBonus,
+    ShuffleIntoLibraryInstead,
     Target,
     TargetSpec,
     Triggered,
@@ -122,6 +137,34 @@ _DEFENDER = "Defender (This creature can't attack.)"
 def _protection(color: str) -> str:
     return (f"Protection from {color} (This creature can't be blocked, targeted, dealt damage, "
             f"or enchanted by anything {color}.)")
+
+
+def _regeneration(who: str) -> str:
+    return (f"(The next time {who} would be destroyed this turn, it isn't. Instead tap it, "
+            "remove all damage from it, and remove it from combat.)")
+
+
+def _regenerator(name: str, mana: str, subtypes: str, power: int, toughness: int,
+                 regen: str, keywords: tuple[Keyword, ...] = (), before: str = "") -> CardDef:
+    """A creature with "{regen}: Regenerate NAME." (and its reminder text) after ``before``,
+    the text of its keywords."""
+    text = f"Regenerate {name}."
+    return creature(name, mana, subtypes, power, toughness, keywords,
+                    f"{before}{regen}: {text} {_regeneration('this creature')}",
+                    abilities=(Activated(Cost(mana=mana_cost(regen)), (Regenerate(SELF),),
+                                         text=text),))
+
+
+def _dual(name: str, first: str, second: str, mana: str) -> CardDef:
+    """A land that "enters tapped unless you control a FIRST or a SECOND" and taps for either
+    of two colours (``mana``: "BR" is "{B} or {R}")."""
+    def a(land: str) -> str:
+        return f"{'an' if land[0] in 'AEIOU' else 'a'} {land}"
+
+    return CardDef(name=name, types=LAND,
+                   text=f"{name} enters tapped unless you control {a(first)} or {a(second)}.\n"
+                        f"{{T}}: Add {{{mana[0]}}} or {{{mana[1]}}}.",
+                   abilities=(EntersTappedUnlessControl((first, second)), ManaAbility(mana)))
 
 
 def _walk(land: str) -> str:
@@ -212,12 +255,22 @@ CARDS = [
             spell=(CreaturesYouControlGet(1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
+    creature("Guardian Seraph", "{2}{W}{W}", "Angel", 3, 4, (FLYING,),
+             "Flying\nIf a source an opponent controls would deal damage to you, prevent 1 of "
+             "that damage.", abilities=(PreventOneFromOpponents(),)),
+    CardDef(name="Harm's Way", types=INSTANT, cost=mana_cost("{W}"),
+            text="The next 2 damage that a source of your choice would deal to you and/or "
+                 "permanents you control this turn is dealt to any target instead.",
+            targets=(ANY_TARGET,), spell=(RedirectFromChosenSource(2),)),
     _aura("Holy Strength", "{W}", "gets +1/+2.", EnchantedGets(1, 2)),
     CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
             text="White creatures you control get +1/+1.",
             abilities=(CreaturesGet(1, 1, "you", color="W"),)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
+    CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
+            text="Prevent all damage that would be dealt to you and creatures you control this "
+                 "turn.", spell=(PreventAllDamageTo(YOU),)),
     creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
              "Other Soldier creatures you control get +0/+1.",
              abilities=(CreaturesGet(0, 1, "you", other=True, subtype="Soldier"),)),
@@ -243,6 +296,17 @@ CARDS = [
              "You may have Clone enter as a copy of any creature on the battlefield.",
              abilities=(EntersAsCopy(),)),
     _pump_spell("Disorient", "{3}{U}", -7, 0),
+    creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
+             "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
+             "{2}{U}{U}, Remove a wish counter from Djinn of Wishes: Reveal the top card of "
+             "your library. You may play that card without paying its mana cost. If you "
+             "don't, exile it.",
+             abilities=(EntersWithCounters("wish", 3),
+                        Activated(Cost(mana=mana_cost("{2}{U}{U}"), remove_counter="wish"),
+                                  (PlayTopCardFree(),),
+                                  text="Reveal the top card of your library. You may play that "
+                                       "card without paying its mana cost. If you don't, exile "
+                                       "it."))),
     planeswalker("Jace Beleren", "{1}{U}{U}", "Jace", 3,
                  "[+2]: Each player draws a card.\n[-1]: Target player draws a card.\n[-10]: "
                  "Target player mills twenty cards.",
@@ -277,6 +341,7 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
     planeswalker("Liliana Vess", "{3}{B}{B}", "Liliana", 5,
                  "[+1]: Target player discards a card.\n[-2]: Search your library for a card, "
                  "then shuffle and put that card on top.\n[-8]: Put all creature cards from "
@@ -313,6 +378,8 @@ CARDS = [
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
+    _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
+                 f"{_DEFENDER}\n"),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     planeswalker("Chandra Nalaar", "{3}{R}{R}", "Chandra", 6,
                  "[+1]: Chandra Nalaar deals 1 damage to target player or planeswalker.\n[-X]: "
@@ -372,10 +439,14 @@ CARDS = [
                                   text="Create a 1/1 green Insect creature token."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
+    _regenerator("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, "{G}"),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    CardDef(name="Fog", types=INSTANT, cost=mana_cost("{G}"),
+            text="Prevent all combat damage that would be dealt this turn.",
+            spell=(PreventAllCombatDamage(),)),
     planeswalker("Garruk Wildspeaker", "{2}{G}{G}", "Garruk", 3,
                  "[+1]: Untap two target lands.\n[-1]: Create a 3/3 green Beast creature "
                  "token.\n[-4]: Creatures you control get +3/+3 and gain trample until end of "
@@ -389,6 +460,11 @@ CARDS = [
                                   "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Great Sable Stag", "{1}{G}{G}", "Elk", 3, 3,
+             (Protection(COLOR, "U"), Protection(COLOR, "B")),
+             "This spell can't be countered.\nProtection from blue and from black (This "
+             "creature can't be blocked, targeted, dealt damage, or enchanted by anything blue "
+             "or black.)", abilities=(CantBeCountered(),)),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
             spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
@@ -412,6 +488,19 @@ CARDS = [
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
             spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+    creature("Protean Hydra", "{X}{G}", "Hydra", 0, 0, (),
+             "Protean Hydra enters with X +1/+1 counters on it.\nIf damage would be dealt to "
+             "Protean Hydra, prevent that damage and remove that many +1/+1 counters from it.\n"
+             "Whenever a +1/+1 counter is removed from Protean Hydra, put two +1/+1 counters "
+             "on it at the beginning of the next end step.",
+             abilities=(EntersWithCounters("+1/+1", X), PreventDamageRemoveCounters("+1/+1"),
+                        Triggered(CounterRemovedFromSelf("+1/+1"),
+                                  (AtNextEndStep((PutCounters(SELF, "+1/+1", 2),)),),
+                                  text="Put two +1/+1 counters on it at the beginning of the "
+                                       "next end step."))),
+    CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
+            text=f"Regenerate target creature. {_regeneration('that creature')}",
+            targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
@@ -423,8 +512,14 @@ CARDS = [
                  "shares at least one creature type with it. (For example, if two Goblin "
                  "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
             abilities=(SharedTypeBonus(),)),
+    creature("Darksteel Colossus", "{11}", "Golem", 11, 11, (TRAMPLE, INDESTRUCTIBLE),
+             "Trample, indestructible\nIf Darksteel Colossus would be put into a graveyard "
+             "from anywhere, reveal Darksteel Colossus and shuffle it into its owner's library "
+             "instead.", types=ARTIFACT_CREATURE, abilities=(ShuffleIntoLibraryInstead(),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
+    _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
     CardDef(name="Gargoyle Castle", types=LAND,
             text="{T}: Add {C}.\n{5}, {T}, Sacrifice Gargoyle Castle: Create a 3/4 colorless "
                  "Gargoyle artifact creature token with flying.",
@@ -433,4 +528,7 @@ CARDS = [
                                  (CreateToken("Gargoyle Token", YOU),),
                                  text="Create a 3/4 colorless Gargoyle artifact creature token "
                                       "with flying."))),
+    _dual("Glacial Fortress", "Plains", "Island", "WU"),
+    _dual("Rootbound Crag", "Mountain", "Forest", "RG"),
+    _dual("Sunpetal Grove", "Forest", "Plains", "GW"),
 ]
