@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    DISCARDS,
+    DRAWS,
+    GAINS_LIFE,
     CantLose,
     CantWin,
     CardDef,
@@ -55,6 +58,9 @@ if TYPE_CHECKING:
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
+# The zone changes that are also something a player does (CR 121.1 drawing, 701.9 discarding),
+# by the cause the mover gives: the event each is.
+_PLAYER_ACTS = {"draw": DRAWS, "discard": DISCARDS}
 Flow = Generator[Request, Any, Any]
 
 
@@ -472,6 +478,8 @@ class Game:
         elif new.is_commander and zone in (GRAVEYARD, EXILE):
             self.commander_moved.add(new.oid)
         self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
+        if cause in _PLAYER_ACTS and obj.zone_owner is not None:  # "whenever a player draws"
+            self.emit(_PLAYER_ACTS[cause], player=obj.zone_owner, obj=new)
         return new
 
     def _left_battlefield(self, obj: Obj) -> None:
@@ -602,6 +610,7 @@ class Game:
         for q in self._sharers(pid):
             self.players[q].life += n
             self.dirty.add(("p", q))
+        self.emit(GAINS_LIFE, player=pid, amount=n)  # "whenever you gain life"
 
     def lose_life(self, pid: int, n: int) -> int:
         """``pid`` loses ``n`` life; returns the life ``pid`` lost."""
@@ -694,7 +703,8 @@ class Game:
 
     def emit(self, event: str, **data: Any) -> None:
         """A game event: triggered abilities look at it (CR 603.2)."""
-        if self.triggered_watchers:
+        # Delayed triggers (CR 603.7) wait among the continuous effects.
+        if self.triggered_watchers or self.continuous:
             from .triggers import check_triggers
 
             check_triggers(self, event, data)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import ending, planechase
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
+    BLOCK_PARTNER,
     CHOSEN,
     CHOSEN_PLAYER,
     EACH_CREATURE,
@@ -49,6 +50,7 @@ from .cards.vocab import (
     Draw,
     DrawGame,
     EmptyLibraryDrawWins,
+    EventAmount,
     Exile,
     ExileFromHand,
     ExtraTurn,
@@ -125,6 +127,8 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .trigger_effects import TRIGGER_HANDLERS
+from .trigger_events import block_partner
 from .variant_effects import VARIANT_HANDLERS
 
 if TYPE_CHECKING:
@@ -154,6 +158,9 @@ class Ctx:
 
     def objects(self, ref: Ref) -> list[Obj]:
         return objects_of(self, ref)
+
+    def refs(self, ref: Ref) -> list[tuple[str, int]]:
+        return refs_of(self, ref)
 
     def choose(self, player: int, kind: str, prompt: str,
                build: Callable[[], list[Action]]) -> Flow:
@@ -250,6 +257,8 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         found = g.objects.get(src.attached_to) if src and src.attached_to else None
     elif ref == CHOSEN:
         found = ctx.memory.get("chosen")
+    elif ref == BLOCK_PARTNER:
+        found = _current(g, block_partner(ctx.source, ctx.event))
     elif ref in (EACH_CREATURE, EACH_CREATURE_WITH_FLYING, EACH_CREATURE_WITHOUT_FLYING):
         flying = None if ref == EACH_CREATURE else ref == EACH_CREATURE_WITH_FLYING
         return [o for o in g.creatures()
@@ -296,6 +305,8 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
+    if isinstance(amount, EventAmount):
+        return int(ctx.event.get("amount", 0))
     # X is the announced value only while the spell is on the stack (CR 107.3a, 107.3g).
     x = ctx.obj.x if not ctx.obj.is_ability and ctx.obj.zone == STACK else 0
     if isinstance(amount, XValue):
@@ -975,7 +986,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **TRIGGER_HANDLERS,
 }
 
 
