@@ -161,6 +161,12 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         # the first is the order they triggered in.
         return int(actions[0]["id"])
 
+    if kind == "sacrifice":  # the weakest creature goes
+        def worth(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            return book.value(o) if o else 0
+        return int(min(actions, key=worth)["id"])
+
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
         return int((by_kind.get("no") or actions)[0]["id"])
 
@@ -214,7 +220,7 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
-            "Consume Spirit")
+            "Consume Spirit", "Capricious Efreet")
 
 
 def _choose_x(book: _Book, view: View, me: int, objs: Objects,

@@ -4,8 +4,13 @@ played in a game and doing what its text says. The rules of triggering themselve
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from arbiter.bots import heuristic_strategy, random_strategy
+from arbiter.bots.strategies import Strategy
+from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.cards.vocab import FLYING
 from arbiter.server.rules.characteristics import colors, has_keyword, is_type, subtypes
 
@@ -312,3 +317,51 @@ def test_awakener_druid_animates_a_forest_while_it_remains() -> None:
     g.cast(1, "Lightning Bolt", "Awakener Druid").resolve()
     assert not is_type(g.game, tree, "Creature")
     assert g.zone_names("graveyard", 0) == ["Awakener Druid"]
+
+
+def test_the_heuristic_bot_sacrifices_its_weakest_creature() -> None:
+    g = (Scene().battlefield(0, "Xathrid Demon", "Serra Angel", "Grizzly Bears", "Hill Giant")
+         .at("upkeep").start())
+    g.resolve()
+    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0), cards())
+    assert g.decision.actions[pick].label == "Sacrifice Grizzly Bears"
+
+
+def test_the_heuristic_bot_offers_capricious_efreet_its_weakest_permanent() -> None:
+    g = (Scene().battlefield(0, "Capricious Efreet", "Serra Angel", "Grizzly Bears")
+         .battlefield(1, "Hill Giant", "Baneslayer Angel").at("upkeep").start())
+    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0), cards())
+    assert g.decision.actions[pick].ref == g.ref("Grizzly Bears")
+    g.choose(None, obj=None, ref=g.ref("Grizzly Bears"))
+    pick = heuristic_strategy(g.view(0), g.decision.to_wire(), random.Random(0), cards())
+    assert g.decision.actions[pick].ref == g.ref("Baneslayer Angel")  # theirs: the best
+
+
+TRIGGER_CARDS = ("Soul Warden", "Mesa Enchantress", "Angel's Feather", "Demon's Horn",
+                 "Dragon's Claw", "Kraken's Eye", "Wurm's Tooth", "Mold Adder", "Megrim",
+                 "Underworld Dreams", "Sanguine Bond", "Manabarbs", "Howling Mine",
+                 "Lightwielder Paladin", "Hypnotic Specter", "Xathrid Demon",
+                 "Bramble Creeper", "Inferno Elemental", "Wall of Frost", "Capricious Efreet",
+                 "Stone Giant", "Awakener Druid")
+
+
+@pytest.mark.parametrize("strategy", [heuristic_strategy, random_strategy])
+def test_the_bots_play_games_full_of_triggers_to_their_end(strategy: Strategy) -> None:
+    """Every decision these cards ask offers at least one option, and bots casting them from
+    their hands and libraries play each game to its end."""
+    lands = ("Plains", "Island", "Swamp", "Mountain", "Forest") * 2
+    deck = [*TRIGGER_CARDS, *lands]
+    for seed in range(3):
+        g = (Scene().battlefield(0, *lands).battlefield(1, *lands)
+             .hand(0, *TRIGGER_CARDS[:11]).hand(1, *TRIGGER_CARDS[11:])
+             .life(0, 40).life(1, 40)
+             .library(0, *deck).library(1, *reversed(deck)).start(seed))
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if g.table.finished:
+                break
+            d = g.decision
+            assert d.actions, f"{d.kind} offers nothing"
+            pick = strategy(g.view(d.player), d.to_wire(), rng, cards())
+            g.table.act(d.player, d.serial, d.actions[pick].id)
+        assert g.table.finished

@@ -170,7 +170,7 @@ def declare_blockers(game: Game) -> Flow:
             game.touch(blocker)
             game.touch(attacker)
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
-            # CR 509.3c-d: "whenever ~ blocks" / "becomes blocked by a creature".
+            # CR 509.3b, 509.3d: "blocks a creature" / "becomes blocked by a creature".
             game.emit("blocks", obj=blocker, attacker=attacker)
 
 

@@ -95,7 +95,7 @@ def _destroy_one_at_random(ctx: Ctx, e: DestroyOneAtRandom) -> None:
 
 
 def _delayed(ctx: Ctx, e: DelayedTrigger) -> None:
-    """CR 603.7a: made as the ability resolves, controlled by its controller (603.7d), it
+    """CR 603.7a: made as the ability resolves, with its source and controller (603.7e), it
     waits among the continuous effects until its event (triggers.py puts it on the stack)."""
     g = ctx.game
     for o in ctx.objects(e.about):

@@ -168,8 +168,9 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
 
 def _delayed_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
     """CR 603.7: a delayed triggered ability (made by trigger_effects.py) triggers the next
-    time its event happens, and only once (603.7c); it refers to the object it was made
-    about, if that object is still the same object (CR 400.7)."""
+    time its event happens, and only once (603.7b); it refers to the object it was made
+    about only while that object is still the same object in the same zone (603.7c,
+    400.7)."""
     for eff in [e for e in game.effects if e.kind == "delayed"]:
         src, ab = eff.source, eff.trigger
         if src is None or ab is None or not _matches(game, src, ab, kind, data):

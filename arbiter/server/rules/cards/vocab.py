@@ -897,8 +897,8 @@ class SacrificeCreature:
 
 @dataclass(frozen=True, slots=True)
 class DestroyOneAtRandom:
-    """Destroy one of ``what`` (the legal targets, by default) chosen at random (CR 701.9b's
-    kind of random choice, made with the game's generator)."""
+    """Destroy one of ``what`` (the legal targets, by default) chosen at random, with the
+    game's random generator (CR 701.7)."""
 
     what: Ref = EACH_TARGET
 
@@ -906,7 +906,7 @@ class DestroyOneAtRandom:
 @dataclass(frozen=True, slots=True)
 class DelayedTrigger:
     """Create a delayed triggered ability (CR 603.7): the next time ``event`` happens,
-    ``effects`` happen, once (603.7c). ``about`` names the object it will refer to as
+    ``effects`` happen, once (603.7b). ``about`` names the object it will refer to as
     ``EVENT_OBJECT`` ("destroy that creature"), as it is when the delayed trigger is made."""
 
     event: TriggerEvent
@@ -1059,8 +1059,8 @@ class Attacks:
 
 @dataclass(frozen=True, slots=True)
 class Blocks:
-    """Whenever this blocks a creature (CR 509.1i, 509.3c), or with ``or_blocked`` also
-    whenever it becomes blocked by a creature (509.3d): once for each such creature,
+    """Whenever this blocks a creature (CR 509.3b), or with ``or_blocked`` also whenever it
+    becomes blocked by a creature (509.3d): once for each such creature,
     ``BLOCK_PARTNER``."""
 
     or_blocked: bool = False
