@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from arbiter.server.rules.characteristics import is_type
 
-from .helpers import Scene
+from .helpers import Scene, giant_scene
 
 
 def test_603_2_a_trigger_waits_until_a_player_would_receive_priority() -> None:
@@ -164,3 +164,11 @@ def test_508_3a_an_attack_trigger_needs_the_creature_declared_as_an_attacker() -
     g = Scene().battlefield(0, "Bramble Creeper").at("begin_combat").start()
     g.pass_(2).choose("done")  # no attack
     assert not g.game.stack
+
+
+def test_805_4d_each_players_draw_step_triggers_once_for_each_player_of_the_team() -> None:
+    g = giant_scene().battlefield(2, "Howling Mine").at("upkeep", 0, turn=3).start()
+    g.until("draw", 0)
+    assert g.zone_names("stack") == ["Howling Mine", "Howling Mine"]
+    g.resolve_all()
+    assert len(g.game.hand(0)) == 2 and len(g.game.hand(1)) == 2

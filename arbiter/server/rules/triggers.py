@@ -160,10 +160,21 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
 
                 if not condition_holds(game, src, ab.condition, src.controller, {}):
                     continue  # CR 603.4 intervening "if"
-            trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
-                       zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
-                       source=last_known(src), event=dict(data))
-            game.pending_triggers.append(trig)
+            for event in _occurrences(ab, data):
+                trig = Obj(oid=0, defn=src.defn, owner=src.controller,
+                           controller=src.controller, zone=STACK, zone_owner=None, ability=ab,
+                           ability_index=idx, source=last_known(src), event=event)
+                game.pending_triggers.append(trig)
+
+
+def _occurrences(ab: Triggered, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each time the ability triggers for one event: once, except that "at the beginning of
+    each player's draw step ... that player" triggers once for each player whose step it is
+    when a team shares the turn (CR 805.4d)."""
+    ev = ab.event
+    if isinstance(ev, AtDrawStep) and ev.per_player and len(data.get("players", ())) > 1:
+        return [{**data, "player": p} for p in data["players"]]
+    return [dict(data)]
 
 
 def _delayed_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:

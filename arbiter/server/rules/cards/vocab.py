@@ -999,9 +999,12 @@ class CardLeavesYourZone:
 
 @dataclass(frozen=True, slots=True)
 class AtDrawStep:
-    """At the beginning of your draw step."""
+    """At the beginning of your draw step (``whose='you'``) or each player's (``'each'``).
+    ``per_player``: the ability speaks of "that player", so where a team shares the step it
+    triggers once for each of the team's players (CR 805.4d)."""
 
     whose: str = "you"
+    per_player: bool = False
 
 
 @dataclass(frozen=True, slots=True)

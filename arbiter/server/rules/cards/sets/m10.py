@@ -440,7 +440,7 @@ CARDS = [
     CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
             text="At the beginning of each player's draw step, if Howling Mine is untapped, "
                  "that player draws an additional card.",
-            abilities=(Triggered(AtDrawStep("each"), (Draw(1, EVENT_PLAYER),),
+            abilities=(Triggered(AtDrawStep("each", per_player=True), (Draw(1, EVENT_PLAYER),),
                                  condition=SourceUntapped(),
                                  text="That player draws an additional card."),)),
     _life_when_cast("Kraken's Eye", "U"),
