@@ -134,20 +134,21 @@ def test_611_2b_for_as_long_as_never_begins_when_the_source_has_left() -> None:
     assert not g.game.stack
 
 
-def test_502_3_held_only_through_its_controllers_next_untap_step() -> None:
-    # Blocked by Wall of Frost on its own turn, the Giant stays tapped in its controller's
-    # next untap step, not in the opponent's one that comes first.
-    g = (Scene().battlefield(0, "Hill Giant").battlefield(1, "Wall of Frost")
+def test_502_3_the_effect_waits_for_its_controllers_untap_step_and_ends_there() -> None:
+    # Felidar Sovereign attacks without tapping (vigilance); blocked by Wall of Frost, it has
+    # nothing to stay tapped for, but its controller's next untap step still uses the effect
+    # up; the opponent's untap step, which comes first, does not.
+    g = (Scene().battlefield(0, "Felidar Sovereign").battlefield(1, "Wall of Frost")
          .at("begin_combat").start())
-    g.pass_(2).attack(("Hill Giant", 1)).pass_(2)
-    g.block(1, ("Wall of Frost", "Hill Giant")).resolve()
+    g.pass_(2).attack(("Felidar Sovereign", 1)).pass_(2)
+    g.block(1, ("Wall of Frost", "Felidar Sovereign")).resolve()
+    held = [e for e in g.game.effects if e.kind == "no_untap"]
+    assert [e.affected for e in held] == [g.obj("Felidar Sovereign").oid]
     g.next_turn(1, "upkeep")
-    assert g.obj("Hill Giant").tapped
+    assert any(e.kind == "no_untap" for e in g.game.effects)
     g.next_turn(0, "upkeep")
-    assert g.obj("Hill Giant").tapped
-    assert not any(e.kind == "no_untap" for e in g.game.effects)  # used up
-    g.next_turn(0, "upkeep")
-    assert not g.obj("Hill Giant").tapped
+    assert not any(e.kind == "no_untap" for e in g.game.effects)
+    assert not g.obj("Felidar Sovereign").tapped
 
 
 def test_509_3d_becomes_blocked_by_a_creature_triggers_once_for_each_blocker() -> None:
