@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
-# The zone changes that are also something a player does (CR 121.1 drawing, 701.9 discarding),
+# The zone changes that are also something a player does (CR 121.1 drawing, 701.8 discarding),
 # by the cause the mover gives: the event each is.
 _PLAYER_ACTS = {"draw": DRAWS, "discard": DISCARDS}
 Flow = Generator[Request, Any, Any]
