@@ -185,6 +185,12 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             return book.pt(o)[0] + book.mana_value(vk.name(o))
         return int(max(actions, key=threat)["id"])
 
+    if kind == "sacrifice":  # the weakest creature goes
+        def worth(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            return book.value(o) if o else 0
+        return int(min(actions, key=worth)["id"])
+
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
         return int((by_kind.get("no") or actions)[0]["id"])
 
@@ -299,7 +305,7 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
-            "Consume Spirit")
+            "Consume Spirit", "Capricious Efreet")
 
 
 def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:

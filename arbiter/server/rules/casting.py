@@ -16,6 +16,7 @@ from .cards.vocab import (
     FLASH,
     HASTE,
     SELF,
+    TAPS_LAND_FOR_MANA,
     Activated,
     CardDef,
     Cost,
@@ -128,6 +129,8 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
     game.add_mana(pid, made)
     if not quiet:
         game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
+    if is_type(game, obj, "Land"):  # CR 605.5a: what triggers on it goes on the stack
+        game.emit(TAPS_LAND_FOR_MANA, player=pid, obj=obj)
 
 
 def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
@@ -178,11 +181,11 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
         out.extend(("o", o.oid) for o in game.stack
                    if not o.is_ability and (by is None or o.oid != by.oid)
                    and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
-                   and _passes(game, o, spec, controller))
+                   and _passes(game, o, spec, controller, by))
     elif spec.in_graveyard:  # CR 115.1, 404: a card in a graveyard (no protection there)
         owners = [controller] if kind == "your_graveyard_card" else game.players_in_game()
         out.extend(("o", o.oid) for p in owners for o in game.graveyard(p)
-                   if _passes(game, o, spec, controller))
+                   if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
@@ -198,7 +201,7 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
-            if not _passes(game, o, spec, controller):
+            if not _passes(game, o, spec, controller, by):
                 continue
             if by is not None and not can_target(game, o, by, controller):
                 continue
@@ -208,8 +211,8 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
     return [r for r in out if r not in exclude]
 
 
-def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int) -> bool:
-    return spec.where is None or matches(game, obj, spec.where, controller)
+def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int, by: Obj | None) -> bool:
+    return spec.where is None or matches(game, obj, spec.where, controller, by)
 
 
 def unlimited_source(obj: Obj) -> bool:
@@ -257,17 +260,24 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
         while True:
             options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen),
                                     by=by, unlimited=unlimited)
+            if spec.optional and game.in_game(obj.controller) and not options:
+                break  # "up to": nothing more to choose
             if not game.in_game(obj.controller) or not options:
                 return False
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
                        for k, r in enumerate(options)]
+            if spec.optional:
+                actions.append(Action(len(actions), "no_target", "No more targets", obj=obj.oid))
             answer = yield Decision("target", obj.controller,
                                     f"Choose {_which(spec, i, len(specs))} for {obj.name}",
                                     actions)
             if answer is REFRESH:
                 continue
-            chosen.append(answer.ref)
+            if answer.kind != "no_target":
+                chosen.append(answer.ref)
             break
+        if len(chosen) <= i:
+            break  # an optional target declined: the ones after it are optional too
     obj.targets = chosen
     game.touch(obj)
     return True
@@ -301,6 +311,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         if spec is None:
             continue
         options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
+        if not options and spec.optional:
+            break
         if not options:
             return False
         chosen = (*chosen, options[0])
@@ -325,6 +337,8 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     chosen: tuple[Ref, ...] = ()
     for spec in ab.targets:
         options = legal_targets(game, pid, spec, exclude=chosen, source=obj, by=obj)
+        if not options and spec.optional:
+            break
         if not options:
             return False
         chosen = (*chosen, options[0])

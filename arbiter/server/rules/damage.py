@@ -202,9 +202,10 @@ def _deal(game: Game, source: Obj, target: Ref, amount: int, combat: bool) -> in
     if source_has(game, source, LIFELINK):
         # CR 702.15b: any damage, combat or not, from wherever the source is (702.15d).
         game.gain_life(source.controller, amount)
+    data = {"source": source, "target": target, "amount": amount}
+    if target[0] == "o":
+        data["obj"] = game.objects.get(target[1])
     if combat:
-        data = {"source": source, "target": target, "amount": amount}
-        if target[0] == "o":
-            data["obj"] = game.objects.get(target[1])
         game.emit("combat_damage", **data)
+    game.emit("damage", **data)  # "whenever ~ deals damage to ...", combat or not
     return amount

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    DISCARDS,
+    DRAWS,
+    GAINS_LIFE,
     CantLose,
     CantWin,
     CardDef,
@@ -57,6 +60,9 @@ if TYPE_CHECKING:
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
+# The zone changes that are also something a player does (CR 121.1 drawing, 701.8 discarding),
+# by the cause the mover gives: the event each is.
+_PLAYER_ACTS = {"draw": DRAWS, "discard": DISCARDS}
 Flow = Generator[Request, Any, Any]
 
 
@@ -481,6 +487,8 @@ class Game:
         if instead:
             self.say(f"{obj.name} is revealed and shuffled into its owner's library instead.")
             self.shuffle(obj.owner)
+        if cause in _PLAYER_ACTS and obj.zone_owner is not None:  # "whenever a player draws"
+            self.emit(_PLAYER_ACTS[cause], player=obj.zone_owner, obj=new)
         return new
 
     def _left_battlefield(self, obj: Obj) -> None:
@@ -616,6 +624,7 @@ class Game:
             self.players[q].life += n
             self.dirty.add(("p", q))
         self._life_changed()
+        self.emit(GAINS_LIFE, player=pid, amount=n)  # "whenever you gain life"
 
     def lose_life(self, pid: int, n: int) -> int:
         """``pid`` loses ``n`` life; returns the life ``pid`` lost."""
@@ -716,7 +725,8 @@ class Game:
 
     def emit(self, event: str, **data: Any) -> None:
         """A game event: triggered abilities look at it (CR 603.2)."""
-        if self.triggered_watchers:
+        # Delayed triggers (CR 603.7) wait among the continuous effects.
+        if self.triggered_watchers or self.continuous:
             from .triggers import check_triggers
 
             check_triggers(self, event, data)

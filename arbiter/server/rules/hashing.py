@@ -38,6 +38,8 @@ def _effect(e: Continuous) -> tuple[Any, ...]:
         e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
     if e.colors or e.subtype:  # kinds added later: old hashes stay as they were
         out = (*out, e.colors, e.subtype)
+    if e.while_on is not None or e.trigger is not None:
+        out = (*out, e.while_on, repr(e.trigger), e.source.oid if e.source else None)
     return out
 
 

@@ -15,6 +15,7 @@ from . import ending, planechase
 from .card_moves import CARD_MOVE_HANDLERS
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
+    BLOCK_PARTNER,
     CHOSEN,
     CHOSEN_PLAYER,
     EACH_CREATURE,
@@ -53,6 +54,7 @@ from .cards.vocab import (
     Draw,
     DrawGame,
     EmptyLibraryDrawWins,
+    EventAmount,
     Exile,
     ExileFromHand,
     ExtraTurn,
@@ -134,6 +136,8 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .trigger_effects import TRIGGER_HANDLERS
+from .trigger_events import block_partner
 from .variant_effects import VARIANT_HANDLERS
 
 if TYPE_CHECKING:
@@ -163,6 +167,9 @@ class Ctx:
 
     def objects(self, ref: Ref) -> list[Obj]:
         return objects_of(self, ref)
+
+    def refs(self, ref: Ref) -> list[tuple[str, int]]:
+        return refs_of(self, ref)
 
     def choose(self, player: int, kind: str, prompt: str,
                build: Callable[[], list[Action]]) -> Flow:
@@ -259,6 +266,8 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         found = g.objects.get(src.attached_to) if src and src.attached_to else None
     elif ref == CHOSEN:
         found = ctx.memory.get("chosen")
+    elif ref == BLOCK_PARTNER:
+        found = _current(g, block_partner(ctx.source, ctx.event))
     elif ref in (EACH_CREATURE, EACH_CREATURE_WITH_FLYING, EACH_CREATURE_WITHOUT_FLYING):
         flying = None if ref == EACH_CREATURE else ref == EACH_CREATURE_WITH_FLYING
         return [o for o in g.creatures()
@@ -324,6 +333,8 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
     if isinstance(amount, PermanentsYouControl):
         return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
                    and amount.subtype in subtypes(ctx.game, o))
+    if isinstance(amount, EventAmount):
+        return int(ctx.event.get("amount", 0))
     # X is the announced value only while the spell or ability is on the stack (CR 107.3a,
     # 107.3g); a "[-X]" loyalty ability's X is chosen as it is activated (CR 606.4).
     x = ctx.obj.x if ctx.obj.zone == STACK else 0
@@ -1011,6 +1022,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
+    **TRIGGER_HANDLERS,
 }
 
 
