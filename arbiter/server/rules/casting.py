@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import planechase
+from . import attachments, planechase
 from .cards.vocab import (
     FLASH,
     HASTE,
@@ -25,7 +25,7 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type
+from .characteristics import has_keyword, is_type, mana_abilities
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
@@ -72,7 +72,9 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
-        for ab in o.defn.abilities:
+        if game.global_sources and attachments.cant(game, o, "activate"):
+            continue  # CR 602.5: mana abilities too
+        for ab in mana_abilities(game, o) if game.global_sources else o.defn.abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
                 out.append((o.oid, ab.produces))
                 break
@@ -121,7 +123,8 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
                   quiet: bool = False) -> None:
     """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source of
     any colour makes ``color``."""
-    ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
+    ab = next(a for a in mana_abilities(game, obj) if a.produces in (color, ANY_COLOR)) \
+        if color else mana_abilities(game, obj)[0]
     made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
     game.set_tapped(obj, True)
     game.add_mana(pid, made)
@@ -306,6 +309,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     cost = ab.cost
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5
     if (ab.sorcery_speed or cost.loyalty is not None) and not _sorcery_timing(game, pid):
         return False
     if cost.loyalty is not None:
@@ -518,6 +523,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     game.say(f"{game.name(pid)} casts {spell.name}{with_x}{what}.", "cast", player=pid,
              obj=spell.oid)
     game.emit("cast", player=pid, obj=spell)  # "whenever a player casts a spell"
+    attachments.announce_targets(game, spell)  # CR 601.2c: it became their target
 
 
 def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
@@ -555,6 +561,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         if ability.targets else ""
     game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",
              player=pid, obj=ability.oid)
+    attachments.announce_targets(game, ability)  # CR 602.2b
 
 
 def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .attachments import prevents_noncombat_damage
 from .cards.vocab import DEATHTOUCH, INFECT, LIFELINK
 from .characteristics import is_type, source_has
 from .keywords import protected_from
@@ -38,6 +39,9 @@ def _apply_prevention(game: Game, source: Obj, target: Ref, amount: int, combat:
         victim = game.objects.get(target[1])
         if victim is not None and protected_from(game, victim, source):
             return 0  # CR 702.16e: all of it, whatever other shields there are
+        if victim is not None and not combat and game.global_sources and \
+                prevents_noncombat_damage(game, victim):
+            return 0  # CR 615: "prevent all noncombat damage ... to equipped creature"
     if game.global_sources and target[0] == "p":
         # "If a source an opponent controls would deal damage to you, prevent 1 of that damage."
         amount -= prevented_from_opponents(game, target[1], source.controller)
