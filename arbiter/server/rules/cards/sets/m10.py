@@ -26,6 +26,7 @@ from ..build import (
     INSTANT,
     SORCERY,
     creature,
+    equip,
     mana_cost,
 )
 from ..vocab import (
@@ -38,10 +39,13 @@ from ..vocab import (
     EACH_PLAYER,
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
+    ENCHANTED,
+    ENCHANTED_CONTROLLER,
     EVENT_OBJECT,
     FIRST_STRIKE,
     FLYING,
     HASTE,
+    INDESTRUCTIBLE,
     LIFELINK,
     REACH,
     SELF,
@@ -49,14 +53,19 @@ from ..vocab import (
     SUBTYPE,
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
+    TARGET_PERMANENT,
     TARGET_PLAYER,
     TRAMPLE,
     UNTIL_END_OF_TURN,
     VIGILANCE,
     X_DIVIDED_EVENLY,
     YOU,
+    Ability,
     Activated,
+    AtUpkeep,
+    BecomesTarget,
     CardDef,
+    ChooseBasicLandType,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
@@ -64,23 +73,33 @@ from ..vocab import (
     CreaturesHave,
     CreaturesYouControlGet,
     Damage,
+    Destroy,
     Discard,
     Draw,
+    EnchantedCant,
     EnchantedGets,
+    EnchantedIsChosenType,
     EntersAsCopy,
+    EquippedGets,
     ExtraTurn,
     GainLife,
     GrantKeyword,
     Landwalk,
+    LoseLife,
     ManaAbility,
     PlayerCastsSpell,
     PowerToughnessEqualTo,
+    PreventNoncombatDamageToEnchanted,
     Protection,
     Pump,
+    ReturnAllFromGraveyards,
+    Sacrifice,
     SharedTypeBonus,
     Target,
+    TargetSpec,
     Triggered,
     X,
+    where,
 )
 
 # The reminder texts M10 prints after its keywords.
@@ -94,6 +113,7 @@ _DEATHTOUCH = ("Deathtouch (Any amount of damage this deals to a creature is eno
 _SHROUD = "Shroud (This creature can't be the target of spells or abilities.)"
 _HASTE = "Haste (This creature can attack and {T} as soon as it comes under your control.)"
 _DEFENDER = "Defender (This creature can't attack.)"
+_EQUIP = "Equip {2} ({2}: Attach to target creature you control. Equip only as a sorcery.)"
 
 
 def _protection(color: str) -> str:
@@ -109,11 +129,27 @@ def _walk(land: str) -> str:
 
 
 _INSTANT_OR_SORCERY = frozenset({"Instant", "Sorcery"})
-def _aura(name: str, mana: str, effect: str, gets: EnchantedGets) -> CardDef:
-    """An Aura with "Enchant creature" and one "Enchanted creature gets ..." ability."""
+_TAPPED_CREATURE = TargetSpec("creature", where("target tapped creature", tapped=True))
+_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
+
+
+def _enchant(name: str, mana: str, what: str, spec: TargetSpec, rest: str,
+             *abilities: Ability) -> CardDef:
+    """An Aura: "Enchant ``what``" (CR 702.5a, cast targeting ``spec``), then ``rest``."""
     return CardDef(name=name, types=ENCHANTMENT, subtypes=("Aura",), cost=mana_cost(mana),
-                   text=f"Enchant creature\nEnchanted creature {effect}",
-                   enchant=TARGET_CREATURE, abilities=(gets,))
+                   text=f"Enchant {what}\n{rest}", enchant=spec, abilities=abilities)
+
+
+def _aura(name: str, mana: str, effect: str, *abilities: Ability) -> CardDef:
+    """An Aura with "Enchant creature" and "Enchanted creature ``effect``"."""
+    return _enchant(name, mana, "creature", TARGET_CREATURE, f"Enchanted creature {effect}",
+                    *abilities)
+
+
+def _equipment(name: str, mana: str, text: str, *abilities: Ability) -> CardDef:
+    """An Equipment with "Equip {2}" (CR 301.5, 702.6a)."""
+    return CardDef(name=name, types=ARTIFACT, subtypes=("Equipment",), cost=mana_cost(mana),
+                   text=text, abilities=(*abilities, equip("{2}")))
 
 
 def _pump_spell(name: str, mana: str, power: int, toughness: int) -> CardDef:
@@ -148,6 +184,18 @@ CARDS = [
     CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
             text="White creatures you control get +1/+1.",
             abilities=(CreaturesGet(1, 1, "you", color="W"),)),
+    _enchant("Indestructibility", "{3}{W}", "permanent", TARGET_PERMANENT,
+             "Enchanted permanent has indestructible. (Effects that say \"destroy\" don't "
+             "destroy that permanent. A creature with indestructible can't be destroyed by "
+             "damage.)", EnchantedGets(0, 0, (INDESTRUCTIBLE,))),
+    _aura("Lifelink", "{W}", "has lifelink. (Damage dealt by the creature also causes its "
+          "controller to gain that much life.)", EnchantedGets(0, 0, (LIFELINK,))),
+    CardDef(name="Open the Vaults", types=SORCERY, cost=mana_cost("{4}{W}{W}"),
+            text="Return all artifact and enchantment cards from all graveyards to the "
+                 "battlefield under their owners' control. (Auras with nothing to enchant "
+                 "remain in graveyards.)",
+            spell=(ReturnAllFromGraveyards(frozenset({"Artifact", "Enchantment"})),)),
+    _aura("Pacifism", "{1}{W}", "can't attack or block.", EnchantedCant(attack=True, block=True)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
     creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
@@ -174,7 +222,21 @@ CARDS = [
     creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
              "You may have Clone enter as a copy of any creature on the battlefield.",
              abilities=(EntersAsCopy(),)),
+    _enchant("Convincing Mirage", "{1}{U}", "land", _LAND,
+             "As Convincing Mirage enters, choose a basic land type.\n"
+             "Enchanted land is the chosen type.",
+             ChooseBasicLandType(), EnchantedIsChosenType()),
     _pump_spell("Disorient", "{3}{U}", -7, 0),
+    _aura("Ice Cage", "{1}{U}",
+          "can't attack or block, and its activated abilities can't be activated.\n"
+          "When enchanted creature becomes the target of a spell or ability, destroy Ice Cage.",
+          EnchantedCant(attack=True, block=True, activate=True),
+          Triggered(BecomesTarget("enchanted"), (Destroy(SELF),), text="Destroy Ice Cage.")),
+    creature("Illusionary Servant", "{1}{U}{U}", "Illusion", 3, 4, (FLYING,),
+             "Flying\nWhen Illusionary Servant becomes the target of a spell or ability, "
+             "sacrifice it.",
+             abilities=(Triggered(BecomesTarget(), (Sacrifice(SELF),),
+                                  text="Sacrifice Illusionary Servant."),)),
     creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
     CardDef(name="Time Warp", types=SORCERY, cost=mana_cost("{3}{U}{U}"),
             text="Target player takes an extra turn after this one.",
@@ -215,11 +277,20 @@ CARDS = [
             text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
+    _enchant("Soul Bleed", "{2}{B}", "creature", TARGET_CREATURE,
+             "At the beginning of the upkeep of enchanted creature's controller, that player "
+             "loses 1 life.",
+             Triggered(AtUpkeep("enchanted"), (LoseLife(1, ENCHANTED_CONTROLLER),),
+                       text="That player loses 1 life.")),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
              abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
+    _enchant("Firebreathing", "{R}", "creature", TARGET_CREATURE,
+             "{R}: Enchanted creature gets +1/+0 until end of turn.",
+             Activated(Cost(mana=mana_cost("{R}")), (Pump(ENCHANTED, 1, 0),),
+                       text="Enchanted creature gets +1/+0 until end of turn.")),
     creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
              f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
@@ -250,6 +321,9 @@ CARDS = [
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    _enchant("Entangling Vines", "{3}{G}", "tapped creature", _TAPPED_CREATURE,
+             "Enchanted creature doesn't untap during its controller's untap step.",
+             EnchantedCant(untap=True)),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
@@ -270,6 +344,18 @@ CARDS = [
                  "shares at least one creature type with it. (For example, if two Goblin "
                  "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
             abilities=(SharedTypeBonus(),)),
+    _equipment("Gorgon Flail", "{2}",
+               "Equipped creature gets +1/+1 and has deathtouch. (Any amount of damage it "
+               f"deals to a creature is enough to destroy that creature.)\n{_EQUIP}",
+               EquippedGets(1, 1, (DEATHTOUCH,))),
+    _equipment("Magebane Armor", "{3}",
+               "Equipped creature gets +2/+4 and loses flying.\nPrevent all noncombat damage "
+               f"that would be dealt to equipped creature.\n{_EQUIP}",
+               EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _equipment("Whispersilk Cloak", "{3}",
+               "Equipped creature can't be blocked and has shroud. (It can't be the target of "
+               "spells or abilities.)\nEquip {2}",
+               EquippedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
 ]
