@@ -3,7 +3,13 @@ stand on are tested in test_attachments_301_303.py)."""
 
 from __future__ import annotations
 
+import random
+
+from arbiter.bots import heuristic_strategy, random_strategy
+from arbiter.bots.strategies import Strategy
+from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.characteristics import has_keyword, power, subtypes, toughness
+from arbiter.server.rules.state import Action
 
 from .helpers import G, Scene
 
@@ -187,3 +193,56 @@ def test_open_the_vaults_returns_artifacts_and_enchantments_and_attaches_auras()
     # No tapped creature for Entangling Vines: it stays (CR 303.4g), and creatures stay too.
     assert g.zone_names("graveyard", 1) == ["Entangling Vines"]
     assert g.zone_names("graveyard", 0) == ["Grizzly Bears", "Open the Vaults"]
+
+
+# --------------------------------------------------------------------------- the bots
+
+
+def _bot_pick(g: G, strategy: Strategy = heuristic_strategy, seed: int = 0) -> Action:
+    d = g.decision
+    return d.actions[strategy(g.view(d.player), d.to_wire(), random.Random(seed), cards())]
+
+
+def test_the_heuristic_bot_aims_pacifism_at_the_best_opposing_creature() -> None:
+    g = (Scene().battlefield(0, "Plains", "Plains", "Grizzly Bears")
+         .battlefield(1, "Runeclaw Bear", "Air Elemental").hand(0, "Pacifism").start())
+    g.cast(0, "Pacifism")
+    assert _bot_pick(g).ref == g.ref(g.obj("Air Elemental"))
+
+
+def test_the_heuristic_bot_puts_a_helpful_aura_on_its_own_creature() -> None:
+    g = (Scene().battlefield(0, "Plains", "Grizzly Bears").battlefield(1, "Air Elemental")
+         .hand(0, "Lifelink").start())
+    g.cast(0, "Lifelink")
+    assert _bot_pick(g).ref == g.ref(g.obj("Grizzly Bears"))
+
+
+def test_the_heuristic_bot_holds_pacifism_when_only_its_own_creatures_could_take_it() -> None:
+    g = (Scene().battlefield(0, "Plains", "Plains", "Grizzly Bears").hand(0, "Pacifism")
+         .start())
+    assert _bot_pick(g).kind == "pass"
+
+
+def test_the_heuristic_bot_equips_its_best_creature_once() -> None:
+    g = (Scene().battlefield(0, "Gorgon Flail", "Grizzly Bears", "Air Elemental",
+                             *["Wastes"] * 4).start())
+    assert _bot_pick(g).kind == "activate"
+    g.activate(0, "Gorgon Flail", "{2}")
+    assert _bot_pick(g).ref == g.ref(g.obj("Air Elemental"))
+    g.target("Air Elemental").resolve()
+    assert _bot_pick(g).kind == "pass"  # already equipped: no mana spent moving it around
+
+
+def test_the_random_bot_finishes_the_choices_these_cards_ask() -> None:
+    """Open the Vaults's Aura choice and Convincing Mirage's land type end in a few picks."""
+    for seed in range(4):
+        g = (Scene().battlefield(0, *["Plains"] * 6).battlefield(1, "Grizzly Bears", "Forest")
+             .graveyard(0, "Pacifism", "Convincing Mirage").hand(0, "Open the Vaults").start())
+        g.cast(0, "Open the Vaults").pass_(2)
+        for _ in range(10):
+            if g.decision.kind == "priority":
+                break
+            a = _bot_pick(g, random_strategy, seed)
+            g.table.act(g.decision.player, g.decision.serial, a.id)
+        assert g.decision.kind == "priority"
+        assert g.obj("Convincing Mirage").chosen and g.obj("Pacifism").attached_to is not None
