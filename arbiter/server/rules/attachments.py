@@ -163,7 +163,7 @@ def prevents_noncombat_damage(game: Game, victim: Obj) -> bool:
 
 def announce_targets(game: Game, obj: Obj) -> None:
     """A spell was cast, or an ability activated or put on the stack, with its targets: each
-    permanent among them "becomes the target" of it (CR 601.2c, 602.2b, 603.3d), once however
+    permanent among them "becomes the target" of it (CR 601.2i, 602.2b, 603.3d), once however
     many times it was chosen (docs/rulings.md)."""
     seen: set[int] = set()
     for ref in obj.targets:

@@ -523,7 +523,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     game.say(f"{game.name(pid)} casts {spell.name}{with_x}{what}.", "cast", player=pid,
              obj=spell.oid)
     game.emit("cast", player=pid, obj=spell)  # "whenever a player casts a spell"
-    attachments.announce_targets(game, spell)  # CR 601.2c: it became their target
+    attachments.announce_targets(game, spell)  # CR 601.2i: now it has become cast
 
 
 def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:

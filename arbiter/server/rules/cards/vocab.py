@@ -1017,7 +1017,7 @@ class PlanarDieRolled:
 class BecomesTarget:
     """When this permanent (``what='self'``) or the permanent this Aura enchants
     (``'enchanted'``) becomes the target of a spell or ability: as the spell is cast, the
-    ability activated or put on the stack (CR 601.2c, 602.2b, 603.3d; attachments.py)."""
+    ability activated or put on the stack (CR 601.2i, 602.2b, 603.3d; attachments.py)."""
 
     what: str = "self"
 
