@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .game import Flow, Game
     from .resolve import Ctx
 
+
 def is_equipment(game: Game, obj: Obj) -> bool:
     """An artifact with the subtype Equipment (CR 301.5; one that lost it equips nothing,
     301.5c)."""
