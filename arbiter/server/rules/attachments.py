@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    BASIC_LAND_MANA,
     SELF,
     Attach,
     ChooseBasicLandType,
@@ -27,7 +28,6 @@ from .cards.vocab import (
 from .characteristics import is_type, subtypes
 from .filters import matches
 from .keywords import protected_from
-from .layers import BASIC_LAND_MANA
 from .state import BATTLEFIELD, GRAVEYARD, Action, Obj
 
 if TYPE_CHECKING:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .cards.vocab import (
+    BASIC_LAND_MANA,
     CreaturesGet,
     CreaturesHave,
     EnchantedGets,
@@ -346,10 +347,6 @@ def _aura(game: Game, aura: Obj, st: EnchantedGets) -> list[LayerEffect]:
         out.append(LayerEffect("6", aura.timestamp, affects, remove, source=aura.oid,
                                removes=True))
     return out
-
-
-# CR 305.6: the basic land types and the mana of each one's intrinsic ability.
-BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
 
 def _land_type(aura: Obj) -> LayerEffect:

@@ -95,6 +95,9 @@ Keyword = str | Landwalk | Protection
 
 # --------------------------------------------------------------------------- card types
 
+# CR 305.6: the basic land types, and the mana each one's intrinsic ability adds.
+BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+
 # Nontraditional card types (CR 311-314): they live in the command zone and are never part of a
 # deck, a library or a sideboard (CR 100.2d).
 PLANE = "Plane"
