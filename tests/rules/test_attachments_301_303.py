@@ -175,3 +175,13 @@ def test_800_4a_an_aura_leaves_with_the_player_who_owns_it() -> None:
     g.until("declare_attackers", 1)
     assert g.find("attack", obj=g.obj("Grizzly Bears").oid) is not None
 
+
+
+def test_707_10c_a_copy_whose_new_target_is_a_permanent_makes_it_become_a_target() -> None:
+    g = (Scene().battlefield(0, "Mountain", "Island", "Island")
+         .battlefield(1, "Illusionary Servant").hand(0, "Lightning Bolt", "Twincast").start())
+    g.cast(0, "Lightning Bolt", 1)
+    g.cast(0, "Twincast", g.game.stack[-1]).resolve()
+    g.choose("target", "Target Illusionary Servant")  # the copy's new target
+    g.resolve()  # the Servant's trigger, put on the stack above the copy
+    assert g.zone_names("graveyard", 1) == ["Illusionary Servant"]
