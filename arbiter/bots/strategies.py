@@ -163,6 +163,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             return int(by_kind["done"][0]["id"])
         return _choose_target(book, view, me, objs, actions)
 
+    if kind == "enchant":  # an Aura entering uncast: chosen as its target would be
+        return _choose_target(book, view, me, objs, actions)
+
     if kind == "x":
         return _choose_x(book, view, me, objs, actions)
 

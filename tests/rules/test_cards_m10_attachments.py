@@ -246,3 +246,11 @@ def test_the_random_bot_finishes_the_choices_these_cards_ask() -> None:
             g.table.act(g.decision.player, g.decision.serial, a.id)
         assert g.decision.kind == "priority"
         assert g.obj("Convincing Mirage").chosen and g.obj("Pacifism").attached_to is not None
+
+
+def test_the_heuristic_bot_returns_pacifism_onto_an_opposing_creature() -> None:
+    g = (Scene().battlefield(0, *["Plains"] * 6, "Air Elemental")
+         .battlefield(1, "Grizzly Bears").graveyard(0, "Pacifism").hand(0, "Open the Vaults")
+         .start())
+    g.cast(0, "Open the Vaults").resolve()
+    assert _bot_pick(g).ref == g.ref(g.obj("Grizzly Bears"))
