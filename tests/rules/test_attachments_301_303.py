@@ -185,3 +185,27 @@ def test_707_10c_a_copy_whose_new_target_is_a_permanent_makes_it_become_a_target
     g.choose("target", "Target Illusionary Servant")  # the copy's new target
     g.resolve()  # the Servant's trigger, put on the stack above the copy
     assert g.zone_names("graveyard", 1) == ["Illusionary Servant"]
+
+
+def test_301_5a_what_equipped_creature_means_follows_the_equipment() -> None:
+    g = (Scene().battlefield(0, "Whispersilk Cloak", "Grizzly Bears", "Runeclaw Bear",
+                             *["Wastes"] * 4).start())
+    g.activate(0, "Whispersilk Cloak", "{2}", target="Grizzly Bears").resolve()
+    bears, runeclaw = g.obj("Grizzly Bears"), g.obj("Runeclaw Bear")
+    assert g.view(1)[bears.oid]["kw"] == ["shroud"] and "kw" not in g.view(1)[runeclaw.oid]
+    g.activate(0, "Whispersilk Cloak", "{2}", target="Runeclaw Bear").resolve()
+    assert "kw" not in g.view(1)[bears.oid] and g.view(1)[runeclaw.oid]["kw"] == ["shroud"]
+
+
+def test_614_12_305_7_a_land_type_chosen_as_the_aura_enters_applies_at_once() -> None:
+    g = (Scene().battlefield(0, "Island", "Island", "Forest").hand(0, "Convincing Mirage")
+         .start())
+    g.cast(0, "Convincing Mirage", "Forest").resolve()
+    assert g.decision.kind == "land_type" and len(g.options(0)) == 5  # CR 305.6
+    g.choose("land_type", "Mountain")
+    mirage, forest = g.obj("Convincing Mirage"), g.obj("Forest")
+    assert g.view(1)[mirage.oid]["ch"] == "Mountain"
+    # Its own "{T}: Add {G}" is gone; it has the Mountain's "{T}: Add {R}" (CR 305.7).
+    assert g.find("mana", "Tap Forest for {R}") is not None
+    assert g.find("mana", "Tap Forest for {G}") is None
+    assert forest.oid == mirage.attached_to
