@@ -4,6 +4,10 @@ stand on are tested in test_attachments_301_303.py)."""
 from __future__ import annotations
 
 import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbiter.bots import heuristic_strategy, random_strategy
 from arbiter.bots.strategies import Strategy
@@ -12,6 +16,7 @@ from arbiter.server.rules.characteristics import has_keyword, power, subtypes, t
 from arbiter.server.rules.state import Action
 
 from .helpers import G, Scene
+from .random_play import alternating_decks, assert_replays_and_conserves, assert_views_converge
 
 
 def _pt(g: G, name: str, controller: int | None = None) -> tuple[int, int]:
@@ -254,3 +259,40 @@ def test_the_heuristic_bot_returns_pacifism_onto_an_opposing_creature() -> None:
          .start())
     g.cast(0, "Open the Vaults").resolve()
     assert _bot_pick(g).ref == g.ref(g.obj("Grizzly Bears"))
+
+
+# --------------------------------------------------------------------------- whole games
+
+# Two 40-card decks of these cards, in twos so that random games see them attached, moved,
+# knocked off and returned (the invariants of test_properties.py over them).
+GEARED = (["Plains"] * 9 + ["Island"] * 9
+          + ["Pacifism", "Lifelink", "Ice Cage", "Convincing Mirage", "Gorgon Flail",
+             "Illusionary Servant", "Grizzly Bears"] * 2
+          + ["Indestructibility", "Open the Vaults", "Whispersilk Cloak", "Magebane Armor",
+             "Air Elemental", "Serra Angel", "Twincast", "Runeclaw Bear"])
+ENTANGLED = (["Swamp"] * 9 + ["Mountain"] * 5 + ["Forest"] * 4
+             + ["Soul Bleed", "Firebreathing", "Weakness", "Lightning Bolt", "Raging Goblin",
+                "Grizzly Bears", "Prodigal Pyromancer"] * 2
+             + ["Entangling Vines", "Gorgon Flail", "Giant Growth", "Llanowar Elves", "Fireball",
+                "Goblin Chieftain", "Quickening Earth", "Child of Night"])
+
+games = st.tuples(st.sampled_from([2, 3]), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
+
+
+def test_the_attachment_decks_are_forty_cards() -> None:
+    assert len(GEARED) == len(ENTANGLED) == 40
+
+
+@settings(max_examples=4, deadline=None)
+@given(games)
+def test_attachment_games_replay_to_the_same_hash_and_conserve_cards(
+        case: tuple[Any, ...]) -> None:
+    players, seed, bot_seed = case
+    assert_replays_and_conserves(alternating_decks(players, [GEARED, ENTANGLED]), seed, bot_seed)
+
+
+@settings(max_examples=4, deadline=None)
+@given(games)
+def test_attachment_games_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
+    players, seed, bot_seed = case
+    assert_views_converge(alternating_decks(players, [GEARED, ENTANGLED]), seed, bot_seed)
