@@ -209,3 +209,30 @@ def test_614_12_305_7_a_land_type_chosen_as_the_aura_enters_applies_at_once() ->
     assert g.find("mana", "Tap Forest for {R}") is not None
     assert g.find("mana", "Tap Forest for {G}") is None
     assert forest.oid == mirage.attached_to
+
+
+def test_726_1a_auras_and_equipment_stay_attached_while_a_subgame_is_played() -> None:
+    g = (Scene().battlefield(0, *["Plains"] * 6, "Gorgon Flail", "Grizzly Bears")
+         .battlefield(1, "Hill Giant").hand(0, "Pacifism", "Shahrazad")
+         .start())
+    g.cast(0, "Pacifism", "Hill Giant").resolve()
+    g.activate(0, "Gorgon Flail", "{2}", target="Grizzly Bears").resolve()
+    main = g.main
+    g.cast(0, "Shahrazad")
+    while g.table.top is main:
+        g.pass_()
+    g.keep_hands().concede(1)  # the subgame ends; the main game resumes (CR 726.5)
+    assert g.table.top is main
+    assert g.obj("Pacifism").attached_to == g.obj("Hill Giant").oid
+    assert g.obj("Gorgon Flail").attached_to == g.obj("Grizzly Bears").oid
+    assert _pt(g, "Grizzly Bears") == (3, 3)
+
+
+def test_801_10_open_the_vaults_returns_only_from_graveyards_in_range() -> None:
+    # Five players, range 1: players 1 and 4 are in 0's range, 2 and 3 are not.
+    g = (Scene(5, range_of_influence=1).battlefield(0, *["Plains"] * 6)
+         .graveyard(1, "Ornithopter").graveyard(2, "Gorgon Flail").graveyard(4, "Coat of Arms")
+         .hand(0, "Open the Vaults").start())
+    g.cast(0, "Open the Vaults").resolve()
+    assert g.obj("Ornithopter").controller == 1 and g.obj("Coat of Arms").controller == 4
+    assert g.zone_names("graveyard", 2) == ["Gorgon Flail"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
     BASIC_LAND_MANA,
+    EACH_PLAYER,
     SELF,
     Attach,
     ChooseBasicLandType,
@@ -230,8 +231,9 @@ def _return_all(ctx: Ctx, e: ReturnAllFromGraveyards) -> Flow:
     cards entering with it are not yet permanents); an Aura with no legal choice stays in the
     graveyard (CR 303.4f-g, docs/rulings.md)."""
     g = ctx.game
-    cards = [o for p in g.players_in_game() for o in g.graveyard(p)
-             if o.defn.types & e.types]
+    # CR 801.10: under limited range of influence, only the graveyards of players in range.
+    owners = ctx.players(EACH_PLAYER)
+    cards = [o for p in owners for o in g.graveyard(p) if o.defn.types & e.types]
     hosts: dict[int, int] = {}
     for aura in (o for o in cards if o.defn.is_aura):
         answer = yield from ctx.choose(aura.owner, "enchant",

@@ -339,6 +339,8 @@ def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
         return False
     if obj.tapped or is_sick(game, obj) or not _sorcery_timing(game, pid):
         return False
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5: an Ice Caged creature can't be deployed either
     return bool(legal_targets(game, pid, TargetSpec("teammate")))
 
 
