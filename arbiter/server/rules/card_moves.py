@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards.vocab import ReturnAllFromGraveyards, SearchToTop
-from .state import GRAVEYARD, LIBRARY, Action, Obj
+from .cards.vocab import SearchToTop
+from .state import LIBRARY, Action, Obj
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -50,21 +50,6 @@ def _search_to_top(ctx: Ctx, e: SearchToTop) -> Flow:
     g.touch_player(pid)
 
 
-def _return_all(ctx: Ctx, e: ReturnAllFromGraveyards) -> None:
-    """Every matching card in every graveyard, together, onto the battlefield under the
-    controller's control (CR 110.2a: a permanent enters under the control of the player the
-    effect says)."""
-    g = ctx.game
-    cards = [o for p in g.players_in_game() for o in list(g.zone(GRAVEYARD, p))
-             if e.filter.matches(o.defn)]
-    for card in cards:
-        if card.oid in g.objects and card.zone == GRAVEYARD:
-            new = g.put_onto_battlefield(card, ctx.controller, cause="effect")
-            if new is not None:
-                g.say(f"{new.name} enters the battlefield under {g.name(ctx.controller)}'s "
-                      "control.")
-
-
 CARD_MOVE_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    SearchToTop: _search_to_top, ReturnAllFromGraveyards: _return_all,
+    SearchToTop: _search_to_top,
 }

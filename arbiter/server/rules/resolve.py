@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import ending, planechase
+from .attachments import ATTACH_HANDLERS, choose_land_type
 from .card_moves import CARD_MOVE_HANDLERS
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
@@ -29,6 +30,7 @@ from .cards.vocab import (
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
     ENCHANTED,
+    ENCHANTED_CONTROLLER,
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
@@ -227,6 +229,10 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == CHOSEN_PLAYER:
         chosen = _chosen_player(ctx)
         out = [chosen] if chosen is not None else []
+    elif ref == ENCHANTED_CONTROLLER:
+        src = _current(g, ctx.source) or ctx.source
+        host = g.objects.get(src.attached_to) if src.attached_to is not None else None
+        out = [host.controller] if host is not None else []
     elif ref == EACH_OTHER_PLAYER:
         out = [p for p in g.players_in_game() if p != ctx.controller]
     elif ref == EACH_PLAYER_BUT_EVENT_PLAYER:
@@ -1023,6 +1029,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
     **TRIGGER_HANDLERS,
+    **ATTACH_HANDLERS,
 }
 
 
@@ -1109,8 +1116,10 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         if new is None:
             return
         if d.enchant is not None and checked and checked[0] is not None:
-            new.attached_to = checked[0][1]  # CR 303.4f
+            new.attached_to = checked[0][1]  # CR 303.4a: it enters attached to its target
             game.control_changed()
+        yield from choose_land_type(
+            game, new, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
         game.say(f"{new.name} enters the battlefield under {game.name(new.controller)}'s "
                  "control.", "resolve", obj=new.oid)
         return
