@@ -1,0 +1,143 @@
+"""The Magic 2010 creatures with simple abilities, and its vanilla creatures
+(arbiter/server/rules/cards/sets/m10.py), each played in a game and doing what its text says.
+Every one of them is also cast for exactly its cost in test_cards_m10.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.server.rules.cards.catalog import card_data
+from arbiter.server.rules.cards.pool import POOL
+
+from .helpers import Scene
+
+# Vanilla creatures (and the ones whose only text is flying): name -> (P/T, keywords).
+VANILLA = {
+    "Elite Vanguard": ((2, 1), []),
+    "Siege Mastodon": ((3, 5), []),
+    "Silvercoat Lion": ((2, 2), []),
+    "Stormfront Pegasus": ((2, 1), ["flying"]),
+    "Coral Merfolk": ((2, 1), []),
+    "Horned Turtle": ((1, 4), []),
+    "Wind Drake": ((2, 2), ["flying"]),
+    "Zephyr Sprite": ((1, 1), ["flying"]),
+    "Kelinore Bat": ((2, 1), ["flying"]),
+    "Warpath Ghoul": ((3, 2), []),
+    "Zombie Goliath": ((4, 3), []),
+    "Canyon Minotaur": ((3, 3), []),
+    "Goblin Piker": ((2, 1), []),
+    "Centaur Courser": ((3, 3), []),
+    "Craw Wurm": ((6, 4), []),
+    "Enormous Baloth": ((7, 7), []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VANILLA))
+def test_vanilla_creature_shows_its_power_toughness_and_keywords(name: str) -> None:
+    (power, toughness), keywords = VANILLA[name]
+    g = Scene().battlefield(0, name).start()
+    seen = g.view(1)[g.obj(name).oid]  # as the opponent sees it
+    assert seen["pt"] == [power, toughness] and "kw" not in seen
+    data = card_data(POOL[name])
+    assert data["keywords"] == keywords and data["pt"] == [power, toughness]
+    assert not POOL[name].abilities
+    assert POOL[name].text == ("Flying" if keywords else "")
+
+
+def test_602_2_blinding_mage_pays_mana_and_taps_to_tap_target_creature() -> None:
+    g = (Scene().battlefield(0, "Blinding Mage", "Plains").battlefield(1, "Grizzly Bears")
+         .start())
+    g.activate(0, "Blinding Mage", "{W}, {T}: Tap target creature.", "Grizzly Bears")
+    # CR 602.2: the costs ({W} and {T}) are paid as it is activated, before it resolves.
+    assert g.obj("Blinding Mage").tapped and g.obj("Plains").tapped
+    assert not g.obj("Grizzly Bears").tapped
+    g.resolve()
+    assert g.obj("Grizzly Bears").tapped
+    assert g.find("activate", "Blinding Mage") is None
+
+
+def test_blinding_mage_needs_its_white_mana() -> None:
+    g = Scene().battlefield(0, "Blinding Mage", "Swamp").battlefield(1, "Grizzly Bears").start()
+    assert g.find("activate", "Blinding Mage") is None
+
+
+def test_undead_slayer_exiles_only_a_skeleton_vampire_or_zombie() -> None:
+    g = (Scene().battlefield(0, "Undead Slayer", "Plains")
+         .battlefield(1, "Grizzly Bears", "Child of Night", "Warpath Ghoul").start())
+    g.choose("activate", "Undead Slayer")
+    offered = {g.game.objects[a.ref[1]].name for a in g.options(0)}
+    assert offered == {"Child of Night", "Warpath Ghoul"}
+    g.target("Child of Night").resolve()
+    assert g.zone_names("exile") == ["Child of Night"]
+    assert g.obj("Undead Slayer").tapped
+
+
+def test_undead_slayer_cannot_be_activated_without_such_a_target() -> None:
+    g = Scene().battlefield(0, "Undead Slayer", "Plains").battlefield(1, "Grizzly Bears").start()
+    assert g.find("activate", "Undead Slayer") is None
+
+
+def test_acolyte_of_xathrid_makes_target_player_lose_a_life() -> None:
+    g = Scene().battlefield(0, "Acolyte of Xathrid", "Swamp", "Wastes").start()
+    g.activate(0, "Acolyte of Xathrid", "{1}{B}, {T}: Target player loses 1 life.", 1)
+    g.resolve()
+    assert g.life(1) == 19 and g.life(0) == 20
+    g = Scene().battlefield(0, "Acolyte of Xathrid", "Swamp").start()
+    assert g.find("activate", "Acolyte of Xathrid") is None  # {1}{B} is two mana
+
+
+def test_royal_assassin_destroys_only_a_tapped_creature() -> None:
+    g = (Scene().battlefield(0, "Royal Assassin")
+         .battlefield(1, "Grizzly Bears").battlefield(1, "Craw Wurm", tapped=True).start())
+    g.choose("activate", "Royal Assassin")
+    offered = {g.game.objects[a.ref[1]].name for a in g.options(0)}
+    assert offered == {"Craw Wurm"}
+    g.target("Craw Wurm").resolve()
+    assert g.zone_names("graveyard", 1) == ["Craw Wurm"]
+
+
+def test_royal_assassin_kills_an_attacker_it_tapped_to_attack() -> None:
+    g = Scene().battlefield(0, "Royal Assassin").battlefield(1, "Centaur Courser").start()
+    g.next_turn(1, "begin_combat")
+    g.pass_(2).attack(("Centaur Courser", 0)).pass_()  # attacking taps it (CR 508.1f)
+    g.activate(0, "Royal Assassin", target="Centaur Courser").resolve()
+    assert g.zone_names("graveyard", 1) == ["Centaur Courser"]
+
+
+def test_goblin_artillery_deals_two_to_any_target_and_three_to_you() -> None:
+    g = Scene().battlefield(0, "Goblin Artillery").battlefield(1, "Silvercoat Lion").start()
+    g.activate(0, "Goblin Artillery", target="Silvercoat Lion").resolve()
+    assert g.zone_names("graveyard", 1) == ["Silvercoat Lion"] and g.life(0) == 17
+
+
+def test_sparkmage_apprentice_pings_any_target_as_it_enters() -> None:
+    g = Scene().battlefield(0, "Mountain", "Mountain").hand(0, "Sparkmage Apprentice").start()
+    g.cast(0, "Sparkmage Apprentice").resolve()
+    assert g.decision.kind == "target"  # CR 603.3d: the enters trigger's target
+    g.target(1).resolve()
+    assert g.life(1) == 19
+
+
+def test_rod_of_ruin_is_an_artifact_that_taps_the_turn_it_arrives() -> None:
+    lands = ("Wastes",) * 7
+    g = Scene().battlefield(0, *lands).hand(0, "Rod of Ruin").start()
+    g.cast(0, "Rod of Ruin").resolve()
+    # Not a creature: summoning sickness (CR 302.6) does not stop its {T} ability.
+    g.activate(0, "Rod of Ruin", "{3}, {T}: Rod of Ruin deals 1 damage to any target.", 1)
+    g.resolve()
+    assert g.life(1) == 19 and g.obj("Rod of Ruin").tapped
+
+
+def test_elvish_visionary_draws_a_card_as_it_enters() -> None:
+    g = Scene().battlefield(0, "Forest", "Forest").hand(0, "Elvish Visionary").start()
+    g.cast(0, "Elvish Visionary").resolve()
+    assert g.zone_names("hand", 0) == []
+    g.resolve()
+    assert g.zone_names("hand", 0) == ["Wastes"]
+
+
+def test_howling_banshee_makes_each_player_lose_three() -> None:
+    g = (Scene(3).battlefield(0, "Swamp", "Swamp", "Swamp", "Swamp").hand(0, "Howling Banshee")
+         .start())
+    g.cast(0, "Howling Banshee").resolve().resolve()
+    assert [g.life(p) for p in range(3)] == [17, 17, 17]
