@@ -141,3 +141,53 @@ def test_howling_banshee_makes_each_player_lose_three() -> None:
          .start())
     g.cast(0, "Howling Banshee").resolve().resolve()
     assert [g.life(p) for p in range(3)] == [17, 17, 17]
+
+
+def test_gravedigger_may_return_a_creature_card_from_your_graveyard() -> None:
+    g = (Scene().battlefield(0, "Swamp", "Swamp", "Swamp", "Swamp").hand(0, "Gravedigger")
+         .graveyard(0, "Lightning Bolt", "Craw Wurm").graveyard(1, "Grizzly Bears").start())
+    g.cast(0, "Gravedigger").resolve()
+    # Only a creature card, and only from its controller's graveyard (CR 115.1).
+    offered = {g.game.objects[a.ref[1]].name for a in g.options(0)}
+    assert offered == {"Craw Wurm"}
+    g.target(g.obj("Craw Wurm", "graveyard")).resolve()
+    g.choose("yes")
+    assert g.zone_names("hand", 0) == ["Craw Wurm"]
+    assert g.zone_names("graveyard", 0) == ["Lightning Bolt"]
+
+
+def test_gravedigger_returning_is_optional_and_needs_a_target() -> None:
+    g = (Scene().battlefield(0, "Swamp", "Swamp", "Swamp", "Swamp").hand(0, "Gravedigger")
+         .graveyard(0, "Craw Wurm").start())
+    g.cast(0, "Gravedigger").resolve().target(g.obj("Craw Wurm", "graveyard")).resolve()
+    g.choose("no")
+    assert g.zone_names("graveyard", 0) == ["Craw Wurm"] and g.zone_names("hand", 0) == []
+    g = Scene().battlefield(0, "Swamp", "Swamp", "Swamp", "Swamp").hand(0, "Gravedigger").start()
+    g.cast(0, "Gravedigger").resolve()
+    assert not g.game.stack and g.decision.kind == "priority"  # CR 603.3d: no target, removed
+
+
+def test_603_10a_magma_phoenix_dies_and_deals_three_to_each_creature_and_player() -> None:
+    g = (Scene().battlefield(0, "Magma Phoenix", "Mountain").hand(0, "Lightning Bolt")
+         .life(0, 10).battlefield(1, "Silvercoat Lion", "Craw Wurm").start())
+    g.cast(0, "Lightning Bolt", "Magma Phoenix").resolve()
+    # It died; its leaves-the-battlefield ability looks back in time and triggers (603.10a).
+    assert g.zone_names("graveyard", 0) == ["Lightning Bolt", "Magma Phoenix"]
+    assert g.game.stack and g.game.stack[-1].name == "Magma Phoenix"
+    g.resolve()
+    assert g.life(0) == 7 and g.life(1) == 17
+    assert g.zone_names("graveyard", 1) == ["Silvercoat Lion"]
+    assert g.obj("Craw Wurm").damage == 3
+
+
+def test_113_6m_magma_phoenix_returns_from_the_graveyard_only() -> None:
+    lands = ("Mountain", "Mountain", "Wastes", "Wastes", "Wastes")
+    g = Scene().battlefield(0, "Magma Phoenix", *lands).start()
+    assert g.find("activate", "Magma Phoenix") is None  # not from the battlefield
+    g = Scene().battlefield(0, *lands).graveyard(0, "Magma Phoenix").start()
+    g.activate(0, "Magma Phoenix", "{3}{R}{R}: Return Magma Phoenix from your graveyard")
+    g.resolve()
+    assert g.zone_names("hand", 0) == ["Magma Phoenix"] and g.zone_names("graveyard", 0) == []
+    g = Scene().battlefield(1, *lands).graveyard(0, "Magma Phoenix").start()
+    g.pass_()
+    assert g.find("activate", "Magma Phoenix", player=1) is None  # only its owner (602.2)

@@ -304,8 +304,16 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
     return True
 
 
+def works_from(ab: Activated, obj: Obj) -> bool:
+    """CR 113.6: an activated ability works on the battlefield (a vanguard's in the command
+    zone, 113.6p), or only from the zone it names (113.6b, 113.6m)."""
+    return obj.zone == ab.zone if ab.zone else obj.zone in (BATTLEFIELD, COMMAND)
+
+
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     cost = ab.cost
+    if not works_from(ab, obj):
+        return False
     if (ab.sorcery_speed or cost.loyalty is not None) and not _sorcery_timing(game, pid):
         return False
     if cost.loyalty is not None:
@@ -379,6 +387,11 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         if can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
+    for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
+        for idx, ab in enumerate(o.defn.abilities):
+            if isinstance(ab, Activated) and ab.zone == GRAVEYARD and \
+                    can_activate(game, pid, o, ab):
+                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
             continue

@@ -694,7 +694,10 @@ class Game:
 
     def emit(self, event: str, **data: Any) -> None:
         """A game event: triggered abilities look at it (CR 603.2)."""
-        if self.triggered_watchers:
+        # A permanent leaving the battlefield is no longer watched, yet its own
+        # leaves-the-battlefield abilities still trigger (CR 603.10a).
+        if self.triggered_watchers or (event == "zone_change"
+                                       and data["from_zone"] == BATTLEFIELD):
             from .triggers import check_triggers
 
             check_triggers(self, event, data)

@@ -709,7 +709,7 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
 def _return_to_hand(ctx: Ctx, e: ReturnToHand) -> Flow:
     g = ctx.game
     for o in objects_of(ctx, e.what):
-        if o.zone != BATTLEFIELD:
+        if o.zone not in (BATTLEFIELD, GRAVEYARD):  # a permanent, or a card in a graveyard
             continue
         if o.is_commander and g.config.variant == "commander":
             owner = o.owner

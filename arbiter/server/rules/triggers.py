@@ -29,6 +29,7 @@ from .cards.vocab import (
     PlaneswalkTo,
     PlayerCastsSpell,
     PlayerLoses,
+    SelfDies,
     SelfEnters,
     SetInMotion,
     Triggered,
@@ -61,6 +62,9 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return kind == "upkeep" and (ev.whose == "each" or src.controller in data["players"])
     if isinstance(ev, SelfEnters):
         return kind == "enters" and obj is src
+    if isinstance(ev, SelfDies):
+        return (kind == "zone_change" and obj is src and data["from_zone"] == BATTLEFIELD
+                and data["to_zone"] == GRAVEYARD)
     if isinstance(ev, CreatureEnters):
         return (kind == "enters" and obj is not None and obj.defn.is_("Creature")
                 and not (ev.nontoken and obj.is_token))
@@ -136,7 +140,15 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
 
 def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
     involved: list[int] | None = None
-    for src in list(game.triggered_watchers):
+    watchers = list(game.triggered_watchers)
+    leaving = data.get("obj")
+    if (kind == "zone_change" and data["from_zone"] == BATTLEFIELD and isinstance(leaving, Obj)
+            and not leaving.is_ability
+            and any(isinstance(a, Triggered) for a in leaving.defn.abilities)):
+        # CR 603.10a: leaves-the-battlefield abilities look back in time: the object that has
+        # just left triggers as it last was on the battlefield.
+        watchers.append(leaving)
+    for src in watchers:
         if src.phased_out or (src.zone != BATTLEFIELD
                               and not (src.zone == COMMAND and src.defn.supplementary)):
             continue
@@ -209,6 +221,7 @@ _EVENT_WORDS = {
     "ChaosEnsues": "when chaos ensues", "PlaneswalkTo": "when you planeswalk to it",
     "PlaneswalkAway": "when you planeswalk away from it",
     "SetInMotion": "when you set it in motion", "PlanarDieRolled": "planeswalk",
+    "SelfDies": "when it dies",
 }
 
 

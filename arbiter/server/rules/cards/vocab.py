@@ -876,6 +876,13 @@ class SelfEnters:
 
 
 @dataclass(frozen=True, slots=True)
+class SelfDies:
+    """When this dies: is put into a graveyard from the battlefield (CR 700.4). A
+    leaves-the-battlefield trigger, so it looks back in time at the object as it last was on
+    the battlefield (CR 603.10a)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CreatureEnters:
     """Whenever a (nontoken) creature enters."""
 
@@ -989,7 +996,7 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
-    PlanarDieRolled)
+    PlanarDieRolled | SelfDies)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -1032,6 +1039,9 @@ class Activated:
     sorcery_speed: bool = False
     text: str = ""
     anyone: bool = False  # any player may activate it, not only its controller
+    # The zone it works from when that is not the battlefield: "graveyard" for "Return this
+    # from your graveyard to your hand" (CR 113.6b, 113.6m).
+    zone: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from ..vocab import (
     COLOR,
     DEATHTOUCH,
     DEFENDER,
+    EACH_CREATURE,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
     EACH_PLAYER,
@@ -76,10 +77,13 @@ from ..vocab import (
     Landwalk,
     LoseLife,
     ManaAbility,
+    May,
     PlayerCastsSpell,
     PowerToughnessEqualTo,
     Protection,
     Pump,
+    ReturnToHand,
+    SelfDies,
     SelfEnters,
     SharedTypeBonus,
     Tap,
@@ -225,6 +229,17 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    creature("Gravedigger", "{3}{B}", "Zombie", 2, 2, (),
+             "When Gravedigger enters, you may return target creature card from your graveyard "
+             "to your hand.",
+             abilities=(Triggered(SelfEnters(), (May((ReturnToHand(Target(0)),),
+                                                     prompt="Return the creature card to your "
+                                                            "hand?"),),
+                                  targets=(TargetSpec("your_graveyard_card", where(
+                                      "target creature card from your graveyard",
+                                      types=("Creature",))),),
+                                  text="You may return target creature card from your "
+                                       "graveyard to your hand."),)),
     creature("Howling Banshee", "{2}{B}{B}", "Spirit", 3, 3, (FLYING,),
              "Flying\nWhen Howling Banshee enters, each player loses 3 life.",
              abilities=(Triggered(SelfEnters(), (LoseLife(3, EACH_PLAYER),),
@@ -284,6 +299,15 @@ CARDS = [
             spell=(Pump(Target(0), 1, 0),
                    GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
     creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    creature("Magma Phoenix", "{3}{R}{R}", "Phoenix", 3, 3, (FLYING,),
+             "Flying\nWhen Magma Phoenix dies, it deals 3 damage to each creature and each "
+             "player.\n{3}{R}{R}: Return Magma Phoenix from your graveyard to your hand.",
+             abilities=(Triggered(SelfDies(), (Damage(3, EACH_CREATURE), Damage(3, EACH_PLAYER)),
+                                  text="It deals 3 damage to each creature and each player."),
+                        Activated(Cost(mana_cost("{3}{R}{R}")), (ReturnToHand(SELF),),
+                                  zone="graveyard",
+                                  text="Return Magma Phoenix from your graveyard to your "
+                                       "hand."))),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
