@@ -191,3 +191,71 @@ def test_113_6m_magma_phoenix_returns_from_the_graveyard_only() -> None:
     g = Scene().battlefield(1, *lands).graveyard(0, "Magma Phoenix").start()
     g.pass_()
     assert g.find("activate", "Magma Phoenix", player=1) is None  # only its owner (602.2)
+
+
+def test_ball_lightning_hastes_tramples_and_is_sacrificed_at_the_end_step() -> None:
+    g = (Scene().battlefield(0, "Mountain", "Mountain", "Mountain").hand(0, "Ball Lightning")
+         .battlefield(1, "Wall of Faith").start())
+    g.cast(0, "Ball Lightning").resolve()
+    g.until("declare_attackers").attack(("Ball Lightning", 1))  # haste: the turn it arrives
+    g.pass_(2).block(1, ("Wall of Faith", "Ball Lightning"))
+    g.until("combat_damage")
+    assert g.life(1) == 19  # trample: 5 to the 0/5 Wall, 1 through
+    g.until("end")
+    assert [o.name for o in g.game.stack] == ["Ball Lightning"]  # its trigger
+    g.resolve()
+    assert g.zone_names("graveyard", 0) == ["Ball Lightning"]
+
+
+def test_ball_lightning_is_sacrificed_at_any_player_s_end_step() -> None:
+    g = Scene().battlefield(0, "Ball Lightning").at("main1", active=1).start()
+    g.until("end", 1).resolve()
+    assert g.zone_names("graveyard", 0) == ["Ball Lightning"]
+
+
+def _whelp(activations: int) -> Scene:
+    return Scene().battlefield(0, "Dragon Whelp", *("Mountain",) * activations)
+
+
+def test_dragon_whelp_firebreathes_three_times_and_stays() -> None:
+    g = _whelp(3).start()
+    for _ in range(3):
+        g.activate(0, "Dragon Whelp").resolve()
+    assert g.view(1)[g.obj("Dragon Whelp").oid]["pt"] == [5, 3]
+    g.until("end")
+    assert not g.game.stack
+    g.next_turn(1)
+    assert g.zone_names("graveyard", 0) == []
+
+
+def test_603_7_dragon_whelp_activated_four_times_is_sacrificed_at_the_next_end_step() -> None:
+    g = _whelp(5).start()
+    for _ in range(5):
+        g.activate(0, "Dragon Whelp").resolve()
+    assert g.view(1)[g.obj("Dragon Whelp").oid]["pt"] == [7, 3]
+    # The fourth and fifth resolutions each made a delayed trigger (CR 603.7a).
+    assert len(g.game.delayed_triggers) == 2
+    g.until("end")
+    assert len(g.game.stack) == 2 and not g.game.delayed_triggers  # each triggers once (603.7b)
+    g.resolve_all()
+    assert g.zone_names("graveyard", 0) == ["Dragon Whelp"]
+
+
+def test_dragon_whelp_counts_activations_not_resolutions() -> None:
+    g = _whelp(4).start()
+    for _ in range(4):  # all four on the stack before any resolves
+        g.activate(0, "Dragon Whelp")
+    g.resolve_all()
+    # Each resolution sees four activations this turn, so each makes a delayed trigger.
+    assert len(g.game.delayed_triggers) == 4
+    g.until("end").resolve_all()
+    assert g.zone_names("graveyard", 0) == ["Dragon Whelp"]
+
+
+def test_dragon_whelp_count_starts_again_each_turn() -> None:
+    g = _whelp(3).start()
+    for _ in range(3):
+        g.activate(0, "Dragon Whelp").resolve()
+    g.next_turn(0)
+    g.activate(0, "Dragon Whelp").resolve()
+    assert not g.game.delayed_triggers

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import planechase
+from .activations import record
 from .cards.vocab import (
     FLASH,
     HASTE,
@@ -542,6 +543,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         ab = found
     ability = game.new_object(obj.defn, pid, pid, STACK)
     ability.ability, ability.ability_index = ab, index
+    record(game, obj, index)
     ability.source = last_known(obj)
     ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
     ok = yield from choose_targets(game, ability, ab.targets)

@@ -126,6 +126,7 @@ class Game:
         self.loop_seen: set[Any] = set()
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
+        self.delayed_triggers: list[Obj] = []  # waiting for their event (delayed.py, CR 603.7)
         self.lands_played: dict[int, int] = {}
         # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
         # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
@@ -696,8 +697,8 @@ class Game:
         """A game event: triggered abilities look at it (CR 603.2)."""
         # A permanent leaving the battlefield is no longer watched, yet its own
         # leaves-the-battlefield abilities still trigger (CR 603.10a).
-        if self.triggered_watchers or (event == "zone_change"
-                                       and data["from_zone"] == BATTLEFIELD):
+        if self.triggered_watchers or self.delayed_triggers or (
+                event == "zone_change" and data["from_zone"] == BATTLEFIELD):
             from .triggers import check_triggers
 
             check_triggers(self, event, data)

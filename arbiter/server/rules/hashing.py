@@ -29,6 +29,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "deathtouched")
     if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
         out = (*out, "x", o.x, o.is_copy)
+    if o.activated:  # activations this turn (activations.py)
+        out = (*out, "activated", tuple(sorted(o.activated.items())))
     return (*out, o.stack_id) if o.stack_id else out
 
 
@@ -72,6 +74,9 @@ def game_state(g: Game) -> tuple[Any, ...]:
     )
     if g.extra_turns:  # CR 500.7; added only when there are some, as for Grand Melee below
         out = (*out, ("extra_turns", tuple(g.extra_turns)))
+    if g.delayed_triggers:  # CR 603.7, likewise
+        out = (*out, ("delayed", tuple((t.source.oid if t.source else None, t.controller)
+                                       for t in g.delayed_triggers)))
     return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import ending, planechase
+from .activations import this_turn
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
     CHOSEN,
@@ -34,6 +35,7 @@ from .cards.vocab import (
     SELF,
     UNTIL_YOUR_NEXT_TURN,
     YOU,
+    ActivatedThisTurnAtLeast,
     AllOf,
     CardsInHandOfRecipient,
     CardsToGraveyardThisTurnAtLeast,
@@ -107,8 +109,10 @@ from .casting import (
 from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .damage import deal_damage
+from .delayed import DELAYED_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .sacrifice import SACRIFICE_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -605,6 +609,8 @@ def _if(ctx: Ctx, e: If) -> Flow:
         found = objects_of(ctx, cond.what)
         holds = bool(found) and found[0].zone == BATTLEFIELD and \
             found[0].defn.is_("Creature") and power(ctx.game, found[0]) <= cond.amount
+    elif isinstance(cond, ActivatedThisTurnAtLeast):  # about the resolving ability itself
+        holds = this_turn(ctx.game, ctx.source, ctx.obj.ability_index) >= cond.times
     else:
         holds = condition_holds(ctx.game, ctx.obj if not ctx.obj.is_ability else ctx.source,
                                 cond, ctx.controller, ctx.memory, ctx.event)
@@ -975,7 +981,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **DELAYED_HANDLERS, **SACRIFICE_HANDLERS,
 }
 
 

@@ -95,6 +95,8 @@ class Obj:
     linked: list[int] = field(default_factory=list)  # card ids exiled with this (CR 607)
     loyalty_turn: int = -1  # turn a loyalty ability of this was last activated (CR 606.3)
     chosen_player: int | None = None  # a player chosen for this permanent (ChooseOpponent)
+    # (turn, ability index) -> how many times it was activated that turn (activations.py)
+    activated: dict[tuple[int, int], int] = field(default_factory=dict)
     # Stack objects that are abilities:
     ability: Activated | Triggered | None = None
     ability_index: int = -1

@@ -138,7 +138,22 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
     return []
 
 
+def _fire_delayed(game: Game, kind: str, data: dict[str, Any]) -> None:
+    """CR 603.7b: a delayed triggered ability triggers the next time its event happens, once."""
+    for waiting in list(game.delayed_triggers):
+        ab = waiting.ability
+        assert isinstance(ab, Triggered) and waiting.source is not None
+        if not game.in_game(waiting.controller):
+            game.delayed_triggers.remove(waiting)  # CR 800.4a: gone with its controller
+        elif _matches(game, waiting.source, ab, kind, data):
+            game.delayed_triggers.remove(waiting)
+            waiting.event = dict(data)
+            game.pending_triggers.append(waiting)
+
+
 def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
+    if game.delayed_triggers:
+        _fire_delayed(game, kind, data)
     involved: list[int] | None = None
     watchers = list(game.triggered_watchers)
     leaving = data.get("obj")

@@ -373,6 +373,15 @@ class SourceUntapped:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivatedThisTurnAtLeast:
+    """The resolving activated ability has been activated ``times`` or more times this turn
+    (counted as it is activated, per object: a permanent that left and came back is a new
+    object with a count of its own, CR 400.7)."""
+
+    times: int
+
+
+@dataclass(frozen=True, slots=True)
 class AllOf:
     conditions: tuple[Condition, ...]
 
@@ -413,7 +422,7 @@ class CardsToGraveyardThisTurnAtLeast:
 
 Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters |
     SourceUntapped | AllOf | Paid | NoCardsInHand | PowerAtMost | DamageTakenThisTurnAtLeast |
-    CardsToGraveyardThisTurnAtLeast)
+    CardsToGraveyardThisTurnAtLeast | ActivatedThisTurnAtLeast)
 
 # --------------------------------------------------------------------------- effects
 
@@ -806,6 +815,25 @@ class BecomeColor:
 
 
 @dataclass(frozen=True, slots=True)
+class Sacrifice:
+    """Sacrifice ``what``: its controller puts it into its owner's graveyard. Only a permanent
+    the resolving ability's controller controls is sacrificed (CR 701.17a)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """Create a delayed triggered ability (CR 603.7): the next time ``event`` happens,
+    ``effects`` trigger, once (603.7b), with this ability's source and controller (603.7e).
+    "At the beginning of the next end step" is ``Delayed(AtEndStep("each"), ...)``."""
+
+    event: TriggerEvent
+    effects: tuple[Effect, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentChoosesSelfOrOthers:
     """The target opponent chooses self or others: ``self_effects`` happen (to that player,
     ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
@@ -858,7 +886,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Sacrifice | Delayed)
 
 # --------------------------------------------------------------------------- trigger events
 

@@ -57,6 +57,8 @@ from ..vocab import (
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    ActivatedThisTurnAtLeast,
+    AtEndStep,
     CardDef,
     CopySpell,
     Cost,
@@ -65,6 +67,7 @@ from ..vocab import (
     CreaturesHave,
     CreaturesYouControlGet,
     Damage,
+    Delayed,
     Destroy,
     Discard,
     Draw,
@@ -74,6 +77,7 @@ from ..vocab import (
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    If,
     Landwalk,
     LoseLife,
     ManaAbility,
@@ -83,6 +87,7 @@ from ..vocab import (
     Protection,
     Pump,
     ReturnToHand,
+    Sacrifice,
     SelfDies,
     SelfEnters,
     SharedTypeBonus,
@@ -105,6 +110,8 @@ _DEATHTOUCH = ("Deathtouch (Any amount of damage this deals to a creature is eno
 _SHROUD = "Shroud (This creature can't be the target of spells or abilities.)"
 _HASTE = "Haste (This creature can attack and {T} as soon as it comes under your control.)"
 _DEFENDER = "Defender (This creature can't attack.)"
+_TRAMPLE = ("Trample (This creature can deal excess combat damage to the player or planeswalker "
+            "it's attacking.)")
 
 
 def _protection(color: str) -> str:
@@ -278,7 +285,24 @@ CARDS = [
     creature("Warpath Ghoul", "{2}{B}", "Zombie", 3, 2),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     creature("Zombie Goliath", "{4}{B}", "Zombie Giant", 4, 3),
+    creature("Ball Lightning", "{R}{R}{R}", "Elemental", 6, 1, (TRAMPLE, HASTE),
+             f"{_TRAMPLE}\n{_HASTE}\nAt the beginning of the end step, sacrifice Ball Lightning.",
+             abilities=(Triggered(AtEndStep("each"), (Sacrifice(SELF),),
+                                  text="Sacrifice Ball Lightning."),)),
     creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
+    creature("Dragon Whelp", "{2}{R}{R}", "Dragon", 2, 3, (FLYING,),
+             "Flying\n{R}: Dragon Whelp gets +1/+0 until end of turn. If this ability has been "
+             "activated four or more times this turn, sacrifice Dragon Whelp at the beginning "
+             "of the next end step.",
+             abilities=(Activated(
+                 Cost(mana_cost("{R}")),
+                 (Pump(SELF, 1, 0),
+                  If(ActivatedThisTurnAtLeast(4),
+                     (Delayed(AtEndStep("each"), (Sacrifice(SELF),),
+                              text="Sacrifice Dragon Whelp."),))),
+                 text="Dragon Whelp gets +1/+0 until end of turn. If this ability has been "
+                      "activated four or more times this turn, sacrifice Dragon Whelp at the "
+                      "beginning of the next end step."),)),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
              abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
@@ -347,9 +371,7 @@ CARDS = [
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
             spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
-    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
-              "Trample (This creature can deal excess combat damage to the player or "
-              "planeswalker it's attacking.)"),
+    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,), _TRAMPLE),
     CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
             text="Windstorm deals X damage to each creature with flying.",
             spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
