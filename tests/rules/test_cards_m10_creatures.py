@@ -259,3 +259,24 @@ def test_dragon_whelp_count_starts_again_each_turn() -> None:
     g.next_turn(0)
     g.activate(0, "Dragon Whelp").resolve()
     assert not g.game.delayed_triggers
+
+
+def test_602_2b_vampire_aristocrat_sacrifices_a_creature_chosen_as_the_cost_is_paid() -> None:
+    g = (Scene().battlefield(0, "Vampire Aristocrat", "Goblin Piker", "Elite Vanguard")
+         .battlefield(1, "Craw Wurm").start())
+    g.activate(0, "Vampire Aristocrat", "Sacrifice a creature: Vampire Aristocrat gets +2/+2")
+    # CR 601.2h via 602.2b: which creature is chosen while paying; any the activator controls.
+    assert g.decision.kind == "sacrifice"
+    assert sorted(a.label for a in g.options(0)) == [
+        "Sacrifice Elite Vanguard", "Sacrifice Goblin Piker", "Sacrifice Vampire Aristocrat"]
+    g.choose("sacrifice", "Goblin Piker")
+    assert g.zone_names("graveyard", 0) == ["Goblin Piker"]  # paid before it resolves
+    g.resolve()
+    assert g.view(1)[g.obj("Vampire Aristocrat").oid]["pt"] == [4, 4]
+
+
+def test_vampire_aristocrat_may_sacrifice_itself_and_then_gets_nothing() -> None:
+    g = Scene().battlefield(0, "Vampire Aristocrat").start()
+    g.activate(0, "Vampire Aristocrat").choose("sacrifice", "Vampire Aristocrat").resolve()
+    assert g.zone_names("graveyard", 0) == ["Vampire Aristocrat"] and not g.game.stack
+    assert g.find("activate", "Vampire Aristocrat") is None

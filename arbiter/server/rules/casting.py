@@ -31,6 +31,8 @@ from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
 from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .sacrifice import candidates as sacrifice_candidates
+from .sacrifice import pay_sacrifice
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -324,6 +326,8 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
             return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
+    if cost.sacrifice and not sacrifice_candidates(game, pid, cost.sacrifice):
+        return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
                                                  exclude=obj.oid if cost.tap else None):
         return False
@@ -566,6 +570,10 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         game.set_tapped(obj, True)
     if cost.sacrifice_self:
         game.move(obj, "graveyard", cause="sacrifice")
+    if cost.sacrifice and not (yield from pay_sacrifice(game, pid, ability, cost.sacrifice)):
+        if ability.oid in game.objects:
+            game.remove_object(ability)
+        return
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \
         if ability.targets else ""
     game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",

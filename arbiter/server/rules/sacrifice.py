@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import Sacrifice
-from .state import BATTLEFIELD, GRAVEYARD
+from .characteristics import is_type
+from .state import BATTLEFIELD, GRAVEYARD, REFRESH, Action, Decision, Obj
 
 if TYPE_CHECKING:
+    from .game import Flow, Game
     from .resolve import Ctx
 
 
@@ -23,3 +25,28 @@ def _sacrifice(ctx: Ctx, e: Sacrifice) -> None:
 
 
 SACRIFICE_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {Sacrifice: _sacrifice}
+
+
+def candidates(game: Game, pid: int, card_type: str) -> list[Obj]:
+    """The permanents of ``card_type`` that ``pid`` could sacrifice (CR 701.17a)."""
+    return [o for o in game.permanents() if o.controller == pid and is_type(game, o, card_type)]
+
+
+def pay_sacrifice(game: Game, pid: int, ability: Obj, card_type: str) -> Flow:
+    """Pay "Sacrifice a [type]" (CR 601.2h, 602.2b): the player picks which permanent as they
+    pay, then sacrifices it. Returns False when they could not (they left the game)."""
+    while game.in_game(pid):
+        options = candidates(game, pid, card_type)
+        if not options:
+            return False
+        actions = [Action(i, "sacrifice", f"Sacrifice {o.name}", obj=o.oid)
+                   for i, o in enumerate(options)]
+        answer = yield Decision("sacrifice", pid, f"Choose a {card_type.lower()} to sacrifice "
+                                f"for {ability.name}", actions)
+        if answer is REFRESH or answer.obj not in game.objects:
+            continue
+        victim = game.objects[answer.obj]
+        game.move(victim, GRAVEYARD, cause="sacrifice")
+        game.say(f"{game.name(pid)} sacrifices {victim.name}.")
+        return True
+    return False

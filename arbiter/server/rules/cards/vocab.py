@@ -1031,12 +1031,15 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N)."""
+    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N), or sacrificing a
+    permanent of the card type ``sacrifice`` names ("Sacrifice a creature": the player chooses
+    which as they pay, CR 601.2h, 602.2b)."""
 
     mana: ManaCost | None = None
     tap: bool = False
     sacrifice_self: bool = False
     loyalty: int | None = None
+    sacrifice: str = ""
 
     def describe(self) -> str:
         parts: list[str] = []
@@ -1048,6 +1051,8 @@ class Cost:
             parts.append("{T}")
         if self.sacrifice_self:
             parts.append("Sacrifice this")
+        if self.sacrifice:
+            parts.append(f"Sacrifice a {self.sacrifice.lower()}")
         return ", ".join(parts)
 
 
