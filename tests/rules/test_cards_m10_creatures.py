@@ -280,3 +280,44 @@ def test_vampire_aristocrat_may_sacrifice_itself_and_then_gets_nothing() -> None
     g.activate(0, "Vampire Aristocrat").choose("sacrifice", "Vampire Aristocrat").resolve()
     assert g.zone_names("graveyard", 0) == ["Vampire Aristocrat"] and not g.game.stack
     assert g.find("activate", "Vampire Aristocrat") is None
+
+
+def test_elvish_archdruid_pumps_other_elves() -> None:
+    g = Scene().battlefield(0, "Elvish Archdruid", "Llanowar Elves", "Elvish Visionary").start()
+    pts = {n: g.view(1)[g.obj(n).oid]["pt"]
+           for n in ("Elvish Archdruid", "Llanowar Elves", "Elvish Visionary")}
+    assert pts == {"Elvish Archdruid": [2, 2], "Llanowar Elves": [2, 2],
+                   "Elvish Visionary": [2, 2]}
+
+
+def test_605_elvish_archdruid_adds_a_green_mana_for_each_elf() -> None:
+    g = (Scene().battlefield(0, "Elvish Archdruid", "Llanowar Elves", "Elvish Visionary")
+         .battlefield(1, "Llanowar Elves").start())
+    # A mana ability (CR 605.1a): no stack; its amount is counted as it resolves, at once.
+    g.choose("mana", "Tap Elvish Archdruid for {G}{G}{G}")
+    assert g.game.players[0].mana == {"G": 3} and not g.game.stack
+
+
+def test_elvish_archdruid_pays_a_spell_with_all_its_mana_at_once() -> None:
+    g = (Scene().battlefield(0, "Elvish Archdruid", "Llanowar Elves", "Forest", "Forest",
+                             "Forest").hand(0, "Craw Wurm").start())
+    g.cast(0, "Craw Wurm").resolve()  # {4}{G}{G}: three Forests, the Elves' one, the Druid's two
+    assert g.obj("Craw Wurm").controller == 0 and g.obj("Elvish Archdruid").tapped
+    assert not any(g.game.players[0].mana.values())
+
+
+def test_elvish_archdruid_cannot_tap_the_turn_it_arrives() -> None:
+    g = Scene().battlefield(0, "Forest", "Forest", "Forest").hand(0, "Elvish Archdruid").start()
+    g.cast(0, "Elvish Archdruid").resolve()
+    assert g.find("mana", "Elvish Archdruid") is None  # CR 302.6: a {T} ability
+
+
+def test_402_2_spellbook_means_no_discarding_to_hand_size() -> None:
+    hand = ("Craw Wurm",) * 9
+    g = Scene().battlefield(0, "Spellbook").hand(0, *hand).start()
+    assert g.view(1)["p0"]["mx"] == "none"  # shown to everyone
+    g.next_turn(1)
+    assert len(g.zone_names("hand", 0)) == 9  # nothing discarded in the cleanup step (514.1)
+    g = Scene().hand(0, *hand).start()
+    g.next_turn(1)
+    assert len(g.zone_names("hand", 0)) == 7 and "mx" not in g.view(1)["p0"]

@@ -8,6 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,7 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type
+from .characteristics import has_keyword, is_type, subtypes
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
@@ -77,7 +78,8 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
             continue
         for ab in o.defn.abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
-                out.append((o.oid, ab.produces))
+                # One entry per mana it makes; activating it once makes them all.
+                out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
                 break
     # Prefer lands over creatures, so creatures stay free to attack and block.
     out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
@@ -102,8 +104,11 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
     plan: Payment | None = plan_payment(cost, pool, mana_sources(game, pid, exclude))
     if plan is None:
         return False
+    activated: set[int] = set()
     for oid, color in plan.sources:  # CR 605.3a: mana abilities activated while paying
-        activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+        if oid not in activated:  # a source making several mana is activated once
+            activated.add(oid)
+            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
     for color, n in plan.from_pool:
         pool[color] -= n
         if not pool[color]:
@@ -126,10 +131,21 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
     any colour makes ``color``."""
     ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
     made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
+    n = mana_amount(game, obj, ab)
     game.set_tapped(obj, True)
-    game.add_mana(pid, made)
+    if n:
+        game.add_mana(pid, made, n)
     if not quiet:
-        game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
+        game.say(f"{game.name(pid)} taps {obj.name} for {('{' + made + '}') * n or 'nothing'}.")
+
+
+def mana_amount(game: Game, obj: Obj, ab: ManaAbility) -> int:
+    """How much mana ``ab`` makes now: one, or one per permanent of its subtype its
+    controller controls (counted as it is activated, CR 605.3b: it resolves at once)."""
+    if not ab.per_subtype:
+        return 1
+    return sum(1 for o in game.permanents()
+               if o.controller == obj.controller and ab.per_subtype in subtypes(game, o))
 
 
 def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
@@ -407,7 +423,9 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             and can_afford(game, pid, planechase.die_cost(game, pid))):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    for oid, produces in mana_sources(game, pid):
+    sources = mana_sources(game, pid)
+    makes = Counter(oid for oid, _ in sources)  # how much each source makes at once
+    for oid, produces in sources:
         name = game.objects[oid].name
         # A source of any colour is one action per colour; ``index`` names it.
         for color in (COLORS if produces == ANY_COLOR else (produces,)):
@@ -415,8 +433,9 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
                 continue
             seen_mana.add((name, color))
             index = COLORS.index(color) if produces == ANY_COLOR else -1
-            actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
-                                  index=index))
+            actions.append(Action(len(actions), "mana",
+                                  f"Tap {name} for {('{' + color + '}') * makes[oid]}",
+                                  obj=oid, index=index))
     return actions
 
 

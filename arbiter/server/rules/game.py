@@ -48,6 +48,7 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .statics import no_maximum_hand_size
 from .teams import acting_orders
 
 if TYPE_CHECKING:
@@ -371,7 +372,8 @@ class Game:
         """CR 402.2 / 514.1: seven as modified by a vanguard (902.5b), or None when an effect
         says the player has no maximum hand size."""
         if self.players[pid].no_max_hand or any(
-                e.kind == "no_max_hand" and e.player == pid for e in self.effects):
+                e.kind == "no_max_hand" and e.player == pid for e in self.effects) or (
+                self.global_sources and no_maximum_hand_size(self, pid)):
             return None
         return self.config.hand_size_of(pid)
 
@@ -510,12 +512,15 @@ class Game:
             self.statics_changed()
 
     def statics_changed(self) -> None:
-        """A static ability that changes creatures began or stopped applying: every
-        creature's power, toughness and keywords may differ now (for the views)."""
+        """A static ability that changes creatures or players began or stopped applying: every
+        creature's power, toughness and keywords, and each player's maximum hand size, may
+        differ now (for the views)."""
         self.chars = None
         for o in self.battlefield:
             if o.defn.is_("Creature"):
                 self.dirty.add(o.oid)
+        for p in self.seats:  # a player's maximum hand size may have changed (CR 402.2)
+            self.dirty.add(("p", p))
 
     def enter_silently(self, obj: Obj) -> None:
         """Set up a permanent placed by a scenario: its static abilities apply and its

@@ -1059,9 +1059,12 @@ class Cost:
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
     """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``, or of any colour the
-    player chooses when it is ``ANY_COLOR``."""
+    player chooses when it is ``ANY_COLOR``; with ``per_subtype``, that mana once for each
+    permanent of that subtype its controller controls ("Add {G} for each Elf you control",
+    counted as it is activated)."""
 
     produces: str
+    per_subtype: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1211,6 +1214,12 @@ class UntapDuringOpponentsUntap:
 
 
 @dataclass(frozen=True, slots=True)
+class NoMaximumHandSizeStatic:
+    """"You have no maximum hand size": for as long as its controller controls this (CR 402.2,
+    514.1). The effect :class:`NoMaximumHandSize` does the same for a set time."""
+
+
+@dataclass(frozen=True, slots=True)
 class CostsMorePerExtraTarget:
     """This spell costs {``generic``} more to cast for each target beyond the first
     (CR 601.2f: an additional cost fixed as the total cost is determined)."""
@@ -1221,7 +1230,8 @@ class CostsMorePerExtraTarget:
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
-    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy)
+    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
+    NoMaximumHandSizeStatic)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
@@ -1231,7 +1241,7 @@ LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqu
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
-                  UntapDuringOpponentsUntap)
+                  UntapDuringOpponentsUntap, NoMaximumHandSizeStatic)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card
