@@ -9,7 +9,7 @@ import pytest
 from arbiter.server.rules.cards.catalog import card_data
 from arbiter.server.rules.cards.pool import POOL
 
-from .helpers import Scene
+from .helpers import G, Scene
 
 # Vanilla creatures (and the ones whose only text is flying): name -> (P/T, keywords).
 VANILLA = {
@@ -321,3 +321,64 @@ def test_402_2_spellbook_means_no_discarding_to_hand_size() -> None:
     g = Scene().hand(0, *hand).start()
     g.next_turn(1)
     assert len(g.zone_names("hand", 0)) == 7 and "mx" not in g.view(1)["p0"]
+
+
+_EIGHT = ("Mountain", "Mountain", *("Wastes",) * 6)
+
+
+def _hellkite_enters(*more: str) -> G:
+    g = (Scene().battlefield(0, *_EIGHT, *(("Mountain",) if more else ()))
+         .hand(0, "Bogardan Hellkite", *more)
+         .battlefield(1, "Craw Wurm", "Silvercoat Lion").start())
+    g.cast(0, "Bogardan Hellkite").resolve()
+    return g.target("Craw Wurm")  # CR 603.3d: targets as the trigger goes on the stack
+
+
+def test_601_2d_bogardan_hellkite_divides_five_damage_among_any_number_of_targets() -> None:
+    g = _hellkite_enters()
+    g.choose("target", "Also target Silvercoat Lion").choose("done")
+    # CR 601.2d: the division is announced now; each target gets at least 1.
+    assert g.decision.kind == "divide"
+    assert [a.index for a in g.options(0)] == [1, 2, 3, 4]
+    g.choose("amount", "3 to Craw Wurm")
+    assert g.game.stack[-1].divided == [3, 2]
+    g.resolve()
+    assert g.zone_names("graveyard", 1) == ["Silvercoat Lion"]
+    assert g.obj("Craw Wurm").damage == 3
+
+
+def test_bogardan_hellkite_may_put_all_five_on_one_target() -> None:
+    g = _hellkite_enters()
+    g.choose("done").resolve()
+    assert g.zone_names("graveyard", 1) == ["Craw Wurm"]
+
+
+def test_bogardan_hellkite_never_has_more_targets_than_damage() -> None:
+    g = (Scene(6).battlefield(0, *_EIGHT).hand(0, "Bogardan Hellkite").start())
+    g.cast(0, "Bogardan Hellkite").resolve().target(1)
+    for p in (2, 3, 4, 5):
+        g.choose("target", ref=("p", p))
+    assert g.decision.kind == "divide"  # five targets for five damage: no more offered
+    for _ in range(4):
+        assert [a.index for a in g.options(0)] == [1]
+        g.choose("amount")
+    g.resolve()
+    assert [g.life(p) for p in range(6)] == [20, 19, 19, 19, 19, 19]
+
+
+def test_608_2b_bogardan_hellkite_deals_nothing_to_a_target_gone_illegal() -> None:
+    g = _hellkite_enters("Lightning Bolt")
+    g.choose("target", "Also target Silvercoat Lion").choose("target", "Also target B")
+    g.choose("done").choose("amount", "2 to Craw Wurm").choose("amount", "2 to Silvercoat Lion")
+    g.cast(0, "Lightning Bolt", "Silvercoat Lion").resolve()
+    g.resolve()
+    # Its 2 are not dealt to anyone else: 2 to the Wurm, 1 to the player, as divided.
+    assert g.obj("Craw Wurm").damage == 2 and g.life(1) == 19
+
+
+def test_702_8_bogardan_hellkite_has_flash() -> None:
+    g = (Scene().battlefield(0, *_EIGHT).hand(0, "Bogardan Hellkite").at("main1", active=1)
+         .start())
+    g.pass_()  # the active player passes: the Hellkite is cast in the opponent's turn
+    g.cast(0, "Bogardan Hellkite").resolve().target(1).choose("done").resolve()
+    assert g.life(1) == 15 and g.obj("Bogardan Hellkite").controller == 0

@@ -31,6 +31,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "x", o.x, o.is_copy)
     if o.activated:  # activations this turn (activations.py)
         out = (*out, "activated", tuple(sorted(o.activated.items())))
+    if o.divided:  # each target's share of divided damage (CR 601.2d)
+        out = (*out, "divided", tuple(o.divided))
     return (*out, o.stack_id) if o.stack_id else out
 
 

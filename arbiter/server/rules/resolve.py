@@ -110,6 +110,7 @@ from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .damage import deal_damage
 from .delayed import DELAYED_HANDLERS
+from .divide import DIVIDE_HANDLERS, target_specs
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .sacrifice import SACRIFICE_HANDLERS
@@ -158,6 +159,9 @@ class Ctx:
 
     def objects(self, ref: Ref) -> list[Obj]:
         return objects_of(self, ref)
+
+    def refs(self, ref: Ref) -> list[tuple[str, int]]:
+        return refs_of(self, ref)
 
     def choose(self, player: int, kind: str, prompt: str,
                build: Callable[[], list[Action]]) -> Flow:
@@ -982,6 +986,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **DELAYED_HANDLERS, **SACRIFICE_HANDLERS,
+    **DIVIDE_HANDLERS,
 }
 
 
@@ -1031,7 +1036,7 @@ def resolve_top(game: Game) -> Flow:
 def _resolve_ability(game: Game, obj: Obj) -> Flow:
     ab = obj.ability
     assert ab is not None
-    specs = ab.targets
+    specs = target_specs(ab, len(obj.targets))  # "any number of targets" repeats the last
     checked = _check_targets(game, obj, specs)
     if specs and all(t is None for t in checked):
         game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")

@@ -102,6 +102,7 @@ class Obj:
     ability_index: int = -1
     source: Obj | None = None  # the source as it last existed (last known information)
     targets: list[Ref] = field(default_factory=list)
+    divided: list[int] = field(default_factory=list)  # each target's share (CR 601.2d)
     event: dict[str, Any] = field(default_factory=dict)  # what triggered it
     # Spells on the stack: the X announced as it was cast (CR 107.3a; 0 elsewhere, 107.3g),
     # and whether it is a copy (CR 707.10), which no physical card stands behind.

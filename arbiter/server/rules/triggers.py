@@ -35,6 +35,7 @@ from .cards.vocab import (
     Triggered,
 )
 from .casting import choose_targets
+from .divide import choose_more_and_divide, divided
 from .planechase import exempt
 from .state import (
     BATTLEFIELD,
@@ -213,6 +214,8 @@ def put_triggers_on_stack(game: Game) -> Flow:
             obj.source, obj.event = trig.source, trig.event
             if trig.ability.targets:
                 ok = yield from choose_targets(game, obj, trig.ability.targets)
+                ok = ok and (yield from choose_more_and_divide(  # CR 603.3d, 601.2d
+                    game, obj, trig.ability.targets, divided(trig.ability.effects)))
                 if not ok:
                     game.remove_object(obj)  # CR 603.3d: no legal targets, removed
                     continue

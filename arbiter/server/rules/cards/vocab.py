@@ -434,6 +434,19 @@ class Damage:
 
 
 @dataclass(frozen=True, slots=True)
+class DividedDamage:
+    """"deals ``amount`` damage divided as you choose among any number of targets" (among at
+    most ``most`` of them when it is set: "one, two, or three targets"). The ability's last
+    target spec may be chosen again, a different player or object each time (CR 115.3), up to
+    the limit and never more targets than ``amount``, since each must get at least 1; the
+    division is announced as the targets are chosen (CR 601.2d, and 603.3d for a triggered
+    ability). A target that has become illegal is dealt nothing (608.2b): divide.py."""
+
+    amount: int
+    most: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GainLife:
     amount: Amount
     who: Ref
@@ -886,7 +899,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Sacrifice | Delayed)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Sacrifice | Delayed |
+    DividedDamage)
 
 # --------------------------------------------------------------------------- trigger events
 

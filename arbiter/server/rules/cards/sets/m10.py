@@ -41,6 +41,7 @@ from ..vocab import (
     EACH_TARGET,
     EVENT_OBJECT,
     FIRST_STRIKE,
+    FLASH,
     FLYING,
     HASTE,
     LIFELINK,
@@ -70,6 +71,7 @@ from ..vocab import (
     Delayed,
     Destroy,
     Discard,
+    DividedDamage,
     Draw,
     EnchantedGets,
     EntersAsCopy,
@@ -294,6 +296,12 @@ CARDS = [
              f"{_TRAMPLE}\n{_HASTE}\nAt the beginning of the end step, sacrifice Ball Lightning.",
              abilities=(Triggered(AtEndStep("each"), (Sacrifice(SELF),),
                                   text="Sacrifice Ball Lightning."),)),
+    creature("Bogardan Hellkite", "{6}{R}{R}", "Dragon", 5, 5, (FLASH, FLYING),
+             "Flash\nFlying\nWhen Bogardan Hellkite enters, it deals 5 damage divided as you "
+             "choose among any number of targets.",
+             abilities=(Triggered(SelfEnters(), (DividedDamage(5),), targets=(ANY_TARGET,),
+                                  text="It deals 5 damage divided as you choose among any "
+                                       "number of targets."),)),
     creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
     creature("Dragon Whelp", "{2}{R}{R}", "Dragon", 2, 3, (FLYING,),
              "Flying\n{R}: Dragon Whelp gets +1/+0 until end of turn. If this ability has been "
