@@ -89,7 +89,7 @@ def _division(game: Game, obj: Obj, amount: int) -> Flow:
         while True:
             if not game.in_game(pid):
                 return None
-            actions = [Action(k, "amount", f"{v} to {describe_ref(game, ref)}", obj=obj.oid,
+            actions = [Action(k, "share", f"{v} to {describe_ref(game, ref)}", obj=obj.oid,
                               ref=ref, index=v) for k, v in enumerate(range(1, most + 1))]
             answer = yield Decision("divide", pid, f"How much of {obj.name}'s {amount} damage "
                                     f"goes to {describe_ref(game, ref)}?", actions)

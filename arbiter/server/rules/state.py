@@ -221,8 +221,10 @@ class Action:
             out["obj"] = self.obj
         if self.ref is not None:
             out["ref"] = list(self.ref)
-        if self.kind in ("amount", "x"):
-            out["n"] = self.index  # how much damage (CR 510.1c), or the value of X (107.3a)
+        if self.kind in ("amount", "x", "share"):
+            # How much damage (CR 510.1c), the value of X (107.3a), or a target's share of
+            # divided damage (601.2d).
+            out["n"] = self.index
         return out
 
 
