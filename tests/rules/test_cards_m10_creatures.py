@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from arbiter.clients.tui.render import card_text
 from arbiter.server.rules.cards.catalog import card_data
 from arbiter.server.rules.cards.pool import POOL
 
@@ -382,3 +383,13 @@ def test_702_8_bogardan_hellkite_has_flash() -> None:
     g.pass_()  # the active player passes: the Hellkite is cast in the opponent's turn
     g.cast(0, "Bogardan Hellkite").resolve().target(1).choose("done").resolve()
     assert g.life(1) == 15 and g.obj("Bogardan Hellkite").controller == 0
+
+
+def test_the_division_is_shown_with_the_targets_on_the_stack() -> None:
+    g = _hellkite_enters()
+    g.choose("target", "Also target B").choose("done").choose("share", "4 to Craw Wurm")
+    trigger = g.game.stack[-1]
+    seen = g.view(1)[trigger.oid]
+    assert seen["tg"] == [["o", g.obj("Craw Wurm").oid], ["p", 1]] and seen["dv"] == [4, 1]
+    text = card_text(seen, g.view(1), {0: "A", 1: "B"})
+    assert text.endswith("(targets Craw Wurm (4), B (1))")
