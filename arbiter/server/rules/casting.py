@@ -494,16 +494,19 @@ def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost
 
 
 def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
-                        cost_of: Callable[[int], ManaCost]) -> Flow:
+                        cost_of: Callable[[int], ManaCost] | None = None,
+                        most: int | None = None) -> Flow:
     """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
-    a different player or object, until the caster is done, nothing is left to target or the
-    total cost with one more target (``cost_of(targets)``) could not be paid."""
+    a different player or object, until the caster is done, nothing is left to target, there
+    are ``most`` targets, or the total cost with one more target (``cost_of(targets)``) could
+    not be paid. ``spell`` may also be an ability on the stack."""
     pid = spell.controller
     while game.in_game(pid):
         chosen = tuple(spell.targets)
-        options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
+        options = legal_targets(game, pid, spec, exclude=chosen, by=targeting_source(spell),
                                 unlimited=unlimited_source(spell))
-        if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
+        if (not options or (most is not None and len(chosen) >= most)
+                or (cost_of is not None and not can_afford(game, pid, cost_of(len(chosen) + 1)))):
             return True
         actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
             Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import Activated, DividedDamage, Target, TargetSpec, Triggered
-from .casting import describe_ref, legal_targets, targeting_source, unlimited_source
+from .casting import choose_more_targets, describe_ref
 from .damage import deal_damage
 from .state import REFRESH, Action, Decision, Obj
 
@@ -47,25 +47,9 @@ def choose_more_and_divide(game: Game, obj: Obj, specs: tuple[TargetSpec, ...],
     if e is None or not specs:
         return True
     pid = obj.controller
-    limit = min(e.most or e.amount, e.amount)
-    while len(obj.targets) < limit:
-        options = legal_targets(game, pid, specs[-1], exclude=tuple(obj.targets),
-                                by=targeting_source(obj), unlimited=unlimited_source(obj))
-        if not game.in_game(pid):
-            return False
-        if not options:
-            break
-        actions = [Action(0, "done", "No more targets", obj=obj.oid), *(
-            Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=obj.oid, ref=r)
-            for k, r in enumerate(options))]
-        answer = yield Decision("target", pid, f"Choose another {specs[-1].describe()} for "
-                                f"{obj.name}, or no more", actions)
-        if answer is REFRESH:
-            continue
-        if answer.kind == "done":
-            break
-        obj.targets.append(answer.ref)
-        game.touch(obj)
+    most = min(e.most or e.amount, e.amount)  # each target gets at least 1
+    if not (yield from choose_more_targets(game, obj, specs[-1], most=most)):
+        return False
     shares = yield from _division(game, obj, e.amount)
     if shares is None:
         return False
