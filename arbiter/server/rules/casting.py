@@ -569,7 +569,6 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         ab = found
     ability = game.new_object(obj.defn, pid, pid, STACK)
     ability.ability, ability.ability_index = ab, index
-    record(game, obj, index)
     ability.source = last_known(obj)
     ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
     ok = yield from choose_targets(game, ability, ab.targets)
@@ -596,6 +595,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         if ability.oid in game.objects:
             game.remove_object(ability)
         return
+    record(game, obj, index)  # activated: it is on the stack and its costs are paid (602.2)
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \
         if ability.targets else ""
     game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",
