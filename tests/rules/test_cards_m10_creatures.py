@@ -393,3 +393,20 @@ def test_the_division_is_shown_with_the_targets_on_the_stack() -> None:
     assert seen["tg"] == [["o", g.obj("Craw Wurm").oid], ["p", 1]] and seen["dv"] == [4, 1]
     text = card_text(seen, g.view(1), {0: "A", 1: "B"})
     assert text.endswith("(targets Craw Wurm (4), B (1))")
+
+
+def test_603_7c_the_delayed_sacrifice_misses_a_dragon_whelp_that_came_back() -> None:
+    g = (Scene().battlefield(0, "Dragon Whelp", *("Mountain",) * 8, "Island").hand(0, "Unsummon")
+         .start())
+    for _ in range(4):
+        g.activate(0, "Dragon Whelp").resolve()
+    g.cast(0, "Unsummon", "Dragon Whelp").resolve()
+    g.cast(0, "Dragon Whelp").resolve()  # a new object (CR 400.7), activated no times yet
+    g.until("end").resolve_all()
+    assert g.obj("Dragon Whelp").controller == 0 and g.zone_names("graveyard", 0) == ["Unsummon"]
+
+
+def test_magma_phoenix_triggers_only_when_it_dies() -> None:
+    g = (Scene().battlefield(0, "Magma Phoenix", "Island").hand(0, "Unsummon").start())
+    g.cast(0, "Unsummon", "Magma Phoenix").resolve()  # to a hand: it did not die (CR 700.4)
+    assert not g.game.stack and g.life(0) == 20 and g.zone_names("hand", 0) == ["Magma Phoenix"]
