@@ -8,7 +8,6 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -78,8 +77,10 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
             continue
         for ab in o.defn.abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
-                # One entry per mana it makes; activating it once makes them all.
-                out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
+                if ab.per_subtype:  # one entry per mana it makes; activated once for all
+                    out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
+                else:
+                    out.append((o.oid, ab.produces))
                 break
     # Prefer lands over creatures, so creatures stay free to attack and block.
     out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
@@ -409,9 +410,10 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
     for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
-        for idx, ab in enumerate(o.defn.abilities):
-            if isinstance(ab, Activated) and ab.zone == GRAVEYARD and \
-                    can_activate(game, pid, o, ab):
+        for idx in o.defn.graveyard_abilities:
+            ab = o.defn.abilities[idx]
+            assert isinstance(ab, Activated)
+            if can_activate(game, pid, o, ab):
                 add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
@@ -424,7 +426,6 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
     sources = mana_sources(game, pid)
-    makes = Counter(oid for oid, _ in sources)  # how much each source makes at once
     for oid, produces in sources:
         name = game.objects[oid].name
         # A source of any colour is one action per colour; ``index`` names it.
@@ -433,8 +434,9 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
                 continue
             seen_mana.add((name, color))
             index = COLORS.index(color) if produces == ANY_COLOR else -1
+            makes = sources.count((oid, produces))  # how much it makes at once
             actions.append(Action(len(actions), "mana",
-                                  f"Tap {name} for {('{' + color + '}') * makes[oid]}",
+                                  f"Tap {name} for {('{' + color + '}') * makes}",
                                   obj=oid, index=index))
     return actions
 

@@ -1342,6 +1342,12 @@ class CardDef:
         return tuple(k for k in self.keywords if not isinstance(k, str))
 
     @cached_property
+    def graveyard_abilities(self) -> tuple[int, ...]:
+        """Indexes of its activated abilities that work from a graveyard (CR 113.6m)."""
+        return tuple(i for i, a in enumerate(self.abilities)
+                     if isinstance(a, Activated) and a.zone == "graveyard")
+
+    @cached_property
     def global_statics(self) -> tuple[Static, ...]:
         return tuple(a for a in self.statics if isinstance(a, GLOBAL_STATICS))
 
