@@ -149,16 +149,20 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 return int(a["id"])
             if "Regenerate" in label and _in_danger(book, objs, a):
                 return int(a["id"])
+            if _worth_activating(book, view, me, objs, label):
+                return int(a["id"])
         loyal = _choose_loyalty(book, view, me, objs, by_kind.get("activate", []))
         if loyal is not None:
             return loyal
         for a in by_kind.get("activate", []):
             label = str(a["label"])
             # Spare mana into tokens ("{1}{G}: Create ..."), never a permanent sacrificed for
-            # one; a tapping ability that deals damage ("{T}: ... deals 1 damage to ...").
+            # one; a tapping ability that deals damage to a creature (Master of the Wild Hunt).
+            # Those that may hit any target wait for _worth_activating's moment.
             if "Create" in label and "Sacrifice" not in label and "{" in label:
                 return int(a["id"])
-            if "{T}" in label and "damage" in label and "Sacrifice" not in label:
+            if ("{T}" in label and "damage" in label and "Sacrifice" not in label
+                    and "any target" not in label and "to you" not in label):
                 return int(a["id"])
             gear = objs.get(a.get("obj", -1))
             if EQUIP in label and gear is not None and vk.attached_to(gear) is None:
@@ -216,6 +220,15 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
 
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
         return int((by_kind.get("no") or actions)[0]["id"])
+
+    if kind == "sacrifice":  # the least valuable permanent goes
+        def worth(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            return book.value(o) if o is not None else 0
+        return int(min(actions, key=worth)["id"])
+
+    if kind == "divide":
+        return _choose_share(book, objs, actions)
 
     return int(actions[0]["id"])  # e.g. commander to the command zone: yes
 
@@ -324,6 +337,38 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
         if worth_it and (best is None or score > best[0]):
             best = (score, int(a["id"]))
     return best[1] if best is not None else int(by_kind["done"][0]["id"])
+
+
+def _worth_activating(book: _Book, view: View, me: int, objs: Objects, label: str) -> bool:
+    """Abilities worth using now: removal while its victim is there, a tapper on a blocker
+    as its own combat begins, a pinger or a drain at the end of an opponent's turn (blockers
+    stay untapped), a card back from the graveyard. Pumps and sacrifices it leaves alone."""
+    step, active = vk.step(view), vk.active_player(view)
+    theirs = [o for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) != me
+              and book.is_(vk.name(o), "Creature")]
+    if "Destroy target tapped creature" in label:
+        return any(vk.tapped(o) for o in theirs)
+    if "Tap target creature" in label:
+        return active == me and step == "begin_combat" and any(not vk.tapped(o) for o in theirs)
+    if "from your graveyard to your hand" in label:
+        return active == me and step in ("main1", "main2")
+    if "damage to any target" in label or "loses 1 life" in label:
+        if "damage to you" in label and vk.life(view, me) <= 8:
+            return False
+        return active != me and step == "end"
+    return False
+
+
+def _choose_share(book: _Book, objs: Objects, actions: list[dict[str, Any]]) -> int:
+    """Divided damage: just enough to kill a creature when it can, else all it may."""
+    ref = actions[0].get("ref") or ["p", 0]
+    o = objs.get(int(ref[1])) if ref[0] == "o" else None
+    if o is not None:
+        lethal = book.pt(o)[1] - vk.damage(o)
+        enough = [a for a in actions if int(a["n"]) >= lethal]
+        if enough:
+            return int(min(enough, key=lambda a: int(a["n"]))["id"])
+    return int(max(actions, key=lambda a: int(a["n"]))["id"])
 
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",

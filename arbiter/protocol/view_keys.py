@@ -87,6 +87,12 @@ def active_player(view: View) -> int | None:
     return int(entry[1]) if entry else None
 
 
+def step(view: View) -> str | None:
+    """The current step ("main1", "begin_combat", "end"...; None before the first turn)."""
+    entry = view.get(TURN)
+    return str(entry[2]) if entry else None
+
+
 def draw_offer(view: View) -> DrawOffer | None:
     """The draw offer standing in the game, if any (CR 104.4i)."""
     entry = view.get(DRAW)

@@ -104,7 +104,7 @@ def test_603_7b_a_delayed_trigger_triggers_only_once() -> None:
     g = (Scene().battlefield(0, "Stone Giant", "Grizzly Bears", "Runeclaw Bear").start())
     g.activate(0, "Stone Giant", target="Grizzly Bears").resolve()
     g.until("end", 0).resolve()
-    assert not any(e.kind == "delayed" for e in g.game.effects)
+    assert not g.game.delayed_triggers
     g.next_turn(1, "end")
     assert not g.game.stack and g.objs("Runeclaw Bear", "battlefield")
 

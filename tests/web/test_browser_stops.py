@@ -40,8 +40,9 @@ def _keeping_bolts(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _priorities(ann: Person, limit: int, stop: Any = None) -> list[dict[str, Any]]:
-    """Play (keeping Lightning Bolts in hand) until the game ends or ``limit`` decisions; the priority decisions
-    the page showed, where more than passing was possible, with what the view said."""
+    """Play (keeping Lightning Bolts in hand) until the game ends or ``limit`` decisions; the
+    priority decisions the page showed, where more than passing was possible, with what the
+    view said."""
     seen: list[dict[str, Any]] = []
     for _ in range(limit):
         state = ann.wait_turn()

@@ -78,8 +78,10 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
     if o.get("a") is not None:
         flags.append("attached to " + _ref(["o", o["a"]], objs or {}, names or {}))
     if o.get("tg"):
-        flags.append("targets " + ", ".join(_ref(t, objs or {}, names or {})
-                                             for t in o["tg"]))
+        shares = list(o.get("dv") or ())  # divided damage: each target's share (CR 601.2d)
+        flags.append("targets " + ", ".join(
+            _ref(t, objs or {}, names or {}) + (f" ({shares[i]})" if i < len(shares) else "")
+            for i, t in enumerate(o["tg"])))
     return " ".join(parts) + (f" ({', '.join(flags)})" if flags else "")
 
 

@@ -24,7 +24,6 @@ from .cards.vocab import (
     EnchantedCant,
     PreventNoncombatDamageToEnchanted,
     ReturnAllFromGraveyards,
-    Sacrifice,
 )
 from .characteristics import is_type, subtypes
 from .filters import matches
@@ -217,14 +216,6 @@ def _attach(ctx: Ctx, e: Attach) -> None:
         ctx.game.say(f"{me[0].name} is attached to {host.name}.")
 
 
-def _sacrifice(ctx: Ctx, e: Sacrifice) -> None:
-    """CR 701.17a: only its controller can sacrifice it, and only while it is a permanent."""
-    for o in ctx.objects(e.what):
-        if o.zone == BATTLEFIELD and o.controller == ctx.controller:
-            ctx.game.move(o, GRAVEYARD, cause="sacrifice")
-            ctx.game.say(f"{ctx.game.name(ctx.controller)} sacrifices {o.name}.")
-
-
 def _return_all(ctx: Ctx, e: ReturnAllFromGraveyards) -> Flow:
     """Every matching card in every graveyard enters at once under its owner's control (or
     the controller's, with ``yours``: CR 110.2a). Each Aura's owner first chooses what it
@@ -267,6 +258,5 @@ def _options(game: Game, aura: Obj) -> Callable[[], list[Action]]:
 
 ATTACH_HANDLERS: dict[type, Any] = {
     Attach: _attach,
-    Sacrifice: _sacrifice,
     ReturnAllFromGraveyards: _return_all,
 }

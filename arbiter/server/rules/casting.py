@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import attachments, planechase, planeswalkers, sacrifice_costs
+from . import attachments, planechase, planeswalkers
+from .activations import record
 from .cards.vocab import (
     FLASH,
     HASTE,
@@ -26,11 +27,13 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type, mana_abilities
+from .characteristics import has_keyword, is_type, mana_abilities, subtypes
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
 from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
+from .sacrifice import candidates as sacrifice_candidates
+from .sacrifice import pay_sacrifice
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -77,7 +80,10 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
             continue  # CR 602.5: mana abilities too
         for ab in mana_abilities(game, o) if game.global_sources else o.defn.abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
-                out.append((o.oid, ab.produces))
+                if ab.per_subtype:  # one entry per mana it makes; activated once for all
+                    out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
+                else:
+                    out.append((o.oid, ab.produces))
                 break
     # Prefer lands over creatures, so creatures stay free to attack and block.
     out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
@@ -102,8 +108,11 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
     plan: Payment | None = plan_payment(cost, pool, mana_sources(game, pid, exclude))
     if plan is None:
         return False
+    activated: set[int] = set()
     for oid, color in plan.sources:  # CR 605.3a: mana abilities activated while paying
-        activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+        if oid not in activated:  # a source making several mana is activated once
+            activated.add(oid)
+            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
     for color, n in plan.from_pool:
         pool[color] -= n
         if not pool[color]:
@@ -128,13 +137,23 @@ def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
     ab = next((a for a in abilities if color in mana_choices(a.produces)), abilities[0])
     choices = mana_choices(ab.produces)
     made = color if color in choices else choices[0]
+    n = mana_amount(game, obj, ab)
     game.set_tapped(obj, True)
-    game.add_mana(pid, made)
+    if n:
+        game.add_mana(pid, made, n)
     if not quiet:
-        game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
+        game.say(f"{game.name(pid)} taps {obj.name} for {('{' + made + '}') * n or 'nothing'}.")
     if is_type(game, obj, "Land"):  # CR 605.5a: what triggers on it goes on the stack
         game.emit(TAPS_LAND_FOR_MANA, player=pid, obj=obj)
 
+
+def mana_amount(game: Game, obj: Obj, ab: ManaAbility) -> int:
+    """How much mana ``ab`` makes now: one, or one per permanent of its subtype its
+    controller controls (counted as it is activated, CR 605.3b: it resolves at once)."""
+    if not ab.per_subtype:
+        return 1
+    return sum(1 for o in game.permanents()
+               if o.controller == obj.controller and ab.per_subtype in subtypes(game, o))
 
 def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
                free: bool = False) -> ManaCost:
@@ -322,15 +341,23 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
     return True
 
 
+def works_from(ab: Activated, obj: Obj) -> bool:
+    """CR 113.6: an activated ability works on the battlefield (a vanguard's in the command
+    zone, 113.6p), or only from the zone it names (113.6b, 113.6m)."""
+    return obj.zone == ab.zone if ab.zone else obj.zone in (BATTLEFIELD, COMMAND)
+
+
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     cost = ab.cost
+    if not works_from(ab, obj):
+        return False
     if game.global_sources and attachments.cant(game, obj, "activate"):
         return False  # CR 602.5
     if (ab.sorcery_speed or cost.is_loyalty) and not _sorcery_timing(game, pid):
         return False  # CR 606.3: loyalty abilities at sorcery speed
     if cost.is_loyalty and not planeswalkers.loyalty_ready(game, obj, cost):
         return False
-    if cost.sacrifice and not sacrifice_costs.candidates(game, pid, cost.sacrifice):
+    if cost.sacrifice and not sacrifice_candidates(game, pid, cost.sacrifice):
         return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
@@ -404,6 +431,12 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         if can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
+    for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
+        for idx in o.defn.graveyard_abilities:
+            ab = o.defn.abilities[idx]
+            assert isinstance(ab, Activated)
+            if can_activate(game, pid, o, ab):
+                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
             continue
@@ -414,7 +447,8 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             and can_afford(game, pid, planechase.die_cost(game, pid))):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    for oid, produces in mana_sources(game, pid):
+    sources = mana_sources(game, pid)
+    for oid, produces in sources:
         name = game.objects[oid].name
         # A source with a choice of colours is one action per colour; ``index`` names it.
         for color in mana_choices(produces):
@@ -422,8 +456,10 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
                 continue
             seen_mana.add((name, color))
             index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
-            actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
-                                  index=index))
+            makes = sources.count((oid, produces))  # how much it makes at once
+            actions.append(Action(len(actions), "mana",
+                                  f"Tap {name} for {('{' + color + '}') * makes}",
+                                  obj=oid, index=index))
     return actions
 
 
@@ -483,16 +519,19 @@ def choose_x(game: Game, pid: int, obj: Obj, values: Callable[[], range | list[i
 
 
 def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
-                        cost_of: Callable[[int], ManaCost]) -> Flow:
+                        cost_of: Callable[[int], ManaCost] | None = None,
+                        most: int | None = None) -> Flow:
     """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
-    a different player or object, until the caster is done, nothing is left to target or the
-    total cost with one more target (``cost_of(targets)``) could not be paid."""
+    a different player or object, until the caster is done, nothing is left to target, there
+    are ``most`` targets, or the total cost with one more target (``cost_of(targets)``) could
+    not be paid. ``spell`` may also be an ability on the stack."""
     pid = spell.controller
     while game.in_game(pid):
         chosen = tuple(spell.targets)
-        options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
+        options = legal_targets(game, pid, spec, exclude=chosen, by=targeting_source(spell),
                                 unlimited=unlimited_source(spell))
-        if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
+        if (not options or (most is not None and len(chosen) >= most)
+                or (cost_of is not None and not can_afford(game, pid, cost_of(len(chosen) + 1)))):
             return True
         actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
             Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
@@ -572,8 +611,8 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         ok = x is not None
         ability.x = x or 0
     ok = ok and (yield from choose_targets(game, ability, ab.targets))
-    if ok and cost.sacrifice:
-        ok = yield from sacrifice_costs.sacrifice(game, pid, cost.sacrifice, obj)
+    if ok and cost.sacrifice:  # chosen as the cost is paid (CR 601.2h by way of 602.2b)
+        ok = yield from pay_sacrifice(game, pid, cost.sacrifice, obj)
     if not ok:
         if ability.oid in game.objects:
             game.remove_object(ability)
@@ -590,6 +629,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         game.remove_counters(obj, cost.remove_counter, 1)
     if cost.sacrifice_self:
         game.move(obj, "graveyard", cause="sacrifice")
+    record(game, obj, index)  # activated: it is on the stack and its costs are paid (602.2)
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \
         if ability.targets else ""
     game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",

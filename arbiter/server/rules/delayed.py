@@ -1,41 +1,40 @@
-"""Delayed triggered abilities (CR 603.7): made by a resolving spell or ability, they trigger
-once, the next time their event happens, and are then gone (603.7c). ``game.delayed`` holds
-them, each as the waiting-trigger object it becomes (its source the object that made it, as it
-last existed), until its event comes; only "at the beginning of the next end step" exists so
-far.
-"""
+"""Delayed triggered abilities (CR 603.7): an effect creates one as it resolves ("at the
+beginning of the next end step, ..."); it waits in ``game.delayed_triggers`` until its event
+next happens, triggers once (603.7b) and is gone; it is gone too when its controller leaves the
+game (800.4a). Its source is the source of the ability that made it and its controller that
+ability's controller (603.7e). One that names an object ("destroy that creature") finds it only
+while it is the same object (603.7c): an object that changed zones since is a new one
+(triggers.py fires them)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .cards.vocab import AtEndStep, AtNextEndStep, Triggered
+from .cards.vocab import Delayed, Triggered
 from .state import STACK, Obj
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from .game import Game
     from .resolve import Ctx
 
 
-def _at_next_end_step(ctx: Ctx, e: AtNextEndStep) -> None:
+def _create(ctx: Ctx, e: Delayed) -> None:
     g = ctx.game
-    ability = Triggered(AtEndStep("each"), e.effects, text="at the beginning of the next "
-                        "end step")
-    g.delayed.append(Obj(oid=0, defn=ctx.source.defn, owner=ctx.controller,
-                         controller=ctx.controller, zone=STACK, zone_owner=None,
-                         ability=ability, source=ctx.source))
+    ability = Triggered(e.event, e.effects, text=e.text)
+    about = [None] if e.about is None else [o.oid for o in ctx.objects(e.about)]
+    for oid in about:
+        # Index -3: no ability of the card's own, so it is never taken for one of them.
+        g.delayed_triggers.append(Obj(oid=0, defn=ctx.source.defn, owner=ctx.controller,
+                                      controller=ctx.controller, zone=STACK, zone_owner=None,
+                                      ability=ability, ability_index=-3, source=ctx.source,
+                                      event={} if oid is None else {"about": oid}))
 
 
-def check_delayed(game: Game, kind: str, data: dict[str, Any]) -> None:
-    """CR 603.7c: a delayed ability triggers the next time its event happens, and only then."""
-    if kind != "end_step":
-        return
-    due, game.delayed = game.delayed, []
-    for trig in due:
-        trig.event = dict(data)
-        game.pending_triggers.append(trig)
+def event_of(game: Any, waiting: Obj, data: dict[str, Any]) -> dict[str, Any]:
+    """The event a delayed ability triggered on, with the object it was made about as the
+    event's object: None when that object has left its zone since (603.7c)."""
+    about = waiting.event.get("about")
+    return dict(data) if about is None else {**data, "obj": game.objects.get(about)}
 
 
-DELAYED_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {AtNextEndStep: _at_next_end_step}
+DELAYED_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {Delayed: _create}

@@ -53,6 +53,7 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .statics import no_maximum_hand_size
 from .teams import acting_orders
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class Game:
         self.loop_seen: set[Any] = set()
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
-        self.delayed: list[Obj] = []  # delayed triggered abilities to come (CR 603.7, delayed.py)
+        self.delayed_triggers: list[Obj] = []  # waiting for their event (delayed.py, CR 603.7)
         self.lands_played: dict[int, int] = {}
         # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
         # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
@@ -379,7 +380,8 @@ class Game:
         """CR 402.2 / 514.1: seven as modified by a vanguard (902.5b), or None when an effect
         says the player has no maximum hand size."""
         if self.players[pid].no_max_hand or any(
-                e.kind == "no_max_hand" and e.player == pid for e in self.effects):
+                e.kind == "no_max_hand" and e.player == pid for e in self.effects) or (
+                self.global_sources and no_maximum_hand_size(self, pid)):
             return None
         return self.config.hand_size_of(pid)
 
@@ -530,12 +532,15 @@ class Game:
             self.statics_changed()
 
     def statics_changed(self) -> None:
-        """A static ability that changes creatures began or stopped applying: every
-        creature's power, toughness and keywords may differ now (for the views)."""
+        """A static ability that changes creatures or players began or stopped applying: every
+        creature's power, toughness and keywords, and each player's maximum hand size, may
+        differ now (for the views)."""
         self.chars = None
         for o in self.battlefield:
             if o.defn.is_("Creature"):
                 self.dirty.add(o.oid)
+        for p in self.seats:  # a player's maximum hand size may have changed (CR 402.2)
+            self.dirty.add(("p", p))
 
     def enter_silently(self, obj: Obj) -> None:
         """Set up a permanent placed by a scenario: its static abilities apply and its
@@ -725,15 +730,13 @@ class Game:
 
     def emit(self, event: str, **data: Any) -> None:
         """A game event: triggered abilities look at it (CR 603.2)."""
-        # Delayed triggers (CR 603.7) wait among the continuous effects.
-        if self.triggered_watchers or self.continuous:
+        # A permanent leaving the battlefield is no longer watched, yet its own
+        # leaves-the-battlefield abilities still trigger (CR 603.10a).
+        if self.triggered_watchers or self.delayed_triggers or (
+                event == "zone_change" and data["from_zone"] == BATTLEFIELD):
             from .triggers import check_triggers
 
             check_triggers(self, event, data)
-        if self.delayed:
-            from .delayed import check_delayed
-
-            check_delayed(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
 

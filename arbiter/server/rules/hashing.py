@@ -31,6 +31,10 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "chosen", o.chosen)
     if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
         out = (*out, "x", o.x, o.is_copy)
+    if o.activated:  # activations this turn (activations.py)
+        out = (*out, "activated", tuple(sorted(o.activated.items())))
+    if o.divided:  # each target's share of divided damage (CR 601.2d)
+        out = (*out, "divided", tuple(o.divided))
     return (*out, o.stack_id) if o.stack_id else out
 
 
@@ -40,8 +44,8 @@ def _effect(e: Continuous) -> tuple[Any, ...]:
         e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
     if e.colors or e.subtype:  # kinds added later: old hashes stay as they were
         out = (*out, e.colors, e.subtype)
-    if e.while_on is not None or e.trigger is not None:
-        out = (*out, e.while_on, repr(e.trigger), e.source.oid if e.source else None)
+    if e.while_on is not None:
+        out = (*out, e.while_on)
     return out
 
 
@@ -76,9 +80,9 @@ def game_state(g: Game) -> tuple[Any, ...]:
     )
     if g.extra_turns:  # CR 500.7; added only when there are some, as for Grand Melee below
         out = (*out, ("extra_turns", tuple(g.extra_turns)))
-    if g.delayed:  # CR 603.7, likewise only when there are some
-        out = (*out, ("delayed", tuple((repr(t.ability), t.source.oid if t.source else None,
-                                        t.controller) for t in g.delayed)))
+    if g.delayed_triggers:  # CR 603.7, likewise
+        out = (*out, ("delayed", tuple((t.source.oid if t.source else None, t.controller)
+                                       for t in g.delayed_triggers)))
     return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 

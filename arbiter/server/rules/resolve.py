@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import ending, planechase
+from .activations import this_turn
 from .attachments import ATTACH_HANDLERS, choose_land_type
 from .card_moves import CARD_MOVE_HANDLERS
 from .cards.pool import TOKEN_DEFS
@@ -41,6 +42,7 @@ from .cards.vocab import (
     SELF,
     UNTIL_YOUR_NEXT_TURN,
     YOU,
+    ActivatedThisTurnAtLeast,
     AllOf,
     CardsInHandOfRecipient,
     CardsToGraveyardThisTurnAtLeast,
@@ -117,11 +119,13 @@ from .characteristics import has_keyword, power, subtypes
 from .copies import copy_spell
 from .damage import damage_flow
 from .delayed import DELAYED_HANDLERS
+from .divide import DIVIDE_HANDLERS, target_specs
 from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .pack_strike import PACK_HANDLERS
 from .replacement_effects import REPLACEMENT_HANDLERS
+from .sacrifice import SACRIFICE_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -653,6 +657,8 @@ def _if(ctx: Ctx, e: If) -> Flow:
         found = objects_of(ctx, cond.what)
         holds = bool(found) and found[0].zone == BATTLEFIELD and \
             found[0].defn.is_("Creature") and power(ctx.game, found[0]) <= cond.amount
+    elif isinstance(cond, ActivatedThisTurnAtLeast):  # about the resolving ability itself
+        holds = this_turn(ctx.game, ctx.source, ctx.obj.ability_index) >= cond.times
     else:
         holds = condition_holds(ctx.game, ctx.obj if not ctx.obj.is_ability else ctx.source,
                                 cond, ctx.controller, ctx.memory, ctx.event)
@@ -757,7 +763,7 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
 def _return_to_hand(ctx: Ctx, e: ReturnToHand) -> Flow:
     g = ctx.game
     for o in objects_of(ctx, e.what):
-        if o.zone != BATTLEFIELD:
+        if o.zone not in (BATTLEFIELD, GRAVEYARD):  # a permanent, or a card in a graveyard
             continue
         if o.is_commander and g.config.variant == "commander":
             owner = o.owner
@@ -1030,6 +1036,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
     **TRIGGER_HANDLERS,
     **ATTACH_HANDLERS,
+    **SACRIFICE_HANDLERS, **DIVIDE_HANDLERS,
 }
 
 
@@ -1079,7 +1086,7 @@ def resolve_top(game: Game) -> Flow:
 def _resolve_ability(game: Game, obj: Obj) -> Flow:
     ab = obj.ability
     assert ab is not None
-    specs = ab.targets
+    specs = target_specs(ab, len(obj.targets))  # "any number of targets" repeats the last
     checked = _check_targets(game, obj, specs)
     if specs and all(t is None for t in checked):
         game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")

@@ -96,11 +96,14 @@ class Obj:
     loyalty_turn: int = -1  # turn a loyalty ability of this was last activated (CR 606.3)
     chosen_player: int | None = None  # a player chosen for this permanent (ChooseOpponent)
     chosen: str = ""  # a basic land type chosen as it entered (ChooseBasicLandType)
+    # (turn, ability index) -> how many times it was activated that turn (activations.py)
+    activated: dict[tuple[int, int], int] = field(default_factory=dict)
     # Stack objects that are abilities:
     ability: Activated | Triggered | None = None
     ability_index: int = -1
     source: Obj | None = None  # the source as it last existed (last known information)
     targets: list[Ref] = field(default_factory=list)
+    divided: list[int] = field(default_factory=list)  # each target's share (CR 601.2d)
     event: dict[str, Any] = field(default_factory=dict)  # what triggered it
     # Spells on the stack: the X announced as it was cast (CR 107.3a; 0 elsewhere, 107.3g),
     # and whether it is a copy (CR 707.10), which no physical card stands behind.
@@ -178,10 +181,6 @@ class Continuous:
     subtype: str = ""  # the subtype a "subtype" effect, or card type a "card_type" one, adds
     # "For as long as ~ remains on the battlefield" (CR 611.2b): the object id it lasts with.
     while_on: int | None = None
-    # A delayed triggered ability waiting for its event (kind "delayed", CR 603.7), with the
-    # source it came from as last known; ``affected`` is the object it refers to.
-    trigger: Triggered | None = None
-    source: Obj | None = None
 
 
 class EffectList(list[Continuous]):
@@ -225,8 +224,10 @@ class Action:
             out["obj"] = self.obj
         if self.ref is not None:
             out["ref"] = list(self.ref)
-        if self.kind in ("amount", "x"):
-            out["n"] = self.index  # how much damage (CR 510.1c), or the value of X (107.3a)
+        if self.kind in ("amount", "x", "share"):
+            # How much damage (CR 510.1c), the value of X (107.3a), or a target's share of
+            # divided damage (601.2d).
+            out["n"] = self.index
         if self.kind == "replacement":
             out["spends"] = bool(self.index)  # it uses up a shield (CR 615.7)
         return out

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from .cards.vocab import (
     CombatLimit,
+    NoMaximumHandSizeStatic,
     PreventOneFromOpponents,
     SpellsCostLess,
     UntapDuringOpponentsUntap,
@@ -58,3 +59,9 @@ def untap_also(game: Game, active: int) -> list[int]:
     return sorted({src.controller for src in _active(game) for st in src.defn.global_statics
                    if isinstance(st, UntapDuringOpponentsUntap)
                    and game.are_opponents(src.controller, active)})
+
+
+def no_maximum_hand_size(game: Game, pid: int) -> bool:
+    """Does a permanent ``pid`` controls say "You have no maximum hand size" (CR 402.2)?"""
+    return any(isinstance(st, NoMaximumHandSizeStatic) for src in _active(game)
+               if src.controller == pid for st in src.defn.global_statics)

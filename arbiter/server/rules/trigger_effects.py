@@ -10,11 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
     INDEFINITELY,
-    DelayedTrigger,
     DestroyOneAtRandom,
     DoesntUntap,
     SacrificeCreature,
-    Triggered,
 )
 from .characteristics import power
 from .keywords import destroy
@@ -94,18 +92,7 @@ def _destroy_one_at_random(ctx: Ctx, e: DestroyOneAtRandom) -> None:
         g.say(f"{doomed.name} is indestructible and is not destroyed.")
 
 
-def _delayed(ctx: Ctx, e: DelayedTrigger) -> None:
-    """CR 603.7a: made as the ability resolves, with its source and controller (603.7e), it
-    waits among the continuous effects until its event (triggers.py puts it on the stack)."""
-    g = ctx.game
-    for o in ctx.objects(e.about):
-        g.table.timestamp += 1
-        g.effects.append(Continuous(
-            "delayed", ctx.controller, g.table.timestamp, INDEFINITELY, affected=o.oid,
-            trigger=Triggered(e.event, e.effects, text=e.text), source=ctx.source))
-
-
 TRIGGER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     DoesntUntap: _doesnt_untap, SacrificeCreature: _sacrifice,
-    DestroyOneAtRandom: _destroy_one_at_random, DelayedTrigger: _delayed,
+    DestroyOneAtRandom: _destroy_one_at_random,
 }

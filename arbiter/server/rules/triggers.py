@@ -32,11 +32,14 @@ from .cards.vocab import (
     PlaneswalkAway,
     PlaneswalkTo,
     PlayerLoses,
+    SelfDies,
     SelfEnters,
     SetInMotion,
     Triggered,
 )
 from .casting import choose_targets
+from .delayed import event_of
+from .divide import choose_more_and_divide, divided
 from .planechase import exempt
 from .state import (
     BATTLEFIELD,
@@ -74,6 +77,9 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return obj is src if ev.what == "self" else obj.oid == src.attached_to
     if isinstance(ev, SelfEnters):
         return kind == "enters" and obj is src
+    if isinstance(ev, SelfDies):
+        return (kind == "zone_change" and obj is src and data["from_zone"] == BATTLEFIELD
+                and data["to_zone"] == GRAVEYARD)
     if isinstance(ev, CreatureEnters):
         return (kind == "enters" and obj is not None and obj.defn.is_("Creature")
                 and not (ev.nontoken and obj.is_token) and not (ev.other and obj is src))
@@ -151,11 +157,32 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
     return []
 
 
+def _fire_delayed(game: Game, kind: str, data: dict[str, Any]) -> None:
+    """CR 603.7b: a delayed triggered ability triggers the next time its event happens, once."""
+    for waiting in list(game.delayed_triggers):
+        ab = waiting.ability
+        assert isinstance(ab, Triggered) and waiting.source is not None
+        if not game.in_game(waiting.controller):
+            game.delayed_triggers.remove(waiting)  # CR 800.4a: gone with its controller
+        elif _matches(game, waiting.source, ab, kind, data):
+            game.delayed_triggers.remove(waiting)
+            waiting.event = event_of(game, waiting, data)
+            game.pending_triggers.append(waiting)
+
+
 def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
-    if game.continuous:
-        _delayed_triggers(game, kind, data)
+    if game.delayed_triggers:
+        _fire_delayed(game, kind, data)
     involved: list[int] | None = None
-    for src in list(game.triggered_watchers):
+    watchers = list(game.triggered_watchers)
+    leaving = data.get("obj")
+    if (kind == "zone_change" and data["from_zone"] == BATTLEFIELD and isinstance(leaving, Obj)
+            and not leaving.is_ability
+            and any(isinstance(a, Triggered) for a in leaving.defn.abilities)):
+        # CR 603.10a: leaves-the-battlefield abilities look back in time: the object that has
+        # just left triggers as it last was on the battlefield.
+        watchers.append(leaving)
+    for src in watchers:
         if src.phased_out or (src.zone != BATTLEFIELD
                               and not (src.zone == COMMAND and src.defn.supplementary)):
             continue
@@ -191,23 +218,6 @@ def _occurrences(ab: Triggered, data: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(ev, AtDrawStep) and ev.per_player and len(data.get("players", ())) > 1:
         return [{**data, "player": p} for p in data["players"]]
     return [dict(data)]
-
-
-def _delayed_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
-    """CR 603.7: a delayed triggered ability (made by trigger_effects.py) triggers the next
-    time its event happens, and only once (603.7b); it refers to the object it was made
-    about only while that object is still the same object in the same zone (603.7c,
-    400.7)."""
-    for eff in [e for e in game.effects if e.kind == "delayed"]:
-        src, ab = eff.source, eff.trigger
-        if src is None or ab is None or not _matches(game, src, ab, kind, data):
-            continue
-        game.effects.remove(eff)
-        about = game.objects.get(eff.affected) if eff.affected is not None else None
-        game.pending_triggers.append(Obj(
-            oid=0, defn=src.defn, owner=eff.controller, controller=eff.controller, zone=STACK,
-            zone_owner=None, ability=ab, ability_index=-1, source=src,
-            event={**data, "obj": about}))
 
 
 def _bound(ab: Triggered, event: dict[str, Any]) -> Triggered:
@@ -250,8 +260,10 @@ def put_triggers_on_stack(game: Game) -> Flow:
             obj.ability = _bound(trig.ability, trig.event)
             obj.ability_index = trig.ability_index
             obj.source, obj.event = trig.source, trig.event
-            if obj.ability.targets:
+            if obj.ability.targets:  # "that player" bound to the event's (_bound)
                 ok = yield from choose_targets(game, obj, obj.ability.targets)
+                ok = ok and (yield from choose_more_and_divide(  # CR 603.3d, 601.2d
+                    game, obj, obj.ability.targets, divided(obj.ability.effects)))
                 if not ok:
                     game.remove_object(obj)  # CR 603.3d: no legal targets, removed
                     continue
@@ -279,6 +291,7 @@ _EVENT_WORDS = {
     "PlayerDoes": "when a player acts", "DealsDamage": "when it deals damage",
     "Attacks": "when it attacks", "Blocks": "when it blocks or is blocked",
     "BecomesTarget": "when it becomes a target",
+    "SelfDies": "when it dies",
 }
 
 

@@ -98,6 +98,10 @@ Keyword = str | Landwalk | Protection
 # CR 305.6: the basic land types, and the mana each one's intrinsic ability adds.
 BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
+# The card types of traditional cards (CR 300.1), as type lines spell them.
+CARD_TYPES = frozenset({"Artifact", "Creature", "Enchantment", "Land", "Planeswalker", "Instant",
+                        "Sorcery", "Battle", "Kindred"})
+
 # Nontraditional card types (CR 311-314): they live in the command zone and are never part of a
 # deck, a library or a sideboard (CR 100.2d).
 PLANE = "Plane"
@@ -411,6 +415,15 @@ class SourceUntapped:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivatedThisTurnAtLeast:
+    """The resolving activated ability has been activated ``times`` or more times this turn
+    (counted as it is activated, per object: a permanent that left and came back is a new
+    object with a count of its own, CR 400.7)."""
+
+    times: int
+
+
+@dataclass(frozen=True, slots=True)
 class AllOf:
     conditions: tuple[Condition, ...]
 
@@ -451,7 +464,7 @@ class CardsToGraveyardThisTurnAtLeast:
 
 Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters |
     SourceUntapped | AllOf | Paid | NoCardsInHand | PowerAtMost | DamageTakenThisTurnAtLeast |
-    CardsToGraveyardThisTurnAtLeast)
+    CardsToGraveyardThisTurnAtLeast | ActivatedThisTurnAtLeast)
 
 # --------------------------------------------------------------------------- effects
 
@@ -460,6 +473,19 @@ Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters 
 class Damage:
     amount: Amount
     to: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class DividedDamage:
+    """"deals ``amount`` damage divided as you choose among any number of targets" (among at
+    most ``most`` of them when it is set: "one, two, or three targets"). The ability's last
+    target spec may be chosen again, a different player or object each time (CR 115.3), up to
+    the limit and never more targets than ``amount``, since each must get at least 1; the
+    division is announced as the targets are chosen (CR 601.2d, and 603.3d for a triggered
+    ability). A target that has become illegal is dealt nothing (608.2b): divide.py."""
+
+    amount: int
+    most: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -899,6 +925,20 @@ class BecomeColor:
 
 
 @dataclass(frozen=True, slots=True)
+class Delayed:
+    """Create a delayed triggered ability (CR 603.7): the next time ``event`` happens,
+    ``effects`` trigger, once (603.7b), with this ability's source and controller (603.7e).
+    "At the beginning of the next end step" is ``Delayed(AtEndStep("each"), ...)``. With
+    ``about``, it is made about each object that names (as it is now), which the ability
+    then means by ``EVENT_OBJECT`` ("destroy that creature", CR 603.7c)."""
+
+    event: TriggerEvent
+    effects: tuple[Effect, ...]
+    text: str = ""
+    about: Ref | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentChoosesSelfOrOthers:
     """The target opponent chooses self or others: ``self_effects`` happen (to that player,
     ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
@@ -911,14 +951,6 @@ class OpponentChoosesSelfOrOthers:
 class PlayTopCardFree:
     """"Reveal the top card of your library. You may play that card without paying its mana
     cost. If you don't, exile it." (CR 118.9: an alternative cost; X is 0, 107.3b)."""
-
-
-@dataclass(frozen=True, slots=True)
-class AtNextEndStep:
-    """"At the beginning of the next end step, ``effects``": a delayed triggered ability
-    (CR 603.7) that triggers once; ``SELF`` in ``effects`` is still the source that made it."""
-
-    effects: tuple[Effect, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -984,18 +1016,6 @@ class DestroyOneAtRandom:
 
 
 @dataclass(frozen=True, slots=True)
-class DelayedTrigger:
-    """Create a delayed triggered ability (CR 603.7): the next time ``event`` happens,
-    ``effects`` happen, once (603.7b). ``about`` names the object it will refer to as
-    ``EVENT_OBJECT`` ("destroy that creature"), as it is when the delayed trigger is made."""
-
-    event: TriggerEvent
-    effects: tuple[Effect, ...]
-    about: Ref
-    text: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Attach:
     """Attach this Equipment (or Aura) to ``to`` (CR 701.3): equip's effect (702.6a). It does
     nothing when it is already attached there (701.3b) or cannot legally be (301.5c)."""
@@ -1029,13 +1049,13 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
     PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
-    Regenerate | AtNextEndStep | PlayTopCardFree | May | AddMana | DestroyAll | Discard |
+    Regenerate | PlayTopCardFree | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
-    DestroyOneAtRandom | DelayedTrigger | Attach | Sacrifice)
+    DestroyOneAtRandom | Attach | Sacrifice | Delayed | DividedDamage)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -1051,6 +1071,13 @@ class AtUpkeep:
 @dataclass(frozen=True, slots=True)
 class SelfEnters:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class SelfDies:
+    """When this dies: is put into a graveyard from the battlefield (CR 700.4). A
+    leaves-the-battlefield trigger, so it looks back in time at the object as it last was on
+    the battlefield (CR 603.10a)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1232,17 +1259,18 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
     PlanarDieRolled | CounterRemovedFromSelf | PlayerDoes | DealsDamage | Attacks | Blocks |
-    BecomesTarget)
+    BecomesTarget | SelfDies)
 
 # --------------------------------------------------------------------------- abilities
 
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """An activation cost: mana, {T}, sacrificing this or another permanent (``sacrifice``:
-    "Sacrifice a Goblin" names the subtype), loyalty (+N / -N; ``loyalty_x``: "[-X]", the
-    player chooses X as the ability is activated, CR 107.3, 606.4), removing a counter of the
-    kind ``remove_counter`` from this (CR 118.3: only with one to remove)."""
+    """An activation cost: mana, {T}, sacrificing this or a permanent of a kind (``sacrifice``
+    names a card type or a subtype: "Sacrifice a creature", "Sacrifice a Goblin"; the player
+    chooses which as they pay, CR 601.2h, 602.2b), loyalty (+N / -N; ``loyalty_x``: "[-X]",
+    the player chooses X as the ability is activated, CR 107.3, 606.4), removing a counter of
+    the kind ``remove_counter`` from this (CR 118.3: only with one to remove)."""
 
     mana: ManaCost | None = None
     tap: bool = False
@@ -1270,7 +1298,8 @@ class Cost:
         if self.sacrifice_self:
             parts.append("Sacrifice this")
         if self.sacrifice:
-            parts.append(f"Sacrifice a {self.sacrifice}")
+            kind = self.sacrifice.lower() if self.sacrifice in CARD_TYPES else self.sacrifice
+            parts.append(f"Sacrifice a {kind}")
         if self.remove_counter:
             parts.append(f"Remove a {self.remove_counter} counter from this")
         return ", ".join(parts)
@@ -1280,9 +1309,12 @@ class Cost:
 class ManaAbility:
     """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``; of one of its types when
     it names several ("BR": "Add {B} or {R}"), or of any colour when it is ``ANY_COLOR``; the
-    player chooses."""
+    player chooses. With ``per_subtype``, that mana once for each permanent of that subtype
+    its controller controls ("Add {G} for each Elf you control", counted as it is
+    activated)."""
 
     produces: str
+    per_subtype: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1293,6 +1325,9 @@ class Activated:
     sorcery_speed: bool = False
     text: str = ""
     anyone: bool = False  # any player may activate it, not only its controller
+    # The zone it works from when that is not the battlefield: "graveyard" for "Return this
+    # from your graveyard to your hand" (CR 113.6b, 113.6m).
+    zone: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1511,6 +1546,12 @@ class UntapDuringOpponentsUntap:
 
 
 @dataclass(frozen=True, slots=True)
+class NoMaximumHandSizeStatic:
+    """"You have no maximum hand size": for as long as its controller controls this (CR 402.2,
+    514.1). The effect :class:`NoMaximumHandSize` does the same for a set time."""
+
+
+@dataclass(frozen=True, slots=True)
 class CostsMorePerExtraTarget:
     """This spell costs {``generic``} more to cast for each target beyond the first
     (CR 601.2f: an additional cost fixed as the total cost is determined)."""
@@ -1524,7 +1565,8 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
     PowerToughnessEqualToLife | PreventDamageRemoveCounters | EntersTappedUnlessControl |
     ShuffleIntoLibraryInstead | CantBeCountered | EnchantedCant |
-    PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType)
+    PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType |
+    NoMaximumHandSizeStatic)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
@@ -1534,7 +1576,8 @@ LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqu
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
-                  UntapDuringOpponentsUntap, EnchantedCant, PreventNoncombatDamageToEnchanted)
+                  UntapDuringOpponentsUntap, EnchantedCant, PreventNoncombatDamageToEnchanted,
+                  NoMaximumHandSizeStatic)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card
@@ -1637,6 +1680,12 @@ class CardDef:
     def keyword_values(self) -> tuple[Landwalk | Protection, ...]:
         """The keywords that carry a parameter, for the engine's questions about them."""
         return tuple(k for k in self.keywords if not isinstance(k, str))
+
+    @cached_property
+    def graveyard_abilities(self) -> tuple[int, ...]:
+        """Indexes of its activated abilities that work from a graveyard (CR 113.6m)."""
+        return tuple(i for i, a in enumerate(self.abilities)
+                     if isinstance(a, Activated) and a.zone == "graveyard")
 
     @cached_property
     def global_statics(self) -> tuple[Static, ...]:

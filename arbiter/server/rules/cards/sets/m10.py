@@ -43,6 +43,7 @@ from ..vocab import (
     DEFENDER,
     DISCARDS,
     DRAWS,
+    EACH_CREATURE,
     EACH_CREATURE_OF_TARGET,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
@@ -57,6 +58,7 @@ from ..vocab import (
     EVENT_OBJECT,
     EVENT_PLAYER,
     FIRST_STRIKE,
+    FLASH,
     FLYING,
     GAINS_LIFE,
     HASTE,
@@ -81,9 +83,9 @@ from ..vocab import (
     YOU,
     Ability,
     Activated,
+    ActivatedThisTurnAtLeast,
     AtDrawStep,
     AtEndStep,
-    AtNextEndStep,
     Attacks,
     AtUpkeep,
     BecomeCreature,
@@ -105,10 +107,11 @@ from ..vocab import (
     Damage,
     DealsCombatDamage,
     DealsDamage,
-    DelayedTrigger,
+    Delayed,
     Destroy,
     DestroyOneAtRandom,
     Discard,
+    DividedDamage,
     DoesntUntap,
     Draw,
     EnchantedCant,
@@ -122,12 +125,14 @@ from ..vocab import (
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    If,
     Keyword,
     Landwalk,
     LoseLife,
     ManaAbility,
     May,
     Mill,
+    NoMaximumHandSizeStatic,
     PackStrike,
     PermanentsYouControl,
     PlayerCastsSpell,
@@ -147,9 +152,11 @@ from ..vocab import (
     Regenerate,
     Remembered,
     ReturnAllFromGraveyards,
+    ReturnToHand,
     Sacrifice,
     SacrificeCreature,
     SearchToTop,
+    SelfDies,
     SelfEnters,
     SharedTypeBonus,
     ShuffleIntoLibraryInstead,
@@ -280,6 +287,10 @@ def _equipment(name: str, mana: str, text: str, *abilities: Ability) -> CardDef:
     """An Equipment with "Equip {2}" (CR 301.5, 702.6a)."""
     return CardDef(name=name, types=ARTIFACT, subtypes=("Equipment",), cost=mana_cost(mana),
                    text=text, abilities=(*abilities, equip("{2}")))
+_TRAMPLE = ("Trample (This creature can deal excess combat damage to the player or planeswalker "
+            "it's attacking.)")
+_SKELETON_VAMPIRE_OR_ZOMBIE = TargetSpec("permanent", where(
+    "target Skeleton, Vampire, or Zombie", subtypes=("Skeleton", "Vampire", "Zombie")))
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -317,6 +328,10 @@ CARDS = [
               (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
                Protection(SUBTYPE, "Dragon")),
               "Flying, first strike, lifelink, protection from Demons and from Dragons"),
+    creature("Blinding Mage", "{1}{W}", "Human Wizard", 1, 2, (),
+             "{W}, {T}: Tap target creature.",
+             abilities=(Activated(Cost(mana_cost("{W}"), tap=True), (Tap(Target(0)),),
+                                  targets=(TARGET_CREATURE,), text="Tap target creature."),)),
     creature("Captain of the Watch", "{4}{W}{W}", "Human Soldier", 3, 3, (VIGILANCE,),
              "Vigilance (Attacking doesn't cause this creature to tap.)\nOther Soldier "
              "creatures you control get +1/+1 and have vigilance.\nWhen Captain of the Watch "
@@ -324,6 +339,7 @@ CARDS = [
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Soldier"),
                         CreaturesHave(VIGILANCE, "you", other=True, subtype="Soldier"),
                         _makes_tokens("Captain of the Watch", "Soldier Token", 3))),
+    creature("Elite Vanguard", "{W}", "Human Soldier", 2, 1),
     CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Creatures you control get +1/+1 until end of turn.",
             spell=(CreaturesYouControlGet(1, 1),)),
@@ -372,10 +388,18 @@ CARDS = [
     CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
             text="Prevent all damage that would be dealt to you and creatures you control this "
                  "turn.", spell=(PreventAllDamageTo(YOU),)),
+    creature("Siege Mastodon", "{4}{W}", "Elephant", 3, 5),
+    creature("Silvercoat Lion", "{1}{W}", "Cat", 2, 2),
     creature("Soul Warden", "{W}", "Human Cleric", 1, 1, (),
              "Whenever another creature enters, you gain 1 life.",
              abilities=(Triggered(CreatureEnters(nontoken=False, other=True),
                                   (GainLife(1, YOU),), text="You gain 1 life."),)),
+    creature("Stormfront Pegasus", "{1}{W}", "Pegasus", 2, 1, (FLYING,), "Flying"),
+    creature("Undead Slayer", "{2}{W}", "Human Cleric", 2, 2, (),
+             "{W}, {T}: Exile target Skeleton, Vampire, or Zombie.",
+             abilities=(Activated(Cost(mana_cost("{W}"), tap=True), (Exile(Target(0)),),
+                                  targets=(_SKELETON_VAMPIRE_OR_ZOMBIE,),
+                                  text="Exile target Skeleton, Vampire, or Zombie."),)),
     creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
              "Other Soldier creatures you control get +0/+1.",
              abilities=(CreaturesGet(0, 1, "you", other=True, subtype="Soldier"),)),
@@ -396,6 +420,7 @@ CARDS = [
              "As Convincing Mirage enters, choose a basic land type.\n"
              "Enchanted land is the chosen type.",
              ChooseBasicLandType(), EnchantedIsChosenType()),
+    creature("Coral Merfolk", "{1}{U}", "Merfolk", 2, 1),
     _pump_spell("Disorient", "{3}{U}", -7, 0),
     creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
              "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
@@ -414,6 +439,7 @@ CARDS = [
             abilities=(Triggered(PlayerCastsSpell(_INSTANT_OR_SORCERY),
                                  (CopySpell(EVENT_OBJECT, EACH_PLAYER_BUT_EVENT_PLAYER),),
                                  text="Each other player copies that spell."),)),
+    creature("Horned Turtle", "{2}{U}", "Turtle", 1, 4),
     _aura("Ice Cage", "{1}{U}",
           "can't attack or block, and its activated abilities can't be activated.\n"
           "When enchanted creature becomes the target of a spell or ability, destroy Ice Cage.",
@@ -448,6 +474,13 @@ CARDS = [
              abilities=(Triggered(Blocks(), (DoesntUntap(BLOCK_PARTNER),),
                                   text="That creature doesn't untap during its controller's "
                                        "next untap step."),)),
+    creature("Wind Drake", "{2}{U}", "Drake", 2, 2, (FLYING,), "Flying"),
+    creature("Zephyr Sprite", "{U}", "Faerie", 1, 1, (FLYING,), "Flying"),
+    creature("Acolyte of Xathrid", "{B}", "Human Cleric", 0, 1, (),
+             "{1}{B}, {T}: Target player loses 1 life.",
+             abilities=(Activated(Cost(mana_cost("{1}{B}"), tap=True),
+                                  (LoseLife(1, Target(0)),), targets=(TARGET_PLAYER,),
+                                  text="Target player loses 1 life."),)),
     creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
@@ -467,12 +500,28 @@ CARDS = [
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
     _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
+    creature("Gravedigger", "{3}{B}", "Zombie", 2, 2, (),
+             "When Gravedigger enters, you may return target creature card from your graveyard "
+             "to your hand.",
+             abilities=(Triggered(SelfEnters(), (May((ReturnToHand(Target(0)),),
+                                                     prompt="Return the creature card to your "
+                                                            "hand?"),),
+                                  targets=(TargetSpec("your_graveyard_card", where(
+                                      "target creature card from your graveyard",
+                                      types=("Creature",))),),
+                                  text="You may return target creature card from your "
+                                       "graveyard to your hand."),)),
+    creature("Howling Banshee", "{2}{B}{B}", "Spirit", 3, 3, (FLYING,),
+             "Flying\nWhen Howling Banshee enters, each player loses 3 life.",
+             abilities=(Triggered(SelfEnters(), (LoseLife(3, EACH_PLAYER),),
+                                  text="Each player loses 3 life."),)),
     creature("Hypnotic Specter", "{1}{B}{B}", "Specter", 2, 2, (FLYING,),
              "Flying\nWhenever Hypnotic Specter deals damage to an opponent, that player "
              "discards a card at random.",
              abilities=(Triggered(DealsDamage("opponent"),
                                   (Discard(1, EVENT_PLAYER, at_random=True),),
                                   text="That player discards a card at random."),)),
+    creature("Kelinore Bat", "{2}{B}", "Bat", 2, 1, (FLYING,), "Flying"),
     planeswalker("Liliana Vess", "{3}{B}{B}", "Liliana", 5,
                  "[+1]: Target player discards a card.\n[-2]: Search your library for a card, "
                  "then shuffle and put that card on top.\n[-8]: Put all creature cards from "
@@ -502,6 +551,12 @@ CARDS = [
             text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
+    creature("Royal Assassin", "{1}{B}{B}", "Human Assassin", 1, 1, (),
+             "{T}: Destroy target tapped creature.",
+             abilities=(Activated(Cost(tap=True), (Destroy(Target(0)),),
+                                  targets=(TargetSpec("creature", where(
+                                      "target tapped creature", tapped=True)),),
+                                  text="Destroy target tapped creature."),)),
     CardDef(name="Sanguine Bond", types=ENCHANTMENT, cost=mana_cost("{3}{B}{B}"),
             text="Whenever you gain life, target opponent loses that much life.",
             abilities=(Triggered(PlayerDoes(GAINS_LIFE, "you"),
@@ -519,8 +574,13 @@ CARDS = [
             abilities=(Triggered(PlayerDoes(DRAWS, "opponent"), (Damage(1, EVENT_PLAYER),),
                                  text="Underworld Dreams deals 1 damage to that player."),)),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
+    creature("Vampire Aristocrat", "{2}{B}", "Vampire Rogue Noble", 2, 2, (),
+             "Sacrifice a creature: Vampire Aristocrat gets +2/+2 until end of turn.",
+             abilities=(Activated(Cost(sacrifice="Creature"), (Pump(SELF, 2, 2),),
+                                  text="Vampire Aristocrat gets +2/+2 until end of turn."),)),
     _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
                  f"{_DEFENDER}\n"),
+    creature("Warpath Ghoul", "{2}{B}", "Zombie", 3, 2),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
     creature("Xathrid Demon", "{3}{B}{B}{B}", "Demon", 7, 7, (FLYING, TRAMPLE),
              "Flying, trample\nAt the beginning of your upkeep, sacrifice a creature other "
@@ -533,6 +593,18 @@ CARDS = [
                  otherwise=(Tap(SELF), LoseLife(7, YOU))),),
                  text="Sacrifice another creature; each opponent loses life equal to its "
                       "power."),)),
+    creature("Zombie Goliath", "{4}{B}", "Zombie Giant", 4, 3),
+    creature("Ball Lightning", "{R}{R}{R}", "Elemental", 6, 1, (TRAMPLE, HASTE),
+             f"{_TRAMPLE}\n{_HASTE}\nAt the beginning of the end step, sacrifice Ball Lightning.",
+             abilities=(Triggered(AtEndStep("each"), (Sacrifice(SELF),),
+                                  text="Sacrifice Ball Lightning."),)),
+    creature("Bogardan Hellkite", "{6}{R}{R}", "Dragon", 5, 5, (FLASH, FLYING),
+             "Flash\nFlying\nWhen Bogardan Hellkite enters, it deals 5 damage divided as you "
+             "choose among any number of targets.",
+             abilities=(Triggered(SelfEnters(), (DividedDamage(5),), targets=(ANY_TARGET,),
+                                  text="It deals 5 damage divided as you choose among any "
+                                       "number of targets."),)),
+    creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
     creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
              "At the beginning of your upkeep, choose target nonland permanent you control and "
              "up to two target nonland permanents you don't control. Destroy one of them at "
@@ -558,6 +630,19 @@ CARDS = [
                                   "planeswalker and each creature that player or that "
                                   "planeswalker's controller controls.",
                                   (PLAYER_OR_PLANESWALKER,)))),
+    creature("Dragon Whelp", "{2}{R}{R}", "Dragon", 2, 3, (FLYING,),
+             "Flying\n{R}: Dragon Whelp gets +1/+0 until end of turn. If this ability has been "
+             "activated four or more times this turn, sacrifice Dragon Whelp at the beginning "
+             "of the next end step.",
+             abilities=(Activated(
+                 Cost(mana_cost("{R}")),
+                 (Pump(SELF, 1, 0),
+                  If(ActivatedThisTurnAtLeast(4),
+                     (Delayed(AtEndStep("each"), (Sacrifice(SELF),),
+                              text="Sacrifice Dragon Whelp."),))),
+                 text="Dragon Whelp gets +1/+0 until end of turn. If this ability has been "
+                      "activated four or more times this turn, sacrifice Dragon Whelp at the "
+                      "beginning of the next end step."),)),
     CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
             text="Earthquake deals X damage to each creature without flying and each player.",
             spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
@@ -575,10 +660,17 @@ CARDS = [
              "{R}: Enchanted creature gets +1/+0 until end of turn.",
              Activated(Cost(mana=mana_cost("{R}")), (Pump(ENCHANTED, 1, 0),),
                        text="Enchanted creature gets +1/+0 until end of turn.")),
+    creature("Goblin Artillery", "{1}{R}{R}", "Goblin Warrior", 1, 3, (),
+             "{T}: Goblin Artillery deals 2 damage to any target and 3 damage to you.",
+             abilities=(Activated(Cost(tap=True), (Damage(2, Target(0)), Damage(3, YOU)),
+                                  targets=(ANY_TARGET,),
+                                  text="Goblin Artillery deals 2 damage to any target and 3 "
+                                       "damage to you."),)),
     creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
              f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
                         CreaturesHave(HASTE, "you", other=True, subtype="Goblin"))),
+    creature("Goblin Piker", "{1}{R}", "Goblin Warrior", 2, 1),
     creature("Inferno Elemental", "{4}{R}{R}", "Elemental", 4, 4, (),
              "Whenever Inferno Elemental blocks or becomes blocked by a creature, Inferno "
              "Elemental deals 3 damage to that creature.",
@@ -590,6 +682,15 @@ CARDS = [
             spell=(Pump(Target(0), 1, 0),
                    GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
     creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    creature("Magma Phoenix", "{3}{R}{R}", "Phoenix", 3, 3, (FLYING,),
+             "Flying\nWhen Magma Phoenix dies, it deals 3 damage to each creature and each "
+             "player.\n{3}{R}{R}: Return Magma Phoenix from your graveyard to your hand.",
+             abilities=(Triggered(SelfDies(), (Damage(3, EACH_CREATURE), Damage(3, EACH_PLAYER)),
+                                  text="It deals 3 damage to each creature and each player."),
+                        Activated(Cost(mana_cost("{3}{R}{R}")), (ReturnToHand(SELF),),
+                                  zone="graveyard",
+                                  text="Return Magma Phoenix from your graveyard to your "
+                                       "hand."))),
     CardDef(name="Manabarbs", types=ENCHANTMENT, cost=mana_cost("{3}{R}"),
             text="Whenever a player taps a land for mana, Manabarbs deals 1 damage to that "
                  "player.",
@@ -611,6 +712,10 @@ CARDS = [
                         Activated(Cost(mana=mana_cost("{1}{R}"), sacrifice="Goblin"),
                                   (Damage(2, Target(0)),), targets=(ANY_TARGET,),
                                   text="Siege-Gang Commander deals 2 damage to any target."))),
+    creature("Sparkmage Apprentice", "{1}{R}", "Human Wizard", 1, 1, (),
+             "When Sparkmage Apprentice enters, it deals 1 damage to any target.",
+             abilities=(Triggered(SelfEnters(), (Damage(1, Target(0)),), targets=(ANY_TARGET,),
+                                  text="It deals 1 damage to any target."),)),
     creature("Stone Giant", "{2}{R}{R}", "Giant", 3, 4, (),
              "{T}: Target creature you control with toughness less than Stone Giant's power "
              "gains flying until end of turn. Destroy that creature at the beginning of the "
@@ -618,8 +723,8 @@ CARDS = [
              abilities=(Activated(
                  Cost(tap=True),
                  (GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),
-                  DelayedTrigger(AtEndStep("each"), (Destroy(EVENT_OBJECT),), Target(0),
-                                 text="Destroy that creature.")),
+                  Delayed(AtEndStep("each"), (Destroy(EVENT_OBJECT),), "Destroy that creature.",
+                          about=Target(0))),
                  targets=(TargetSpec("creature", where(
                      "target creature you control with toughness less than Stone Giant's "
                      "power", controller="you", toughness_below_source_power=True)),),
@@ -652,11 +757,21 @@ CARDS = [
              "Whenever Bramble Creeper attacks, it gets +5/+0 until end of turn.",
              abilities=(Triggered(Attacks(), (Pump(SELF, 5, 0),),
                                   text="It gets +5/+0 until end of turn."),)),
+    creature("Centaur Courser", "{2}{G}", "Centaur Warrior", 3, 3),
+    creature("Craw Wurm", "{4}{G}{G}", "Wurm", 6, 4),
     _regenerator("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, "{G}"),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
+    creature("Elvish Archdruid", "{1}{G}{G}", "Elf Druid", 2, 2, (),
+             "Other Elf creatures you control get +1/+1.\n{T}: Add {G} for each Elf you control.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Elf"),
+                        ManaAbility("G", per_subtype="Elf"))),
+    creature("Elvish Visionary", "{1}{G}", "Elf Shaman", 1, 1, (),
+             "When Elvish Visionary enters, draw a card.",
+             abilities=(Triggered(SelfEnters(), (Draw(1, YOU),), text="Draw a card."),)),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    creature("Enormous Baloth", "{6}{G}", "Beast", 7, 7),
     _enchant("Entangling Vines", "{3}{G}", "tapped creature", _TAPPED_CREATURE,
              "Enchanted creature doesn't untap during its controller's untap step.",
              EnchantedCant(untap=True)),
@@ -718,15 +833,14 @@ CARDS = [
              "on it at the beginning of the next end step.",
              abilities=(EntersWithCounters("+1/+1", X), PreventDamageRemoveCounters("+1/+1"),
                         Triggered(CounterRemovedFromSelf("+1/+1"),
-                                  (AtNextEndStep((PutCounters(SELF, "+1/+1", 2),)),),
+                                  (Delayed(AtEndStep("each"), (PutCounters(SELF, "+1/+1", 2),),
+                                           "Put two +1/+1 counters on Protean Hydra."),),
                                   text="Put two +1/+1 counters on it at the beginning of the "
                                        "next end step."))),
     CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
             text=f"Regenerate target creature. {_regeneration('that creature')}",
             targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
-    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
-              "Trample (This creature can deal excess combat damage to the player or "
-              "planeswalker it's attacking.)"),
+    creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,), _TRAMPLE),
     CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
             text="Windstorm deals X damage to each creature with flying.",
             spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
@@ -759,6 +873,13 @@ CARDS = [
                EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    CardDef(name="Rod of Ruin", types=ARTIFACT, cost=mana_cost("{4}"),
+            text="{3}, {T}: Rod of Ruin deals 1 damage to any target.",
+            abilities=(Activated(Cost(mana_cost("{3}"), tap=True), (Damage(1, Target(0)),),
+                                 targets=(ANY_TARGET,),
+                                 text="Rod of Ruin deals 1 damage to any target."),)),
+    CardDef(name="Spellbook", types=ARTIFACT, cost=mana_cost("{0}"),
+            text="You have no maximum hand size.", abilities=(NoMaximumHandSizeStatic(),)),
     _equipment("Whispersilk Cloak", "{3}",
                "Equipped creature can't be blocked and has shroud. (It can't be the target of "
                "spells or abilities.)\nEquip {2}",
