@@ -37,7 +37,9 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         g.cast(0, name, "Grizzly Bears").resolve()
         assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
     elif card.targets or not card.is_permanent_card:
-        g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
+        # A spell that targets a player (Sleep) targets the opponent; others the Bears.
+        aim = 1 if card.targets and card.targets[0].kind == "player" else "Grizzly Bears"
+        g.cast(0, name, *((aim,) if card.targets else ())).resolve()
         assert g.zone_names("graveyard", 0) == [name]
     else:
         g.cast(0, name).resolve()

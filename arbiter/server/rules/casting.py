@@ -30,6 +30,7 @@ from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
 from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .restriction_effects import may_cast_spells
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -290,6 +291,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         return False
     if not d.is_("Instant") and FLASH not in d.keywords and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
+    if game.effects and not may_cast_spells(game, pid):
+        return False  # "your opponents can't cast spells this turn"
     if not can_afford(game, pid, spell_cost(game, pid, obj)):
         return False
     specs = (d.enchant,) if d.enchant is not None else d.targets

@@ -19,6 +19,16 @@ from .casting import describe_ref, is_sick
 from .characteristics import has_keyword, is_type
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .keywords import evasion_allows
+from .requirements import (
+    Entrant,
+    alone,
+    attack_requirements,
+    block_requirements,
+    may_attack,
+    may_block,
+    most_obeyed,
+    relevant,
+)
 from .state import REFRESH, Action, Decision, Obj, Ref
 from .statics import combat_limit
 from .teams import active_players, choice_groups, team_of
@@ -108,23 +118,17 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
     """``ap`` adds attacks by their creatures to the plan until they say they are done."""
     while game.in_game(ap):
         planned = {a for a, _ in game.attack_plan}
-        targets = attack_targets(game, ap)
         if later:
             done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
         else:
             done = "Declare these attackers" if planned else "No attacks"
-        actions = [Action(0, "done", done)]
-        most = combat_limit(game, "attack") if game.global_sources else None
-        for o in game.battlefield:
-            if most is not None and len(planned) >= most:
-                break  # "no more than one creature can attack each combat"
-            if o.oid in planned or not can_attack(game, o) or o.controller != ap:
-                continue
-            for ref in targets:
-                actions.append(Action(len(actions), "attack",
-                                      f"Attack {describe_ref(game, ref)} with {o.name}",
-                                      obj=o.oid, ref=ref))
-        if len(actions) == 1:
+        done_ok, options = _attack_options(game, ap, later)
+        actions = [Action(0, "done", done)] if done_ok else []
+        for o, ref in options:
+            actions.append(Action(len(actions), "attack",
+                                  f"Attack {describe_ref(game, ref)} with {o.name}",
+                                  obj=o.oid, ref=ref))
+        if not options:
             return
         game.dirty.add("w")
         answer = yield Decision("attackers", ap, "Choose attackers", actions)
@@ -134,6 +138,51 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
             return
         game.attack_plan.append((answer.obj, answer.ref))
         game.dirty.add(answer.obj)
+
+
+def _attack_candidates(game: Game, pid: int, planned: set[int]) -> list[tuple[Obj, list[Ref]]]:
+    """``pid``'s creatures that may still attack, each with what it may attack."""
+    targets = attack_targets(game, pid)
+    out = []
+    for o in game.battlefield:
+        if o.controller != pid or o.oid in planned or not can_attack(game, o):
+            continue
+        refs = [r for r in targets if may_attack(game, o, defending_player(game, r))]
+        if refs:
+            out.append((o, refs))
+    return out
+
+
+def _attack_options(game: Game, ap: int,
+                    later: list[int]) -> tuple[bool, list[tuple[Obj, Ref]]]:
+    """May ``ap`` finish now, and which attacks may they add: those that keep a legal
+    declaration obeying the most requirements within reach (CR 508.1c-d, requirements.py)."""
+    planned = {a for a, _ in game.attack_plan}
+    mine = _attack_candidates(game, ap, planned)
+    options = [(o, r) for o, refs in mine for r in refs]
+    theirs = [c for p in later for c in _attack_candidates(game, p, planned)]
+    most = combat_limit(game, "attack") if game.global_sources else None
+    plan = [(game.objects.get(oid), ref) for oid, ref in game.attack_plan]
+    creatures = [o for o, _ in (*mine, *theirs)] + [o for o, _ in plan if o is not None]
+    if not relevant(game, creatures, most):
+        return True, options
+
+    def fixed(o: Obj, ref: Ref) -> Entrant:
+        return Entrant(attack_requirements(game, o, ref), alone(game, o), True)
+
+    def free(o: Obj, refs: list[Ref]) -> Entrant:
+        return Entrant(max(attack_requirements(game, o, r) for r in refs), alone(game, o), False)
+
+    chosen = [fixed(o, r) for o, r in plan if o is not None]
+    rest = [free(o, refs) for o, refs in theirs]
+    target = most_obeyed([*chosen, *rest, *(free(o, refs) for o, refs in mine)], limit=most)
+    if target is None:
+        return True, options
+    done_ok = most_obeyed([*chosen, *rest], limit=most) == target
+    legal = [(o, r) for o, r in options if most_obeyed(
+        [*chosen, fixed(o, r), *rest, *(free(m, refs) for m, refs in mine if m is not o)],
+        limit=most) == target]
+    return done_ok, legal
 
 
 def attackers(game: Game) -> list[Obj]:
@@ -176,28 +225,16 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
     creatures attacking any player of ``team`` (``dp`` alone without shared team turns)."""
     while game.in_game(dp):
         planned = {b for b, _ in game.block_plan}
-        mine = [a for a in attackers(game)
-                if a.attacking is not None and defending_player(game, a.attacking) in team]
         if later:
             done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
         else:
             done = "Declare these blockers" if planned else "No blocks"
-        actions = [Action(0, "done", done)]
-        most = combat_limit(game, "block") if game.global_sources else None
-        # Blocks declared earlier this combat (by another defending player or team) count.
-        declared = sum(1 for o in game.battlefield if o.blocking is not None) \
-            if most is not None else 0
-        for b in game.battlefield:
-            if most is not None and declared + len(planned) >= most:
-                break  # "no more than one creature can block each combat"
-            if b.controller != dp or b.oid in planned:
-                continue
-            for a in mine:
-                if can_block(game, b, a):
-                    actions.append(Action(len(actions), "block",
-                                          f"Block {a.name} with {b.name}", obj=b.oid,
-                                          ref=("o", a.oid)))
-        if len(actions) == 1:
+        done_ok, options = _block_options(game, dp, team, later)
+        actions = [Action(0, "done", done)] if done_ok else []
+        for b, a in options:
+            actions.append(Action(len(actions), "block", f"Block {a.name} with {b.name}",
+                                  obj=b.oid, ref=("o", a.oid)))
+        if not options:
             return
         answer = yield Decision("blockers", dp, "Choose blockers", actions)
         if answer is REFRESH:
@@ -205,6 +242,53 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
         if answer.kind == "done":
             return
         game.block_plan.append((answer.obj, answer.ref[1]))
+
+
+def _block_candidates(game: Game, pid: int, planned: set[int],
+                      against: list[Obj]) -> list[tuple[Obj, list[Obj]]]:
+    """``pid``'s creatures that may still block, each with the attackers it may block."""
+    out = []
+    for b in game.battlefield:
+        if b.controller != pid or b.oid in planned or not may_block(game, b):
+            continue
+        can = [a for a in against if can_block(game, b, a)]
+        if can:
+            out.append((b, can))
+    return out
+
+
+def _block_options(game: Game, dp: int, team: tuple[int, ...],
+                   later: list[int]) -> tuple[bool, list[tuple[Obj, Obj]]]:
+    """May ``dp`` finish now, and which blocks may they add: those that keep a legal
+    declaration obeying the most requirements within reach (CR 509.1b-c, requirements.py)."""
+    planned = {b for b, _ in game.block_plan}
+    against = [a for a in attackers(game)
+               if a.attacking is not None and defending_player(game, a.attacking) in team]
+    mine = _block_candidates(game, dp, planned, against)
+    options = [(b, a) for b, can in mine for a in can]
+    theirs = [c for p in later for c in _block_candidates(game, p, planned, against)]
+    most = combat_limit(game, "block") if game.global_sources else None
+    plan = [(game.objects.get(b), game.objects.get(a)) for b, a in game.block_plan]
+    creatures = [o for o, _ in (*mine, *theirs)] + against
+    if not relevant(game, creatures, most):
+        return True, options
+    # Blocks declared earlier this combat (by another defending player or team) count.
+    declared = sum(1 for o in game.battlefield if o.blocking is not None)
+
+    def free(b: Obj, can: list[Obj]) -> Entrant:
+        return Entrant(max(block_requirements(game, a) for a in can), alone(game, b), False)
+
+    chosen = [Entrant(block_requirements(game, a), alone(game, b), True)
+              for b, a in plan if b is not None and a is not None]
+    rest = [free(b, can) for b, can in theirs]
+    target = most_obeyed([*chosen, *rest, *(free(b, can) for b, can in mine)], declared, most)
+    if target is None:
+        return True, options
+    done_ok = most_obeyed([*chosen, *rest], declared, most) == target
+    legal = [(b, a) for b, a in options if most_obeyed(
+        [*chosen, Entrant(block_requirements(game, a), alone(game, b), True), *rest,
+         *(free(m, can) for m, can in mine if m is not b)], declared, most) == target]
+    return done_ok, legal
 
 
 def end_combat(game: Game) -> None:

@@ -19,6 +19,7 @@ from .combat_damage import combat_damage, first_strikers, second_strikers
 from .config import EMPEROR, TEAM_VS_TEAM
 from .resolve import draw_cards, resolve_top
 from .restart import finish_restart
+from .restriction_effects import held_tapped
 from .state import (
     ATTACKERS,
     BATTLEFIELD,
@@ -334,8 +335,9 @@ def untap_step(game: Game) -> None:
     _phasing(game, aps)
     # "Untap all permanents you control during each opponent's untap step" adds players.
     untappers = {*aps, *untap_also(game, game.active)} if game.global_sources else set(aps)
+    held = held_tapped(game, set(aps)) if game.effects else set()  # Sleep's effect
     for o in game.battlefield:
-        if o.controller in untappers and o.tapped and not o.phased_out:
+        if o.controller in untappers and o.tapped and not o.phased_out and o.oid not in held:
             game.set_tapped(o, False)
     game.empty_mana_pools()
 

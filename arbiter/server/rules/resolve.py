@@ -109,6 +109,7 @@ from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .restriction_effects import RESTRICTION_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -975,7 +976,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **RESTRICTION_HANDLERS,
 }
 
 

@@ -848,6 +848,42 @@ class Abandon:
     owner's scheme deck."""
 
 
+@dataclass(frozen=True, slots=True)
+class AttacksYouIfAble:
+    """``what`` attacks you (the controller of the spell or ability) this turn if able: a
+    requirement on the attack declaration (CR 508.1d)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class CantBlockThisTurn:
+    """Each object ``what`` names can't block this turn: a restriction (CR 509.1b)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class CantBeBlockedThisTurn:
+    """``what`` can't be blocked this turn: a restriction on blocks (CR 509.1b)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentsCantCastThisTurn:
+    """Your opponents can't cast spells this turn (CR 101.2: a "can't" wins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TapCreaturesOf:
+    """Tap all creatures ``who`` controls; with ``skip_next_untap`` those creatures don't
+    untap during that player's next untap step (CR 502.3)."""
+
+    who: Ref
+    skip_next_untap: bool = False
+
+
 Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
     GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
@@ -858,7 +894,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | AttacksYouIfAble |
+    CantBlockThisTurn | CantBeBlockedThisTurn | OpponentsCantCastThisTurn | TapCreaturesOf)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -1175,14 +1212,63 @@ class CostsMorePerExtraTarget:
     generic: int
 
 
+@dataclass(frozen=True, slots=True)
+class CantBeBlocked:
+    """"~ can't be blocked" (a restriction on blocks, CR 509.1b); with ``except_colors`` (colour
+    letters), "except by [black] creatures": only a creature of one of them may block it."""
+
+    except_colors: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AttacksEachCombat:
+    """"~ attacks each combat if able": a requirement on attacks (CR 508.1d)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantAttackOrBlockAlone:
+    """"~ can't attack or block alone": it attacks only if another creature also attacks, and
+    blocks only if another creature also blocks (CR 508.1c, 509.1b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MustBeBlockedByAll:
+    """"All creatures able to block ~ do so": a requirement on each creature that could block
+    it (CR 509.1c)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantAttackUnlessDefenderControls:
+    """"~ can't attack unless defending player controls a ``land_type``" (CR 508.1c)."""
+
+    land_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class GetsPerOtherNamed:
+    """"~ gets +``power``/+``toughness`` for each other creature on the battlefield with its
+    name" (layer 7c)."""
+
+    power: int = 1
+    toughness: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class AnyNumberInDeck:
+    """"A deck can have any number of cards named ~": the four-copy limit does not apply to it
+    (CR 100.2a). It works outside the game, in deck construction."""
+
+
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
-    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy)
+    EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy | CantBeBlocked |
+    AttacksEachCombat | CantAttackOrBlockAlone | MustBeBlockedByAll |
+    CantAttackUnlessDefenderControls | GetsPerOtherNamed | AnyNumberInDeck)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
-                   SharedTypeBonus)
+                   SharedTypeBonus, GetsPerOtherNamed)
 
 # Statics that change other objects or the rules of the game, or a characteristic of their
 # own object that is not its printed value (a characteristic-defining ability): the game keeps

@@ -1,0 +1,101 @@
+"""Resolving effects that restrict or require what players and creatures do (CR 611.2): "can't
+block this turn", "can't be blocked this turn", "attacks you this turn if able", "your opponents
+can't cast spells this turn", and "tap ... they don't untap during that player's next untap
+step". Each becomes a :class:`~.state.Continuous` the rule it changes reads: combat.py through
+requirements.py and keywords.py, casting.py through :func:`may_cast_spells`, the untap step
+through :func:`held_tapped`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .cards.vocab import (
+    EACH_TARGET,
+    INDEFINITELY,
+    UNTIL_END_OF_TURN,
+    AttacksYouIfAble,
+    CantBeBlockedThisTurn,
+    CantBlockThisTurn,
+    OpponentsCantCastThisTurn,
+    Ref,
+    TapCreaturesOf,
+    Target,
+)
+from .characteristics import is_type
+from .state import BATTLEFIELD, Continuous, Obj
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .resolve import Ctx
+
+
+def _each(ctx: Ctx, ref: Ref) -> list[Obj]:
+    if ref == EACH_TARGET:  # "up to three target creatures": each still legal
+        return [o for i in range(len(ctx.targets)) for o in ctx.objects(Target(i))]
+    return ctx.objects(ref)
+
+
+def _record(ctx: Ctx, kind: str, obj: Obj | None, *, player: int | None = None,
+            duration: str = UNTIL_END_OF_TURN) -> None:
+    g = ctx.game
+    g.table.timestamp += 1
+    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, duration,
+                                affected=obj.oid if obj is not None else None, player=player))
+    if obj is not None:
+        g.touch(obj)
+
+
+def _attacks_you(ctx: Ctx, e: AttacksYouIfAble) -> None:
+    for o in _each(ctx, e.what):
+        _record(ctx, "must_attack", o, player=ctx.controller)  # CR 508.1d
+
+
+def _cant_block(ctx: Ctx, e: CantBlockThisTurn) -> None:
+    for o in _each(ctx, e.what):
+        _record(ctx, "cant_block", o)  # CR 509.1b
+
+
+def _unblockable(ctx: Ctx, e: CantBeBlockedThisTurn) -> None:
+    for o in _each(ctx, e.what):
+        _record(ctx, "unblockable", o)  # CR 509.1b
+
+
+def _opponents_cant_cast(ctx: Ctx, e: OpponentsCantCastThisTurn) -> None:
+    _record(ctx, "cant_cast", None)
+
+
+def _tap_creatures_of(ctx: Ctx, e: TapCreaturesOf) -> None:
+    g = ctx.game
+    for pid in ctx.players(e.who):
+        for o in [o for o in g.battlefield if o.controller == pid and not o.phased_out
+                  and is_type(g, o, "Creature")]:
+            g.set_tapped(o, True)
+            if e.skip_next_untap:  # ends with that player's next untap step (flow.py)
+                _record(ctx, "skip_untap", o, player=pid, duration=INDEFINITELY)
+
+
+RESTRICTION_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
+    AttacksYouIfAble: _attacks_you, CantBlockThisTurn: _cant_block,
+    CantBeBlockedThisTurn: _unblockable, OpponentsCantCastThisTurn: _opponents_cant_cast,
+    TapCreaturesOf: _tap_creatures_of,
+}
+
+
+def may_cast_spells(game: Game, pid: int) -> bool:
+    """No "your opponents can't cast spells this turn" applies to ``pid`` (CR 101.2)."""
+    return not any(e.kind == "cant_cast" and game.are_opponents(e.controller, pid)
+                   for e in game.effects)
+
+
+def held_tapped(game: Game, untapping: set[int]) -> set[int]:
+    """The permanents that don't untap during this untap step of the players ``untapping``;
+    the effects that held them end with it (CR 502.3: "during its controller's next untap
+    step")."""
+    held = {e.affected for e in game.effects if e.kind == "skip_untap" and e.player in untapping
+            and e.affected is not None}
+    if held:
+        game.effects = [e for e in game.effects
+                        if not (e.kind == "skip_untap" and e.player in untapping)]
+    return {oid for oid in held if (o := game.objects.get(oid)) and o.zone == BATTLEFIELD}
