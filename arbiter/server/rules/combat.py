@@ -269,7 +269,7 @@ def _block_options(game: Game, dp: int, team: tuple[int, ...],
     theirs = [c for p in later for c in _block_candidates(game, p, planned, against)]
     most = combat_limit(game, "block") if game.global_sources else None
     plan = [(game.objects.get(b), game.objects.get(a)) for b, a in game.block_plan]
-    creatures = [o for o, _ in (*mine, *theirs)] + against
+    creatures = [o for o, _ in (*mine, *theirs)] + [b for b, _ in plan if b is not None] + against
     if not relevant(game, creatures, most):
         return True, options
     # Blocks declared earlier this combat (by another defending player or team) count.
