@@ -173,3 +173,29 @@ def test_prized_unicorn_must_be_blocked_by_all_able() -> None:
     g.block(1, ("Runeclaw Bear", "Prized Unicorn"), ("Giant Spider", "Prized Unicorn"))
     g.until("combat_damage")
     assert g.zone_names("graveyard", 0) == ["Prized Unicorn"] and g.life(1) == 18
+
+
+def test_panic_attack_stops_up_to_three_creatures_from_blocking() -> None:
+    g = (Scene().battlefield(0, "Grizzly Bears", "Mountain", "Mountain", "Mountain")
+         .hand(0, "Panic Attack")
+         .battlefield(1, "Runeclaw Bear", "Giant Spider", "Child of Night", "Snapping Drake")
+         .start())
+    g.cast(0, "Panic Attack")
+    assert g.find("done") is not None  # "up to": none is a legal choice (CR 601.2c)
+    for name in ("Runeclaw Bear", "Giant Spider", "Child of Night"):
+        g.target(name)
+    assert g.decision.kind == "priority"  # three: no more are asked for
+    g.resolve().until("declare_attackers").attack(("Grizzly Bears", 1)).pass_(2)
+    assert _blocks(g) == {("Snapping Drake", "Grizzly Bears")}
+    g.no_blocks(1).until("combat_damage")
+    assert g.life(1) == 18
+    g.next_turn(1)  # "this turn" only: the cleanup step ended it (CR 514.2)
+    assert not [e for e in g.game.effects if e.kind == "cant_block"]
+
+
+def test_panic_attack_with_no_targets_resolves() -> None:
+    g = (Scene().battlefield(0, "Mountain", "Mountain", "Mountain").hand(0, "Panic Attack")
+         .battlefield(1, "Runeclaw Bear").start())
+    g.cast(0, "Panic Attack").choose("done").resolve()
+    assert g.zone_names("graveyard", 0) == ["Panic Attack"]
+    assert "Panic Attack resolves." in g.log

@@ -295,11 +295,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         return False  # "your opponents can't cast spells this turn"
     if not can_afford(game, pid, spell_cost(game, pid, obj)):
         return False
-    specs = (d.enchant,) if d.enchant is not None else d.targets
     chosen: tuple[Ref, ...] = ()
-    for spec in specs:
-        if spec is None:
-            continue
+    for spec in spell_target_specs(d):  # "up to three targets" needs none
         options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
         if not options:
             return False
@@ -418,11 +415,14 @@ def play_land(game: Game, pid: int, obj: Obj) -> None:
 
 def spell_target_specs(defn: CardDef, count: int = 0) -> tuple[TargetSpec, ...]:
     """What a spell's targets must be: an Aura's enchant, or its targets; for a spell with
-    "any number of targets" that has ``count`` of them, the last kind repeated."""
+    "any number of targets" or "up to N targets" that has ``count`` of them, the last kind
+    repeated."""
     specs = (defn.enchant,) if defn.enchant is not None else defn.targets
     out = tuple(s for s in specs if s is not None)
     if defn.any_number_of_targets and out and count > len(out):
         out = (*out, *(out[-1],) * (count - len(out)))
+    if defn.max_targets:  # "up to N": as many of the one kind as were chosen
+        return out[:1] * min(count, defn.max_targets)
     return out
 
 
@@ -460,21 +460,25 @@ def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost
 
 
 def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
-                        cost_of: Callable[[int], ManaCost]) -> Flow:
+                        cost_of: Callable[[int], ManaCost], most: int | None = None) -> Flow:
     """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
-    a different player or object, until the caster is done, nothing is left to target or the
-    total cost with one more target (``cost_of(targets)``) could not be paid."""
+    a different player or object, until the caster is done, nothing is left to target, the
+    total cost with one more target (``cost_of(targets)``) could not be paid, or (for "up to
+    ``most``") there are ``most``."""
     pid = spell.controller
     while game.in_game(pid):
         chosen = tuple(spell.targets)
+        if most is not None and len(chosen) >= most:
+            return True
         options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
                                 unlimited=unlimited_source(spell))
         if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
             return True
+        also, another = ("Also target", "another") if chosen else ("Target", "a")
         actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
-            Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
+            Action(k + 1, "target", f"{also} {describe_ref(game, r)}", obj=spell.oid, ref=r)
             for k, r in enumerate(options))]
-        answer = yield Decision("target", pid, f"Choose another {spec.describe()} for "
+        answer = yield Decision("target", pid, f"Choose {another} {spec.describe()} for "
                                 f"{spell.name}, or no more", actions)
         if answer is REFRESH:
             continue
@@ -504,6 +508,10 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
             game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
+    elif ok and d.max_targets:
+        ok = yield from choose_more_targets(
+            game, spell, d.targets[0], lambda n: spell_cost(game, pid, card, x=spell.x),
+            d.max_targets)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.

@@ -1304,6 +1304,9 @@ class CardDef:
     # "Any number of targets" (at least one): the last of ``targets`` may be chosen again, for
     # a different player or object each time (CR 601.2c).
     any_number_of_targets: bool = False
+    # "Up to N target ...": the caster chooses from none to ``max_targets`` different ones of
+    # the one kind in ``targets`` (CR 601.2c); with none chosen the spell still resolves.
+    max_targets: int = 0
     # "Spend only black mana on X": the colour each {X} must be paid with (CR 107.3, 601.2h).
     x_color: str = ""
     abilities: tuple[Ability, ...] = ()
