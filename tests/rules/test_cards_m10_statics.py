@@ -199,3 +199,30 @@ def test_panic_attack_with_no_targets_resolves() -> None:
     g.cast(0, "Panic Attack").choose("done").resolve()
     assert g.zone_names("graveyard", 0) == ["Panic Attack"]
     assert "Panic Attack resolves." in g.log
+
+
+def test_pithing_needle_stops_the_named_cards_activated_abilities_but_not_mana() -> None:
+    g = (Scene().battlefield(0, "Wastes").hand(0, "Pithing Needle")
+         .battlefield(1, "Prodigal Pyromancer", "Birds of Paradise", "Wall of Fire",
+                      "Mountain").start())
+    g.cast(0, "Pithing Needle").resolve()
+    assert g.decision.kind == "name"
+    # The names of permanents with abilities it would stop come first (not the Birds: a mana
+    # ability); any card may be named.
+    assert g.labels()[:2] == ["Prodigal Pyromancer", "Wall of Fire"]
+    assert "Lightning Bolt" in g.labels()
+    g.choose("name", "Prodigal Pyromancer")
+    needle = g.obj("Pithing Needle")
+    assert needle.chosen_name == "Prodigal Pyromancer"
+    assert g.view(1)[needle.oid]["nm"] == "Prodigal Pyromancer"
+    g.next_turn(1)
+    assert g.find("activate", "Prodigal Pyromancer", player=1) is None
+    assert g.find("activate", "Wall of Fire", player=1) is not None  # another name
+    # Birds' mana ability is untouched by a Needle naming them (CR 605.1a).
+    g2 = (Scene().battlefield(0, "Wastes").hand(0, "Pithing Needle")
+          .battlefield(1, "Birds of Paradise").hand(1, "Raging Goblin").at("main1", 1).start())
+    g2.next_turn(0)
+    g2.cast(0, "Pithing Needle").resolve().choose("name", "Birds of Paradise")
+    g2.next_turn(1)
+    g2.cast(1, "Raging Goblin")  # paid with the Birds' mana
+    assert g2.game.stack[-1].name == "Raging Goblin"

@@ -30,6 +30,7 @@ from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
 from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .naming import activation_stopped
 from .restriction_effects import may_cast_spells
 from .state import (
     BATTLEFIELD,
@@ -305,6 +306,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
 
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
+    if game.global_sources and activation_stopped(game, obj):
+        return False  # "activated abilities of sources with the chosen name can't be..."
     cost = ab.cost
     if (ab.sorcery_speed or cost.loyalty is not None) and not _sorcery_timing(game, pid):
         return False

@@ -89,6 +89,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["k"] = dict(sorted(o.counters.items()))
         if o.attached_to is not None:
             out["a"] = o.attached_to
+        if o.chosen_name:  # public: the name was chosen aloud (Pithing Needle)
+            out["nm"] = o.chosen_name
         if o.phased_out:
             out["x"] = 1
         if is_type(game, o, "Creature"):

@@ -1254,6 +1254,18 @@ class GetsPerOtherNamed:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseCardName:
+    """"As ~ enters, choose a card name" (CR 614.12b): its controller names a card as it
+    enters; the name is the permanent's chosen name."""
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCantBeActivated:
+    """"Activated abilities of sources with the chosen name can't be activated unless they're
+    mana abilities" (CR 605.1a: mana abilities are not stopped)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AnyNumberInDeck:
     """"A deck can have any number of cards named ~": the four-copy limit does not apply to it
     (CR 100.2a). It works outside the game, in deck construction."""
@@ -1264,7 +1276,8 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy | CantBeBlocked |
     AttacksEachCombat | CantAttackOrBlockAlone | MustBeBlockedByAll |
-    CantAttackUnlessDefenderControls | GetsPerOtherNamed | AnyNumberInDeck)
+    CantAttackUnlessDefenderControls | GetsPerOtherNamed | AnyNumberInDeck | ChooseCardName |
+    NamedCantBeActivated)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
@@ -1274,7 +1287,7 @@ LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqu
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
-                  UntapDuringOpponentsUntap)
+                  UntapDuringOpponentsUntap, NamedCantBeActivated)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card

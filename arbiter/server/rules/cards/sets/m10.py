@@ -66,6 +66,7 @@ from ..vocab import (
     CantBeBlockedThisTurn,
     CantBlockThisTurn,
     CardDef,
+    ChooseCardName,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
@@ -84,6 +85,7 @@ from ..vocab import (
     Landwalk,
     ManaAbility,
     MustBeBlockedByAll,
+    NamedCantBeActivated,
     OpponentsCantCastThisTurn,
     PlayerCastsSpell,
     PowerToughnessEqualTo,
@@ -342,4 +344,8 @@ CARDS = [
             abilities=(SharedTypeBonus(),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    CardDef(name="Pithing Needle", types=ARTIFACT, cost=mana_cost("{1}"),
+            text="As Pithing Needle enters, choose a card name.\nActivated abilities of sources "
+                 "with the chosen name can't be activated unless they're mana abilities.",
+            abilities=(ChooseCardName(), NamedCantBeActivated())),
 ]
