@@ -226,3 +226,34 @@ def test_pithing_needle_stops_the_named_cards_activated_abilities_but_not_mana()
     g2.next_turn(1)
     g2.cast(1, "Raging Goblin")  # paid with the Birds' mana
     assert g2.game.stack[-1].name == "Raging Goblin"
+
+
+def test_palace_guard_blocks_any_number_and_divides_its_damage() -> None:
+    g = _combat(Scene().battlefield(0, "Grizzly Bears", "Raging Goblin")
+                .battlefield(1, "Palace Guard"))
+    g.attack(("Grizzly Bears", 1), ("Raging Goblin", 1)).pass_(2)
+    g.block(1, ("Palace Guard", "Grizzly Bears"), ("Palace Guard", "Raging Goblin"))
+    guard = g.obj("Palace Guard")
+    assert {guard.blocking, *guard.also_blocking} == {g.obj("Grizzly Bears").oid,
+                                                     g.obj("Raging Goblin").oid}
+    assert g.view(0)[guard.oid]["bx"] == list(guard.also_blocking)
+    while g.decision.kind == "priority":
+        g.pass_()
+    # CR 510.1d: the Guard's controller divides its 1 damage among the creatures it blocks.
+    assert (g.decision.kind, g.decision.player) == ("assign_damage", 1)
+    g.choose("amount", "0 to Grizzly Bears")
+    g.until("main2")
+    assert g.life(1) == 20  # both attackers were blocked
+    assert g.zone_names("graveyard", 0) == ["Raging Goblin"]
+    assert g.zone_names("graveyard", 1) == []  # 3 damage: the 1/4 survives
+
+
+def test_509_1c_palace_guard_must_block_every_prized_unicorn() -> None:
+    g = _combat(Scene().battlefield(0, "Prized Unicorn", "Prized Unicorn")
+                .battlefield(1, "Palace Guard"))
+    u1, u2 = g.objs("Prized Unicorn", "battlefield")
+    g.attack((u1, 1), (u2, 1)).pass_(2)
+    g.choose("block", ref=("o", u1.oid))
+    assert g.find("done") is None  # it can block the other too, so it must
+    g.choose("block", ref=("o", u2.oid))
+    assert g.obj("Palace Guard").also_blocking == (u2.oid,)

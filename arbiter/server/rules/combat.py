@@ -24,6 +24,7 @@ from .requirements import (
     alone,
     attack_requirements,
     block_requirements,
+    blocks_any_number,
     may_attack,
     may_block,
     most_obeyed,
@@ -213,7 +214,10 @@ def declare_blockers(game: Game) -> Flow:
             blocker, attacker = game.objects.get(boid), game.objects.get(aoid)
             if blocker is None or attacker is None or attacker.attacking is None:
                 continue
-            blocker.blocking = aoid
+            if blocker.blocking is None:
+                blocker.blocking = aoid
+            else:  # it blocks one more (CR 509.1a)
+                blocker.also_blocking = (*blocker.also_blocking, aoid)
             attacker.blocked = True
             game.touch(blocker)
             game.touch(attacker)
@@ -244,14 +248,21 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
         game.block_plan.append((answer.obj, answer.ref[1]))
 
 
-def _block_candidates(game: Game, pid: int, planned: set[int],
+def _block_candidates(game: Game, pid: int,
                       against: list[Obj]) -> list[tuple[Obj, list[Obj]]]:
-    """``pid``'s creatures that may still block, each with the attackers it may block."""
+    """``pid``'s creatures that may still block, each with the attackers it may still block:
+    one attacker each, or any number for one that "can block any number" (CR 509.1a)."""
+    taken: dict[int, set[int]] = {}
+    for boid, aoid in game.block_plan:
+        taken.setdefault(boid, set()).add(aoid)
     out = []
     for b in game.battlefield:
-        if b.controller != pid or b.oid in planned or not may_block(game, b):
+        if b.controller != pid or not may_block(game, b):
             continue
-        can = [a for a in against if can_block(game, b, a)]
+        done = taken.get(b.oid)
+        if done is not None and not blocks_any_number(game, b):
+            continue
+        can = [a for a in against if a.oid not in (done or ()) and can_block(game, b, a)]
         if can:
             out.append((b, can))
     return out
@@ -261,33 +272,52 @@ def _block_options(game: Game, dp: int, team: tuple[int, ...],
                    later: list[int]) -> tuple[bool, list[tuple[Obj, Obj]]]:
     """May ``dp`` finish now, and which blocks may they add: those that keep a legal
     declaration obeying the most requirements within reach (CR 509.1b-c, requirements.py)."""
-    planned = {b for b, _ in game.block_plan}
     against = [a for a in attackers(game)
                if a.attacking is not None and defending_player(game, a.attacking) in team]
-    mine = _block_candidates(game, dp, planned, against)
+    mine = _block_candidates(game, dp, against)
     options = [(b, a) for b, can in mine for a in can]
-    theirs = [c for p in later for c in _block_candidates(game, p, planned, against)]
+    theirs = [c for p in later for c in _block_candidates(game, p, against)]
     most = combat_limit(game, "block") if game.global_sources else None
-    plan = [(game.objects.get(b), game.objects.get(a)) for b, a in game.block_plan]
-    creatures = [o for o, _ in (*mine, *theirs)] + [b for b, _ in plan if b is not None] + against
+    planned: dict[int, list[Obj]] = {}
+    for boid, aoid in game.block_plan:
+        a = game.objects.get(aoid)
+        if a is not None and boid in game.objects:
+            planned.setdefault(boid, []).append(a)
+    creatures = [o for o, _ in (*mine, *theirs)] + against + \
+        [game.objects[b] for b in planned]
     if not relevant(game, creatures, most):
         return True, options
     # Blocks declared earlier this combat (by another defending player or team) count.
     declared = sum(1 for o in game.battlefield if o.blocking is not None)
+    still = {b.oid: can for b, can in (*mine, *theirs)}
+    later_ones = {b.oid for b, _ in theirs}
 
-    def free(b: Obj, can: list[Obj]) -> Entrant:
-        return Entrant(max(block_requirements(game, a) for a in can), alone(game, b), False)
+    def entrants(add: tuple[Obj, Obj] | None = None, mine_open: bool = True) -> list[Entrant]:
+        """Each blocker with what it blocks (fixed) and what it may still block."""
+        out = []
+        for boid in sorted(set(planned) | set(still)):
+            b = game.objects[boid]
+            fixed = list(planned.get(boid, ()))
+            can = still.get(boid, []) if mine_open or boid in later_ones else []
+            if add is not None and add[0] is b:
+                fixed.append(add[1])
+                can = [a for a in can if a is not add[1]] if blocks_any_number(game, b) else []
+            if not fixed and not can:
+                continue
+            best = sum(block_requirements(game, a) for a in fixed)
+            if blocks_any_number(game, b):
+                best += sum(block_requirements(game, a) for a in can)
+            elif not fixed:
+                best = max(block_requirements(game, a) for a in can)
+            out.append(Entrant(best, alone(game, b), bool(fixed)))
+        return out
 
-    chosen = [Entrant(block_requirements(game, a), alone(game, b), True)
-              for b, a in plan if b is not None and a is not None]
-    rest = [free(b, can) for b, can in theirs]
-    target = most_obeyed([*chosen, *rest, *(free(b, can) for b, can in mine)], declared, most)
+    target = most_obeyed(entrants(), declared, most)
     if target is None:
         return True, options
-    done_ok = most_obeyed([*chosen, *rest], declared, most) == target
-    legal = [(b, a) for b, a in options if most_obeyed(
-        [*chosen, Entrant(block_requirements(game, a), alone(game, b), True), *rest,
-         *(free(m, can) for m, can in mine if m is not b)], declared, most) == target]
+    done_ok = most_obeyed(entrants(mine_open=False), declared, most) == target
+    legal = [(b, a) for b, a in options
+             if most_obeyed(entrants((b, a)), declared, most) == target]
     return done_ok, legal
 
 
@@ -299,5 +329,6 @@ def end_combat(game: Game) -> None:
         if o.oid in mine or o.blocking in mine:
             o.attacking = None
             o.blocking = None
+            o.also_blocking = ()
             o.blocked = False
             game.touch(o)

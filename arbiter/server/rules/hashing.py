@@ -29,6 +29,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "deathtouched")
     if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
         out = (*out, "x", o.x, o.is_copy)
+    if o.also_blocking:  # one creature blocking several (CR 509.1a)
+        out = (*out, "blocks", o.also_blocking)
     if o.chosen_name:  # "as ~ enters, choose a card name"
         out = (*out, "name", o.chosen_name)
     return (*out, o.stack_id) if o.stack_id else out

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .cards.vocab import (
     AttacksEachCombat,
+    BlocksAnyNumber,
     CantAttackOrBlockAlone,
     CantAttackUnlessDefenderControls,
     MustBeBlockedByAll,
@@ -71,6 +72,11 @@ def may_attack(game: Game, obj: Obj, defender: int | None) -> bool:
 def may_block(game: Game, blocker: Obj) -> bool:
     """Restrictions on ``blocker`` blocking at all this turn (CR 509.1b)."""
     return not (game.effects and affected_by(game, "cant_block", blocker))
+
+
+def blocks_any_number(game: Game, obj: Obj) -> bool:
+    """"Can block any number of creatures" (CR 509.1a)."""
+    return bool(own_statics(game, obj, BlocksAnyNumber))
 
 
 def alone(game: Game, obj: Obj) -> bool:

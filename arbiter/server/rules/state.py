@@ -109,6 +109,7 @@ class Obj:
     # Combat
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
+    also_blocking: tuple[int, ...] = ()  # more attackers it blocks (CR 509.1a, Palace Guard)
     blocked: bool = False
     combat_turn: int = 0  # the turn whose combat it attacks in (Grand Melee has several)
 

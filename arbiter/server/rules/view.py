@@ -102,6 +102,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["at"] = list(o.attacking)
         if o.blocking is not None:
             out["bl"] = o.blocking
+        if o.also_blocking:  # the other attackers one creature blocks (CR 509.1a)
+            out["bx"] = list(o.also_blocking)
     if o.is_token:
         out["tk"] = 1
     if o.is_commander:

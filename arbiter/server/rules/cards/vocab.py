@@ -1221,6 +1221,11 @@ class CantBeBlocked:
 
 
 @dataclass(frozen=True, slots=True)
+class BlocksAnyNumber:
+    """"~ can block any number of creatures" (CR 509.1a: one blocker, several attackers)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AttacksEachCombat:
     """"~ attacks each combat if able": a requirement on attacks (CR 508.1d)."""
 
@@ -1277,7 +1282,7 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy | CantBeBlocked |
     AttacksEachCombat | CantAttackOrBlockAlone | MustBeBlockedByAll |
     CantAttackUnlessDefenderControls | GetsPerOtherNamed | AnyNumberInDeck | ChooseCardName |
-    NamedCantBeActivated)
+    NamedCantBeActivated | BlocksAnyNumber)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
