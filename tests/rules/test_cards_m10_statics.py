@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from arbiter.server.rules.cards.decks import parse_deck_list
 from arbiter.server.rules.cards.formats import COMMANDER, CONSTRUCTED, deck_problems
+from arbiter.server.rules.cards.vocab import CANT_BLOCK
 from arbiter.server.rules.characteristics import has_keyword
 
 from .helpers import G, Scene
@@ -190,7 +191,7 @@ def test_panic_attack_stops_up_to_three_creatures_from_blocking() -> None:
     g.no_blocks(1).until("combat_damage")
     assert g.life(1) == 18
     g.next_turn(1)  # "this turn" only: the cleanup step ended it (CR 514.2)
-    assert not [e for e in g.game.effects if e.kind == "cant_block"]
+    assert not [e for e in g.game.effects if e.kind == CANT_BLOCK]
 
 
 def test_panic_attack_with_no_targets_resolves() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import (
+    CANT_BE_BLOCKED,
     CARD_TYPE,
     COLOR,
     EVERYTHING,
@@ -94,7 +95,7 @@ def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None
 def unblockable_allows(game: Game, attacker: Obj, blocker: Obj) -> bool:
     """"Can't be blocked [except by black creatures]", printed or for this turn (restrictions
     on blocks, CR 509.1b): may ``blocker`` block ``attacker``?"""
-    if game.effects and any(e.kind == "unblockable" and e.affected == attacker.oid
+    if game.effects and any(e.kind == CANT_BE_BLOCKED and e.affected == attacker.oid
                             for e in game.effects):
         return False
     return all(st.except_colors and colors(game, blocker) & set(st.except_colors)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from .cards.vocab import (
+    ATTACKS_YOU,
+    CANT_BLOCK,
     AttacksEachCombat,
     BlocksAnyNumber,
     CantAttackOrBlockAlone,
@@ -71,7 +73,7 @@ def may_attack(game: Game, obj: Obj, defender: int | None) -> bool:
 
 def may_block(game: Game, blocker: Obj) -> bool:
     """Restrictions on ``blocker`` blocking at all this turn (CR 509.1b)."""
-    return not (game.effects and affected_by(game, "cant_block", blocker))
+    return not (game.effects and affected_by(game, CANT_BLOCK, blocker))
 
 
 def blocks_any_number(game: Game, obj: Obj) -> bool:
@@ -89,7 +91,7 @@ def attack_requirements(game: Game, obj: Obj, ref: Ref) -> int:
     combat if able" whatever it attacks, "attacks you if able" when ``ref`` is that player."""
     n = len(own_statics(game, obj, AttacksEachCombat))
     if game.effects and ref[0] == "p":
-        n += sum(1 for p in affected_by(game, "must_attack", obj) if p == ref[1])
+        n += sum(1 for p in affected_by(game, ATTACKS_YOU, obj) if p == ref[1])
     return n
 
 
@@ -150,4 +152,4 @@ def relevant(game: Game, creatures: Iterable[Obj], limit: int | None) -> bool:
         if any(isinstance(st, (AttacksEachCombat, CantAttackOrBlockAlone, MustBeBlockedByAll))
                for st in o.defn.statics):
             return True
-    return any(e.kind == "must_attack" for e in game.effects)
+    return any(e.kind == ATTACKS_YOU for e in game.effects)

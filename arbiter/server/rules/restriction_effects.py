@@ -12,12 +12,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    ATTACKS_YOU,
     EACH_TARGET,
     INDEFINITELY,
     UNTIL_END_OF_TURN,
-    AttacksYouIfAble,
-    CantBeBlockedThisTurn,
-    CantBlockThisTurn,
+    InCombatThisTurn,
     OpponentsCantCastThisTurn,
     Ref,
     TapCreaturesOf,
@@ -47,19 +46,10 @@ def _record(ctx: Ctx, kind: str, obj: Obj | None, *, player: int | None = None,
         g.touch(obj)
 
 
-def _attacks_you(ctx: Ctx, e: AttacksYouIfAble) -> None:
+def _in_combat(ctx: Ctx, e: InCombatThisTurn) -> None:
+    """The effect's kind is its rule; "attacks you" remembers who "you" is (CR 508.1d)."""
     for o in _each(ctx, e.what):
-        _record(ctx, "must_attack", o, player=ctx.controller)  # CR 508.1d
-
-
-def _cant_block(ctx: Ctx, e: CantBlockThisTurn) -> None:
-    for o in _each(ctx, e.what):
-        _record(ctx, "cant_block", o)  # CR 509.1b
-
-
-def _unblockable(ctx: Ctx, e: CantBeBlockedThisTurn) -> None:
-    for o in _each(ctx, e.what):
-        _record(ctx, "unblockable", o)  # CR 509.1b
+        _record(ctx, e.rule, o, player=ctx.controller if e.rule == ATTACKS_YOU else None)
 
 
 def _opponents_cant_cast(ctx: Ctx, e: OpponentsCantCastThisTurn) -> None:
@@ -77,8 +67,7 @@ def _tap_creatures_of(ctx: Ctx, e: TapCreaturesOf) -> None:
 
 
 RESTRICTION_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    AttacksYouIfAble: _attacks_you, CantBlockThisTurn: _cant_block,
-    CantBeBlockedThisTurn: _unblockable, OpponentsCantCastThisTurn: _opponents_cant_cast,
+    InCombatThisTurn: _in_combat, OpponentsCantCastThisTurn: _opponents_cant_cast,
     TapCreaturesOf: _tap_creatures_of,
 }
 

@@ -848,26 +848,22 @@ class Abandon:
     owner's scheme deck."""
 
 
-@dataclass(frozen=True, slots=True)
-class AttacksYouIfAble:
-    """``what`` attacks you (the controller of the spell or ability) this turn if able: a
-    requirement on the attack declaration (CR 508.1d)."""
-
-    what: Ref
+# What a "this turn" combat effect makes of the creatures it names: "can't block" and "can't
+# be blocked" are restrictions (CR 509.1b), "attacks you if able" a requirement (508.1d).
+CANT_BLOCK, CANT_BE_BLOCKED, ATTACKS_YOU = "cant_block", "unblockable", "must_attack"
 
 
 @dataclass(frozen=True, slots=True)
-class CantBlockThisTurn:
-    """Each object ``what`` names can't block this turn: a restriction (CR 509.1b)."""
+class InCombatThisTurn:
+    """Each object ``what`` names, this turn, ``rule``: ``CANT_BLOCK``, ``CANT_BE_BLOCKED``, or
+    ``ATTACKS_YOU`` ("you" being the controller of the spell or ability)."""
 
     what: Ref
+    rule: str
 
-
-@dataclass(frozen=True, slots=True)
-class CantBeBlockedThisTurn:
-    """``what`` can't be blocked this turn: a restriction on blocks (CR 509.1b)."""
-
-    what: Ref
+    def __post_init__(self) -> None:
+        if self.rule not in (CANT_BLOCK, CANT_BE_BLOCKED, ATTACKS_YOU):
+            raise ValueError(f"unknown combat rule {self.rule!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -894,8 +890,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | AttacksYouIfAble |
-    CantBlockThisTurn | CantBeBlockedThisTurn | OpponentsCantCastThisTurn | TapCreaturesOf)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | InCombatThisTurn |
+    OpponentsCantCastThisTurn | TapCreaturesOf)
 
 # --------------------------------------------------------------------------- trigger events
 

@@ -30,6 +30,9 @@ from ..build import (
 )
 from ..vocab import (
     ANY_TARGET,
+    ATTACKS_YOU,
+    CANT_BE_BLOCKED,
+    CANT_BLOCK,
     COLOR,
     DEATHTOUCH,
     DEFENDER,
@@ -59,13 +62,10 @@ from ..vocab import (
     Activated,
     AnyNumberInDeck,
     AttacksEachCombat,
-    AttacksYouIfAble,
     BlocksAnyNumber,
     CantAttackOrBlockAlone,
     CantAttackUnlessDefenderControls,
     CantBeBlocked,
-    CantBeBlockedThisTurn,
-    CantBlockThisTurn,
     CardDef,
     ChooseCardName,
     CopySpell,
@@ -83,6 +83,7 @@ from ..vocab import (
     GainLife,
     GetsPerOtherNamed,
     GrantKeyword,
+    InCombatThisTurn,
     Landwalk,
     ManaAbility,
     MustBeBlockedByAll,
@@ -192,7 +193,7 @@ CARDS = [
     creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
     creature("Alluring Siren", "{1}{U}", "Siren", 1, 1, (),
              "{T}: Target creature an opponent controls attacks you this turn if able.",
-             abilities=(Activated(Cost(tap=True), (AttacksYouIfAble(Target(0)),),
+             abilities=(Activated(Cost(tap=True), (InCombatThisTurn(Target(0), ATTACKS_YOU),),
                                   targets=(TARGET_OPPONENT_CREATURE,),
                                   text="Target creature an opponent controls attacks you this "
                                        "turn if able."),)),
@@ -208,7 +209,7 @@ CARDS = [
              "Other Merfolk creatures you control get +1/+1.\n{T}: Target Merfolk creature "
              "can't be blocked this turn.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Merfolk"),
-                        Activated(Cost(tap=True), (CantBeBlockedThisTurn(Target(0)),),
+                        Activated(Cost(tap=True), (InCombatThisTurn(Target(0), CANT_BE_BLOCKED),),
                                   targets=(TargetSpec("creature", where(
                                       "target Merfolk creature", subtypes=("Merfolk",))),),
                                   text="Target Merfolk creature can't be blocked this "
@@ -302,7 +303,8 @@ CARDS = [
     creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
     CardDef(name="Panic Attack", types=SORCERY, cost=mana_cost("{2}{R}"),
             text="Up to three target creatures can't block this turn.",
-            targets=(TARGET_CREATURE,), max_targets=3, spell=(CantBlockThisTurn(EACH_TARGET),)),
+            targets=(TARGET_CREATURE,), max_targets=3,
+            spell=(InCombatThisTurn(EACH_TARGET, CANT_BLOCK),)),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
