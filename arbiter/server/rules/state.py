@@ -162,6 +162,8 @@ class Continuous:
     # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
     # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype,
     # card_type
+    # and the restrictions restriction_effects.py records: cant_block, unblockable,
+    # must_attack, cant_cast, skip_untap
     kind: str
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int
