@@ -156,6 +156,35 @@ def test_509_1c_the_most_requirements_with_a_lone_creature_that_may_not_go_alone
     assert most_obeyed([Entrant(0, True, True)], others=1) == 0
 
 
+def _brute_force(entrants: list[Entrant], others: int, limit: int | None) -> int | None:
+    """Every subset of the free entrants joined to the fixed ones: the most obeyed by a legal
+    one (nobody alone-restricted alone, no more than ``limit``)."""
+    fixed = [e for e in entrants if e.fixed]
+    free = [e for e in entrants if not e.fixed]
+    best: int | None = None
+    for mask in range(1 << len(free)):
+        chosen = fixed + [e for i, e in enumerate(free) if mask >> i & 1]
+        count = others + len(chosen)
+        if limit is not None and count > limit:
+            continue
+        if count == 1 and chosen and chosen[0].alone:
+            continue
+        score = sum(e.best for e in chosen)
+        best = score if best is None else max(best, score)
+    return best
+
+
+def test_509_1c_most_obeyed_is_the_best_of_every_declaration() -> None:
+    """The sort in most_obeyed agrees with trying every declaration."""
+    rng = random.Random(7)
+    for _ in range(400):
+        entrants = [Entrant(rng.randrange(3), rng.random() < 0.4, rng.random() < 0.2)
+                    for _ in range(rng.randrange(6))]
+        others = rng.choice((0, 0, 1))
+        limit = rng.choice((None, None, 1, 2))
+        assert most_obeyed(entrants, others, limit) == _brute_force(entrants, others, limit)
+
+
 def test_the_bots_finish_declarations_under_requirements() -> None:
     """Both bots, choosing among the offered picks only, end every declaration: each pick
     leads to a legal declaration, so neither can loop or get stuck (CR 508.1d, 509.1c)."""

@@ -12,7 +12,7 @@ creatures they control, and the whole declaration happens when the last has fini
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .cards.vocab import DEFENDER, VIGILANCE
 from .casting import describe_ref, is_sick
@@ -36,6 +36,8 @@ from .teams import active_players, choice_groups, team_of
 
 if TYPE_CHECKING:
     from .game import Flow, Game
+
+T = TypeVar("T")
 
 
 def attackable_players(game: Game, pid: int) -> list[int]:
@@ -183,7 +185,7 @@ def _attack_options(game: Game, ap: int,
     legal = [(o, r) for o, r in options if most_obeyed(
         [*chosen, fixed(o, r), *rest, *(free(m, refs) for m, refs in mine if m is not o)],
         limit=most) == target]
-    return done_ok, legal
+    return _never_stuck(done_ok, legal, options)
 
 
 def attackers(game: Game) -> list[Obj]:
@@ -318,7 +320,13 @@ def _block_options(game: Game, dp: int, team: tuple[int, ...],
     done_ok = most_obeyed(entrants(mine_open=False), declared, most) == target
     legal = [(b, a) for b, a in options
              if most_obeyed(entrants((b, a)), declared, most) == target]
-    return done_ok, legal
+    return _never_stuck(done_ok, legal, options)
+
+
+def _never_stuck(done_ok: bool, legal: list[T], options: list[T]) -> tuple[bool, list[T]]:
+    """A best declaration within reach always leaves "done" or some pick (requirements.py);
+    should counting ever leave neither, the player may finish rather than face no choice."""
+    return (True, options) if not done_ok and not legal else (done_ok, legal)
 
 
 def end_combat(game: Game) -> None:
