@@ -10,6 +10,8 @@ import random
 
 from arbiter.bots import heuristic_strategy, random_strategy
 from arbiter.server.rules.cards.catalog import cards
+from arbiter.server.rules.cards.decks import parse_deck_list
+from arbiter.server.rules.cards.formats import CONSTRUCTED, deck_problems
 from arbiter.server.rules.requirements import Entrant, most_obeyed
 
 from .helpers import G, Scene
@@ -205,3 +207,27 @@ def test_the_bots_finish_declarations_under_requirements() -> None:
                 g._collect()
             assert g.game.step == "combat_damage"
             assert "Berserkers of Blood Ridge attacks B." in g.log  # the requirement held
+
+
+def test_509_1a_a_creature_that_can_block_any_number_blocks_each_attacker_once() -> None:
+    g = _attack_step(Scene().battlefield(0, "Grizzly Bears", "Runeclaw Bear", "Raging Goblin")
+                     .battlefield(1, "Palace Guard", "Giant Spider"))
+    g.attack(("Grizzly Bears", 1), ("Runeclaw Bear", 1), ("Raging Goblin", 1)).pass_(2)
+    guard = g.obj("Palace Guard")
+    g.choose("block", obj=guard.oid, ref=("o", g.obj("Grizzly Bears").oid))
+    # Again for the others, never twice for the same one; the Spider still blocks one at most.
+    assert {a for b, a in _blocks(g) if b == "Palace Guard"} == {"Runeclaw Bear",
+                                                                 "Raging Goblin"}
+    g.choose("block", obj=guard.oid, ref=("o", g.obj("Raging Goblin").oid))
+    g.choose("block", obj=g.obj("Giant Spider").oid, ref=("o", g.obj("Grizzly Bears").oid))
+    assert {a for b, a in _blocks(g) if b == "Giant Spider"} == set()
+    _done(g, "blockers")
+    bears, goblin = g.obj("Grizzly Bears"), g.obj("Raging Goblin")
+    assert (guard.blocking, guard.also_blocking) == (bears.oid, (goblin.oid,))
+    assert bears.blocked and goblin.blocked and not g.obj("Runeclaw Bear").blocked
+
+
+def test_100_2a_a_card_may_lift_the_four_copy_limit_for_itself() -> None:
+    assert deck_problems(parse_deck_list("24 Relentless Rats\n36 Swamp\n"), CONSTRUCTED) == []
+    problems = deck_problems(parse_deck_list("5 Child of Night\n55 Swamp\n"), CONSTRUCTED)
+    assert [p.rule for p in problems] == ["100.2a"]
