@@ -12,7 +12,7 @@ creatures they control, and the whole declaration happens when the last has fini
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from .cards.vocab import DEFENDER, VIGILANCE
 from .casting import describe_ref, is_sick
@@ -20,15 +20,12 @@ from .characteristics import has_keyword, is_type
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .keywords import evasion_allows
 from .requirements import (
-    Entrant,
-    alone,
     attack_requirements,
     block_requirements,
     blocks_any_number,
+    legal_picks,
     may_attack,
     may_block,
-    most_obeyed,
-    relevant,
 )
 from .state import REFRESH, Action, Decision, Obj, Ref
 from .statics import combat_limit
@@ -36,8 +33,6 @@ from .teams import active_players, choice_groups, team_of
 
 if TYPE_CHECKING:
     from .game import Flow, Game
-
-T = TypeVar("T")
 
 
 def attackable_players(game: Game, pid: int) -> list[int]:
@@ -158,34 +153,15 @@ def _attack_candidates(game: Game, pid: int, planned: set[int]) -> list[tuple[Ob
 
 def _attack_options(game: Game, ap: int,
                     later: list[int]) -> tuple[bool, list[tuple[Obj, Ref]]]:
-    """May ``ap`` finish now, and which attacks may they add: those that keep a legal
-    declaration obeying the most requirements within reach (CR 508.1c-d, requirements.py)."""
+    """May ``ap`` finish now, and which attacks may they add (CR 508.1c-d,
+    requirements.legal_picks)?"""
     planned = {a for a, _ in game.attack_plan}
     mine = _attack_candidates(game, ap, planned)
-    options = [(o, r) for o, refs in mine for r in refs]
     theirs = [c for p in later for c in _attack_candidates(game, p, planned)]
+    plan = [(o, ref) for oid, ref in game.attack_plan if (o := game.objects.get(oid))]
     most = combat_limit(game, "attack") if game.global_sources else None
-    plan = [(game.objects.get(oid), ref) for oid, ref in game.attack_plan]
-    creatures = [o for o, _ in (*mine, *theirs)] + [o for o, _ in plan if o is not None]
-    if not relevant(game, creatures, most):
-        return True, options
-
-    def fixed(o: Obj, ref: Ref) -> Entrant:
-        return Entrant(attack_requirements(game, o, ref), alone(game, o), True)
-
-    def free(o: Obj, refs: list[Ref]) -> Entrant:
-        return Entrant(max(attack_requirements(game, o, r) for r in refs), alone(game, o), False)
-
-    chosen = [fixed(o, r) for o, r in plan if o is not None]
-    rest = [free(o, refs) for o, refs in theirs]
-    target = most_obeyed([*chosen, *rest, *(free(o, refs) for o, refs in mine)], limit=most)
-    if target is None:
-        return True, options
-    done_ok = most_obeyed([*chosen, *rest], limit=most) == target
-    legal = [(o, r) for o, r in options if most_obeyed(
-        [*chosen, fixed(o, r), *rest, *(free(m, refs) for m, refs in mine if m is not o)],
-        limit=most) == target]
-    return _never_stuck(done_ok, legal, options)
+    return legal_picks(game, plan, mine, theirs,
+                       lambda o, ref: attack_requirements(game, o, ref), limit=most)
 
 
 def attackers(game: Game) -> list[Obj]:
@@ -272,61 +248,20 @@ def _block_candidates(game: Game, pid: int,
 
 def _block_options(game: Game, dp: int, team: tuple[int, ...],
                    later: list[int]) -> tuple[bool, list[tuple[Obj, Obj]]]:
-    """May ``dp`` finish now, and which blocks may they add: those that keep a legal
-    declaration obeying the most requirements within reach (CR 509.1b-c, requirements.py)."""
+    """May ``dp`` finish now, and which blocks may they add (CR 509.1a-c,
+    requirements.legal_picks)?"""
     against = [a for a in attackers(game)
                if a.attacking is not None and defending_player(game, a.attacking) in team]
     mine = _block_candidates(game, dp, against)
-    options = [(b, a) for b, can in mine for a in can]
     theirs = [c for p in later for c in _block_candidates(game, p, against)]
+    plan = [(b, a) for boid, aoid in game.block_plan
+            if (b := game.objects.get(boid)) and (a := game.objects.get(aoid))]
     most = combat_limit(game, "block") if game.global_sources else None
-    planned: dict[int, list[Obj]] = {}
-    for boid, aoid in game.block_plan:
-        a = game.objects.get(aoid)
-        if a is not None and boid in game.objects:
-            planned.setdefault(boid, []).append(a)
-    creatures = [o for o, _ in (*mine, *theirs)] + against + \
-        [game.objects[b] for b in planned]
-    if not relevant(game, creatures, most):
-        return True, options
     # Blocks declared earlier this combat (by another defending player or team) count.
     declared = sum(1 for o in game.battlefield if o.blocking is not None)
-    still = {b.oid: can for b, can in (*mine, *theirs)}
-    later_ones = {b.oid for b, _ in theirs}
-
-    def entrants(add: tuple[Obj, Obj] | None = None, mine_open: bool = True) -> list[Entrant]:
-        """Each blocker with what it blocks (fixed) and what it may still block."""
-        out = []
-        for boid in sorted(set(planned) | set(still)):
-            b = game.objects[boid]
-            fixed = list(planned.get(boid, ()))
-            can = still.get(boid, []) if mine_open or boid in later_ones else []
-            if add is not None and add[0] is b:
-                fixed.append(add[1])
-                can = [a for a in can if a is not add[1]] if blocks_any_number(game, b) else []
-            if not fixed and not can:
-                continue
-            best = sum(block_requirements(game, a) for a in fixed)
-            if blocks_any_number(game, b):
-                best += sum(block_requirements(game, a) for a in can)
-            elif not fixed:
-                best = max(block_requirements(game, a) for a in can)
-            out.append(Entrant(best, alone(game, b), bool(fixed)))
-        return out
-
-    target = most_obeyed(entrants(), declared, most)
-    if target is None:
-        return True, options
-    done_ok = most_obeyed(entrants(mine_open=False), declared, most) == target
-    legal = [(b, a) for b, a in options
-             if most_obeyed(entrants((b, a)), declared, most) == target]
-    return _never_stuck(done_ok, legal, options)
-
-
-def _never_stuck(done_ok: bool, legal: list[T], options: list[T]) -> tuple[bool, list[T]]:
-    """A best declaration within reach always leaves "done" or some pick (requirements.py);
-    should counting ever leave neither, the player may finish rather than face no choice."""
-    return (True, options) if not done_ok and not legal else (done_ok, legal)
+    return legal_picks(game, plan, mine, theirs, lambda b, a: block_requirements(game, a),
+                       multi=lambda b: blocks_any_number(game, b), others=declared,
+                       limit=most, watch=against)
 
 
 def end_combat(game: Game) -> None:

@@ -23,7 +23,7 @@ is the creatures that obey most (:func:`most_obeyed`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 S = TypeVar("S")
+X = TypeVar("X")
 
 
 def own_statics(game: Game, obj: Obj, kind: type[S]) -> list[S]:
@@ -153,3 +154,61 @@ def relevant(game: Game, creatures: Iterable[Obj], limit: int | None) -> bool:
                for st in o.defn.statics):
             return True
     return any(e.kind == ATTACKS_YOU for e in game.effects)
+
+
+Pick = tuple[Obj, X]
+
+
+def legal_picks(game: Game, plan: list[Pick[X]], mine: list[tuple[Obj, list[X]]],
+                later: list[tuple[Obj, list[X]]], obeys: Callable[[Obj, X], int], *,
+                multi: Callable[[Obj], bool] = lambda o: False, others: int = 0,
+                limit: int | None = None, watch: Iterable[Obj] = ()
+                ) -> tuple[bool, list[Pick[X]]]:
+    """One step of a declaration: may the chooser finish now, and which picks may they add?
+
+    ``plan`` holds the picks made (a creature and what it attacks or blocks); ``mine`` the
+    chooser's creatures that may still take part, each with what it may still choose;
+    ``later`` the same for teammates who choose after them (CR 805.10); ``obeys`` how many
+    requirements a pick obeys; ``multi`` whether a creature may make several picks (it "can
+    block any number", CR 509.1a); ``watch`` other creatures whose abilities count (the
+    attackers of a block). A pick is legal when a best legal declaration still contains the
+    plan with it; "done" when the plan is one, the teammates still to choose aside.
+    """
+    options = [(o, x) for o, xs in mine for x in xs]
+    planned: dict[int, tuple[Obj, list[X]]] = {}
+    for o, x in plan:
+        planned.setdefault(o.oid, (o, []))[1].append(x)
+    still = {o.oid: (o, xs) for o, xs in (*mine, *later)}
+    if not relevant(game, [*(o for o, _ in (*planned.values(), *still.values())), *watch],
+                    limit):
+        return True, options
+    waiting = {o.oid for o, _ in later}
+
+    def entrants(add: Pick[X] | None = None, mine_open: bool = True) -> list[Entrant]:
+        out = []
+        for oid in sorted(set(planned) | set(still)):
+            o = planned[oid][0] if oid in planned else still[oid][0]
+            fixed = list(planned[oid][1]) if oid in planned else []
+            can = still[oid][1] if oid in still and (mine_open or oid in waiting) else []
+            many = multi(o)
+            if add is not None and add[0] is o:
+                fixed.append(add[1])
+                can = [x for x in can if x != add[1]] if many else []
+            if not fixed and not can:
+                continue
+            best = sum(obeys(o, x) for x in fixed)
+            if many:
+                best += sum(obeys(o, x) for x in can)
+            elif not fixed:
+                best = max(obeys(o, x) for x in can)
+            out.append(Entrant(best, alone(game, o), bool(fixed)))
+        return out
+
+    target = most_obeyed(entrants(), others, limit)
+    if target is None:
+        return True, options
+    done_ok = most_obeyed(entrants(mine_open=False), others, limit) == target
+    legal = [p for p in options if most_obeyed(entrants(p), others, limit) == target]
+    if not done_ok and not legal:  # cannot happen while most_obeyed is exact; never stuck
+        return True, options
+    return done_ok, legal
