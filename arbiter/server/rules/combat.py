@@ -250,15 +250,18 @@ def _block_options(game: Game, dp: int, team: tuple[int, ...],
                    later: list[int]) -> tuple[bool, list[tuple[Obj, Obj]]]:
     """May ``dp`` finish now, and which blocks may they add (CR 509.1a-c,
     requirements.legal_picks)?"""
-    against = [a for a in attackers(game)
+    attacking = attackers(game)
+    against = [a for a in attacking
                if a.attacking is not None and defending_player(game, a.attacking) in team]
     mine = _block_candidates(game, dp, against)
     theirs = [c for p in later for c in _block_candidates(game, p, against)]
     plan = [(b, a) for boid, aoid in game.block_plan
             if (b := game.objects.get(boid)) and (a := game.objects.get(aoid))]
     most = combat_limit(game, "block") if game.global_sources else None
-    # Blocks declared earlier this combat (by another defending player or team) count.
-    declared = sum(1 for o in game.battlefield if o.blocking is not None)
+    # Blocks declared earlier in this combat (by another defending player or team) count; in
+    # Grand Melee another turn's combat is another combat.
+    ids = {a.oid for a in attacking}
+    declared = sum(1 for o in game.battlefield if o.blocking in ids)
     return legal_picks(game, plan, mine, theirs, lambda b, a: block_requirements(game, a),
                        multi=lambda b: blocks_any_number(game, b), others=declared,
                        limit=most, watch=against)
