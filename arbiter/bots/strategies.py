@@ -312,7 +312,7 @@ def _choose_attack(book: _Book, view: View, objs: Objects,
         safe = all(book.pt(b)[0] < at or ap >= book.pt(b)[1] for b in blockers)
         if ap > 0 and safe:
             return int(a["id"])
-    return int(by_kind["done"][0]["id"])
+    return _finish(by_kind, "attack")
 
 
 def _choose_block(book: _Book, view: View, me: int, objs: Objects,
@@ -336,7 +336,14 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
         worth_it = survives or (kills and book.value(attacker) >= book.value(blocker)) or danger
         if worth_it and (best is None or score > best[0]):
             best = (score, int(a["id"]))
-    return best[1] if best is not None else int(by_kind["done"][0]["id"])
+    return best[1] if best is not None else _finish(by_kind, "block")
+
+
+def _finish(by_kind: dict[str, list[dict[str, Any]]], kind: str) -> int:
+    """Finish the declaration; when requirements leave it unfinished ("done" is offered only
+    for a legal declaration, CR 508.1d, 509.1c), the first attack or block offered, each of
+    which leads to one."""
+    return int((by_kind.get("done") or by_kind[kind])[0]["id"])
 
 
 def _worth_activating(book: _Book, view: View, me: int, objs: Objects, label: str) -> bool:

@@ -51,12 +51,16 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
             g.choose("land_type")
         assert g.obj(name).attached_to == aim.ref[1]
     elif card.targets or not card.is_permanent_card:
-        g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
+        # A spell that targets a player (Sleep) targets the opponent; others the Bears.
+        aim = 1 if card.targets and card.targets[0].kind == "player" else "Grizzly Bears"
+        g.cast(0, name, *((aim,) if card.targets else ())).resolve()
         if g.decision.kind == "choose_source":  # Harm's Way: a source chosen as it resolves
             g.choose("choose_source")
         assert g.zone_names("graveyard", 0) == [name]
     else:
         g.cast(0, name).resolve()
+        if g.decision.kind == "name":  # Pithing Needle: it names a card as it enters
+            g.choose("name")
         if g.decision.kind == "copy":  # Clone: it may enter as a copy; here as itself, a 0/0
             g.choose("no_copy")
             assert g.zone_names("graveyard", 0) == [name]  # CR 704.5f

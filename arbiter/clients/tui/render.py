@@ -74,7 +74,11 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
     if at:
         flags.append("attacking " + _ref(at, objs or {}, names or {}))
     if o.get("bl") is not None:
-        flags.append("blocking " + _ref(["o", o["bl"]], objs or {}, names or {}))
+        blocked = [o["bl"], *(o.get("bx") or ())]  # "bx": it blocks several (CR 509.1a)
+        flags.append("blocking " + ", ".join(_ref(["o", b], objs or {}, names or {})
+                                             for b in blocked))
+    if o.get("nm"):
+        flags.append(f"named {o['nm']}")
     if o.get("a") is not None:
         flags.append("attached to " + _ref(["o", o["a"]], objs or {}, names or {}))
     if o.get("tg"):

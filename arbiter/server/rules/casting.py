@@ -32,6 +32,8 @@ from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
 from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
+from .naming import activation_stopped
+from .restriction_effects import may_cast_spells
 from .sacrifice import candidates as sacrifice_candidates
 from .sacrifice import pay_sacrifice
 from .state import (
@@ -325,13 +327,12 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         return False
     if not d.is_("Instant") and FLASH not in d.keywords and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
+    if game.effects and not may_cast_spells(game, pid):
+        return False  # "your opponents can't cast spells this turn"
     if not can_afford(game, pid, spell_cost(game, pid, obj)):
         return False
-    specs = (d.enchant,) if d.enchant is not None else d.targets
     chosen: tuple[Ref, ...] = ()
-    for spec in specs:
-        if spec is None:
-            continue
+    for spec in spell_target_specs(d):  # "up to three targets" needs none
         options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
         if not options and spec.optional:
             break
@@ -348,6 +349,8 @@ def works_from(ab: Activated, obj: Obj) -> bool:
 
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
+    if game.global_sources and activation_stopped(game, obj):
+        return False  # "activated abilities of sources with the chosen name can't be..."
     cost = ab.cost
     if not works_from(ab, obj):
         return False
@@ -476,11 +479,14 @@ def play_land(game: Game, pid: int, obj: Obj) -> None:
 
 def spell_target_specs(defn: CardDef, count: int = 0) -> tuple[TargetSpec, ...]:
     """What a spell's targets must be: an Aura's enchant, or its targets; for a spell with
-    "any number of targets" that has ``count`` of them, the last kind repeated."""
+    "any number of targets" or "up to N targets" that has ``count`` of them, the last kind
+    repeated."""
     specs = (defn.enchant,) if defn.enchant is not None else defn.targets
     out = tuple(s for s in specs if s is not None)
     if defn.any_number_of_targets and out and count > len(out):
         out = (*out, *(out[-1],) * (count - len(out)))
+    if defn.max_targets:  # "up to N": as many of the one kind as were chosen
+        return out[:1] * min(count, defn.max_targets)
     return out
 
 
@@ -533,10 +539,11 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
         if (not options or (most is not None and len(chosen) >= most)
                 or (cost_of is not None and not can_afford(game, pid, cost_of(len(chosen) + 1)))):
             return True
+        also, another = ("Also target", "another") if chosen else ("Target", "a")
         actions = [Action(0, "done", "No more targets", obj=spell.oid), *(
-            Action(k + 1, "target", f"Also target {describe_ref(game, r)}", obj=spell.oid, ref=r)
+            Action(k + 1, "target", f"{also} {describe_ref(game, r)}", obj=spell.oid, ref=r)
             for k, r in enumerate(options))]
-        answer = yield Decision("target", pid, f"Choose another {spec.describe()} for "
+        answer = yield Decision("target", pid, f"Choose {another} {spec.describe()} for "
                                 f"{spell.name}, or no more", actions)
         if answer is REFRESH:
             continue
@@ -570,6 +577,10 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
         ok = yield from choose_more_targets(
             game, spell, specs[-1],
             lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free))
+    elif ok and d.max_targets:  # "up to N targets" (CR 601.2c)
+        ok = yield from choose_more_targets(
+            game, spell, d.targets[0], lambda n: spell_cost(game, pid, card, x=spell.x,
+                                                            free=free), d.max_targets)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
                       free=free)
     if not ok or not pay_mana(game, pid, cost):

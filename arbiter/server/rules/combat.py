@@ -20,6 +20,14 @@ from .casting import describe_ref, is_sick
 from .characteristics import has_keyword, is_type
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .keywords import evasion_allows
+from .requirements import (
+    attack_requirements,
+    block_requirements,
+    blocks_any_number,
+    legal_picks,
+    may_attack,
+    may_block,
+)
 from .state import REFRESH, Action, Decision, Obj, Ref
 from .statics import combat_limit
 from .teams import active_players, choice_groups, team_of
@@ -114,23 +122,17 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
     """``ap`` adds attacks by their creatures to the plan until they say they are done."""
     while game.in_game(ap):
         planned = {a for a, _ in game.attack_plan}
-        targets = attack_targets(game, ap)
         if later:
             done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
         else:
             done = "Declare these attackers" if planned else "No attacks"
-        actions = [Action(0, "done", done)]
-        most = combat_limit(game, "attack") if game.global_sources else None
-        for o in game.battlefield:
-            if most is not None and len(planned) >= most:
-                break  # "no more than one creature can attack each combat"
-            if o.oid in planned or not can_attack(game, o) or o.controller != ap:
-                continue
-            for ref in targets:
-                actions.append(Action(len(actions), "attack",
-                                      f"Attack {describe_ref(game, ref)} with {o.name}",
-                                      obj=o.oid, ref=ref))
-        if len(actions) == 1:
+        done_ok, options = _attack_options(game, ap, later)
+        actions = [Action(0, "done", done)] if done_ok else []
+        for o, ref in options:
+            actions.append(Action(len(actions), "attack",
+                                  f"Attack {describe_ref(game, ref)} with {o.name}",
+                                  obj=o.oid, ref=ref))
+        if not options:
             return
         game.dirty.add("w")
         answer = yield Decision("attackers", ap, "Choose attackers", actions)
@@ -140,6 +142,32 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
             return
         game.attack_plan.append((answer.obj, answer.ref))
         game.dirty.add(answer.obj)
+
+
+def _attack_candidates(game: Game, pid: int, planned: set[int]) -> list[tuple[Obj, list[Ref]]]:
+    """``pid``'s creatures that may still attack, each with what it may attack."""
+    targets = attack_targets(game, pid)
+    out = []
+    for o in game.battlefield:
+        if o.controller != pid or o.oid in planned or not can_attack(game, o):
+            continue
+        refs = [r for r in targets if may_attack(game, o, defending_player(game, r))]
+        if refs:
+            out.append((o, refs))
+    return out
+
+
+def _attack_options(game: Game, ap: int,
+                    later: list[int]) -> tuple[bool, list[tuple[Obj, Ref]]]:
+    """May ``ap`` finish now, and which attacks may they add (CR 508.1c-d,
+    requirements.legal_picks)?"""
+    planned = {a for a, _ in game.attack_plan}
+    mine = _attack_candidates(game, ap, planned)
+    theirs = [c for p in later for c in _attack_candidates(game, p, planned)]
+    plan = [(o, ref) for oid, ref in game.attack_plan if (o := game.objects.get(oid))]
+    most = combat_limit(game, "attack") if game.global_sources else None
+    return legal_picks(game, plan, mine, theirs,
+                       lambda o, ref: attack_requirements(game, o, ref), limit=most)
 
 
 def attackers(game: Game) -> list[Obj]:
@@ -170,7 +198,10 @@ def declare_blockers(game: Game) -> Flow:
             blocker, attacker = game.objects.get(boid), game.objects.get(aoid)
             if blocker is None or attacker is None or attacker.attacking is None:
                 continue
-            blocker.blocking = aoid
+            if blocker.blocking is None:
+                blocker.blocking = aoid
+            else:  # it blocks one more (CR 509.1a)
+                blocker.also_blocking = (*blocker.also_blocking, aoid)
             attacker.blocked = True
             game.touch(blocker)
             game.touch(attacker)
@@ -184,28 +215,16 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
     creatures attacking any player of ``team`` (``dp`` alone without shared team turns)."""
     while game.in_game(dp):
         planned = {b for b, _ in game.block_plan}
-        mine = [a for a in attackers(game)
-                if a.attacking is not None and defending_player(game, a.attacking) in team]
         if later:
             done = f"Done; {' and '.join(game.name(p) for p in later)} choose next"
         else:
             done = "Declare these blockers" if planned else "No blocks"
-        actions = [Action(0, "done", done)]
-        most = combat_limit(game, "block") if game.global_sources else None
-        # Blocks declared earlier this combat (by another defending player or team) count.
-        declared = sum(1 for o in game.battlefield if o.blocking is not None) \
-            if most is not None else 0
-        for b in game.battlefield:
-            if most is not None and declared + len(planned) >= most:
-                break  # "no more than one creature can block each combat"
-            if b.controller != dp or b.oid in planned:
-                continue
-            for a in mine:
-                if can_block(game, b, a):
-                    actions.append(Action(len(actions), "block",
-                                          f"Block {a.name} with {b.name}", obj=b.oid,
-                                          ref=("o", a.oid)))
-        if len(actions) == 1:
+        done_ok, options = _block_options(game, dp, team, later)
+        actions = [Action(0, "done", done)] if done_ok else []
+        for b, a in options:
+            actions.append(Action(len(actions), "block", f"Block {a.name} with {b.name}",
+                                  obj=b.oid, ref=("o", a.oid)))
+        if not options:
             return
         answer = yield Decision("blockers", dp, "Choose blockers", actions)
         if answer is REFRESH:
@@ -213,6 +232,47 @@ def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int])
         if answer.kind == "done":
             return
         game.block_plan.append((answer.obj, answer.ref[1]))
+
+
+def _block_candidates(game: Game, pid: int,
+                      against: list[Obj]) -> list[tuple[Obj, list[Obj]]]:
+    """``pid``'s creatures that may still block, each with the attackers it may still block:
+    one attacker each, or any number for one that "can block any number" (CR 509.1a)."""
+    taken: dict[int, set[int]] = {}
+    for boid, aoid in game.block_plan:
+        taken.setdefault(boid, set()).add(aoid)
+    out = []
+    for b in game.battlefield:
+        if b.controller != pid or not may_block(game, b):
+            continue
+        done = taken.get(b.oid)
+        if done is not None and not blocks_any_number(game, b):
+            continue
+        can = [a for a in against if a.oid not in (done or ()) and can_block(game, b, a)]
+        if can:
+            out.append((b, can))
+    return out
+
+
+def _block_options(game: Game, dp: int, team: tuple[int, ...],
+                   later: list[int]) -> tuple[bool, list[tuple[Obj, Obj]]]:
+    """May ``dp`` finish now, and which blocks may they add (CR 509.1a-c,
+    requirements.legal_picks)?"""
+    attacking = attackers(game)
+    against = [a for a in attacking
+               if a.attacking is not None and defending_player(game, a.attacking) in team]
+    mine = _block_candidates(game, dp, against)
+    theirs = [c for p in later for c in _block_candidates(game, p, against)]
+    plan = [(b, a) for boid, aoid in game.block_plan
+            if (b := game.objects.get(boid)) and (a := game.objects.get(aoid))]
+    most = combat_limit(game, "block") if game.global_sources else None
+    # Blocks declared earlier in this combat (by another defending player or team) count; in
+    # Grand Melee another turn's combat is another combat.
+    ids = {a.oid for a in attacking}
+    declared = sum(1 for o in game.battlefield if o.blocking in ids)
+    return legal_picks(game, plan, mine, theirs, lambda b, a: block_requirements(game, a),
+                       multi=lambda b: blocks_any_number(game, b), others=declared,
+                       limit=most, watch=against)
 
 
 def end_combat(game: Game) -> None:
@@ -223,5 +283,6 @@ def end_combat(game: Game) -> None:
         if o.oid in mine or o.blocking in mine:
             o.attacking = None
             o.blocking = None
+            o.also_blocking = ()
             o.blocked = False
             game.touch(o)

@@ -69,7 +69,8 @@ def combat_damage(game: Game, strikers: frozenset[int] | None = None) -> Flow:
         p = power(game, a)
         if p <= 0 or a.attacking is None:
             continue
-        blockers = [b for b in game.battlefield if b.blocking == a.oid]
+        blockers = [b for b in game.battlefield
+                    if b.blocking == a.oid or a.oid in b.also_blocking]
         if not a.blocked:
             d = defending_player(game, a.attacking)
             if a.attacking[0] == "p" and not game.in_game(a.attacking[1]):
@@ -89,7 +90,14 @@ def combat_damage(game: Game, strikers: frozenset[int] | None = None) -> Flow:
     for b in game.battlefield:
         if b.blocking in mine and (strikers is None or b.oid in strikers):
             p = power(game, b)
-            if p > 0:
+            if p <= 0:
+                continue
+            if b.also_blocking:  # CR 510.1d: its controller divides it among them
+                blocked = [game.objects[x] for x in (b.blocking, *b.also_blocking)
+                           if x in mine and x in game.objects]
+                plan = yield from _divide(game, b, p, blocked, None)
+                assignments.extend((b, ref, n) for ref, n in plan)
+            else:
                 assignments.append((b, ("o", b.blocking), p))
     for src, ref, amount in assignments:
         if src.oid not in game.objects or (ref[0] == "o" and ref[1] not in game.objects):
@@ -121,7 +129,8 @@ def _divide(game: Game, a: Obj, power_: int, blockers: list[Obj], over: Ref | No
     option is always lethal damage (or all that is left), so the usual division is one Enter
     away. Lethal damage counts the damage already marked (a first-strike step's, 702.19b);
     from a source with deathtouch any nonzero amount is lethal (702.2c). Returns the
-    assignments as (ref, amount)."""
+    assignments as (ref, amount). CR 510.1d: a blocker's controller divides its damage among
+    the attackers it blocks the same way (``a`` the blocker, ``blockers`` its attackers)."""
     plan: list[tuple[Ref, int]] = []
     left = power_
     all_lethal = True

@@ -336,7 +336,7 @@ def untap_step(game: Game) -> None:
     _phasing(game, aps)
     # "Untap all permanents you control during each opponent's untap step" adds players.
     untappers = {*aps, *untap_also(game, game.active)} if game.global_sources else set(aps)
-    held = held_down(game, aps) if game.continuous else ()  # CR 502.3
+    held = held_down(game, aps) if game.effects else set()  # CR 502.3
     for o in game.battlefield:
         if o.controller in untappers and o.tapped and not o.phased_out and o.oid not in held:
             if game.global_sources and cant(game, o, "untap"):

@@ -498,7 +498,12 @@ class Game:
             self.control_changed()
         # Remove it from combat.
         for o in self.battlefield:
-            if o.blocking == obj.oid:
+            if o.also_blocking and obj.oid in (o.blocking, *o.also_blocking):
+                rest = [a for a in (o.blocking, *o.also_blocking)
+                        if a is not None and a != obj.oid]
+                o.blocking, o.also_blocking = rest[0], tuple(rest[1:])  # blocks the others still
+                self.dirty.add(o.oid)
+            elif o.blocking == obj.oid:
                 o.blocking = None
                 self.dirty.add(o.oid)
 

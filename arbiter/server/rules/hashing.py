@@ -35,6 +35,10 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "activated", tuple(sorted(o.activated.items())))
     if o.divided:  # each target's share of divided damage (CR 601.2d)
         out = (*out, "divided", tuple(o.divided))
+    if o.also_blocking:  # one creature blocking several (CR 509.1a)
+        out = (*out, "blocks", o.also_blocking)
+    if o.chosen_name:  # "as ~ enters, choose a card name"
+        out = (*out, "name", o.chosen_name)
     return (*out, o.stack_id) if o.stack_id else out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import (
+    CANT_BE_BLOCKED,
     CARD_TYPE,
     COLOR,
     EVERYTHING,
@@ -27,12 +28,14 @@ from .cards.vocab import (
     INTIMIDATE,
     REACH,
     SHROUD,
+    CantBeBlocked,
     CantBeCountered,
     Landwalk,
     Protection,
 )
 from .characteristics import colors, has_keyword, is_type, keywords_of, subtypes
 from .replacement import regenerated
+from .requirements import own_statics
 from .state import GRAVEYARD, Obj
 
 if TYPE_CHECKING:
@@ -86,7 +89,19 @@ def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None
             and w.land_type in subtypes(game, o)
             for w in walks for o in game.permanents()):
         return False  # CR 702.14c
+    if not unblockable_allows(game, attacker, blocker):
+        return False
     return not protected_from(game, attacker, blocker)  # CR 702.16f
+
+
+def unblockable_allows(game: Game, attacker: Obj, blocker: Obj) -> bool:
+    """"Can't be blocked [except by black creatures]", printed or for this turn (restrictions
+    on blocks, CR 509.1b): may ``blocker`` block ``attacker``?"""
+    if game.effects and any(e.kind == CANT_BE_BLOCKED and e.affected == attacker.oid
+                            for e in game.effects):
+        return False
+    return all(st.except_colors and colors(game, blocker) & set(st.except_colors)
+               for st in own_statics(game, attacker, CantBeBlocked))
 
 
 def destroy(game: Game, obj: Obj, *, cause: str = "destroy", regen: bool = True) -> bool:

@@ -43,6 +43,7 @@ from .cards.vocab import (
     CreaturesHave,
     EnchantedGets,
     EnchantedIsChosenType,
+    GetsPerOtherNamed,
     Keyword,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
@@ -195,6 +196,8 @@ def _gather(game: Game, state: State) -> list[LayerEffect]:
                 out.append(_shared_types(game, src))
             elif isinstance(st, EnchantedIsChosenType) and src.chosen:
                 out.append(_land_type(src))
+            elif isinstance(st, GetsPerOtherNamed):
+                out.append(_per_other_named(game, src, st))
     return out
 
 
@@ -388,6 +391,26 @@ def _shared_types(game: Game, src: Obj) -> LayerEffect:
         n = bonus[ch.oid]
         ch.power += n
         ch.toughness += n
+
+    return LayerEffect("7c", src.timestamp, affects, modify, source=src.oid)
+
+
+def _per_other_named(game: Game, src: Obj, st: GetsPerOtherNamed) -> LayerEffect:
+    """"~ gets +1/+1 for each other creature on the battlefield named ~" (layer 7c): the
+    creatures counted are those layer 4 leaves creatures, with the name the source has."""
+    objects = game.objects
+    bonus = [0]
+
+    def affects(state: State) -> list[int]:
+        if src.oid not in state:
+            return []
+        bonus[0] = sum(1 for oid, ch in state.items() if oid != src.oid
+                       and "Creature" in ch.types and objects[oid].name == src.name)
+        return [src.oid] if bonus[0] else []
+
+    def modify(ch: Chars) -> None:
+        ch.power += st.power * bonus[0]
+        ch.toughness += st.toughness * bonus[0]
 
     return LayerEffect("7c", src.timestamp, affects, modify, source=src.oid)
 

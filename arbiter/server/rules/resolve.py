@@ -123,8 +123,10 @@ from .divide import DIVIDE_HANDLERS, target_specs
 from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .naming import name_choice
 from .pack_strike import PACK_HANDLERS
 from .replacement_effects import REPLACEMENT_HANDLERS
+from .restriction_effects import RESTRICTION_HANDLERS
 from .sacrifice import SACRIFICE_HANDLERS
 from .state import (
     BATTLEFIELD,
@@ -1037,6 +1039,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     **TRIGGER_HANDLERS,
     **ATTACH_HANDLERS,
     **SACRIFICE_HANDLERS, **DIVIDE_HANDLERS,
+    **RESTRICTION_HANDLERS,
 }
 
 
@@ -1116,12 +1119,16 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         game.move(obj, GRAVEYARD, cause="fizzle")
         return
     if d.is_permanent_card:
-        copy_of = yield from copy_choice(  # layer 1 (CR 707.2), before it enters
-            game, obj, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
+        def ask(p: int, kind: str, prompt: str, build: Callable[[], list[Action]]) -> Flow:
+            return choose(game, p, kind, prompt, build)
+
+        copy_of = yield from copy_choice(game, obj, ask)  # layer 1 (CR 707.2), before it enters
+        named = yield from name_choice(game, obj, ask)  # "as ~ enters, choose a card name"
         new = game.put_onto_battlefield(obj, obj.controller, cause="resolve",
                                         cast_from_hand=obj.cast_from_hand, copy_of=copy_of)
         if new is None:
             return
+        new.chosen_name = named
         if d.enchant is not None and checked and checked[0] is not None:
             new.attached_to = checked[0][1]  # CR 303.4a: it enters attached to its target
             game.control_changed()

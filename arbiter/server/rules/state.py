@@ -98,6 +98,7 @@ class Obj:
     chosen: str = ""  # a basic land type chosen as it entered (ChooseBasicLandType)
     # (turn, ability index) -> how many times it was activated that turn (activations.py)
     activated: dict[tuple[int, int], int] = field(default_factory=dict)
+    chosen_name: str = ""  # a card name chosen as it entered (ChooseCardName)
     # Stack objects that are abilities:
     ability: Activated | Triggered | None = None
     ability_index: int = -1
@@ -112,6 +113,7 @@ class Obj:
     # Combat
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
+    also_blocking: tuple[int, ...] = ()  # more attackers it blocks (CR 509.1a, Palace Guard)
     blocked: bool = False
     combat_turn: int = 0  # the turn whose combat it attacks in (Grand Melee has several)
 
@@ -164,6 +166,8 @@ class Continuous:
     # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
     # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype,
     # card_type
+    # and the restrictions restriction_effects.py records: cant_block, unblockable,
+    # must_attack, cant_cast, no_untap
     kind: str
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int

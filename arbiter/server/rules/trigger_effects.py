@@ -38,16 +38,20 @@ def _doesnt_untap(ctx: Ctx, e: DoesntUntap) -> None:
 
 def held_down(game: Game, untappers: Collection[int]) -> set[int]:
     """The permanents that don't untap in this untap step (CR 502.3): those with a "doesn't
-    untap during its controller's next untap step" effect whose controller is untapping now.
-    This is that next untap step, so those effects end (tapped or not, the step has come)."""
-    held = {e.affected for e in game.effects if e.kind == "no_untap"}
+    untap during its controller's next untap step" effect whose controller is untapping now,
+    or "during that player's next untap step" (Sleep: the effect names the player) whose
+    player is. This is that next untap step, so those effects end (tapped or not, the step
+    has come)."""
+    held = [e for e in game.effects if e.kind == "no_untap"]
     if not held:
         return set()
-    now = {o.oid for o in game.battlefield if o.oid in held and o.controller in untappers}
-    if now:
-        game.effects = [e for e in game.effects
-                        if not (e.kind == "no_untap" and e.affected in now)]
-    return now
+    objects = game.objects
+    due = [e for e in held if (e.player if e.player is not None else
+                               objects[e.affected].controller
+                               if e.affected in objects else None) in untappers]
+    if due:
+        game.effects = [e for e in game.effects if not any(e is d for d in due)]
+    return {e.affected for e in due if e.affected is not None}
 
 
 def _sacrifice(ctx: Ctx, e: SacrificeCreature) -> Flow:

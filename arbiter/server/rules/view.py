@@ -91,6 +91,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["a"] = o.attached_to
         if o.chosen:
             out["ch"] = o.chosen  # a basic land type chosen as it entered
+        if o.chosen_name:  # public: the name was chosen aloud (Pithing Needle)
+            out["nm"] = o.chosen_name
         if o.phased_out:
             out["x"] = 1
         if is_type(game, o, "Creature"):
@@ -102,6 +104,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["at"] = list(o.attacking)
         if o.blocking is not None:
             out["bl"] = o.blocking
+        if o.also_blocking:  # the other attackers one creature blocks (CR 509.1a)
+            out["bx"] = list(o.also_blocking)
     if o.card is not None and o.card.name != o.name:
         out["cp"] = o.card.name  # a card that is a copy of another (CR 707.2): what it is
     if o.is_token:

@@ -36,7 +36,7 @@ from .decks import (
     Line,
 )
 from .pool import lookup
-from .vocab import PHENOMENON, PLANE, SCHEME, VANGUARD, CardDef
+from .vocab import PHENOMENON, PLANE, SCHEME, VANGUARD, AnyNumberInDeck, CardDef
 
 CONSTRUCTED = "constructed"
 LIMITED = "limited"
@@ -127,6 +127,11 @@ def _basic(card: CardDef | None) -> bool:
     return card is not None and "Basic" in card.supertypes and card.is_("Land")
 
 
+def _any_number(card: CardDef | None) -> bool:
+    """"A deck can have any number of cards named ~" (CR 100.2a)."""
+    return card is not None and any(isinstance(st, AnyNumberInDeck) for st in card.statics)
+
+
 def _placement(lines: tuple[Line, ...], needs: Needs, allow_test: bool) -> list[DeckProblem]:
     """Nontraditional cards go in their own supplementary deck, and nothing else does
     (CR 100.2d, 311.2-314.2)."""
@@ -166,7 +171,7 @@ def _constructed(deck: DeckList, lines: list[Line], allow_test: bool) -> list[De
     seen: Counter[str] = Counter()
     in_main = Counter(deck.main)
     for ln in lines:
-        if _basic(_card(ln.name, allow_test)):
+        if _basic(_card(ln.name, allow_test)) or _any_number(_card(ln.name, allow_test)):
             continue
         before = seen[ln.name]
         seen[ln.name] += ln.count
@@ -202,7 +207,8 @@ def _commander(deck: DeckList, lines: list[Line], allow_test: bool) -> list[Deck
         card = _card(ln.name, allow_test)
         if card is None or card.supplementary:
             continue
-        if not _basic(card) and (ln.name in seen or ln.count > 1):
+        # CR 903.5b: the card's own "any number" text beats the singleton rule too.
+        if not (_basic(card) or _any_number(card)) and (ln.name in seen or ln.count > 1):
             out.append(DeckProblem(ln, f"more than one card named {ln.name}; other than basic "
                                        "lands, each card in a Commander deck has a different "
                                        "name", "903.5b"))

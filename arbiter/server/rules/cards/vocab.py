@@ -1042,6 +1042,38 @@ class ReturnAllFromGraveyards:
     yours: bool = False
 
 
+# What a "this turn" combat effect makes of the creatures it names: "can't block" and "can't
+# be blocked" are restrictions (CR 509.1b), "attacks you if able" a requirement (508.1d).
+CANT_BLOCK, CANT_BE_BLOCKED, ATTACKS_YOU = "cant_block", "unblockable", "must_attack"
+
+
+@dataclass(frozen=True, slots=True)
+class InCombatThisTurn:
+    """Each object ``what`` names, this turn, ``rule``: ``CANT_BLOCK``, ``CANT_BE_BLOCKED``, or
+    ``ATTACKS_YOU`` ("you" being the controller of the spell or ability)."""
+
+    what: Ref
+    rule: str
+
+    def __post_init__(self) -> None:
+        if self.rule not in (CANT_BLOCK, CANT_BE_BLOCKED, ATTACKS_YOU):
+            raise ValueError(f"unknown combat rule {self.rule!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentsCantCastThisTurn:
+    """Your opponents can't cast spells this turn (CR 101.2: a "can't" wins)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TapCreaturesOf:
+    """Tap all creatures ``who`` controls; with ``skip_next_untap`` those creatures don't
+    untap during that player's next untap step (CR 502.3)."""
+
+    who: Ref
+    skip_next_untap: bool = False
+
+
 Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
     GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
@@ -1055,7 +1087,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
-    DestroyOneAtRandom | Attach | Sacrifice | Delayed | DividedDamage)
+    DestroyOneAtRandom | Attach | Sacrifice | Delayed | DividedDamage | InCombatThisTurn |
+    OpponentsCantCastThisTurn | TapCreaturesOf)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -1559,6 +1592,70 @@ class CostsMorePerExtraTarget:
     generic: int
 
 
+@dataclass(frozen=True, slots=True)
+class CantBeBlocked:
+    """"~ can't be blocked" (a restriction on blocks, CR 509.1b); with ``except_colors`` (colour
+    letters), "except by [black] creatures": only a creature of one of them may block it."""
+
+    except_colors: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BlocksAnyNumber:
+    """"~ can block any number of creatures" (CR 509.1a: one blocker, several attackers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttacksEachCombat:
+    """"~ attacks each combat if able": a requirement on attacks (CR 508.1d)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantAttackOrBlockAlone:
+    """"~ can't attack or block alone": it attacks only if another creature also attacks, and
+    blocks only if another creature also blocks (CR 508.1c, 509.1b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MustBeBlockedByAll:
+    """"All creatures able to block ~ do so": a requirement on each creature that could block
+    it (CR 509.1c)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantAttackUnlessDefenderControls:
+    """"~ can't attack unless defending player controls a ``land_type``" (CR 508.1c)."""
+
+    land_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class GetsPerOtherNamed:
+    """"~ gets +``power``/+``toughness`` for each other creature on the battlefield with its
+    name" (layer 7c)."""
+
+    power: int = 1
+    toughness: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCardName:
+    """"As ~ enters, choose a card name" (CR 614.12b): its controller names a card as it
+    enters; the name is the permanent's chosen name."""
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCantBeActivated:
+    """"Activated abilities of sources with the chosen name can't be activated unless they're
+    mana abilities" (CR 605.1a: mana abilities are not stopped)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnyNumberInDeck:
+    """"A deck can have any number of cards named ~": the four-copy limit does not apply to it
+    (CR 100.2a). It works outside the game, in deck construction."""
+
+
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
@@ -1566,18 +1663,21 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     PowerToughnessEqualToLife | PreventDamageRemoveCounters | EntersTappedUnlessControl |
     ShuffleIntoLibraryInstead | CantBeCountered | EnchantedCant |
     PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType |
-    NoMaximumHandSizeStatic)
+    NoMaximumHandSizeStatic | CantBeBlocked | AttacksEachCombat | CantAttackOrBlockAlone |
+    MustBeBlockedByAll | CantAttackUnlessDefenderControls | GetsPerOtherNamed |
+    AnyNumberInDeck | ChooseCardName | NamedCantBeActivated | BlocksAnyNumber)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
-                   SharedTypeBonus, PowerToughnessEqualToLife, EnchantedIsChosenType)
+                   SharedTypeBonus, PowerToughnessEqualToLife, EnchantedIsChosenType,
+                   GetsPerOtherNamed)
 
 # Statics that change other objects or the rules of the game, or a characteristic of their
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
                   UntapDuringOpponentsUntap, EnchantedCant, PreventNoncombatDamageToEnchanted,
-                  NoMaximumHandSizeStatic)
+                  NoMaximumHandSizeStatic, NamedCantBeActivated)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card
@@ -1607,6 +1707,9 @@ class CardDef:
     # "Any number of targets" (at least one): the last of ``targets`` may be chosen again, for
     # a different player or object each time (CR 601.2c).
     any_number_of_targets: bool = False
+    # "Up to N target ...": the caster chooses from none to ``max_targets`` different ones of
+    # the one kind in ``targets`` (CR 601.2c); with none chosen the spell still resolves.
+    max_targets: int = 0
     # "Spend only black mana on X": the colour each {X} must be paid with (CR 107.3, 601.2h).
     x_color: str = ""
     abilities: tuple[Ability, ...] = ()

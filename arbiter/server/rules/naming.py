@@ -1,0 +1,54 @@
+"""Naming a card (CR 614.12b: "as ~ enters, choose a card name") and what a chosen name
+stops: activated abilities of sources with that name, mana abilities excepted (Pithing
+Needle).
+
+The name is one pick from a list: every card name a deck could hold (the pool's traditional,
+nontoken, non-test cards), with the names of permanents on the battlefield whose activated
+abilities would be stopped first, so the first option is a sensible one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .cards.pool import POOL
+from .cards.vocab import Activated, ChooseCardName, NamedCantBeActivated
+from .state import Action, Obj
+
+if TYPE_CHECKING:
+    from .game import Flow, Game
+
+Chooser = Callable[[int, str, str, Callable[[], list[Action]]], "Flow"]
+
+_NAMEABLE = sorted(n for n, c in POOL.items()
+                   if not (c.token or c.test_only or c.supplementary))
+
+
+def name_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
+    """As a permanent spell with "choose a card name" resolves, its controller names a card;
+    returns the name, or "" when it has no such ability (or nobody could choose)."""
+    if not any(isinstance(s, ChooseCardName) for s in spell.defn.statics):
+        return ""
+    active = sorted({o.name for o in game.battlefield if o.name in POOL
+                     and any(isinstance(a, Activated) for a in o.defn.abilities)})
+    names = active + [n for n in _NAMEABLE if n not in active]
+
+    def options() -> list[Action]:
+        return [Action(i, "name", n, obj=spell.oid, index=i) for i, n in enumerate(names)]
+
+    answer = yield from choose(spell.controller, "name", f"{spell.name}: choose a card name",
+                               options)
+    if answer is None:
+        return ""
+    game.say(f"{game.name(spell.controller)} names {names[answer.index]}.", "name",
+             player=spell.controller, obj=spell.oid)
+    return names[answer.index]
+
+
+def activation_stopped(game: Game, obj: Obj) -> bool:
+    """Is ``obj`` a source whose activated abilities can't be activated (mana abilities are
+    :class:`ManaAbility`, never asked about here)?"""
+    return any(src.chosen_name == obj.name and not src.phased_out
+               for src in game.global_sources
+               if any(isinstance(st, NamedCantBeActivated) for st in src.defn.global_statics))
