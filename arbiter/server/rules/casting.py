@@ -27,6 +27,7 @@ from .cards.vocab import (
 )
 from .characteristics import has_keyword, is_type
 from .config import COMMANDER
+from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
 from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
@@ -457,13 +458,16 @@ def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost
 
 
 def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
-                        cost_of: Callable[[int], ManaCost]) -> Flow:
+                        cost_of: Callable[[int], ManaCost], most: int | None = None) -> Flow:
     """"Any number of targets" (CR 601.2c): after the first, one more target at a time, each
-    a different player or object, until the caster is done, nothing is left to target or the
-    total cost with one more target (``cost_of(targets)``) could not be paid."""
+    a different player or object, until the caster is done, nothing is left to target, the
+    spell has ``most`` targets (an amount divided among them gives each at least 1, CR
+    601.2d) or the total cost with one more target (``cost_of(targets)``) could not be paid."""
     pid = spell.controller
     while game.in_game(pid):
         chosen = tuple(spell.targets)
+        if most is not None and len(chosen) >= most:
+            return True
         options = legal_targets(game, pid, spec, exclude=chosen, by=spell,
                                 unlimited=unlimited_source(spell))
         if not options or not can_afford(game, pid, cost_of(len(chosen) + 1)):
@@ -498,9 +502,13 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
         game.touch(spell)
     specs = spell_target_specs(d)
     ok = ok and (yield from choose_targets(game, spell, specs))
+    divided = divided_total(d.spell)
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
-            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
+            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n),
+            most=divided)
+    if ok and divided is not None:  # CR 601.2d: the division, after the targets
+        ok = yield from choose_division(game, spell, divided)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.

@@ -29,6 +29,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "deathtouched")
     if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
         out = (*out, "x", o.x, o.is_copy)
+    if o.division:  # a spell's announced division (CR 601.2d)
+        out = (*out, "div", o.division)
     return (*out, o.stack_id) if o.stack_id else out
 
 

@@ -46,6 +46,7 @@ from .cards.vocab import (
     Damage,
     DamageTakenThisTurnAtLeast,
     Destroy,
+    DividedAsYouChoose,
     Draw,
     DrawGame,
     EmptyLibraryDrawWins,
@@ -69,6 +70,7 @@ from .cards.vocab import (
     Mill,
     NoCardsInHand,
     NoCounters,
+    NumberYouControl,
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
@@ -106,7 +108,10 @@ from .casting import (
 )
 from .characteristics import has_keyword, power
 from .copies import copy_spell
+from .countering import COUNTER_HANDLERS
 from .damage import deal_damage
+from .division import share
+from .filters import matches
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .state import (
@@ -126,6 +131,7 @@ from .state import (
     SubgameRequest,
 )
 from .variant_effects import VARIANT_HANDLERS
+from .zone_effects import ZONE_HANDLERS
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -296,6 +302,11 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
+    if isinstance(amount, DividedAsYouChoose):
+        return share(ctx.obj, recipient)  # CR 601.2d: announced as it was cast
+    if isinstance(amount, NumberYouControl):
+        return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
+                   and matches(ctx.game, o, amount.where, ctx.controller))
     # X is the announced value only while the spell is on the stack (CR 107.3a, 107.3g).
     x = ctx.obj.x if not ctx.obj.is_ability and ctx.obj.zone == STACK else 0
     if isinstance(amount, XValue):
@@ -709,7 +720,7 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
 def _return_to_hand(ctx: Ctx, e: ReturnToHand) -> Flow:
     g = ctx.game
     for o in objects_of(ctx, e.what):
-        if o.zone != BATTLEFIELD:
+        if o.zone not in (BATTLEFIELD, GRAVEYARD):  # a permanent, or a card in a graveyard
             continue
         if o.is_commander and g.config.variant == "commander":
             owner = o.owner
@@ -975,7 +986,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **COUNTER_HANDLERS, **ZONE_HANDLERS,
 }
 
 

@@ -105,6 +105,8 @@ class Obj:
     # and whether it is a copy (CR 707.10), which no physical card stands behind.
     x: int = 0
     is_copy: bool = False
+    # How much of an amount divided among the targets each gets, in target order (CR 601.2d).
+    division: tuple[int, ...] = ()
     # Combat
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
@@ -158,8 +160,8 @@ class Continuous:
     """A continuous effect from a resolved spell or ability (CR 611.2)."""
 
     # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
-    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype,
-    # card_type
+    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, add_color,
+    # subtype, card_type
     kind: str
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int

@@ -298,11 +298,29 @@ class XDividedEvenly:
     target that has become illegal still counts: it just gets nothing, CR 608.2b)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DividedAsYouChoose:
+    """``total`` divided as the caster chose among the targets while casting, at least 1 to
+    each (CR 601.2d): each target gets its own share; a target that has become illegal gets
+    nothing and the others keep theirs (CR 608.2b). A spell with it takes at most ``total``
+    targets."""
+
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class NumberYouControl:
+    """The number of permanents you control that pass ``where`` ("the number of Swamps you
+    control", "for each land you control"), counted as it resolves."""
+
+    where: ObjectFilter
+
+
 X = XValue()
 X_DIVIDED_EVENLY = XDividedEvenly()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly)
+          XValue | XDividedEvenly | DividedAsYouChoose | NumberYouControl)
 
 # --------------------------------------------------------------------------- card filters
 
@@ -806,6 +824,51 @@ class BecomeColor:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterSpell:
+    """Counter ``what``, a spell on the stack (CR 701.5a): it leaves the stack for its
+    owner's graveyard without resolving."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnTopOfLibrary:
+    """Put ``what`` (a permanent) on top of its owner's library."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class PutOntoBattlefield:
+    """Put ``what`` (a card in a graveyard) onto the battlefield under ``under``'s control;
+    the new permanent is then ``CHOSEN`` for the effects after this one."""
+
+    what: Ref
+    under: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class AlsoBecomes:
+    """``what`` is ``colors`` (letters) and ``subtypes`` in addition to its other colours and
+    types, for as long as it stays on the battlefield (layers 4 and 5, adding, not
+    replacing)."""
+
+    what: Ref
+    colors: str = ""
+    subtypes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EachCreatureGets:
+    """"[Attacking] creatures get +``power``/+``toughness`` until end of turn": each creature
+    that passes ``where`` as it resolves (CR 611.2c), whoever controls it."""
+
+    where: ObjectFilter
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentChoosesSelfOrOthers:
     """The target opponent chooses self or others: ``self_effects`` happen (to that player,
     ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
@@ -858,7 +921,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | CounterSpell | PutOnTopOfLibrary |
+    PutOntoBattlefield | AlsoBecomes | EachCreatureGets)
 
 # --------------------------------------------------------------------------- trigger events
 
