@@ -11,6 +11,12 @@ from arbiter.server.rules.cards.pool import POOL
 from arbiter.server.rules.characteristics import colors, subtypes
 
 from .helpers import G, Scene
+from .random_play import (
+    ACTION_LIMIT,
+    alternating_decks,
+    assert_replays_and_conserves,
+    assert_views_converge,
+)
 
 LAND_FOR = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 
@@ -442,3 +448,33 @@ def test_natures_spiral_returns_a_permanent_card_from_your_graveyard() -> None:
     g.target(g.obj("Honor of the Pure", "graveyard")).resolve()
     paid_exactly(g)
     assert g.zone_names("hand", 0) == ["Honor of the Pure"]
+
+
+# --------------------------------------------------------------------------- random games
+
+# Two 40-card decks of these cards and creatures for them to hit; random play casts them at
+# whatever is there, divides Ignite Disorder, counters whatever is on the stack.
+AZORIUS = (["Plains"] * 9 + ["Island"] * 9
+           + ["Cancel", "Essence Scatter", "Negate", "Flashfreeze", "Unsummon", "Jump",
+              "Divine Verdict", "Righteousness", "Celestial Purge", "Excommunicate",
+              "Solemn Offering", "Tempest of Light", "Planar Cleansing", "Serra Angel",
+              "White Knight", "Air Elemental", "Honor of the Pure", "Griffin Sentinel",
+              "Snapping Drake", "Ornithopter", "Coat of Arms", "Holy Strength"])
+JUND = (["Swamp"] * 7 + ["Mountain"] * 7 + ["Forest"] * 4
+        + ["Doom Blade", "Assassinate", "Deathmark", "Disentomb", "Mind Rot",
+           "Rise from the Grave", "Sign in Blood", "Tendrils of Corruption", "Burst of Speed",
+           "Ignite Disorder", "Pyroclasm", "Seismic Strike", "Shatter", "Trumpet Blast",
+           "Bountiful Harvest", "Naturalize", "Nature's Spiral", "Grizzly Bears",
+           "Black Knight", "Raging Goblin", "Goblin Chieftain", "Llanowar Elves"])
+
+
+def test_the_random_decks_are_forty_cards() -> None:
+    assert len(AZORIUS) == len(JUND) == 40
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 7), (3, 11)])
+def test_random_games_replay_conserve_cards_and_converge(players: int, seed: int) -> None:
+    config = alternating_decks(players, [list(AZORIUS), list(JUND)])
+    table, log = assert_replays_and_conserves(config, seed, seed + 1)
+    assert table.finished or len(log) == ACTION_LIMIT
+    assert_views_converge(config, seed + 2, seed + 3)
