@@ -5,10 +5,16 @@ cost, and doing what its text says. The rules of countering are in test_counters
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from arbiter.bots import heuristic_strategy, random_strategy
+from arbiter.bots.strategies import Strategy
+from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.cards.pool import POOL
 from arbiter.server.rules.characteristics import colors, subtypes
+from arbiter.server.rules.state import Action
 
 from .helpers import G, Scene
 from .random_play import (
@@ -478,3 +484,63 @@ def test_random_games_replay_conserve_cards_and_converge(players: int, seed: int
     table, log = assert_replays_and_conserves(config, seed, seed + 1)
     assert table.finished or len(log) == ACTION_LIMIT
     assert_views_converge(config, seed + 2, seed + 3)
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def _heuristic(g: G) -> Action:
+    d = g.decision
+    return d.actions[heuristic_strategy(g.view(d.player), d.to_wire(), random.Random(0),
+                                        cards())]
+
+
+def test_the_heuristic_bot_aims_removal_at_the_biggest_threat() -> None:
+    g = (Scene().battlefield(0, *lands("Doom Blade"), "Grizzly Bears")
+         .battlefield(1, "Grizzly Bears", "Serra Angel", "Runeclaw Bear")
+         .hand(0, "Doom Blade").start())
+    assert _heuristic(g).label == "Cast Doom Blade"
+    g.choose("cast", "Cast Doom Blade")
+    target = g.game.objects[_heuristic(g).ref[1]]
+    assert (target.name, target.controller) == ("Serra Angel", 1)
+
+
+def test_the_heuristic_bot_keeps_removal_when_only_its_own_creatures_are_there() -> None:
+    g = (Scene().battlefield(0, *lands("Doom Blade"), "Grizzly Bears")
+         .hand(0, "Doom Blade").start())
+    assert g.find("cast", "Cast Doom Blade") is not None
+    assert _heuristic(g).kind != "cast"
+
+
+def test_the_heuristic_bot_sweeps_only_when_the_opponent_loses_more() -> None:
+    scene = Scene().battlefield(0, *lands("Pyroclasm")).hand(0, "Pyroclasm")
+    g = scene.battlefield(0, "Grizzly Bears").battlefield(1, "Serra Angel").start()
+    assert _heuristic(g).kind != "cast"  # it would kill only its own Bears
+    g = (Scene().battlefield(0, *lands("Pyroclasm"), "Serra Angel").hand(0, "Pyroclasm")
+         .battlefield(1, "Grizzly Bears", "White Knight").start())
+    assert _heuristic(g).label == "Cast Pyroclasm"
+
+
+def test_the_heuristic_bot_brings_back_the_best_creature_card() -> None:
+    g = (Scene().battlefield(0, *lands("Rise from the Grave")).graveyard(0, "Grizzly Bears")
+         .graveyard(1, "Serra Angel").hand(0, "Rise from the Grave").start())
+    g.choose("cast", "Cast Rise from the Grave")
+    assert g.game.objects[_heuristic(g).ref[1]].name == "Serra Angel"
+
+
+@pytest.mark.parametrize("strategy", [heuristic_strategy, random_strategy])
+def test_the_bots_finish_ignite_disorders_targets_and_division(strategy: Strategy) -> None:
+    for seed in range(5):
+        g = (Scene().battlefield(0, *lands("Ignite Disorder"))
+             .battlefield(1, "Serra Angel", "Air Elemental", "White Knight")
+             .hand(0, "Ignite Disorder").start())
+        g.choose("cast", "Cast Ignite Disorder")
+        rng = random.Random(seed)
+        for _ in range(10):
+            d = g.decision
+            if d.kind == "priority":
+                break
+            pick = strategy(g.view(d.player), d.to_wire(), rng, cards())
+            g.table.act(d.player, d.serial, d.actions[pick].id)
+        assert g.decision.kind == "priority" and g.game.stack
+        assert sum(g.game.stack[-1].division) == 3
