@@ -85,9 +85,12 @@ def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
 
 def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
     """The creatures are those that pass the filter as it resolves (CR 611.2c): a creature
-    that attacks later does not get the bonus, one removed from combat keeps it."""
-    for o in ctx.game.creatures():
-        if matches(ctx.game, o, e.where, ctx.controller):
+    that attacks later does not get the bonus, one removed from combat keeps it. Only those
+    within its controller's range of influence (CR 801.10)."""
+    g = ctx.game
+    for o in g.creatures():
+        if matches(g, o, e.where, ctx.controller) and (
+                ctx.unlimited or g.obj_in_range(ctx.controller, o)):
             _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
 
 
