@@ -52,6 +52,11 @@ def paid_exactly(g: G, pid: int = 0) -> None:
     assert not any(g.game.players[pid].mana.values())
 
 
+def offered(g: G) -> set[str]:
+    """The names of what the pending target decision offers."""
+    return {g.game.objects[a.ref[1]].name for a in g.decision.actions if a.ref}
+
+
 def pt(g: G, name: str, pid: int = 1) -> list[int]:
     return list(g.view(pid)[g.obj(name).oid]["pt"])
 
@@ -80,7 +85,7 @@ def test_celestial_purge_exiles_a_red_permanent_not_a_green_one() -> None:
     g = (Scene().battlefield(0, *lands("Celestial Purge"))
          .battlefield(1, "Shivan Dragon", "Grizzly Bears").hand(0, "Celestial Purge").start())
     g.choose("cast", "Cast Celestial Purge")
-    targets = {g.game.objects[a.ref[1]].name for a in g.decision.actions}
+    targets = offered(g)
     assert targets == {"Shivan Dragon"}  # black or red only
     g.target("Shivan Dragon").resolve()
     paid_exactly(g)
@@ -94,7 +99,7 @@ def test_701_8_divine_verdict_destroys_an_attacking_creature_only() -> None:
     assert g.find("cast", "Cast Divine Verdict", player=0) is None  # nothing in combat yet
     g.pass_(2).attack(("Grizzly Bears", 1)).pass_()
     g.choose("cast", "Cast Divine Verdict", player=1)
-    assert [g.game.objects[a.ref[1]].name for a in g.decision.actions] == ["Grizzly Bears"]
+    assert offered(g) == {"Grizzly Bears"}
     g.target("Grizzly Bears").resolve()
     paid_exactly(g, 1)
     assert g.zone_names("graveyard", 0) == ["Grizzly Bears"]
@@ -139,7 +144,7 @@ def test_artifact_or_enchantment_removal(name: str) -> None:
                                                           "Coat of Arms", "Grizzly Bears")
          .hand(0, name).life(0, 10).start())
     g.choose("cast", f"Cast {name}")
-    assert {g.game.objects[a.ref[1]].name for a in g.decision.actions} == {
+    assert offered(g) == {
         "Honor of the Pure", "Coat of Arms"}
     g.target("Honor of the Pure").resolve()
     paid_exactly(g)
@@ -152,7 +157,7 @@ def test_shatter_destroys_an_artifact_only() -> None:
                                                                "Ornithopter")
          .hand(0, "Shatter").start())
     g.choose("cast", "Cast Shatter")
-    assert [g.game.objects[a.ref[1]].name for a in g.decision.actions] == ["Ornithopter"]
+    assert offered(g) == {"Ornithopter"}
     g.target("Ornithopter").resolve()
     paid_exactly(g)
     assert g.zone_names("graveyard", 1) == ["Ornithopter"]
@@ -207,8 +212,7 @@ def test_701_5a_counterspells_counter_only_their_kind_of_spell(
             g.target(0)
     g.pass_()
     g.choose("cast", f"Cast {name}", player=0)
-    offered = {g.game.objects[a.ref[1]].name for a in g.decision.actions}
-    assert offered == {countered}
+    assert offered(g) == {countered}
     g.target(g.obj(countered, "stack")).resolve()
     paid_exactly(g)
     assert countered in g.zone_names("graveyard", 1)
@@ -247,7 +251,7 @@ def test_701_8_assassinate_destroys_a_tapped_creature_only() -> None:
          .battlefield(1, "Grizzly Bears", tapped=True).battlefield(1, "Runeclaw Bear")
          .hand(0, "Assassinate").start())
     g.choose("cast", "Cast Assassinate")
-    assert [g.game.objects[a.ref[1]].name for a in g.decision.actions] == ["Grizzly Bears"]
+    assert offered(g) == {"Grizzly Bears"}
     g.target("Grizzly Bears").resolve()
     paid_exactly(g)
     assert g.zone_names("graveyard", 1) == ["Grizzly Bears"]
@@ -263,7 +267,7 @@ def test_701_8_colour_restricted_creature_removal(name: str, legal: set[str],
          .battlefield(1, "Grizzly Bears", "Serra Angel", "Shivan Dragon", "Black Knight")
          .hand(0, name).start())
     g.choose("cast", f"Cast {name}")
-    assert {g.game.objects[a.ref[1]].name for a in g.decision.actions} == legal
+    assert offered(g) == legal
     assert illegal not in legal
     g.target("Serra Angel").resolve()
     paid_exactly(g)
@@ -284,7 +288,7 @@ def test_disentomb_returns_a_creature_card_from_your_graveyard() -> None:
     g = (Scene().battlefield(0, *lands("Disentomb")).graveyard(0, "Serra Angel", "Divination")
          .graveyard(1, "Grizzly Bears").hand(0, "Disentomb").start())
     g.choose("cast", "Cast Disentomb")
-    assert [g.game.objects[a.ref[1]].name for a in g.decision.actions] == ["Serra Angel"]
+    assert offered(g) == {"Serra Angel"}
     g.target(g.obj("Serra Angel", "graveyard")).resolve()
     paid_exactly(g)
     assert g.zone_names("hand", 0) == ["Serra Angel"]
@@ -366,8 +370,7 @@ def test_601_2d_ignite_disorder_divides_three_damage_among_white_and_blue_creatu
          .battlefield(1, "Serra Angel", "Air Elemental", "White Knight", "Grizzly Bears")
          .hand(0, "Ignite Disorder").start())
     g.cast(0, "Ignite Disorder", "Serra Angel")
-    offered = {g.game.objects[a.ref[1]].name for a in g.decision.actions if a.ref}
-    assert offered == {"Air Elemental", "White Knight"}  # white and/or blue; not green
+    assert offered(g) == {"Air Elemental", "White Knight"}  # white and/or blue; not green
     g.target("White Knight")
     g.choose("done")  # two targets: 3 divided between them
     assert g.decision.kind == "divide"
@@ -449,7 +452,7 @@ def test_natures_spiral_returns_a_permanent_card_from_your_graveyard() -> None:
          .graveyard(0, "Honor of the Pure", "Lightning Bolt", "Forest")
          .graveyard(1, "Coat of Arms").hand(0, "Nature's Spiral").start())
     g.choose("cast", "Cast Nature's Spiral")
-    assert {g.game.objects[a.ref[1]].name for a in g.decision.actions} == {
+    assert offered(g) == {
         "Honor of the Pure", "Forest"}  # a permanent card, and from your graveyard
     g.target(g.obj("Honor of the Pure", "graveyard")).resolve()
     paid_exactly(g)
@@ -489,19 +492,20 @@ def test_random_games_replay_conserve_cards_and_converge(players: int, seed: int
 # --------------------------------------------------------------------------- bots
 
 
-def _heuristic(g: G) -> Action:
+def decide(g: G, strategy: Strategy = heuristic_strategy,
+           rng: random.Random | None = None) -> Action:
+    """What a bot playing the deciding seat picks."""
     d = g.decision
-    return d.actions[heuristic_strategy(g.view(d.player), d.to_wire(), random.Random(0),
-                                        cards())]
+    return d.actions[strategy(g.view(d.player), d.to_wire(), rng or random.Random(0), cards())]
 
 
 def test_the_heuristic_bot_aims_removal_at_the_biggest_threat() -> None:
     g = (Scene().battlefield(0, *lands("Doom Blade"), "Grizzly Bears")
          .battlefield(1, "Grizzly Bears", "Serra Angel", "Runeclaw Bear")
          .hand(0, "Doom Blade").start())
-    assert _heuristic(g).label == "Cast Doom Blade"
+    assert decide(g).label == "Cast Doom Blade"
     g.choose("cast", "Cast Doom Blade")
-    target = g.game.objects[_heuristic(g).ref[1]]
+    target = g.game.objects[decide(g).ref[1]]
     assert (target.name, target.controller) == ("Serra Angel", 1)
 
 
@@ -509,23 +513,23 @@ def test_the_heuristic_bot_keeps_removal_when_only_its_own_creatures_are_there()
     g = (Scene().battlefield(0, *lands("Doom Blade"), "Grizzly Bears")
          .hand(0, "Doom Blade").start())
     assert g.find("cast", "Cast Doom Blade") is not None
-    assert _heuristic(g).kind != "cast"
+    assert decide(g).kind != "cast"
 
 
 def test_the_heuristic_bot_sweeps_only_when_the_opponent_loses_more() -> None:
     scene = Scene().battlefield(0, *lands("Pyroclasm")).hand(0, "Pyroclasm")
     g = scene.battlefield(0, "Grizzly Bears").battlefield(1, "Serra Angel").start()
-    assert _heuristic(g).kind != "cast"  # it would kill only its own Bears
+    assert decide(g).kind != "cast"  # it would kill only its own Bears
     g = (Scene().battlefield(0, *lands("Pyroclasm"), "Serra Angel").hand(0, "Pyroclasm")
          .battlefield(1, "Grizzly Bears", "White Knight").start())
-    assert _heuristic(g).label == "Cast Pyroclasm"
+    assert decide(g).label == "Cast Pyroclasm"
 
 
 def test_the_heuristic_bot_brings_back_the_best_creature_card() -> None:
     g = (Scene().battlefield(0, *lands("Rise from the Grave")).graveyard(0, "Grizzly Bears")
          .graveyard(1, "Serra Angel").hand(0, "Rise from the Grave").start())
     g.choose("cast", "Cast Rise from the Grave")
-    assert g.game.objects[_heuristic(g).ref[1]].name == "Serra Angel"
+    assert g.game.objects[decide(g).ref[1]].name == "Serra Angel"
 
 
 @pytest.mark.parametrize("strategy", [heuristic_strategy, random_strategy])
@@ -536,11 +540,9 @@ def test_the_bots_finish_ignite_disorders_targets_and_division(strategy: Strateg
              .hand(0, "Ignite Disorder").start())
         g.choose("cast", "Cast Ignite Disorder")
         rng = random.Random(seed)
-        for _ in range(10):
-            d = g.decision
-            if d.kind == "priority":
-                break
-            pick = strategy(g.view(d.player), d.to_wire(), rng, cards())
-            g.table.act(d.player, d.serial, d.actions[pick].id)
+        asked = 0
+        while g.decision.kind != "priority" and asked < 10:
+            g.table.act(g.decision.player, g.decision.serial, decide(g, strategy, rng).id)
+            asked += 1
         assert g.decision.kind == "priority" and g.game.stack
         assert sum(g.game.stack[-1].division) == 3

@@ -4,13 +4,8 @@ the stack does nothing (CR 608.2b)."""
 
 from __future__ import annotations
 
-import random
-
-from arbiter.bots import heuristic_strategy
-from arbiter.server.rules.cards.catalog import cards
-from arbiter.server.rules.state import Action
-
 from .helpers import G, Scene
+from .test_cards_m10_instants import decide
 
 
 def _bolt_then(counter: str, lands: tuple[str, ...] = ("Island", "Island", "Wastes")) -> G:
@@ -97,25 +92,19 @@ def test_701_5_essence_scatter_may_not_target_a_noncreature_spell() -> None:
 # --------------------------------------------------------------------------- bots
 
 
-def _heuristic(g: G) -> Action:
-    d = g.decision
-    return d.actions[heuristic_strategy(g.view(d.player), d.to_wire(), random.Random(0),
-                                        cards())]
-
-
 def test_the_heuristic_bot_counters_an_opponents_spell_but_never_its_own() -> None:
     g = (Scene().battlefield(0, "Mountain", "Island", "Island", "Wastes")
          .battlefield(1, "Mountain").hand(0, "Lightning Bolt", "Cancel")
          .hand(1, "Lightning Bolt").start())
     g.cast(0, "Lightning Bolt", 1)
     assert g.find("cast", "Cast Cancel", player=0) is not None  # it could, at its own Bolt
-    assert _heuristic(g).kind != "cast"
+    assert decide(g).kind != "cast"
     g.pass_()
     g.cast(1, "Lightning Bolt", 0).pass_()  # the opponent's Bolt is on top of its own
-    action = _heuristic(g)
+    action = decide(g)
     assert (action.kind, action.label) == ("cast", "Cast Cancel")
     g.choose("cast", "Cast Cancel")
-    assert g.game.objects[_heuristic(g).ref[1]].controller == 1
+    assert g.game.objects[decide(g).ref[1]].controller == 1
 
 
 def test_the_heuristic_bot_casts_essence_scatter_only_at_a_creature_spell() -> None:
@@ -123,4 +112,4 @@ def test_the_heuristic_bot_casts_essence_scatter_only_at_a_creature_spell() -> N
          .hand(0, "Essence Scatter").hand(1, "Lightning Bolt").at("main1", active=1).start())
     g.cast(1, "Lightning Bolt", 0).pass_()
     assert g.find("cast", "Cast Essence Scatter", player=0) is None
-    assert _heuristic(g).kind == "pass"
+    assert decide(g).kind == "pass"
