@@ -152,17 +152,6 @@ def test_artifact_or_enchantment_removal(name: str) -> None:
     assert g.life(0) == (14 if name == "Solemn Offering" else 10)
 
 
-def test_shatter_destroys_an_artifact_only() -> None:
-    g = (Scene().battlefield(0, *lands("Shatter")).battlefield(1, "Honor of the Pure",
-                                                               "Ornithopter")
-         .hand(0, "Shatter").start())
-    g.choose("cast", "Cast Shatter")
-    assert offered(g) == {"Ornithopter"}
-    g.target("Ornithopter").resolve()
-    paid_exactly(g)
-    assert g.zone_names("graveyard", 1) == ["Ornithopter"]
-
-
 def test_tempest_of_light_destroys_all_enchantments() -> None:
     g = (Scene().battlefield(0, *lands("Tempest of Light"), "Honor of the Pure")
          .battlefield(1, "Honor of the Pure", "Coat of Arms", "Grizzly Bears")
@@ -246,15 +235,25 @@ def test_unsummon_returns_the_creature_to_its_owners_hand() -> None:
 # --------------------------------------------------------------------------- black
 
 
-def test_701_8_assassinate_destroys_a_tapped_creature_only() -> None:
-    g = (Scene().battlefield(0, *lands("Assassinate"))
-         .battlefield(1, "Grizzly Bears", tapped=True).battlefield(1, "Runeclaw Bear")
-         .hand(0, "Assassinate").start())
-    g.choose("cast", "Cast Assassinate")
-    assert offered(g) == {"Grizzly Bears"}
-    g.target("Grizzly Bears").resolve()
+def _destroys_the_one_it_may(name: str, victim: str, scene: Scene) -> None:
+    """``name`` is offered only ``victim`` as its target, and destroys it (CR 701.8)."""
+    g = scene.battlefield(0, *lands(name)).hand(0, name).start()
+    g.choose("cast", f"Cast {name}")
+    assert offered(g) == {victim}
+    g.target(victim).resolve()
     paid_exactly(g)
-    assert g.zone_names("graveyard", 1) == ["Grizzly Bears"]
+    assert g.zone_names("graveyard", 1) == [victim]
+
+
+def test_701_8_shatter_destroys_an_artifact_only() -> None:
+    _destroys_the_one_it_may("Shatter", "Ornithopter",
+                             Scene().battlefield(1, "Honor of the Pure", "Ornithopter"))
+
+
+def test_701_8_assassinate_destroys_a_tapped_creature_only() -> None:
+    _destroys_the_one_it_may("Assassinate", "Grizzly Bears",
+                             Scene().battlefield(1, "Grizzly Bears", tapped=True)
+                             .battlefield(1, "Runeclaw Bear"))
 
 
 @pytest.mark.parametrize(("name", "legal", "illegal"), [
