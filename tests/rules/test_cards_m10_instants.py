@@ -117,6 +117,18 @@ def test_excommunicate_puts_the_creature_on_top_of_its_owners_library() -> None:
     assert "Serra Angel" in g.zone_names("hand", 1)  # drawn first
 
 
+def test_903_9b_excommunicate_lets_a_commander_go_to_the_command_zone() -> None:
+    isamaru = "Isamaru, Hound of Konda"
+    g = (Scene(variant="commander").commander(0, "Phage the Untouchable")
+         .commander(1, isamaru, zone="battlefield")
+         .battlefield(0, *lands("Excommunicate")).hand(0, "Excommunicate").start())
+    g.cast(0, "Excommunicate", isamaru).resolve()
+    assert (g.decision.kind, g.decision.player) == ("commander_zone", 1)
+    g.choose("yes")
+    assert [o.name for o in g.game.command if o.owner == 1] == [isamaru]
+    assert isamaru not in g.zone_names("library", 1)
+
+
 def test_righteousness_gives_a_blocker_plus_seven() -> None:
     g = (Scene().battlefield(0, "Stampeding Rhino").battlefield(1, "Grizzly Bears",
                                                            *lands("Righteousness"))

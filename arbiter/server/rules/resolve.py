@@ -171,6 +171,9 @@ class Ctx:
     def amount(self, amount: object) -> int:
         return amount_of(self, amount)
 
+    def commander_replacement(self, obj: Obj, where: str) -> Flow:
+        return commander_replacement(self.game, obj.owner, obj, where)
+
 
 class Aborted(Exception):
     """The resolving object's controller left the game mid-resolution (see docs/rulings.md)."""

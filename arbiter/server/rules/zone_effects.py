@@ -19,16 +19,13 @@ if TYPE_CHECKING:
 
 
 def _on_top(ctx: Ctx, e: PutOnTopOfLibrary) -> Flow:
-    # resolve imports this module: its commander rule is fetched as the effect runs.
-    from .resolve import commander_replacement
-
     g = ctx.game
     for o in ctx.objects(e.what):
         if o.zone != BATTLEFIELD:
             continue
         if o.is_commander and g.config.variant == "commander":
             # CR 903.9b: a commander bound for its owner's library may go to the command zone.
-            yes = yield from commander_replacement(g, o.owner, o, "its owner's library")
+            yes = yield from ctx.commander_replacement(o, "its owner's library")
             if yes and o.oid in g.objects:
                 g.move(o, COMMAND, cause="commander")
                 continue
