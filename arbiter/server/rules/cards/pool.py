@@ -197,7 +197,7 @@ SPELLS = [
             targets=(TARGET_PLAYER,), spell=(Mill(10, Target(0)),)),
     CardDef(name="Act of Treason", types=SORCERY, cost=_C("{2}{R}"),
             text="Gain control of target creature until end of turn. Untap that creature. "
-                 "It gains haste until end of turn.",
+                 "It gains haste until end of turn. (It can attack and {T} this turn.)",
             targets=(TARGET_CREATURE,),
             spell=(GainControl(Target(0), UNTIL_END_OF_TURN), Untap(Target(0)),
                    GrantKeyword(Target(0), HASTE, UNTIL_END_OF_TURN))),
@@ -506,7 +506,8 @@ POOL: dict[str, CardDef] = {
                         *REACTING, *RESTARTING, *m10.CARDS, *PLANES, *PHENOMENA, *SCHEMES,
                         *VANGUARDS)
 }
-TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS)}
+TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS,
+                                                      *m10.TOKENS)}
 TEST_POOL: dict[str, CardDef] = {c.name: c for c in (*TEST_CARDS, *KEYWORD_TEST_CARDS,
                                                       *LAYER_TEST_CARDS)}
 
