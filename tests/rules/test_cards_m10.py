@@ -46,6 +46,8 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
     elif card.targets or not card.is_permanent_card:
         g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
+        if g.decision.kind == "choose_source":  # Harm's Way: a source chosen as it resolves
+            g.choose("choose_source")
         assert g.zone_names("graveyard", 0) == [name]
     else:
         g.cast(0, name).resolve()

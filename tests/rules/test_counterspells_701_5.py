@@ -82,6 +82,18 @@ def test_608_2b_a_counterspell_whose_target_has_left_the_stack_does_nothing() ->
     assert not g.game.stack and g.life(1) == 20
 
 
+def test_101_2_a_spell_that_cant_be_countered_stays_on_the_stack_and_resolves() -> None:
+    g = (Scene().battlefield(0, "Forest", "Forest", "Wastes")
+         .battlefield(1, "Island", "Island", "Wastes").hand(0, "Great Sable Stag")
+         .hand(1, "Cancel").start())
+    g.choose("cast", "Cast Great Sable Stag").pass_()
+    g.cast(1, "Cancel", g.obj("Great Sable Stag", "stack")).resolve()  # a legal target
+    assert [o.name for o in g.game.stack] == ["Great Sable Stag"]
+    assert any("Great Sable Stag can't be countered" in line for line in g.log)
+    g.resolve()
+    assert g.obj("Great Sable Stag").controller == 0
+
+
 def test_701_5_essence_scatter_may_not_target_a_noncreature_spell() -> None:
     g = (Scene().battlefield(0, "Mountain").battlefield(1, "Island", "Wastes")
          .hand(0, "Lightning Bolt").hand(1, "Essence Scatter").start())

@@ -34,84 +34,127 @@ from ..build import (
 )
 from ..vocab import (
     ANY_TARGET,
+    BLOCK_PARTNER,
     CHOSEN,
     COLOR,
+    COLOR_NAMES,
     CREATURE_CARD,
     DEATHTOUCH,
     DEFENDER,
+    DISCARDS,
+    DRAWS,
     EACH_CREATURE,
     EACH_CREATURE_OF_TARGET,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
     EACH_CREATURE_YOU_CONTROL,
+    EACH_OPPONENT,
     EACH_PLAYER,
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
+    EVENT_AMOUNT,
     EVENT_OBJECT,
+    EVENT_PLAYER,
     FIRST_STRIKE,
     FLYING,
+    GAINS_LIFE,
     HASTE,
+    INDESTRUCTIBLE,
     LIFELINK,
     PLAYER_OR_PLANESWALKER,
     REACH,
     SELF,
     SHROUD,
     SUBTYPE,
+    TAPS_LAND_FOR_MANA,
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
+    TARGET_OPPONENT,
     TARGET_PLAYER,
     TRAMPLE,
     UNTIL_END_OF_TURN,
     VIGILANCE,
+    WHILE_SOURCE_ON_BATTLEFIELD,
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
     AlsoBecomes,
+    AtDrawStep,
+    AtEndStep,
+    AtNextEndStep,
+    Attacks,
     AtUpkeep,
+    BecomeCreature,
+    Blocks,
+    CantBeCountered,
     CardDef,
     CardFilter,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
+    CounterRemovedFromSelf,
     CounterSpell,
     CreateToken,
+    CreatureEnters,
     CreaturesGet,
     CreaturesHave,
     CreaturesYouControlGet,
     Damage,
+    DealsCombatDamage,
+    DealsDamage,
+    DelayedTrigger,
     Destroy,
     DestroyAll,
+    DestroyOneAtRandom,
     Discard,
     DividedAsYouChoose,
+    DoesntUntap,
     Draw,
     EachCreatureGets,
     EnchantedGets,
     EntersAsCopy,
+    EntersTappedUnlessControl,
+    EntersWithCounters,
     Exile,
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    Keyword,
     Landwalk,
     LoseLife,
     ManaAbility,
+    May,
     Mill,
     NumberYouControl,
     ObjectFilter,
     PackStrike,
     PermanentsYouControl,
     PlayerCastsSpell,
+    PlayerDoes,
+    PlayTopCardFree,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
+    PreventAllCombatDamage,
+    PreventAllDamageTo,
+    PreventDamageRemoveCounters,
+    PreventOneFromOpponents,
     Protection,
     Pump,
     PutCounters,
     PutOntoBattlefield,
     PutOnTopOfLibrary,
+    RedirectFromChosenSource,
+    Regenerate,
+    Remembered,
     ReturnAllFromGraveyards,
     ReturnToHand,
+    SacrificeCreature,
     SearchToTop,
     SelfEnters,
     SharedTypeBonus,
+    ShuffleIntoLibraryInstead,
+    SourceUntapped,
+    Tap,
     Target,
     TargetSpec,
     Triggered,
@@ -136,6 +179,34 @@ _DEFENDER = "Defender (This creature can't attack.)"
 def _protection(color: str) -> str:
     return (f"Protection from {color} (This creature can't be blocked, targeted, dealt damage, "
             f"or enchanted by anything {color}.)")
+
+
+def _regeneration(who: str) -> str:
+    return (f"(The next time {who} would be destroyed this turn, it isn't. Instead tap it, "
+            "remove all damage from it, and remove it from combat.)")
+
+
+def _regenerator(name: str, mana: str, subtypes: str, power: int, toughness: int,
+                 regen: str, keywords: tuple[Keyword, ...] = (), before: str = "") -> CardDef:
+    """A creature with "{regen}: Regenerate NAME." (and its reminder text) after ``before``,
+    the text of its keywords."""
+    text = f"Regenerate {name}."
+    return creature(name, mana, subtypes, power, toughness, keywords,
+                    f"{before}{regen}: {text} {_regeneration('this creature')}",
+                    abilities=(Activated(Cost(mana=mana_cost(regen)), (Regenerate(SELF),),
+                                         text=text),))
+
+
+def _dual(name: str, first: str, second: str, mana: str) -> CardDef:
+    """A land that "enters tapped unless you control a FIRST or a SECOND" and taps for either
+    of two colours (``mana``: "BR" is "{B} or {R}")."""
+    def a(land: str) -> str:
+        return f"{'an' if land[0] in 'AEIOU' else 'a'} {land}"
+
+    return CardDef(name=name, types=LAND,
+                   text=f"{name} enters tapped unless you control {a(first)} or {a(second)}.\n"
+                        f"{{T}}: Add {{{mana[0]}}} or {{{mana[1]}}}.",
+                   abilities=(EntersTappedUnlessControl((first, second)), ManaAbility(mana)))
 
 
 def _walk(land: str) -> str:
@@ -168,6 +239,47 @@ def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
                      text=f"{name} gets +{power}/+{toughness} until end of turn.")
 
 
+def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
+    """"When NAME enters, create ``count`` tokens" (CR 111.1)."""
+    return Triggered(SelfEnters(), (CreateToken(token_name, YOU, count),),
+                     text=f"When {name} enters, create {count} {token_name}s.")
+
+
+_TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
+_CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
+    "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
+_NONLAND_YOURS = TargetSpec("permanent", where("target nonland permanent you control",
+                                               not_types=("Land",), controller="you"))
+_NONLAND_NOT_YOURS = TargetSpec("permanent", where("target nonland permanent you don't control",
+                                                   not_types=("Land",), controller="not_you"),
+                                optional=True)
+
+
+def _life_when_cast(name: str, color: str) -> CardDef:
+    """The artifact cycle "Whenever a player casts a [colour] spell, you may gain 1 life."."""
+    return CardDef(name=name, types=ARTIFACT, cost=mana_cost("{2}"),
+                   text=f"Whenever a player casts a {COLOR_NAMES[color]} spell, you may gain 1 "
+                        "life.",
+                   abilities=(Triggered(PlayerCastsSpell(colors=frozenset(color)),
+                                        (May((GainLife(1, YOU),), prompt="Gain 1 life?"),),
+                                        text="You may gain 1 life."),))
+
+# The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
+TOKENS = [
+    token("Avatar", "W", None, None,
+          "This creature's power and toughness are each equal to your life total.",
+          abilities=(PowerToughnessEqualToLife(),)),
+    token("Soldier", "W", 1, 1, "(A 1/1 white Soldier creature.)"),
+    token("Goblin", "R", 1, 1, "(A 1/1 red Goblin creature.)"),
+    token("Insect", "G", 1, 1, "(A 1/1 green Insect creature.)"),
+    token("Beast", "G", 3, 3, "(A 3/3 green Beast creature.)"),
+    token("Wolf", "G", 2, 2, "(A 2/2 green Wolf creature.)"),
+    token("Zombie", "B", 2, 2, "(A 2/2 black Zombie creature.)"),
+    token("Gargoyle", "", 3, 4, "Flying (A 3/4 colorless Gargoyle artifact creature.)",
+          types=ARTIFACT_CREATURE, keywords=frozenset({FLYING})),
+]
+
+
 def _counterspell(name: str, mana: str, spec: TargetSpec) -> CardDef:
     """"Counter target [kind of] spell." (CR 701.5)"""
     return CardDef(name=name, types=INSTANT, cost=mana_cost(mana),
@@ -185,30 +297,6 @@ def _destroy_creature(name: str, mana: str, types: frozenset[str],
 _ARTIFACT_OR_ENCHANTMENT = TargetSpec("permanent", where("target artifact or enchantment",
                                                          types=("Artifact", "Enchantment")))
 _SWAMPS = NumberYouControl(where("Swamps", subtypes=("Swamp",)))
-def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
-    """"When NAME enters, create ``count`` tokens" (CR 111.1)."""
-    return Triggered(SelfEnters(), (CreateToken(token_name, YOU, count),),
-                     text=f"When {name} enters, create {count} {token_name}s.")
-
-
-_TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
-_CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
-    "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
-
-# The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
-TOKENS = [
-    token("Avatar", "W", None, None,
-          "This creature's power and toughness are each equal to your life total.",
-          abilities=(PowerToughnessEqualToLife(),)),
-    token("Soldier", "W", 1, 1, "(A 1/1 white Soldier creature.)"),
-    token("Goblin", "R", 1, 1, "(A 1/1 red Goblin creature.)"),
-    token("Insect", "G", 1, 1, "(A 1/1 green Insect creature.)"),
-    token("Beast", "G", 3, 3, "(A 3/3 green Beast creature.)"),
-    token("Wolf", "G", 2, 2, "(A 2/2 green Wolf creature.)"),
-    token("Zombie", "B", 2, 2, "(A 2/2 black Zombie creature.)"),
-    token("Gargoyle", "", 3, 4, "Flying (A 3/4 colorless Gargoyle artifact creature.)",
-          types=ARTIFACT_CREATURE, keywords=frozenset({FLYING})),
-]
 
 CARDS = [
     planeswalker("Ajani Goldmane", "{2}{W}{W}", "Ajani", 4,
@@ -231,6 +319,13 @@ CARDS = [
               (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
                Protection(SUBTYPE, "Dragon")),
               "Flying, first strike, lifelink, protection from Demons and from Dragons"),
+    creature("Captain of the Watch", "{4}{W}{W}", "Human Soldier", 3, 3, (VIGILANCE,),
+             "Vigilance (Attacking doesn't cause this creature to tap.)\nOther Soldier "
+             "creatures you control get +1/+1 and have vigilance.\nWhen Captain of the Watch "
+             "enters, create three 1/1 white Soldier creature tokens.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Soldier"),
+                        CreaturesHave(VIGILANCE, "you", other=True, subtype="Soldier"),
+                        _makes_tokens("Captain of the Watch", "Soldier Token", 3))),
     CardDef(name="Celestial Purge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Exile target black or red permanent.",
             targets=(TargetSpec("permanent", where("target black or red permanent",
@@ -241,13 +336,6 @@ CARDS = [
             targets=(TargetSpec("creature", where("target attacking or blocking creature",
                                                   combat="in_combat")),),
             spell=(Destroy(Target(0)),)),
-    creature("Captain of the Watch", "{4}{W}{W}", "Human Soldier", 3, 3, (VIGILANCE,),
-             "Vigilance (Attacking doesn't cause this creature to tap.)\nOther Soldier "
-             "creatures you control get +1/+1 and have vigilance.\nWhen Captain of the Watch "
-             "enters, create three 1/1 white Soldier creature tokens.",
-             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Soldier"),
-                        CreaturesHave(VIGILANCE, "you", other=True, subtype="Soldier"),
-                        _makes_tokens("Captain of the Watch", "Soldier Token", 3))),
     CardDef(name="Excommunicate", types=SORCERY, cost=mana_cost("{2}{W}"),
             text="Put target creature on top of its owner's library.",
             targets=(TARGET_CREATURE,), spell=(PutOnTopOfLibrary(Target(0)),)),
@@ -256,10 +344,32 @@ CARDS = [
             spell=(CreaturesYouControlGet(1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
+    creature("Guardian Seraph", "{2}{W}{W}", "Angel", 3, 4, (FLYING,),
+             "Flying\nIf a source an opponent controls would deal damage to you, prevent 1 of "
+             "that damage.", abilities=(PreventOneFromOpponents(),)),
+    CardDef(name="Harm's Way", types=INSTANT, cost=mana_cost("{W}"),
+            text="The next 2 damage that a source of your choice would deal to you and/or "
+                 "permanents you control this turn is dealt to any target instead.",
+            targets=(ANY_TARGET,), spell=(RedirectFromChosenSource(2),)),
     _aura("Holy Strength", "{W}", "gets +1/+2.", EnchantedGets(1, 2)),
     CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
             text="White creatures you control get +1/+1.",
             abilities=(CreaturesGet(1, 1, "you", color="W"),)),
+    creature("Lightwielder Paladin", "{3}{W}{W}", "Human Knight", 4, 4, (FIRST_STRIKE,),
+             f"{_FIRST_STRIKE}\nWhenever Lightwielder Paladin deals combat damage to a player, "
+             "you may exile target black or red permanent that player controls.",
+             abilities=(Triggered(
+                 DealsCombatDamage("player"),
+                 (May((Exile(Target(0)),), prompt="Exile the black or red permanent?"),),
+                 targets=(TargetSpec("permanent", where(
+                     "target black or red permanent that player controls", colors="BR",
+                     controller="event_player")),),
+                 text="You may exile target black or red permanent that player controls."),)),
+    creature("Mesa Enchantress", "{1}{W}{W}", "Human Druid", 0, 2, (),
+             "Whenever you cast an enchantment spell, you may draw a card.",
+             abilities=(Triggered(PlayerCastsSpell(frozenset({"Enchantment"}), who="you"),
+                                  (May((Draw(1, YOU),), prompt="Draw a card?"),),
+                                  text="You may draw a card."),)),
     CardDef(name="Planar Cleansing", types=SORCERY, cost=mana_cost("{3}{W}{W}{W}"),
             text="Destroy all nonland permanents.", spell=(DestroyAll(nonland=True),)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
@@ -269,9 +379,16 @@ CARDS = [
             targets=(TargetSpec("creature", where("target blocking creature",
                                                   combat="blocking")),),
             spell=(Pump(Target(0), 7, 7),)),
+    CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
+            text="Prevent all damage that would be dealt to you and creatures you control this "
+                 "turn.", spell=(PreventAllDamageTo(YOU),)),
     CardDef(name="Solemn Offering", types=SORCERY, cost=mana_cost("{2}{W}"),
             text="Destroy target artifact or enchantment. You gain 4 life.",
             targets=(_ARTIFACT_OR_ENCHANTMENT,), spell=(Destroy(Target(0)), GainLife(4, YOU))),
+    creature("Soul Warden", "{W}", "Human Cleric", 1, 1, (),
+             "Whenever another creature enters, you gain 1 life.",
+             abilities=(Triggered(CreatureEnters(nontoken=False, other=True),
+                                  (GainLife(1, YOU),), text="You gain 1 life."),)),
     CardDef(name="Tempest of Light", types=INSTANT, cost=mana_cost("{2}{W}"),
             text="Destroy all enchantments.", spell=(DestroyAll(frozenset({"Enchantment"})),)),
     creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
@@ -288,6 +405,21 @@ CARDS = [
               f"{_FIRST_STRIKE}\n{_protection('black')}"),
     creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
     _counterspell("Cancel", "{1}{U}{U}", TargetSpec("spell")),
+    creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
+             "You may have Clone enter as a copy of any creature on the battlefield.",
+             abilities=(EntersAsCopy(),)),
+    _pump_spell("Disorient", "{3}{U}", -7, 0),
+    creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
+             "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
+             "{2}{U}{U}, Remove a wish counter from Djinn of Wishes: Reveal the top card of "
+             "your library. You may play that card without paying its mana cost. If you "
+             "don't, exile it.",
+             abilities=(EntersWithCounters("wish", 3),
+                        Activated(Cost(mana=mana_cost("{2}{U}{U}"), remove_counter="wish"),
+                                  (PlayTopCardFree(),),
+                                  text="Reveal the top card of your library. You may play that "
+                                       "card without paying its mana cost. If you don't, exile "
+                                       "it."))),
     _counterspell("Essence Scatter", "{1}{U}",
                   TargetSpec("spell", where("target creature spell", types=("Creature",)))),
     _counterspell("Flashfreeze", "{1}{U}",
@@ -298,16 +430,6 @@ CARDS = [
             abilities=(Triggered(PlayerCastsSpell(_INSTANT_OR_SORCERY),
                                  (CopySpell(EVENT_OBJECT, EACH_PLAYER_BUT_EVENT_PLAYER),),
                                  text="Each other player copies that spell."),)),
-    CardDef(name="Jump", types=INSTANT, cost=mana_cost("{U}"),
-            text="Target creature gains flying until end of turn.",
-            targets=(TARGET_CREATURE,),
-            spell=(GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),)),
-    CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
-            text="Draw X cards.", spell=(Draw(X, YOU),)),
-    creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
-             "You may have Clone enter as a copy of any creature on the battlefield.",
-             abilities=(EntersAsCopy(),)),
-    _pump_spell("Disorient", "{3}{U}", -7, 0),
     planeswalker("Jace Beleren", "{1}{U}{U}", "Jace", 3,
                  "[+2]: Each player draws a card.\n[-1]: Target player draws a card.\n[-10]: "
                  "Target player mills twenty cards.",
@@ -316,6 +438,12 @@ CARDS = [
                                   (TARGET_PLAYER,)),
                   loyalty_ability(-10, (Mill(20, Target(0)),),
                                   "Target player mills twenty cards.", (TARGET_PLAYER,)))),
+    CardDef(name="Jump", types=INSTANT, cost=mana_cost("{U}"),
+            text="Target creature gains flying until end of turn.",
+            targets=(TARGET_CREATURE,),
+            spell=(GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),)),
+    CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
+            text="Draw X cards.", spell=(Draw(X, YOU),)),
     _counterspell("Negate", "{1}{U}",
                   TargetSpec("spell", where("target noncreature spell",
                                             not_types=("Creature",)))),
@@ -330,6 +458,12 @@ CARDS = [
     CardDef(name="Unsummon", types=INSTANT, cost=mana_cost("{U}"),
             text="Return target creature to its owner's hand.",
             targets=(TARGET_CREATURE,), spell=(ReturnToHand(Target(0)),)),
+    creature("Wall of Frost", "{1}{U}{U}", "Wall", 0, 7, (DEFENDER,),
+             "Defender\nWhenever Wall of Frost blocks a creature, that creature doesn't untap "
+             "during its controller's next untap step.",
+             abilities=(Triggered(Blocks(), (DoesntUntap(BLOCK_PARTNER),),
+                                  text="That creature doesn't untap during its controller's "
+                                       "next untap step."),)),
     _destroy_creature("Assassinate", "{2}{B}", SORCERY,
                       where("target tapped creature", tapped=True)),
     creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
@@ -360,6 +494,13 @@ CARDS = [
             spell=(ReturnToHand(Target(0)),)),
     _destroy_creature("Doom Blade", "{1}{B}", INSTANT,
                       where("target nonblack creature", not_colors="B")),
+    _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
+    creature("Hypnotic Specter", "{1}{B}{B}", "Specter", 2, 2, (FLYING,),
+             "Flying\nWhenever Hypnotic Specter deals damage to an opponent, that player "
+             "discards a card at random.",
+             abilities=(Triggered(DealsDamage("opponent"),
+                                  (Discard(1, EVENT_PLAYER, at_random=True),),
+                                  text="That player discards a card at random."),)),
     planeswalker("Liliana Vess", "{3}{B}{B}", "Liliana", 5,
                  "[+1]: Target player discards a card.\n[-2]: Search your library for a card, "
                  "then shuffle and put that card on top.\n[-8]: Put all creature cards from "
@@ -372,19 +513,38 @@ CARDS = [
                   loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD),),
                                   "Put all creature cards from all graveyards onto the "
                                   "battlefield under your control."))),
+    creature("Looming Shade", "{2}{B}", "Shade", 1, 1, (),
+             "{B}: Looming Shade gets +1/+1 until end of turn.",
+             abilities=(_pump("Looming Shade", "{B}", 1, 1),)),
+    CardDef(name="Megrim", types=ENCHANTMENT, cost=mana_cost("{2}{B}"),
+            text="Whenever an opponent discards a card, Megrim deals 2 damage to that player.",
+            abilities=(Triggered(PlayerDoes(DISCARDS, "opponent"), (Damage(2, EVENT_PLAYER),),
+                                 text="Megrim deals 2 damage to that player."),)),
     CardDef(name="Mind Rot", types=SORCERY, cost=mana_cost("{2}{B}"),
             text="Target player discards two cards.",
             targets=(TARGET_PLAYER,), spell=(Discard(2, Target(0)),)),
     CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
             text="Target player discards X cards at random.",
             targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
+    # "*" power and toughness: the printed values are undefined (None); the ability defines
+    # them on the battlefield (layer 7a).
+    CardDef(name="Nightmare", types=CREATURE, cost=mana_cost("{5}{B}"),
+            subtypes=("Nightmare", "Horse"), keywords=frozenset({FLYING}),
+            text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
+                 "Swamps you control.",
+            abilities=(PowerToughnessEqualTo("Swamp"),)),
     CardDef(name="Rise from the Grave", types=SORCERY, cost=mana_cost("{4}{B}"),
             text="Put target creature card from a graveyard onto the battlefield under your "
                  "control. That creature is a black Zombie in addition to its other colors "
                  "and types.",
-            targets=(TargetSpec("graveyard_card", where("target creature card from a graveyard",
-                                                        types=("Creature",))),),
+            targets=(_CREATURE_CARD_IN_A_GRAVEYARD,),
             spell=(PutOntoBattlefield(Target(0)), AlsoBecomes(CHOSEN, "B", ("Zombie",)))),
+    CardDef(name="Sanguine Bond", types=ENCHANTMENT, cost=mana_cost("{3}{B}{B}"),
+            text="Whenever you gain life, target opponent loses that much life.",
+            abilities=(Triggered(PlayerDoes(GAINS_LIFE, "you"),
+                                 (LoseLife(EVENT_AMOUNT, Target(0)),),
+                                 targets=(TARGET_OPPONENT,),
+                                 text="Target opponent loses that much life."),)),
     CardDef(name="Sign in Blood", types=SORCERY, cost=mana_cost("{B}{B}"),
             text="Target player draws two cards and loses 2 life.",
             targets=(TARGET_PLAYER,), spell=(Draw(2, Target(0)), LoseLife(2, Target(0)))),
@@ -393,32 +553,38 @@ CARDS = [
                  "life, where X is the number of Swamps you control.",
             targets=(TARGET_CREATURE,),
             spell=(Damage(_SWAMPS, Target(0)), GainLife(_SWAMPS, YOU))),
+    CardDef(name="Underworld Dreams", types=ENCHANTMENT, cost=mana_cost("{B}{B}{B}"),
+            text="Whenever an opponent draws a card, Underworld Dreams deals 1 damage to that "
+                 "player.",
+            abilities=(Triggered(PlayerDoes(DRAWS, "opponent"), (Damage(1, EVENT_PLAYER),),
+                                 text="Underworld Dreams deals 1 damage to that player."),)),
+    _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
+    _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
+                 f"{_DEFENDER}\n"),
+    _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
+    creature("Xathrid Demon", "{3}{B}{B}{B}", "Demon", 7, 7, (FLYING, TRAMPLE),
+             "Flying, trample\nAt the beginning of your upkeep, sacrifice a creature other "
+             "than Xathrid Demon, then each opponent loses life equal to the sacrificed "
+             "creature's power. If you can't sacrifice a creature, tap Xathrid Demon and you "
+             "lose 7 life.",
+             abilities=(Triggered(AtUpkeep(), (SacrificeCreature(
+                 other=True, remember="power",
+                 then=(LoseLife(Remembered("power"), EACH_OPPONENT),),
+                 otherwise=(Tap(SELF), LoseLife(7, YOU))),),
+                 text="Sacrifice another creature; each opponent loses life equal to its "
+                      "power."),)),
     CardDef(name="Burst of Speed", types=SORCERY, cost=mana_cost("{R}"),
             text="Creatures you control gain haste until end of turn. (They can attack and {T} "
                  "even if they just came under your control.)",
             spell=(CreaturesYouControlGet(0, 0, HASTE),)),
-    CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
-            text="Earthquake deals X damage to each creature without flying and each player.",
-            spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
-    CardDef(name="Fireball", types=SORCERY, cost=mana_cost("{X}{R}"),
-            text="This spell costs {1} more to cast for each target beyond the first.\n"
-                 "Fireball deals X damage divided evenly, rounded down, among any number of "
-                 "targets.",
-            targets=(ANY_TARGET,), any_number_of_targets=True,
-            abilities=(CostsMorePerExtraTarget(1),),
-            spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
-    creature("Looming Shade", "{2}{B}", "Shade", 1, 1, (),
-             "{B}: Looming Shade gets +1/+1 until end of turn.",
-             abilities=(_pump("Looming Shade", "{B}", 1, 1),)),
-    # "*" power and toughness: the printed values are undefined (None); the ability defines
-    # them on the battlefield (layer 7a).
-    CardDef(name="Nightmare", types=CREATURE, cost=mana_cost("{5}{B}"),
-            subtypes=("Nightmare", "Horse"), keywords=frozenset({FLYING}),
-            text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
-                 "Swamps you control.",
-            abilities=(PowerToughnessEqualTo("Swamp"),)),
-    _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
-    _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
+    creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
+             "At the beginning of your upkeep, choose target nonland permanent you control and "
+             "up to two target nonland permanents you don't control. Destroy one of them at "
+             "random.",
+             abilities=(Triggered(AtUpkeep(), (DestroyOneAtRandom(),),
+                                  targets=(_NONLAND_YOURS, _NONLAND_NOT_YOURS,
+                                           _NONLAND_NOT_YOURS),
+                                  text="Destroy one of them at random."),)),
     planeswalker("Chandra Nalaar", "{3}{R}{R}", "Chandra", 6,
                  "[+1]: Chandra Nalaar deals 1 damage to target player or planeswalker.\n[-X]: "
                  "Chandra Nalaar deals X damage to target creature.\n[-8]: Chandra Nalaar "
@@ -436,9 +602,19 @@ CARDS = [
                                   "planeswalker and each creature that player or that "
                                   "planeswalker's controller controls.",
                                   (PLAYER_OR_PLANESWALKER,)))),
+    CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="Earthquake deals X damage to each creature without flying and each player.",
+            spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
              abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
+    CardDef(name="Fireball", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="This spell costs {1} more to cast for each target beyond the first.\n"
+                 "Fireball deals X damage divided evenly, rounded down, among any number of "
+                 "targets.",
+            targets=(ANY_TARGET,), any_number_of_targets=True,
+            abilities=(CostsMorePerExtraTarget(1),),
+            spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
     creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
              f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
@@ -450,12 +626,22 @@ CARDS = [
                                                   colors="WU")),),
             any_number_of_targets=True,  # up to three: each target gets at least 1 of the 3
             spell=(Damage(DividedAsYouChoose(3), EACH_TARGET),)),
+    creature("Inferno Elemental", "{4}{R}{R}", "Elemental", 4, 4, (),
+             "Whenever Inferno Elemental blocks or becomes blocked by a creature, Inferno "
+             "Elemental deals 3 damage to that creature.",
+             abilities=(Triggered(Blocks(or_blocked=True), (Damage(3, BLOCK_PARTNER),),
+                                  text="Inferno Elemental deals 3 damage to that creature."),)),
     CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
             text="Target creature gets +1/+0 and gains first strike until end of turn.",
             targets=(TARGET_CREATURE,),
             spell=(Pump(Target(0), 1, 0),
                    GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
     creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    CardDef(name="Manabarbs", types=ENCHANTMENT, cost=mana_cost("{3}{R}"),
+            text="Whenever a player taps a land for mana, Manabarbs deals 1 damage to that "
+                 "player.",
+            abilities=(Triggered(PlayerDoes(TAPS_LAND_FOR_MANA), (Damage(1, EVENT_PLAYER),),
+                                 text="Manabarbs deals 1 damage to that player."),)),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
@@ -485,6 +671,21 @@ CARDS = [
                         Activated(Cost(mana=mana_cost("{1}{R}"), sacrifice="Goblin"),
                                   (Damage(2, Target(0)),), targets=(ANY_TARGET,),
                                   text="Siege-Gang Commander deals 2 damage to any target."))),
+    creature("Stone Giant", "{2}{R}{R}", "Giant", 3, 4, (),
+             "{T}: Target creature you control with toughness less than Stone Giant's power "
+             "gains flying until end of turn. Destroy that creature at the beginning of the "
+             "next end step.",
+             abilities=(Activated(
+                 Cost(tap=True),
+                 (GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),
+                  DelayedTrigger(AtEndStep("each"), (Destroy(EVENT_OBJECT),), Target(0),
+                                 text="Destroy that creature.")),
+                 targets=(TargetSpec("creature", where(
+                     "target creature you control with toughness less than Stone Giant's "
+                     "power", controller="you", toughness_below_source_power=True)),),
+                 text="Target creature you control with toughness less than Stone Giant's "
+                      "power gains flying until end of turn; destroy it at the beginning of "
+                      "the next end step."),)),
     CardDef(name="Trumpet Blast", types=INSTANT, cost=mana_cost("{2}{R}"),
             text="Attacking creatures get +2/+0 until end of turn.",
             spell=(EachCreatureGets(where("attacking creatures", combat="attacking"), 2, 0),)),
@@ -498,15 +699,33 @@ CARDS = [
              abilities=(Activated(Cost(mana=mana_cost("{1}{G}")),
                                   (CreateToken("Insect Token", YOU),),
                                   text="Create a 1/1 green Insect creature token."),)),
+    creature("Awakener Druid", "{2}{G}", "Human Druid", 1, 1, (),
+             "When Awakener Druid enters, target Forest becomes a 4/5 green Treefolk creature "
+             "for as long as Awakener Druid remains on the battlefield. It's still a land.",
+             abilities=(Triggered(
+                 SelfEnters(),
+                 (BecomeCreature(Target(0), 4, 5, color="G", subtype="Treefolk",
+                                 duration=WHILE_SOURCE_ON_BATTLEFIELD),),
+                 targets=(TargetSpec("permanent", where("target Forest",
+                                                        subtypes=("Forest",))),),
+                 text="Target Forest becomes a 4/5 green Treefolk creature."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
     CardDef(name="Bountiful Harvest", types=SORCERY, cost=mana_cost("{4}{G}"),
             text="You gain 1 life for each land you control.",
             spell=(GainLife(NumberYouControl(where("lands", types=("Land",))), YOU),)),
+    creature("Bramble Creeper", "{4}{G}", "Elemental", 0, 3, (),
+             "Whenever Bramble Creeper attacks, it gets +5/+0 until end of turn.",
+             abilities=(Triggered(Attacks(), (Pump(SELF, 5, 0),),
+                                  text="It gets +5/+0 until end of turn."),)),
+    _regenerator("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, "{G}"),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    CardDef(name="Fog", types=INSTANT, cost=mana_cost("{G}"),
+            text="Prevent all combat damage that would be dealt this turn.",
+            spell=(PreventAllCombatDamage(),)),
     planeswalker("Garruk Wildspeaker", "{2}{G}{G}", "Garruk", 3,
                  "[+1]: Untap two target lands.\n[-1]: Create a 3/3 green Beast creature "
                  "token.\n[-4]: Creatures you control get +3/+3 and gain trample until end of "
@@ -520,6 +739,11 @@ CARDS = [
                                   "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Great Sable Stag", "{1}{G}{G}", "Elk", 3, 3,
+             (Protection(COLOR, "U"), Protection(COLOR, "B")),
+             "This spell can't be countered.\nProtection from blue and from black (This "
+             "creature can't be blocked, targeted, dealt damage, or enchanted by anything blue "
+             "or black.)", abilities=(CantBeCountered(),)),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
             spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
@@ -539,6 +763,13 @@ CARDS = [
                                        "target creature."))),
     _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
+    creature("Mold Adder", "{G}", "Fungus Snake", 1, 1, (),
+             "Whenever an opponent casts a blue or black spell, you may put a +1/+1 counter on "
+             "Mold Adder.",
+             abilities=(Triggered(PlayerCastsSpell(colors=frozenset("UB"), who="opponent"),
+                                  (May((PutCounters(SELF, "+1/+1", 1),),
+                                       prompt="Put a +1/+1 counter on it?"),),
+                                  text="You may put a +1/+1 counter on it."),)),
     CardDef(name="Naturalize", types=INSTANT, cost=mana_cost("{1}{G}"),
             text="Destroy target artifact or enchantment.",
             targets=(_ARTIFACT_OR_ENCHANTMENT,), spell=(Destroy(Target(0)),)),
@@ -553,19 +784,49 @@ CARDS = [
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
             spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+    creature("Protean Hydra", "{X}{G}", "Hydra", 0, 0, (),
+             "Protean Hydra enters with X +1/+1 counters on it.\nIf damage would be dealt to "
+             "Protean Hydra, prevent that damage and remove that many +1/+1 counters from it.\n"
+             "Whenever a +1/+1 counter is removed from Protean Hydra, put two +1/+1 counters "
+             "on it at the beginning of the next end step.",
+             abilities=(EntersWithCounters("+1/+1", X), PreventDamageRemoveCounters("+1/+1"),
+                        Triggered(CounterRemovedFromSelf("+1/+1"),
+                                  (AtNextEndStep((PutCounters(SELF, "+1/+1", 2),)),),
+                                  text="Put two +1/+1 counters on it at the beginning of the "
+                                       "next end step."))),
+    CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
+            text=f"Regenerate target creature. {_regeneration('that creature')}",
+            targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
     CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
             text="Windstorm deals X damage to each creature with flying.",
             spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
+    _life_when_cast("Angel's Feather", "W"),
     CardDef(name="Coat of Arms", types=ARTIFACT, cost=mana_cost("{5}"),
             text="Each creature gets +1/+1 for each other creature on the battlefield that "
                  "shares at least one creature type with it. (For example, if two Goblin "
                  "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
             abilities=(SharedTypeBonus(),)),
+    creature("Darksteel Colossus", "{11}", "Golem", 11, 11, (TRAMPLE, INDESTRUCTIBLE),
+             "Trample, indestructible\nIf Darksteel Colossus would be put into a graveyard "
+             "from anywhere, reveal Darksteel Colossus and shuffle it into its owner's library "
+             "instead.", types=ARTIFACT_CREATURE, abilities=(ShuffleIntoLibraryInstead(),)),
+    _life_when_cast("Demon's Horn", "B"),
+    _life_when_cast("Dragon's Claw", "R"),
+    CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
+            text="At the beginning of each player's draw step, if Howling Mine is untapped, "
+                 "that player draws an additional card.",
+            abilities=(Triggered(AtDrawStep("each", per_player=True), (Draw(1, EVENT_PLAYER),),
+                                 condition=SourceUntapped(),
+                                 text="That player draws an additional card."),)),
+    _life_when_cast("Kraken's Eye", "U"),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _life_when_cast("Wurm's Tooth", "G"),
+    _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
+    _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
     CardDef(name="Gargoyle Castle", types=LAND,
             text="{T}: Add {C}.\n{5}, {T}, Sacrifice Gargoyle Castle: Create a 3/4 colorless "
                  "Gargoyle artifact creature token with flying.",
@@ -574,4 +835,7 @@ CARDS = [
                                  (CreateToken("Gargoyle Token", YOU),),
                                  text="Create a 3/4 colorless Gargoyle artifact creature token "
                                       "with flying."))),
+    _dual("Glacial Fortress", "Plains", "Island", "WU"),
+    _dual("Rootbound Crag", "Mountain", "Forest", "RG"),
+    _dual("Sunpetal Grove", "Forest", "Plains", "GW"),
 ]
