@@ -144,7 +144,6 @@ from .state import (
 from .trigger_effects import TRIGGER_HANDLERS
 from .trigger_events import block_partner
 from .variant_effects import VARIANT_HANDLERS
-from .zone_effects import ZONE_HANDLERS
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -1036,7 +1035,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     ExtraTurn: _extra_turn, CopySpell: _copy,
     **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
-    **TRIGGER_HANDLERS, **COUNTER_HANDLERS, **ZONE_HANDLERS,
+    **TRIGGER_HANDLERS, **COUNTER_HANDLERS,
 }
 
 
