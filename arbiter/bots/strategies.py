@@ -14,6 +14,7 @@ readers (``arbiter.protocol.view_keys``).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -78,6 +79,14 @@ class _Book:
         c = self.cards.get(name)
         return c is not None and bool(c.get("harmful"))
 
+    def text(self, name: str) -> str:
+        c = self.cards.get(name)
+        return str(c.get("text", "")) if c is not None else ""
+
+    def colors(self, name: str) -> str:
+        c = self.cards.get(name)
+        return str(c.get("colors", "")) if c is not None else ""
+
     def value(self, o: Obj) -> int:
         if vk.name(o) not in self.cards:
             return 0
@@ -140,6 +149,10 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 if book.harmful(vk.name(o)) and not _opposing_creatures(book, view, objs, me):
                     return -1  # a Pacifism with no opposing creature would land on its own
                 return book.mana_value(vk.name(o))
+            # Counterspells only at an opponent's spell, removal only where an opponent has
+            # something to remove, a sweeper only when it costs them more than it costs us.
+            casts = [a for a in casts if _worth_casting(book, view, me, objs, a)]
+        if casts:
             best = max(casts, key=cost)
             if cost(best) >= 0:
                 return int(best["id"])
@@ -378,6 +391,66 @@ def _choose_share(book: _Book, objs: Objects, actions: list[dict[str, Any]]) -> 
     return int(max(actions, key=lambda a: int(a["n"]))["id"])
 
 
+# Spells aimed at what an opponent has: their text begins so, or they deal damage.
+_HARMFUL_TEXT = re.compile(r"(Destroy target|Exile target|Counter target|Return target creature "
+                           r"to its owner|Put target creature on top|Target player discards"
+                           r"|[^.]* deals [^.]*damage (to (any|target)|divided))")
+_COUNTER = re.compile(r"Counter target (.*?) ?spell\.")
+# "Destroy all nonland permanents", "Destroy all enchantments", "deals 2 damage to each
+# creature": what a sweeper hits.
+_SWEEP = re.compile(r"Destroy all (nonland permanents|enchantments|artifacts|creatures)"
+                    r"|[^.]* deals (\d+) damage to each creature\.")
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def _counters(book: _Book, counterspell: str, spell: str) -> bool:
+    """May ``counterspell`` ("Counter target [creature / noncreature / red or green]
+    spell.") target ``spell``?"""
+    m = _COUNTER.match(book.text(counterspell))
+    words = m.group(1) if m else ""
+    if words == "creature":
+        return book.is_(spell, "Creature")
+    if words == "noncreature":
+        return not book.is_(spell, "Creature")
+    colors = {c for w, c in _COLOR_WORDS.items() if w in words}
+    return not colors or bool(colors & set(book.colors(spell)))
+
+
+def _worth_casting(book: _Book, view: View, me: int, objs: Objects,
+                   action: Mapping[str, Any]) -> bool:
+    o = objs.get(action.get("obj", -1))
+    if o is None:
+        return True
+    name = vk.name(o)
+    text = book.text(name)
+    team = _team(view, me)
+    theirs = [x for x in objs.values() if vk.controller(x) not in team]
+    if _COUNTER.match(text):  # never at our own spells
+        return any(vk.zone(x) == "s" and "ab" not in x and _counters(book, name, vk.name(x))
+                   for x in theirs)
+    sweep = _SWEEP.match(text)
+    if sweep:
+        def hit(x: Obj) -> bool:
+            if vk.zone(x) != "b":
+                return False
+            kind, damage = sweep.group(1), sweep.group(2)
+            if damage is not None:
+                return (book.is_(vk.name(x), "Creature")
+                        and book.pt(x)[1] - vk.damage(x) <= int(damage))
+            if kind == "nonland permanents":
+                return not book.is_(vk.name(x), "Land")
+            return book.is_(vk.name(x), kind[:-1].capitalize())
+
+        lost = sum(book.value(x) for x in objs.values() if hit(x) and vk.controller(x) in team)
+        return sum(book.value(x) for x in theirs if hit(x)) > lost
+    if name in _HARMFUL or _HARMFUL_TEXT.match(text):
+        wants = "Creature" if "creature" in text else None
+        return any(vk.zone(x) == "b" and not book.is_(vk.name(x), "Land")
+                   and (wants is None or book.is_(vk.name(x), wants)) for x in theirs) \
+            or "player" in text or "any target" in text
+    return True
+
+
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
             "Consume Spirit", "Capricious Efreet")
@@ -418,8 +491,9 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
                    actions: list[dict[str, Any]]) -> int:
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     source_name = vk.name(source) if source else ""
-    friendly = (source_name not in _HARMFUL and source_name != ""
-                and not book.harmful(source_name))
+    friendly = (source_name != "" and source_name not in _HARMFUL
+                and not book.harmful(source_name)
+                and not _HARMFUL_TEXT.match(book.text(source_name)))
     text = vk.ability_text(source) if source is not None else None
     if text is not None and text != "ability":  # an ability: what it does says who it is for
         friendly = not any(w in text for w in _HARM_WORDS)
@@ -435,7 +509,9 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
             if o is None:
                 return -100.0
             mine = vk.controller(o) in team
-            base = float(book.value(o))
+            base = float(book.value(o))  # a spell on the stack: what it would bring
+            if vk.zone(o) == "g":  # a card to bring back: the best, whoever owns it
+                return base
             if source_name == "Lightning Bolt":
                 base += 10 if book.pt(o)[1] - vk.damage(o) <= 3 else -10
         return base if mine == friendly else -base - 50

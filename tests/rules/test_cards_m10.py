@@ -11,6 +11,7 @@ from arbiter.server.rules.cards.pool import POOL, SECTIONS
 from arbiter.server.rules.cards.sets import m10
 
 from .helpers import G, Scene
+from .test_cards_m10_instants import INSTANTS_CAST_HERE
 from .test_cards_m10_spells import CAST_FOR_COST_HERE
 
 LAND_FOR = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
@@ -24,7 +25,8 @@ def _lands(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", [c.name for c in m10.CARDS
-                                  if c.name not in CAST_FOR_COST_HERE])
+                                  if c.name not in CAST_FOR_COST_HERE
+                                  and c.name not in INSTANTS_CAST_HERE])
 def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
     card = POOL[name]
     if card.is_("Land"):  # a land has no cost: it is played, never cast (CR 305.1, 305.9)

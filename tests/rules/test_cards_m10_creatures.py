@@ -341,8 +341,8 @@ def test_601_2d_bogardan_hellkite_divides_five_damage_among_any_number_of_target
     # CR 601.2d: the division is announced now; each target gets at least 1.
     assert g.decision.kind == "divide"
     assert [a.index for a in g.options(0)] == [1, 2, 3, 4]
-    g.choose("share", "3 to Craw Wurm")
-    assert g.game.stack[-1].divided == [3, 2]
+    g.choose("amount", "3 to Craw Wurm")
+    assert g.game.stack[-1].division == (3, 2)
     g.resolve()
     assert g.zone_names("graveyard", 1) == ["Silvercoat Lion"]
     assert g.obj("Craw Wurm").damage == 3
@@ -362,7 +362,7 @@ def test_bogardan_hellkite_never_has_more_targets_than_damage() -> None:
     assert g.decision.kind == "divide"  # five targets for five damage: no more offered
     for _ in range(4):
         assert [a.index for a in g.options(0)] == [1]
-        g.choose("share")
+        g.choose("amount")
     g.resolve()
     assert [g.life(p) for p in range(6)] == [20, 19, 19, 19, 19, 19]
 
@@ -370,7 +370,7 @@ def test_bogardan_hellkite_never_has_more_targets_than_damage() -> None:
 def test_608_2b_bogardan_hellkite_deals_nothing_to_a_target_gone_illegal() -> None:
     g = _hellkite_enters("Lightning Bolt")
     g.choose("target", "Also target Silvercoat Lion").choose("target", "Also target B")
-    g.choose("done").choose("share", "2 to Craw Wurm").choose("share", "2 to Silvercoat Lion")
+    g.choose("done").choose("amount", "2 to Craw Wurm").choose("amount", "2 to Silvercoat Lion")
     g.cast(0, "Lightning Bolt", "Silvercoat Lion").resolve()
     g.resolve()
     # Its 2 are not dealt to anyone else: 2 to the Wurm, 1 to the player, as divided.
@@ -387,7 +387,7 @@ def test_702_8_bogardan_hellkite_has_flash() -> None:
 
 def test_the_division_is_shown_with_the_targets_on_the_stack() -> None:
     g = _hellkite_enters()
-    g.choose("target", "Also target B").choose("done").choose("share", "4 to Craw Wurm")
+    g.choose("target", "Also target B").choose("done").choose("amount", "4 to Craw Wurm")
     trigger = g.game.stack[-1]
     seen = g.view(1)[trigger.oid]
     assert seen["tg"] == [["o", g.obj("Craw Wurm").oid], ["p", 1]] and seen["dv"] == [4, 1]

@@ -29,6 +29,7 @@ from .cards.vocab import (
 )
 from .characteristics import has_keyword, is_type, mana_abilities, subtypes
 from .config import COMMANDER
+from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
 from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
@@ -573,14 +574,17 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
         game.touch(spell)
     specs = spell_target_specs(d)
     ok = ok and (yield from choose_targets(game, spell, specs))
+    divided = divided_total(d.spell)
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
             game, spell, specs[-1],
-            lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free))
+            lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free), most=divided)
     elif ok and d.max_targets:  # "up to N targets" (CR 601.2c)
         ok = yield from choose_more_targets(
             game, spell, d.targets[0], lambda n: spell_cost(game, pid, card, x=spell.x,
                                                             free=free), d.max_targets)
+    if ok and divided is not None:  # CR 601.2d: the division, after the targets
+        ok = yield from choose_division(game, spell, divided)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
                       free=free)
     if not ok or not pay_mana(game, pid, cost):

@@ -27,7 +27,7 @@ def copy_spell(game: Game, original: Obj, copier: int) -> Flow:
     copy.is_copy = True
     copy.x = original.x
     copy.targets = list(original.targets)
-    copy.divided = list(original.divided)  # every decision made for it (CR 707.10)
+    copy.division = original.division  # CR 707.10: a choice made as it was cast
     game.touch(copy)
     yield from choose_new_targets(game, copy)
     if copy.oid not in game.objects:

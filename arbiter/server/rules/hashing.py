@@ -33,12 +33,12 @@ def _obj(o: Obj) -> tuple[Any, ...]:
         out = (*out, "x", o.x, o.is_copy)
     if o.activated:  # activations this turn (activations.py)
         out = (*out, "activated", tuple(sorted(o.activated.items())))
-    if o.divided:  # each target's share of divided damage (CR 601.2d)
-        out = (*out, "divided", tuple(o.divided))
     if o.also_blocking:  # one creature blocking several (CR 509.1a)
         out = (*out, "blocks", o.also_blocking)
     if o.chosen_name:  # "as ~ enters, choose a card name"
         out = (*out, "name", o.chosen_name)
+    if o.division:  # a spell's announced division (CR 601.2d)
+        out = (*out, "div", o.division)
     return (*out, o.stack_id) if o.stack_id else out
 
 

@@ -16,17 +16,20 @@ from .cards.vocab import (
     INDEFINITELY,
     UNTIL_END_OF_TURN,
     WHILE_SOURCE_ON_BATTLEFIELD,
+    AlsoBecomes,
     BecomeColor,
     BecomeCreature,
     BecomeSubtype,
     CardDef,
     CreaturesYouControlGet,
+    EachCreatureGets,
     EntersAsCopy,
     LoseAllAbilities,
     SetPowerToughness,
     SwitchPowerToughness,
 )
-from .state import Action, Continuous, Obj
+from .filters import matches
+from .state import BATTLEFIELD, Action, Continuous, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -96,10 +99,41 @@ def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
             _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
 
 
+def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
+    """The creatures are those that pass the filter as it resolves (CR 611.2c): a creature
+    that attacks later does not get the bonus, one removed from combat keeps it. Only those
+    within its controller's range of influence (CR 801.10)."""
+    g = ctx.game
+    for o in g.creatures():
+        if matches(g, o, e.where, ctx.controller) and (
+                ctx.unlimited or g.obj_in_range(ctx.controller, o)):
+            _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
+
+
+def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
+    """Layer 4 adds each subtype and layer 5 each colour to those it already has (CR
+    613.1d-e, 205.1b "in addition to its other types"), unlike ``BecomeColor``, which
+    replaces. It lasts as long as the permanent stays the same object (CR 400.7)."""
+    g = ctx.game
+    for o in ctx.objects(e.what):
+        if o.zone != BATTLEFIELD:
+            continue
+        for subtype in e.subtypes:
+            g.table.timestamp += 1
+            g.effects.append(Continuous("subtype", ctx.controller, g.table.timestamp,
+                                        INDEFINITELY, affected=o.oid, subtype=subtype))
+        if e.colors:
+            g.table.timestamp += 1
+            g.effects.append(Continuous("add_color", ctx.controller, g.table.timestamp,
+                                        INDEFINITELY, affected=o.oid, colors=e.colors))
+        g.touch(o)
+
+
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
     BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
-    CreaturesYouControlGet: _creatures_you_control_get,
+    CreaturesYouControlGet: _creatures_you_control_get, EachCreatureGets: _each_creature_gets,
+    AlsoBecomes: _also_becomes,
 }
 
 

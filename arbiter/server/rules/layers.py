@@ -245,6 +245,13 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
             ch.colors = colors
 
         return LayerEffect("5", eff.timestamp, one, paint)
+    if kind == "add_color":  # "black in addition to its other colors"
+        added_colors = frozenset(eff.colors)
+
+        def tint(ch: Chars) -> None:
+            ch.colors = ch.colors | added_colors
+
+        return LayerEffect("5", eff.timestamp, one, tint)
     if kind in ("pt", "set_pt"):
         p, t = eff.power, eff.toughness
         if kind == "pt":

@@ -55,6 +55,7 @@ from .cards.vocab import (
     Damage,
     DamageTakenThisTurnAtLeast,
     Destroy,
+    DividedAsYouChoose,
     Draw,
     DrawGame,
     EmptyLibraryDrawWins,
@@ -79,6 +80,7 @@ from .cards.vocab import (
     Mill,
     NoCardsInHand,
     NoCounters,
+    NumberYouControl,
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
@@ -117,9 +119,12 @@ from .casting import (
 )
 from .characteristics import has_keyword, power, subtypes
 from .copies import copy_spell
+from .countering import COUNTER_HANDLERS
 from .damage import damage_flow
 from .delayed import DELAYED_HANDLERS
-from .divide import DIVIDE_HANDLERS, target_specs
+from .divide import target_specs
+from .division import share
+from .filters import matches
 from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
@@ -188,6 +193,9 @@ class Ctx:
 
     def amount(self, amount: object) -> int:
         return amount_of(self, amount)
+
+    def commander_replacement(self, obj: Obj, where: str) -> Flow:
+        return commander_replacement(self.game, obj.owner, obj, where)
 
 
 class Aborted(Exception):
@@ -345,6 +353,11 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
     if isinstance(amount, PermanentsYouControl):
         return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
                    and amount.subtype in subtypes(ctx.game, o))
+    if isinstance(amount, DividedAsYouChoose):
+        return share(ctx.obj, recipient)  # CR 601.2d: announced as it was cast
+    if isinstance(amount, NumberYouControl):
+        return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
+                   and matches(ctx.game, o, amount.where, ctx.controller))
     if isinstance(amount, EventAmount):
         return int(ctx.event.get("amount", 0))
     # X is the announced value only while the spell or ability is on the stack (CR 107.3a,
@@ -1038,8 +1051,9 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
     **TRIGGER_HANDLERS,
     **ATTACH_HANDLERS,
-    **SACRIFICE_HANDLERS, **DIVIDE_HANDLERS,
+    **SACRIFICE_HANDLERS,
     **RESTRICTION_HANDLERS,
+    **COUNTER_HANDLERS,
 }
 
 

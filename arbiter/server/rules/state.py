@@ -104,12 +104,13 @@ class Obj:
     ability_index: int = -1
     source: Obj | None = None  # the source as it last existed (last known information)
     targets: list[Ref] = field(default_factory=list)
-    divided: list[int] = field(default_factory=list)  # each target's share (CR 601.2d)
     event: dict[str, Any] = field(default_factory=dict)  # what triggered it
     # Spells on the stack: the X announced as it was cast (CR 107.3a; 0 elsewhere, 107.3g),
     # and whether it is a copy (CR 707.10), which no physical card stands behind.
     x: int = 0
     is_copy: bool = False
+    # How much of an amount divided among the targets each gets, in target order (CR 601.2d).
+    division: tuple[int, ...] = ()
     # Combat
     attacking: Ref | None = None
     blocking: int | None = None  # attacker object id
@@ -164,8 +165,8 @@ class Continuous:
     """A continuous effect from a resolved spell or ability (CR 611.2)."""
 
     # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
-    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype,
-    # card_type
+    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, add_color,
+    # subtype, card_type
     # and the restrictions restriction_effects.py records: cant_block, unblockable,
     # must_attack, cant_cast, no_untap
     kind: str
@@ -228,7 +229,7 @@ class Action:
             out["obj"] = self.obj
         if self.ref is not None:
             out["ref"] = list(self.ref)
-        if self.kind in ("amount", "x", "share"):
+        if self.kind in ("amount", "x"):
             # How much damage (CR 510.1c), the value of X (107.3a), or a target's share of
             # divided damage (601.2d).
             out["n"] = self.index

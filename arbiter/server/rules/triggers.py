@@ -39,7 +39,7 @@ from .cards.vocab import (
 )
 from .casting import choose_targets
 from .delayed import event_of
-from .divide import choose_more_and_divide, divided
+from .divide import choose_more_and_divide
 from .planechase import exempt
 from .state import (
     BATTLEFIELD,
@@ -263,7 +263,7 @@ def put_triggers_on_stack(game: Game) -> Flow:
             if obj.ability.targets:  # "that player" bound to the event's (_bound)
                 ok = yield from choose_targets(game, obj, obj.ability.targets)
                 ok = ok and (yield from choose_more_and_divide(  # CR 603.3d, 601.2d
-                    game, obj, obj.ability.targets, divided(obj.ability.effects)))
+                    game, obj, obj.ability))
                 if not ok:
                     game.remove_object(obj)  # CR 603.3d: no legal targets, removed
                     continue

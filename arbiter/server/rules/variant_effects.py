@@ -27,6 +27,7 @@ from .cards.vocab import (
     ShuffleHandAndGraveyardIntoLibrary,
     Target,
 )
+from .characteristics import card_types, is_type
 from .keywords import destroy
 from .state import GRAVEYARD, LIBRARY, Action, Continuous
 
@@ -65,9 +66,11 @@ def _destroy_all(ctx: Ctx, e: DestroyAll) -> None:
     whose = None if e.whose is None else set(ctx.players(e.whose))
     if whose is not None and not whose:
         return
+    # Types as layer 4 leaves them: an animated land is a creature, an enchantment that
+    # became a creature is still an enchantment.
     doomed = [o for o in g.permanents()
-              if (not e.types or o.defn.types & e.types)
-              and not (e.nonland and o.defn.is_("Land"))
+              if (not e.types or card_types(g, o) & e.types)
+              and not (e.nonland and is_type(g, o, "Land"))
               and (whose is None or o.controller in whose)
               and (ctx.unlimited or g.obj_in_range(ctx.controller, o))]
     # At the same time: each is gone as the others are destroyed; indestructible ones stay

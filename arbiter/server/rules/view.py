@@ -124,8 +124,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["xv"] = o.x  # the X announced (CR 107.3a)
         if o.targets:
             out["tg"] = [list(t) for t in o.targets]
-        if o.divided:
-            out["dv"] = list(o.divided)  # each target's share, as announced (CR 601.2d)
+        if o.division:
+            out["dv"] = list(o.division)  # each target's share, as announced (CR 601.2d)
         if o.stack_id:
             out["sk"] = o.stack_id  # whose turn marker's stack (CR 807.5)
     return out

@@ -336,12 +336,31 @@ class EventAmount:
     """"That much": the amount the triggering event carried (life gained, damage dealt)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DividedAsYouChoose:
+    """``total`` divided as the caster chose among the targets while casting, at least 1 to
+    each (CR 601.2d): each target gets its own share; a target that has become illegal gets
+    nothing and the others keep theirs (CR 608.2b). A spell with it takes at most ``total``
+    targets."""
+
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class NumberYouControl:
+    """The number of permanents you control that pass ``where`` ("the number of Swamps you
+    control", "for each land you control"), counted as it resolves."""
+
+    where: ObjectFilter
+
+
 X = XValue()
 X_DIVIDED_EVENLY = XDividedEvenly()
 EVENT_AMOUNT = EventAmount()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly | PermanentsYouControl | EventAmount)
+          XValue | XDividedEvenly | PermanentsYouControl | EventAmount |
+          DividedAsYouChoose | NumberYouControl)
 
 # --------------------------------------------------------------------------- card filters
 
@@ -473,19 +492,6 @@ Condition = (CastFromHand | CastAnotherNamedThisGame | LifeAtLeast | NoCounters 
 class Damage:
     amount: Amount
     to: Ref
-
-
-@dataclass(frozen=True, slots=True)
-class DividedDamage:
-    """"deals ``amount`` damage divided as you choose among any number of targets" (among at
-    most ``most`` of them when it is set: "one, two, or three targets"). The ability's last
-    target spec may be chosen again, a different player or object each time (CR 115.3), up to
-    the limit and never more targets than ``amount``, since each must get at least 1; the
-    division is announced as the targets are chosen (CR 601.2d, and 603.3d for a triggered
-    ability). A target that has become illegal is dealt nothing (608.2b): divide.py."""
-
-    amount: int
-    most: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -939,6 +945,51 @@ class Delayed:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterSpell:
+    """Counter ``what``, a spell on the stack (CR 701.5a): it leaves the stack for its
+    owner's graveyard without resolving."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class PutOnTopOfLibrary:
+    """Put ``what`` (a permanent) on top of its owner's library."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class PutOntoBattlefield:
+    """Put ``what`` (a card in a graveyard) onto the battlefield under ``under``'s control;
+    the new permanent is then ``CHOSEN`` for the effects after this one."""
+
+    what: Ref
+    under: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class AlsoBecomes:
+    """``what`` is ``colors`` (letters) and ``subtypes`` in addition to its other colours and
+    types, for as long as it stays on the battlefield (layers 4 and 5, adding, not
+    replacing)."""
+
+    what: Ref
+    colors: str = ""
+    subtypes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EachCreatureGets:
+    """"[Attacking] creatures get +``power``/+``toughness`` until end of turn": each creature
+    that passes ``where`` as it resolves (CR 611.2c), whoever controls it."""
+
+    where: ObjectFilter
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
 class OpponentChoosesSelfOrOthers:
     """The target opponent chooses self or others: ``self_effects`` happen (to that player,
     ``Target(0)``) or ``others_effects`` (to your other opponents, ``OTHER_OPPONENTS``)."""
@@ -1087,8 +1138,9 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
-    DestroyOneAtRandom | Attach | Sacrifice | Delayed | DividedDamage | InCombatThisTurn |
-    OpponentsCantCastThisTurn | TapCreaturesOf)
+    DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
+    OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
+    PutOntoBattlefield | AlsoBecomes | EachCreatureGets)
 
 # --------------------------------------------------------------------------- trigger events
 

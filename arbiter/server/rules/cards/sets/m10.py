@@ -39,6 +39,7 @@ from ..vocab import (
     BLOCK_PARTNER,
     CANT_BE_BLOCKED,
     CANT_BLOCK,
+    CHOSEN,
     COLOR,
     COLOR_NAMES,
     CREATURE_CARD,
@@ -88,6 +89,7 @@ from ..vocab import (
     Ability,
     Activated,
     ActivatedThisTurnAtLeast,
+    AlsoBecomes,
     AnyNumberInDeck,
     AtDrawStep,
     AtEndStep,
@@ -110,6 +112,7 @@ from ..vocab import (
     Cost,
     CostsMorePerExtraTarget,
     CounterRemovedFromSelf,
+    CounterSpell,
     CreateToken,
     CreatureEnters,
     CreaturesGet,
@@ -120,11 +123,13 @@ from ..vocab import (
     DealsDamage,
     Delayed,
     Destroy,
+    DestroyAll,
     DestroyOneAtRandom,
     Discard,
-    DividedDamage,
+    DividedAsYouChoose,
     DoesntUntap,
     Draw,
+    EachCreatureGets,
     EnchantedCant,
     EnchantedGets,
     EnchantedIsChosenType,
@@ -148,6 +153,8 @@ from ..vocab import (
     MustBeBlockedByAll,
     NamedCantBeActivated,
     NoMaximumHandSizeStatic,
+    NumberYouControl,
+    ObjectFilter,
     OpponentsCantCastThisTurn,
     PackStrike,
     PermanentsYouControl,
@@ -164,6 +171,8 @@ from ..vocab import (
     Protection,
     Pump,
     PutCounters,
+    PutOntoBattlefield,
+    PutOnTopOfLibrary,
     RedirectFromChosenSource,
     Regenerate,
     Remembered,
@@ -309,6 +318,25 @@ _TRAMPLE = ("Trample (This creature can deal excess combat damage to the player 
 _SKELETON_VAMPIRE_OR_ZOMBIE = TargetSpec("permanent", where(
     "target Skeleton, Vampire, or Zombie", subtypes=("Skeleton", "Vampire", "Zombie")))
 
+
+def _counterspell(name: str, mana: str, spec: TargetSpec) -> CardDef:
+    """"Counter target [kind of] spell." (CR 701.5)"""
+    return CardDef(name=name, types=INSTANT, cost=mana_cost(mana),
+                   text=f"Counter {spec.describe()}.", targets=(spec,),
+                   spell=(CounterSpell(Target(0)),))
+
+
+def _destroy_creature(name: str, mana: str, types: frozenset[str],
+                      which: ObjectFilter) -> CardDef:
+    """"Destroy target [kind of] creature." (CR 701.8)"""
+    return CardDef(name=name, types=types, cost=mana_cost(mana), text=f"Destroy {which.words}.",
+                   targets=(TargetSpec("creature", which),), spell=(Destroy(Target(0)),))
+
+
+_ARTIFACT_OR_ENCHANTMENT = TargetSpec("permanent", where("target artifact or enchantment",
+                                                         types=("Artifact", "Enchantment")))
+_SWAMPS = NumberYouControl(where("Swamps", subtypes=("Swamp",)))
+
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
     token("Avatar", "W", None, None,
@@ -356,7 +384,20 @@ CARDS = [
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Soldier"),
                         CreaturesHave(VIGILANCE, "you", other=True, subtype="Soldier"),
                         _makes_tokens("Captain of the Watch", "Soldier Token", 3))),
+    CardDef(name="Celestial Purge", types=INSTANT, cost=mana_cost("{1}{W}"),
+            text="Exile target black or red permanent.",
+            targets=(TargetSpec("permanent", where("target black or red permanent",
+                                                   colors="BR")),),
+            spell=(Exile(Target(0)),)),
+    CardDef(name="Divine Verdict", types=INSTANT, cost=mana_cost("{3}{W}"),
+            text="Destroy target attacking or blocking creature.",
+            targets=(TargetSpec("creature", where("target attacking or blocking creature",
+                                                  combat="in_combat")),),
+            spell=(Destroy(Target(0)),)),
     creature("Elite Vanguard", "{W}", "Human Soldier", 2, 1),
+    CardDef(name="Excommunicate", types=SORCERY, cost=mana_cost("{2}{W}"),
+            text="Put target creature on top of its owner's library.",
+            targets=(TARGET_CREATURE,), spell=(PutOnTopOfLibrary(Target(0)),)),
     CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Creatures you control get +1/+1 until end of turn.",
             spell=(CreaturesYouControlGet(1, 1),)),
@@ -403,11 +444,18 @@ CARDS = [
     creature("Palace Guard", "{2}{W}", "Human Soldier", 1, 4, (),
              "Palace Guard can block any number of creatures.",
              abilities=(BlocksAnyNumber(),)),
+    CardDef(name="Planar Cleansing", types=SORCERY, cost=mana_cost("{3}{W}{W}{W}"),
+            text="Destroy all nonland permanents.", spell=(DestroyAll(nonland=True),)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
     creature("Rhox Pikemaster", "{2}{W}{W}", "Rhino Soldier", 3, 3, (FIRST_STRIKE,),
              f"{_FIRST_STRIKE}\nOther Soldier creatures you control have first strike.",
              abilities=(CreaturesHave(FIRST_STRIKE, "you", other=True, subtype="Soldier"),)),
+    CardDef(name="Righteousness", types=INSTANT, cost=mana_cost("{W}"),
+            text="Target blocking creature gets +7/+7 until end of turn.",
+            targets=(TargetSpec("creature", where("target blocking creature",
+                                                  combat="blocking")),),
+            spell=(Pump(Target(0), 7, 7),)),
     CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
             text="Prevent all damage that would be dealt to you and creatures you control this "
                  "turn.", spell=(PreventAllDamageTo(YOU),)),
@@ -416,11 +464,16 @@ CARDS = [
             text="Your opponents can't cast spells this turn.",
             spell=(OpponentsCantCastThisTurn(),)),
     creature("Silvercoat Lion", "{1}{W}", "Cat", 2, 2),
+    CardDef(name="Solemn Offering", types=SORCERY, cost=mana_cost("{2}{W}"),
+            text="Destroy target artifact or enchantment. You gain 4 life.",
+            targets=(_ARTIFACT_OR_ENCHANTMENT,), spell=(Destroy(Target(0)), GainLife(4, YOU))),
     creature("Soul Warden", "{W}", "Human Cleric", 1, 1, (),
              "Whenever another creature enters, you gain 1 life.",
              abilities=(Triggered(CreatureEnters(nontoken=False, other=True),
                                   (GainLife(1, YOU),), text="You gain 1 life."),)),
     creature("Stormfront Pegasus", "{1}{W}", "Pegasus", 2, 1, (FLYING,), "Flying"),
+    CardDef(name="Tempest of Light", types=INSTANT, cost=mana_cost("{2}{W}"),
+            text="Destroy all enchantments.", spell=(DestroyAll(frozenset({"Enchantment"})),)),
     creature("Undead Slayer", "{2}{W}", "Human Cleric", 2, 2, (),
              "{W}, {T}: Exile target Skeleton, Vampire, or Zombie.",
              abilities=(Activated(Cost(mana_cost("{W}"), tap=True), (Exile(Target(0)),),
@@ -445,6 +498,7 @@ CARDS = [
                                   targets=(TARGET_OPPONENT_CREATURE,),
                                   text="Target creature an opponent controls attacks you this "
                                        "turn if able."),)),
+    _counterspell("Cancel", "{1}{U}{U}", TargetSpec("spell")),
     creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
              "You may have Clone enter as a copy of any creature on the battlefield.",
              abilities=(EntersAsCopy(),)),
@@ -465,6 +519,10 @@ CARDS = [
                                   text="Reveal the top card of your library. You may play that "
                                        "card without paying its mana cost. If you don't, exile "
                                        "it."))),
+    _counterspell("Essence Scatter", "{1}{U}",
+                  TargetSpec("spell", where("target creature spell", types=("Creature",)))),
+    _counterspell("Flashfreeze", "{1}{U}",
+                  TargetSpec("spell", where("target red or green spell", colors="RG"))),
     CardDef(name="Hive Mind", types=ENCHANTMENT, cost=mana_cost("{5}{U}"),
             text="Whenever a player casts an instant or sorcery spell, each other player copies "
                  "that spell. Each of those players may choose new targets for their copy.",
@@ -490,6 +548,10 @@ CARDS = [
                                   (TARGET_PLAYER,)),
                   loyalty_ability(-10, (Mill(20, Target(0)),),
                                   "Target player mills twenty cards.", (TARGET_PLAYER,)))),
+    CardDef(name="Jump", types=INSTANT, cost=mana_cost("{U}"),
+            text="Target creature gains flying until end of turn.",
+            targets=(TARGET_CREATURE,),
+            spell=(GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),)),
     CardDef(name="Levitation", types=ENCHANTMENT, cost=mana_cost("{2}{U}{U}"),
             text="Creatures you control have flying.", abilities=(CreaturesHave(FLYING, "you"),)),
     creature("Merfolk Sovereign", "{1}{U}{U}", "Merfolk Noble", 2, 2, (),
@@ -503,6 +565,9 @@ CARDS = [
                                        "turn."))),
     CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
             text="Draw X cards.", spell=(Draw(X, YOU),)),
+    _counterspell("Negate", "{1}{U}",
+                  TargetSpec("spell", where("target noncreature spell",
+                                            not_types=("Creature",)))),
     creature("Phantom Warrior", "{1}{U}{U}", "Illusion Warrior", 2, 2, (),
              "Phantom Warrior can't be blocked.", abilities=(CantBeBlocked(),)),
     CardDef(name="Serpent of the Endless Sea", types=CREATURE, cost=mana_cost("{4}{U}"),
@@ -524,6 +589,9 @@ CARDS = [
             text="Copy target instant or sorcery spell. You may choose new targets for the "
                  "copy.",
             targets=(TARGET_INSTANT_OR_SORCERY_SPELL,), spell=(CopySpell(Target(0)),)),
+    CardDef(name="Unsummon", types=INSTANT, cost=mana_cost("{U}"),
+            text="Return target creature to its owner's hand.",
+            targets=(TARGET_CREATURE,), spell=(ReturnToHand(Target(0)),)),
     creature("Wall of Frost", "{1}{U}{U}", "Wall", 0, 7, (DEFENDER,),
              "Defender\nWhenever Wall of Frost blocks a creature, that creature doesn't untap "
              "during its controller's next untap step.",
@@ -537,6 +605,8 @@ CARDS = [
              abilities=(Activated(Cost(mana_cost("{1}{B}"), tap=True),
                                   (LoseLife(1, Target(0)),), targets=(TARGET_PLAYER,),
                                   text="Target player loses 1 life."),)),
+    _destroy_creature("Assassinate", "{2}{B}", SORCERY,
+                      where("target tapped creature", tapped=True)),
     creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
@@ -555,6 +625,16 @@ CARDS = [
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
                  "and you gain X life.",
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
+    _destroy_creature("Deathmark", "{B}", SORCERY,
+                      where("target green or white creature", colors="GW")),
+    CardDef(name="Disentomb", types=SORCERY, cost=mana_cost("{B}"),
+            text="Return target creature card from your graveyard to your hand.",
+            targets=(TargetSpec("your_graveyard_card",
+                                where("target creature card from your graveyard",
+                                      types=("Creature",))),),
+            spell=(ReturnToHand(Target(0)),)),
+    _destroy_creature("Doom Blade", "{1}{B}", INSTANT,
+                      where("target nonblack creature", not_colors="B")),
     creature("Dread Warlock", "{1}{B}{B}", "Human Wizard Warlock", 2, 2, (),
              "Dread Warlock can't be blocked except by black creatures.",
              abilities=(CantBeBlocked(except_colors="B"),)),
@@ -600,6 +680,9 @@ CARDS = [
             text="Whenever an opponent discards a card, Megrim deals 2 damage to that player.",
             abilities=(Triggered(PlayerDoes(DISCARDS, "opponent"), (Damage(2, EVENT_PLAYER),),
                                  text="Megrim deals 2 damage to that player."),)),
+    CardDef(name="Mind Rot", types=SORCERY, cost=mana_cost("{2}{B}"),
+            text="Target player discards two cards.",
+            targets=(TARGET_PLAYER,), spell=(Discard(2, Target(0)),)),
     CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
             text="Target player discards X cards at random.",
             targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
@@ -614,6 +697,12 @@ CARDS = [
              "Relentless Rats gets +1/+1 for each other creature on the battlefield named "
              "Relentless Rats.\nA deck can have any number of cards named Relentless Rats.",
              abilities=(GetsPerOtherNamed(1, 1), AnyNumberInDeck())),
+    CardDef(name="Rise from the Grave", types=SORCERY, cost=mana_cost("{4}{B}"),
+            text="Put target creature card from a graveyard onto the battlefield under your "
+                 "control. That creature is a black Zombie in addition to its other colors "
+                 "and types.",
+            targets=(_CREATURE_CARD_IN_A_GRAVEYARD,),
+            spell=(PutOntoBattlefield(Target(0)), AlsoBecomes(CHOSEN, "B", ("Zombie",)))),
     creature("Royal Assassin", "{1}{B}{B}", "Human Assassin", 1, 1, (),
              "{T}: Destroy target tapped creature.",
              abilities=(Activated(Cost(tap=True), (Destroy(Target(0)),),
@@ -626,11 +715,19 @@ CARDS = [
                                  (LoseLife(EVENT_AMOUNT, Target(0)),),
                                  targets=(TARGET_OPPONENT,),
                                  text="Target opponent loses that much life."),)),
+    CardDef(name="Sign in Blood", types=SORCERY, cost=mana_cost("{B}{B}"),
+            text="Target player draws two cards and loses 2 life.",
+            targets=(TARGET_PLAYER,), spell=(Draw(2, Target(0)), LoseLife(2, Target(0)))),
     _enchant("Soul Bleed", "{2}{B}", "creature", TARGET_CREATURE,
              "At the beginning of the upkeep of enchanted creature's controller, that player "
              "loses 1 life.",
              Triggered(AtUpkeep("enchanted"), (LoseLife(1, ENCHANTED_CONTROLLER),),
                        text="That player loses 1 life.")),
+    CardDef(name="Tendrils of Corruption", types=INSTANT, cost=mana_cost("{3}{B}"),
+            text="Tendrils of Corruption deals X damage to target creature and you gain X "
+                 "life, where X is the number of Swamps you control.",
+            targets=(TARGET_CREATURE,),
+            spell=(Damage(_SWAMPS, Target(0)), GainLife(_SWAMPS, YOU))),
     CardDef(name="Underworld Dreams", types=ENCHANTMENT, cost=mana_cost("{B}{B}{B}"),
             text="Whenever an opponent draws a card, Underworld Dreams deals 1 damage to that "
                  "player.",
@@ -667,9 +764,14 @@ CARDS = [
     creature("Bogardan Hellkite", "{6}{R}{R}", "Dragon", 5, 5, (FLASH, FLYING),
              "Flash\nFlying\nWhen Bogardan Hellkite enters, it deals 5 damage divided as you "
              "choose among any number of targets.",
-             abilities=(Triggered(SelfEnters(), (DividedDamage(5),), targets=(ANY_TARGET,),
+             abilities=(Triggered(SelfEnters(), (Damage(DividedAsYouChoose(5), EACH_TARGET),),
+                                  targets=(ANY_TARGET,),
                                   text="It deals 5 damage divided as you choose among any "
                                        "number of targets."),)),
+    CardDef(name="Burst of Speed", types=SORCERY, cost=mana_cost("{R}"),
+            text="Creatures you control gain haste until end of turn. (They can attack and {T} "
+                 "even if they just came under your control.)",
+            spell=(CreaturesYouControlGet(0, 0, HASTE),)),
     creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
     creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
              "At the beginning of your upkeep, choose target nonland permanent you control and "
@@ -737,6 +839,13 @@ CARDS = [
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
                         CreaturesHave(HASTE, "you", other=True, subtype="Goblin"))),
     creature("Goblin Piker", "{1}{R}", "Goblin Warrior", 2, 1),
+    CardDef(name="Ignite Disorder", types=INSTANT, cost=mana_cost("{1}{R}"),
+            text="Ignite Disorder deals 3 damage divided as you choose among one, two, or three "
+                 "target white and/or blue creatures.",
+            targets=(TargetSpec("creature", where("target white and/or blue creature",
+                                                  colors="WU")),),
+            any_number_of_targets=True,  # up to three: each target gets at least 1 of the 3
+            spell=(Damage(DividedAsYouChoose(3), EACH_TARGET),)),
     creature("Inferno Elemental", "{4}{R}{R}", "Elemental", 4, 4, (),
              "Whenever Inferno Elemental blocks or becomes blocked by a creature, Inferno "
              "Elemental deals 3 damage to that creature.",
@@ -774,7 +883,20 @@ CARDS = [
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
                                    targets=(ANY_TARGET,),
                                    text="Prodigal Pyromancer deals 1 damage to any target."),)),
+    CardDef(name="Pyroclasm", types=SORCERY, cost=mana_cost("{1}{R}"),
+            text="Pyroclasm deals 2 damage to each creature.",
+            spell=(Damage(2, EACH_CREATURE),)),
     creature("Raging Goblin", "{R}", "Goblin Berserker", 1, 1, (HASTE,), _HASTE),
+    CardDef(name="Seismic Strike", types=INSTANT, cost=mana_cost("{2}{R}"),
+            text="Seismic Strike deals damage to target creature equal to the number of "
+                 "Mountains you control.",
+            targets=(TARGET_CREATURE,),
+            spell=(Damage(NumberYouControl(where("Mountains", subtypes=("Mountain",))),
+                          Target(0)),)),
+    CardDef(name="Shatter", types=INSTANT, cost=mana_cost("{1}{R}"),
+            text="Destroy target artifact.",
+            targets=(TargetSpec("permanent", where("target artifact", types=("Artifact",))),),
+            spell=(Destroy(Target(0)),)),
     creature("Shivan Dragon", "{4}{R}{R}", "Dragon", 5, 5, (FLYING,),
               f"{_FLYING}\n{{R}}: Shivan Dragon gets +1/+0 until end of turn.",
               abilities=(_pump("Shivan Dragon", "{R}", 1, 0),)),
@@ -804,6 +926,9 @@ CARDS = [
                  text="Target creature you control with toughness less than Stone Giant's "
                       "power gains flying until end of turn; destroy it at the beginning of "
                       "the next end step."),)),
+    CardDef(name="Trumpet Blast", types=INSTANT, cost=mana_cost("{2}{R}"),
+            text="Attacking creatures get +2/+0 until end of turn.",
+            spell=(EachCreatureGets(where("attacking creatures", combat="attacking"), 2, 0),)),
     creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
               _FIRST_STRIKE),
     creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
@@ -826,6 +951,9 @@ CARDS = [
                  text="Target Forest becomes a 4/5 green Treefolk creature."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
+    CardDef(name="Bountiful Harvest", types=SORCERY, cost=mana_cost("{4}{G}"),
+            text="You gain 1 life for each land you control.",
+            spell=(GainLife(NumberYouControl(where("lands", types=("Land",))), YOU),)),
     creature("Bramble Creeper", "{4}{G}", "Elemental", 0, 3, (),
              "Whenever Bramble Creeper attacks, it gets +5/+0 until end of turn.",
              abilities=(Triggered(Attacks(), (Pump(SELF, 5, 0),),
@@ -895,6 +1023,16 @@ CARDS = [
                                   (May((PutCounters(SELF, "+1/+1", 1),),
                                        prompt="Put a +1/+1 counter on it?"),),
                                   text="You may put a +1/+1 counter on it."),)),
+    CardDef(name="Naturalize", types=INSTANT, cost=mana_cost("{1}{G}"),
+            text="Destroy target artifact or enchantment.",
+            targets=(_ARTIFACT_OR_ENCHANTMENT,), spell=(Destroy(Target(0)),)),
+    CardDef(name="Nature's Spiral", types=SORCERY, cost=mana_cost("{1}{G}"),
+            text="Return target permanent card from your graveyard to your hand.",
+            targets=(TargetSpec("your_graveyard_card",
+                                where("target permanent card from your graveyard",
+                                      types=("Artifact", "Creature", "Enchantment", "Land",
+                                             "Planeswalker"))),),
+            spell=(ReturnToHand(Target(0)),)),
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
