@@ -19,7 +19,8 @@ LAND_FOR = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "F
 def _lands(name: str) -> list[str]:
     """Lands that pay exactly ``name``'s mana cost."""
     cost = POOL[name].cost
-    assert cost is not None
+    if cost is None:  # a land: nothing to pay
+        return []
     return ["Wastes"] * cost.generic + [LAND_FOR[c] for c, n in cost.pips for _ in range(n)]
 
 
@@ -33,12 +34,19 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         assert g.find("cast", f"Cast {name}") is None
     g = (Scene().battlefield(0, *lands).hand(0, name).battlefield(1, "Grizzly Bears")
          .start())
-    if card.enchant is not None:  # an Aura: it resolves onto its target
+    if card.is_("Land"):  # no cost: it is played, never cast (CR 305.1)
+        g.choose("play_land", name)
+        assert g.obj(name).controller == 0
+    elif card.enchant is not None:  # an Aura: it resolves onto its target
         g.cast(0, name, "Grizzly Bears").resolve()
         assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
     elif card.targets or not card.is_permanent_card:
-        g.cast(0, name, *(("Grizzly Bears",) if card.targets else ())).resolve()
-        assert g.zone_names("graveyard", 0) == [name]
+        player_target = card.targets and card.targets[0].kind in ("player", "opponent")
+        g.cast(0, name, *((1 if player_target else "Grizzly Bears",) if card.targets else ()))
+        g.resolve()
+        while g.decision.kind != "priority":  # choices its resolution asks: the first each
+            g.choose(g.decision.actions[0].kind)
+        assert g.zone_names("graveyard", 0)[-1:] == [name]  # the last card to get there
     else:
         g.cast(0, name).resolve()
         if g.decision.kind == "copy":  # Clone: it may enter as a copy; here as itself, a 0/0

@@ -84,7 +84,6 @@ from .cards.vocab import (
     RemoveCounters,
     RestartGame,
     ReturnToHand,
-    SearchLibrary,
     SetLife,
     Simultaneously,
     SourceUntapped,
@@ -109,6 +108,7 @@ from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .libraries import LIBRARY_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -519,47 +519,6 @@ def _grant(ctx: Ctx, e: GrantKeyword) -> None:
         g.touch(o)
 
 
-def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
-    g = ctx.game
-    owners = players_of(ctx, e.whose)
-    if not owners:
-        return
-    owner = owners[0]
-    searcher = ctx.controller
-
-    found: list[Obj] = []  # the chosen cards stay in the library until the search is over
-
-    def build() -> list[Action]:
-        taken = {o.oid for o in found}
-        seen: dict[str, Obj] = {}
-        for o in g.library(owner):
-            if e.filter.matches(o.defn) and o.name not in seen and o.oid not in taken:
-                seen[o.name] = o
-        acts = [Action(0, "choose_none", "Find nothing")]
-        acts += [Action(i + 1, "choose_card", f"Put {name} onto the battlefield", obj=o.oid)
-                 for i, (name, o) in enumerate(sorted(seen.items()))]
-        return acts
-
-    for n in range(e.count):
-        left = "" if e.count == 1 else f" ({n + 1} of up to {e.count})"
-        answer = yield from choose(g, searcher, "search",
-                                   f"Search {g.name(owner)}'s library for a "
-                                   f"{e.filter.describe()}{left}", build)
-        if answer is None or answer.kind != "choose_card" or answer.obj not in g.objects:
-            break
-        found.append(g.objects[answer.obj])
-    under = players_of(ctx, e.under)
-    for card in found:
-        if under and card.oid in g.objects:
-            new = g.put_onto_battlefield(card, under[0], cause="search", tapped=e.tapped)
-            if new is not None:
-                g.say(f"{g.name(searcher)} puts {new.name} onto the battlefield from "
-                      f"{g.name(owner)}'s library{' tapped' if e.tapped else ''}.")
-    if g.in_game(owner):
-        g.shuffle(owner)
-        g.touch_player(owner)
-
-
 def _win(ctx: Ctx, e: WinGame) -> None:
     ending.win(ctx.game, players_of(ctx, e.who), "effect_win")
 
@@ -963,7 +922,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     Damage: _damage, GainLife: _gain_life, LoseLife: _lose_life, SetLife: _set_life,
     LoseHalfLife: _lose_half_life,
     Draw: _draw, Mill: _mill, GainControl: _gain_control, GiveControl: _give_control,
-    Untap: _untap, Tap: _tap, GrantKeyword: _grant, SearchLibrary: _search, WinGame: _win,
+    Untap: _untap, Tap: _tap, GrantKeyword: _grant, WinGame: _win,
     LoseGame: _lose, DrawGame: _draw_game, HighestLifeWins: _highest_life,
     PutCounters: _put_counters, RemoveCounters: _remove_counters, If: _if,
     PutSelfIntoLibrary: _put_self_into_library, WishFromOutside: _wish,
@@ -975,7 +934,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **LIBRARY_HANDLERS,
 }
 
 

@@ -371,7 +371,7 @@ class Table:
                 request.game = game.number
                 game.pending = request
                 game.dirty.add("w")
-                if game.continuous or game.global_sources or game.chars_shown:
+                if game.continuous or game.global_sources or game.chars_shown or game.revealed:
                     game.settle_chars()  # tested here: most decisions have nothing layered
                 return
             if isinstance(request, SubgameRequest):

@@ -84,6 +84,9 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return (kind == "zone_change" and obj is not None and data["from_zone"] == ev.zone
                 and obj.card is not None and obj.zone_owner == src.controller
                 and (not ev.filter.types or bool(obj.defn.types & ev.filter.types)))
+    if (isinstance(ev, PlayerCastsSpell) and ev.opponent and kind == "cast"
+            and not game.are_opponents(src.controller, data["player"])):
+        return False  # "whenever an opponent casts a spell"
     return _matches_more(src, ev, kind, data, obj)
 
 
