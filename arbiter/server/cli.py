@@ -1,5 +1,5 @@
-"""The ``arbiter`` command: one subcommand per job (serve, play, bot, loadtest, replay, demo,
-cluster).
+"""The ``arbiter`` command: one subcommand per job (serve, play, bot, loadtest, replay, cards,
+demo, cluster).
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)`` and
 ``run(args) -> int``. Only the module of the subcommand being run is imported, so that
@@ -16,6 +16,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("arbiter.server.serve_cmd", "run the game server"),
     "replay": ("arbiter.server.store.replay_cmd", "print the readable log of a stored game"),
+    "cards": ("arbiter.server.cards_cmd", "list the sets and their cards"),
     "demo": ("arbiter.server.demo_cmd", "play a complete bot game in the terminal"),
     "bot": ("arbiter.clients.bots.bot_cmd", "connect bots to a server and play"),
     "play": ("arbiter.clients.tui.play_cmd", "play interactively in the terminal"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from arbiter.server.local import ViewKeeper
 from arbiter.server.rules.cards.vocab import FIRST_STRIKE, FLYING, VIGILANCE
-from arbiter.server.rules.characteristics import colors, has_keyword
+from arbiter.server.rules.characteristics import colors, has_keyword, is_type
 from arbiter.server.rules.view import snapshot
 
 from .helpers import G, Scene
@@ -252,3 +252,37 @@ def test_613_1d_a_type_change_applies_before_effects_that_read_types() -> None:
     g.next_turn(1)
     assert _pt(g, "Grizzly Bears") == [2, 2]
 
+
+
+def test_613_1d_a_land_that_becomes_a_creature_is_one_everywhere_until_the_effect_ends() -> None:
+    # Layer 4 adds the card type: the land is then a creature to targeting, to combat, to the
+    # state-based actions and to the views, and stops being one at end of turn (CR 514.2).
+    g = (Scene().battlefield(0, "Forest", "Forest", "Mountain")
+         .hand(0, "Quickening Earth", "Lightning Bolt").at("main1").start())
+    forest = g.obj("Forest")
+    assert g.find("cast", "Cast Lightning Bolt") is not None
+    g.cast(0, "Quickening Earth", forest).resolve()
+    assert is_type(g.game, forest, "Creature") and is_type(g.game, forest, "Land")
+    assert g.view(1)[forest.oid]["pt"] == [3, 3]
+    g.next_turn(0, "end")
+    g.step_on()
+    assert not is_type(g.game, forest, "Creature") and "pt" not in g.view(1)[forest.oid]
+
+
+def test_613_1d_an_animated_land_dies_to_lethal_damage_like_any_creature() -> None:
+    g = (Scene().battlefield(0, "Forest", "Mountain", "Mountain")
+         .hand(0, "Quickening Earth", "Lightning Bolt").start())
+    forest = g.obj("Forest")
+    g.cast(0, "Quickening Earth", forest).resolve()
+    g.cast(0, "Lightning Bolt", forest).resolve()  # CR 704.5g: 3 damage, toughness 3
+    assert "Forest" in g.zone_names("graveyard", 0)
+
+
+def test_115_a_target_filter_admits_only_what_it_names() -> None:
+    # "Target land": creatures and players are no choice; the Forest and the Mountains are.
+    g = (Scene().battlefield(0, "Forest", "Grizzly Bears").battlefield(1, "Mountain")
+         .hand(0, "Quickening Earth").start())
+    g.choose("cast", "Cast Quickening Earth")
+    labels = g.labels()
+    assert any("Forest" in x for x in labels) and any("Mountain" in x for x in labels)
+    assert not any("Grizzly Bears" in x or "Player" in x for x in labels)

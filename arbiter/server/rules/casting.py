@@ -25,13 +25,15 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword
+from .characteristics import has_keyword, is_type
 from .config import COMMANDER
+from .filters import matches
 from .keywords import can_target
 from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
 from .state import (
     BATTLEFIELD,
     COMMAND,
+    GRAVEYARD,
     HAND,
     MAIN_PHASES,
     REFRESH,
@@ -58,7 +60,7 @@ DEPLOY = Activated(cost=Cost(tap=True), effects=(GiveControl(SELF, Target(0)),),
 def is_sick(game: Game, obj: Obj) -> bool:
     """CR 302.6: a creature can't attack or use {T} abilities unless its controller has
     controlled it continuously since their most recent turn began; haste lets it (CR 702.10b-c)."""
-    if not obj.defn.is_("Creature") or has_keyword(game, obj, HASTE):
+    if not is_type(game, obj, "Creature") or has_keyword(game, obj, HASTE):
         return False
     ps = game.players.get(obj.controller)
     return ps is None or obj.since > ps.turn_started
@@ -171,21 +173,29 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
             out.append(("p", p))
     if spec.spell:  # CR 115.1: a spell on the stack, never the targeting spell itself
         out.extend(("o", o.oid) for o in game.stack
-                   if o.defn.types & {"Instant", "Sorcery"} and not o.is_ability
-                   and (by is None or o.oid != by.oid))
+                   if not o.is_ability and (by is None or o.oid != by.oid)
+                   and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
+                   and _passes(game, o, spec, controller))
+    elif spec.in_graveyard:  # CR 115.1, 404: a card in a graveyard (no protection there)
+        owners = [controller] if kind == "your_graveyard_card" else game.players_in_game()
+        out.extend(("o", o.oid) for p in owners for o in game.graveyard(p)
+                   if _passes(game, o, spec, controller))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
                 continue
-            if kind in ("creature", "opponent_creature") and not o.defn.is_("Creature"):
+            if kind in ("creature", "opponent_creature") and not is_type(game, o, "Creature"):
                 continue
             if kind == "opponent_creature" and not game.are_opponents(controller, o.controller):
                 continue
-            if kind == "player_or_planeswalker" and not o.defn.is_("Planeswalker"):
+            if kind == "player_or_planeswalker" and not is_type(game, o, "Planeswalker"):
                 continue
-            if kind == "any" and not (o.defn.is_("Creature") or o.defn.is_("Planeswalker")):
+            if kind == "any" and not (is_type(game, o, "Creature")
+                                      or is_type(game, o, "Planeswalker")):
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
+                continue
+            if not _passes(game, o, spec, controller):
                 continue
             if by is not None and not can_target(game, o, by, controller):
                 continue
@@ -193,6 +203,10 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
     if game.ranges is not None and not unlimited:
         out = [r for r in out if game.ref_in_range(controller, r)]
     return [r for r in out if r not in exclude]
+
+
+def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int) -> bool:
+    return spec.where is None or matches(game, obj, spec.where, controller)
 
 
 def unlimited_source(obj: Obj) -> bool:
@@ -207,7 +221,8 @@ def target_still_legal(game: Game, controller: int, spec: TargetSpec, ref: Ref, 
     if ref[0] == "p":
         return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
     obj = game.objects.get(ref[1])
-    if obj is None or obj.zone != (STACK if spec.spell else BATTLEFIELD) or obj.phased_out:
+    zone = STACK if spec.spell else GRAVEYARD if spec.in_graveyard else BATTLEFIELD
+    if obj is None or obj.zone != zone or obj.phased_out:
         return False
     return ref in legal_targets(game, controller, spec, unlimited=unlimited, by=by)
 

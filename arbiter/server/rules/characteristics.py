@@ -79,6 +79,26 @@ def colors(game: Game, obj: Obj) -> frozenset[str]:
     return obj.defn.colors if ch is None else ch.colors
 
 
+def card_types(game: Game, obj: Obj) -> frozenset[str]:
+    """An object's card types (CR 205.2a), as layer 4 leaves them: an animated land is a
+    creature while the effect lasts."""
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return ch.types
+    return obj.defn.types
+
+
+def is_type(game: Game, obj: Obj, card_type: str) -> bool:
+    """Is ``obj`` of ``card_type`` now? The question every rule about "a creature", "a land"
+    on the battlefield asks (the printed type line elsewhere)."""
+    if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
+        ch = _layered(game, obj)
+        if ch is not None:
+            return card_type in ch.types
+    return card_type in obj.defn.types
+
+
 def subtypes(game: Game, obj: Obj) -> frozenset[str] | tuple[str, ...]:
     """An object's subtypes, as layer 4 leaves them."""
     ch = chars_of(game, obj)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .cards.vocab import DEFENDER, VIGILANCE
 from .casting import describe_ref, is_sick
-from .characteristics import has_keyword
+from .characteristics import has_keyword, is_type
 from .config import ATTACK_LEFT, ATTACK_RIGHT, EMPEROR
 from .keywords import evasion_allows
 from .state import REFRESH, Action, Decision, Obj, Ref
@@ -53,20 +53,20 @@ def attack_targets(game: Game, pid: int) -> list[Ref]:
     players = attackable_players(game, pid)
     refs: list[Ref] = [("p", q) for q in players]
     for o in game.battlefield:
-        if (not o.phased_out and o.defn.is_("Planeswalker") and o.controller in players):
+        if not o.phased_out and is_type(game, o, "Planeswalker") and o.controller in players:
             refs.append(("o", o.oid))
     return refs
 
 
 def can_attack(game: Game, obj: Obj) -> bool:
-    return (obj.defn.is_("Creature") and not obj.phased_out and not obj.tapped
+    return (is_type(game, obj, "Creature") and not obj.phased_out and not obj.tapped
             and not is_sick(game, obj) and game.is_active(obj.controller)
             and obj.attacking is None and obj.blocking is None
             and not has_keyword(game, obj, DEFENDER))  # CR 702.3b
 
 
 def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
-    if not blocker.defn.is_("Creature") or blocker.tapped or blocker.phased_out:
+    if not is_type(game, blocker, "Creature") or blocker.tapped or blocker.phased_out:
         return False
     if blocker.attacking is not None or blocker.blocking is not None:
         return False  # in another turn's combat (Grand Melee, see docs/rulings.md)

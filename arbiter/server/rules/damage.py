@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import DEATHTOUCH, INFECT, LIFELINK
-from .characteristics import source_has
+from .characteristics import is_type, source_has
 from .keywords import protected_from
 from .planechase import exempt
 from .state import BATTLEFIELD, Obj, Ref
@@ -88,13 +88,13 @@ def deal_damage(game: Game, source: Obj, target: Ref, amount: int, controller: i
         victim = game.objects.get(target[1])
         if victim is None or victim.zone != BATTLEFIELD or victim.phased_out:
             return 0
-        if victim.defn.is_("Planeswalker") and not victim.defn.is_("Creature"):
+        if is_type(game, victim, "Planeswalker") and not is_type(game, victim, "Creature"):
             game.remove_counters(victim, "loyalty", amount)  # CR 120.3c
         elif infect:
             game.add_counters(victim, "-1/-1", amount)  # CR 702.90c
         else:
             game.mark_damage(victim, amount)
-        if victim.defn.is_("Creature") and source_has(game, source, DEATHTOUCH):
+        if is_type(game, victim, "Creature") and source_has(game, source, DEATHTOUCH):
             victim.deathtouched = True  # CR 702.2b: destroyed at the next check (704.5h)
     if source_has(game, source, LIFELINK):
         # CR 702.15b: any damage, combat or not, from wherever the source is (702.15d).

@@ -22,6 +22,7 @@ from .cards.vocab import (
     EntersWithCounters,
     Triggered,
 )
+from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
 from .results import GameResult, PlayerOutcome
@@ -391,7 +392,7 @@ class Game:
         return (o for o in self.battlefield if not o.phased_out)
 
     def creatures(self) -> list[Obj]:
-        return [o for o in self.battlefield if not o.phased_out and o.defn.is_("Creature")]
+        return [o for o in self.battlefield if not o.phased_out and is_type(self, o, "Creature")]
 
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
         if zone_owner is not None:

@@ -30,7 +30,7 @@ from .cards.vocab import (
     Landwalk,
     Protection,
 )
-from .characteristics import colors, has_keyword, keywords_of, subtypes
+from .characteristics import colors, has_keyword, is_type, keywords_of, subtypes
 from .state import GRAVEYARD, Obj
 
 if TYPE_CHECKING:
@@ -76,11 +76,12 @@ def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None
             and not has_keyword(game, blocker, REACH)):
         return False  # CR 702.9b, 702.17b
     if has_keyword(game, attacker, INTIMIDATE) and not (
-            blocker.defn.is_("Artifact") or colors(game, blocker) & colors(game, attacker)):
+            is_type(game, blocker, "Artifact") or colors(game, blocker) & colors(game, attacker)):
         return False  # CR 702.13b: an artifact creature or one sharing a colour
     walks = keywords_of(game, attacker, Landwalk)
     if walks and defender is not None and any(
-            o.controller == defender and o.defn.is_("Land") and w.land_type in o.defn.subtypes
+            o.controller == defender and is_type(game, o, "Land")
+            and w.land_type in subtypes(game, o)
             for w in walks for o in game.permanents()):
         return False  # CR 702.14c
     return not protected_from(game, attacker, blocker)  # CR 702.16f

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cards.vocab import (
     UNTIL_END_OF_TURN,
     BecomeColor,
+    BecomeCreature,
     BecomeSubtype,
     CardDef,
     CreaturesYouControlGet,
@@ -63,6 +64,12 @@ def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
         _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
 
 
+def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "card_type", o, subtype="Creature")
+        _until_end_of_turn(ctx, "set_pt", o, power=e.power, toughness=e.toughness)
+
+
 def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
     for o in ctx.game.creatures():
         if o.controller != ctx.controller:
@@ -74,7 +81,7 @@ def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
 
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
-    BecomeColor: _become_color, BecomeSubtype: _become_subtype,
+    BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
     CreaturesYouControlGet: _creatures_you_control_get,
 }
 

@@ -10,10 +10,10 @@ What each layer holds here (docs/architecture.md, "Continuous effects in layers"
 * layer 2, control (613.2b): ``Game.control_changed`` keeps each permanent's ``controller``
   current, because control is read everywhere and changes rarely; it runs in timestamp order.
 * layer 3 (text): no effect in the pool changes text.
-* layer 4 (type): effects that add a creature type ("becomes a Goblin in addition to its other
-  types"); what reads subtypes after it here (lords' "Goblin creatures", protection from a
-  subtype) sees them. Card types are read from ``defn`` throughout the engine: no effect in
-  the pool changes them.
+* layer 4 (type, 613.1d): effects that add a card type ("becomes a creature"; it is still a
+  land) or a subtype ("becomes a Goblin in addition to its other types"); what reads types
+  after it here (lords' "Goblin creatures", protection from a subtype) and everything the
+  engine asks of a permanent's types (``characteristics.is_type``) sees them.
 * layer 5, colour; layer 6, abilities (keywords granted and removed, "loses all abilities");
   layer 7 (613.4): 7a characteristic-defining abilities, 7b setting, 7c modifying (resolved
   "gets +N/+N" effects, static ones from Auras and lords, and +1/+1 and -1/-1 counters, CR
@@ -62,19 +62,20 @@ class Chars:
     keywords: set[Keyword]
     colors: frozenset[str]
     subtypes: frozenset[str]
+    types: frozenset[str]  # card types (CR 205.2a), as layer 4 leaves them
     granted: list[Keyword] = field(default_factory=list)  # what effects gave it (a view's "kw")
     abilities: bool = True  # False once it has lost all abilities (layer 6)
 
     def copy(self) -> Chars:
         return Chars(self.oid, self.power, self.toughness, set(self.keywords), self.colors,
-                     self.subtypes, list(self.granted), self.abilities)
+                     self.subtypes, self.types, list(self.granted), self.abilities)
 
 
 def printed(obj: Obj) -> Chars:
     """The copiable values (layer 1's outcome) before layers 2-7."""
     d = obj.defn
     return Chars(obj.oid, d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
-                 frozenset(d.subtypes))
+                 frozenset(d.subtypes), d.types)
 
 
 State = dict[int, Chars]
@@ -217,6 +218,13 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
             ch.subtypes = ch.subtypes | {added}
 
         return LayerEffect("4", eff.timestamp, one, join)
+    if kind == "card_type":
+        card_type = eff.subtype
+
+        def add_type(ch: Chars) -> None:
+            ch.types = ch.types | {card_type}
+
+        return LayerEffect("4", eff.timestamp, one, add_type)
     if kind == "color":
         colors = frozenset(eff.colors)
 
@@ -263,7 +271,7 @@ def _lord(game: Game, src: Obj, st: CreaturesGet | CreaturesHave) -> LayerEffect
             return out
         for oid, ch in state.items():
             o = objects[oid]
-            if not o.defn.is_("Creature"):
+            if "Creature" not in ch.types:
                 continue
             if st.whose != "all" and o.controller != src.controller:
                 continue
@@ -332,12 +340,10 @@ def _shared_types(game: Game, src: Obj) -> LayerEffect:
     """"Each creature gets +1/+1 for each other creature on the battlefield that shares at
     least one creature type with it": counted with the types layer 4 left (CR 613.1d), the
     same for every object when the effect is applied (613.6)."""
-    objects = game.objects
     bonus: dict[int, int] = {}
 
     def affects(state: State) -> list[int]:
-        creatures = [(oid, ch.subtypes) for oid, ch in state.items()
-                     if objects[oid].defn.is_("Creature")]
+        creatures = [(oid, ch.subtypes) for oid, ch in state.items() if "Creature" in ch.types]
         bonus.clear()
         for oid, types in creatures:
             bonus[oid] = sum(1 for other, theirs in creatures

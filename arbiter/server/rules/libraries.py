@@ -31,6 +31,7 @@ from .cards.vocab import (
     SearchThenNamed,
     Shuffle,
 )
+from .characteristics import card_types
 from .reveals import top_card
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, LIBRARY, Action, Obj
 
@@ -343,7 +344,8 @@ def _sacrifice_one(ctx: Ctx, e: SacrificeOne) -> Flow:
     picks: list[tuple[int, Obj]] = []
     for p in [q for q in g.apnap() if q in who]:
         def build(p: int = p) -> list[Action]:
-            mine = [o for o in g.permanents() if o.controller == p and o.defn.types & e.types]
+            mine = [o for o in g.permanents()
+                    if o.controller == p and card_types(g, o) & e.types]
             return _numbered([Action(0, "choose_card", f"Sacrifice {o.name}", obj=o.oid)
                               for o in mine])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import archenemy, ending, planechase
-from .characteristics import toughness
+from .characteristics import is_type, toughness
 from .config import ARCHENEMY, COMMANDER
 from .keywords import destroy, protected_from
 from .resolve import choose
@@ -43,7 +43,7 @@ def check(game: Game) -> Flow:
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
-        if o.defn.is_("Creature"):
+        if is_type(game, o, "Creature"):
             t = toughness(game, o)
             if t <= 0:
                 to_graveyard.append(o)  # CR 704.5f
@@ -51,7 +51,7 @@ def check(game: Game) -> Flow:
                 doomed.append(o)  # CR 704.5g
             elif deathtouched:
                 doomed.append(o)  # CR 704.5h
-        if o.defn.is_("Planeswalker") and o.counter("loyalty") <= 0:
+        if is_type(game, o, "Planeswalker") and o.counter("loyalty") <= 0:
             to_graveyard.append(o)  # CR 704.5i
         if o.defn.is_aura and not _aura_legal(game, o):
             to_graveyard.append(o)  # CR 704.5m, 801.8
@@ -93,7 +93,7 @@ def check(game: Game) -> Flow:
 
 def _aura_legal(game: Game, aura: Obj) -> bool:
     host = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
-    if host is None or host.zone != BATTLEFIELD or not host.defn.is_("Creature"):
+    if host is None or host.zone != BATTLEFIELD or not is_type(game, host, "Creature"):
         return False
     if protected_from(game, host, aura):
         return False  # CR 702.16c

@@ -158,7 +158,8 @@ class Continuous:
     """A continuous effect from a resolved spell or ability (CR 611.2)."""
 
     # control, keyword, prevent, prevent_combat, redirect, pt, no_max_hand, blank_chaos, and
-    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype
+    # the kinds only layers.py reads: set_pt, switch_pt, lose_abilities, color, subtype,
+    # card_type
     kind: str
     controller: int  # who controls the effect (CR 800.4a ends those of a departed player)
     timestamp: int
@@ -173,7 +174,7 @@ class Continuous:
     power: int = 0  # a "pt" effect's +power/+toughness (layer 7c)
     toughness: int = 0
     colors: str = ""  # a "color" effect's new colours, as letters (layer 5)
-    subtype: str = ""  # the creature type a "subtype" effect adds (layer 4)
+    subtype: str = ""  # the subtype a "subtype" effect, or card type a "card_type" one, adds
 
 
 class EffectList(list[Continuous]):

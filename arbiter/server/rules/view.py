@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .characteristics import granted_keywords, power, toughness
+from .characteristics import granted_keywords, is_type, power, toughness
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -102,7 +102,7 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["a"] = o.attached_to
         if o.phased_out:
             out["x"] = 1
-        if o.defn.is_("Creature"):
+        if is_type(game, o, "Creature"):
             out["pt"] = [power(game, o), toughness(game, o)]
             granted = granted_keywords(game, o)
             if granted:

@@ -64,6 +64,7 @@ from .vocab import (
     AllOf,
     AtUpkeep,
     BecomeColor,
+    BecomeCreature,
     BecomesTapped,
     BecomeSubtype,
     BecomesUntapped,
@@ -134,10 +135,12 @@ from .vocab import (
     SwitchPowerToughness,
     Tap,
     Target,
+    TargetSpec,
     Triggered,
     Untap,
     WinGame,
     WishFromOutside,
+    where,
 )
 
 
@@ -194,7 +197,7 @@ SPELLS = [
             targets=(TARGET_PLAYER,), spell=(Mill(10, Target(0)),)),
     CardDef(name="Act of Treason", types=SORCERY, cost=_C("{2}{R}"),
             text="Gain control of target creature until end of turn. Untap that creature. "
-                 "It gains haste until end of turn.",
+                 "It gains haste until end of turn. (It can attack and {T} this turn.)",
             targets=(TARGET_CREATURE,),
             spell=(GainControl(Target(0), UNTIL_END_OF_TURN), Untap(Target(0)),
                    GrantKeyword(Target(0), HASTE, UNTIL_END_OF_TURN))),
@@ -469,6 +472,10 @@ def _instant(name: str, cost: str, text: str, *effects: Effect) -> CardDef:
 # abilities, a colour change), counters put by a spell, and static abilities whose reach
 # depends on other effects of their layer (613.8).
 LAYER_TEST_CARDS = [
+    CardDef(name="Quickening Earth", types=INSTANT, cost=_C("{G}"), test_only=True,
+            text="Target land becomes a 3/3 creature until end of turn. It's still a land.",
+            targets=(TargetSpec("permanent", where("target land", types=("Land",))),),
+            spell=(BecomeCreature(Target(0), 3, 3),)),
     _instant("Shrinking Hex", "{U}",
              "Target creature has base power and toughness 1/1 until end of turn.",
              SetPowerToughness(Target(0), 1, 1)),

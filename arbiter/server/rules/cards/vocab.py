@@ -153,17 +153,65 @@ def PlayersWithLifeAtMost(n: int) -> Ref:
 
 
 @dataclass(frozen=True, slots=True)
+class ObjectFilter:
+    """Which permanents, spells or cards qualify (a target's "tapped", "nonblack", "attacking
+    or blocking", "Skeleton, Vampire, or Zombie", "you control"...). Each field narrows; an
+    empty one says nothing. Read against the object as it is now (its layered types and
+    colours on the battlefield, CR 613): ``filters.matches``.
+
+    ``types``/``subtypes``/``colors``: the object has at least one of them; ``not_types``/
+    ``not_colors``: it has none of them; ``tapped``: it is tapped (True) or untapped (False);
+    ``combat``: "attacking", "blocking" or "in_combat" (either); ``controller``: "you" or
+    "opponent" (relative to who chooses); ``words``: how the prompt reads it, in place of
+    the target kind's own ("target tapped creature").
+    """
+
+    types: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+    subtypes: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    not_colors: frozenset[str] = frozenset()
+    tapped: bool | None = None
+    combat: str = ""
+    controller: str = ""
+    words: str = ""
+
+    def __post_init__(self) -> None:
+        if self.combat not in ("", "attacking", "blocking", "in_combat"):
+            raise ValueError(f"unknown combat filter {self.combat!r}")
+        if self.controller not in ("", "you", "opponent"):
+            raise ValueError(f"unknown controller filter {self.controller!r}")
+        if not (self.colors | self.not_colors) <= set(COLOR_NAMES):
+            raise ValueError("colours are letters (W, U, B, R, G)")
+
+
+def where(words: str, *, types: tuple[str, ...] = (), not_types: tuple[str, ...] = (),
+          subtypes: tuple[str, ...] = (), colors: str = "", not_colors: str = "",
+          tapped: bool | None = None, combat: str = "", controller: str = "") -> ObjectFilter:
+    """An :class:`ObjectFilter` as a card reads: ``where("target nonblack creature",
+    not_colors="B")``; colours as letters, types as tuples."""
+    return ObjectFilter(frozenset(types), frozenset(not_types), frozenset(subtypes),
+                        frozenset(colors), frozenset(not_colors), tapped, combat, controller,
+                        words)
+
+
+@dataclass(frozen=True, slots=True)
 class TargetSpec:
     """What a target may be (CR 115).
 
     ``kind``: ``any`` (creature, player or planeswalker), ``player_or_planeswalker``,
     ``player``, ``opponent``, ``teammate``, ``creature``, ``opponent_creature`` (a creature an
-    opponent controls), ``permanent``, ``instant_or_sorcery_spell`` (a spell on the stack).
+    opponent controls), ``permanent``, ``instant_or_sorcery_spell`` (a spell on the stack),
+    ``spell`` (any spell on the stack), ``graveyard_card`` (a card in any graveyard),
+    ``your_graveyard_card`` (a card in your graveyard). ``where`` narrows it further.
     """
 
     kind: str
+    where: ObjectFilter | None = None
 
     def describe(self) -> str:
+        if self.where is not None and self.where.words:
+            return self.where.words
         return {
             "any": "any target",
             "player_or_planeswalker": "target player or planeswalker",
@@ -174,12 +222,20 @@ class TargetSpec:
             "opponent_creature": "target creature an opponent controls",
             "permanent": "target permanent",
             "instant_or_sorcery_spell": "target instant or sorcery spell",
+            "spell": "target spell",
+            "graveyard_card": "target card from a graveyard",
+            "your_graveyard_card": "target card from your graveyard",
         }[self.kind]
 
     @property
     def spell(self) -> bool:
         """Does it target a spell on the stack rather than a player or a permanent?"""
-        return self.kind == "instant_or_sorcery_spell"
+        return self.kind in ("instant_or_sorcery_spell", "spell")
+
+    @property
+    def in_graveyard(self) -> bool:
+        """Does it target a card in a graveyard?"""
+        return self.kind in ("graveyard_card", "your_graveyard_card")
 
 
 ANY_TARGET = TargetSpec("any")
@@ -841,6 +897,17 @@ class BecomeSubtype:
 
 
 @dataclass(frozen=True, slots=True)
+class BecomeCreature:
+    """``what`` becomes a ``power``/``toughness`` creature until end of turn and keeps its
+    other types ("it's still a land"): a card type added in layer 4, base power and
+    toughness set in layer 7b (CR 613.1d, 613.4b)."""
+
+    what: Ref
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
 class BecomeColor:
     """``what`` becomes ``color`` (a colour letter) until end of turn (layer 5)."""
 
@@ -901,9 +968,9 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | Shuffle | LookAtTop | PutFromHand | SacrificeOne |
-    RevealHandYouChoose | RevealTopCard | ExileGraveyardAndNamesakes | LibraryFromExile |
-    SearchThenNamed | PermanentsShuffledAndRedealt)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Shuffle | LookAtTop | PutFromHand |
+    SacrificeOne | RevealHandYouChoose | RevealTopCard | ExileGraveyardAndNamesakes |
+    LibraryFromExile | SearchThenNamed | PermanentsShuffledAndRedealt)
 
 # --------------------------------------------------------------------------- trigger events
 
