@@ -128,7 +128,9 @@ def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
         taken = {o.oid for o in found}
         cards = _by_name(o for o in g.library(owner)
                          if e.filter.matches(o.defn) and o.oid not in taken)
-        acts = [] if must and cards else [Action(0, "choose_none", "Find nothing")]
+        if not cards:
+            return []  # nothing it could find: nothing to ask
+        acts = [] if must else [Action(0, "choose_none", "Find nothing")]
         acts += [Action(0, "choose_card", f"Put {name} {_VERBS[e.to]}", obj=o.oid)
                  for name, o in cards]
         return _numbered(acts)
