@@ -15,7 +15,7 @@ from typing import Any
 
 from arbiter.protocol.errors import Code, Refusal
 
-from . import ending, flow, melee, nontraditional
+from . import ending, flow, melee, nontraditional, reveals
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
 from .config import (
@@ -389,6 +389,7 @@ class Table:
         assert game.result is not None
         game.pending = None
         game.dirty.add("w")
+        reveals.settle(game)  # no decision follows to settle what its last action revealed
         self.history.append(game.result)
         if game.depth == 0:
             self.result = game.result
