@@ -5,6 +5,11 @@ views each player gets (view.py) and the log every player reads."""
 
 from __future__ import annotations
 
+import random
+
+from arbiter.bots import heuristic_strategy, random_strategy
+from arbiter.server.rules.cards.catalog import cards
+from arbiter.server.rules.state import Action
 from arbiter.server.rules.view import SPECTATOR
 
 from .helpers import G, Scene
@@ -355,3 +360,49 @@ def test_terramorphic_expanse_fetches_a_basic_land_tapped() -> None:
     g.activate(0, "Terramorphic Expanse").resolve()
     g.choose("choose_card", "Swamp")
     assert g.obj("Swamp").tapped and g.zone_names("graveyard", 0) == ["Terramorphic Expanse"]
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def _bot_pick(g: G) -> Action:
+    d = g.decision
+    return d.actions[heuristic_strategy(g.view(d.player), d.to_wire(), random.Random(0),
+                                        cards())]
+
+
+def test_the_heuristic_bot_keeps_its_best_cards() -> None:
+    """Ponder: a land on top while it has few lands. Duress: it takes the priciest card.
+    Yawning Fissure: it sacrifices its least valuable land."""
+    g = (Scene().battlefield(0, "Island").hand(0, "Ponder")
+         .library(0, "Lightning Bolt", "Shivan Dragon", "Forest").start())
+    g.cast(0, "Ponder").resolve()
+    assert _bot_pick(g).label == "Forest next"
+    g = (Scene().battlefield(0, "Swamp").hand(0, "Duress")
+         .hand(1, "Lightning Bolt", "Coat of Arms").start())
+    g.cast(0, "Duress", 1).resolve()
+    assert _bot_pick(g).label == "B discards Coat of Arms"
+    g = (Scene().battlefield(0, "Mountain", *("Wastes",) * 4).hand(0, "Yawning Fissure")
+         .battlefield(1, "Terramorphic Expanse", "Forest").start())
+    g.cast(0, "Yawning Fissure").resolve()
+    assert g.decision.player == 1 and _bot_pick(g).kind == "choose_card"
+
+
+def test_the_bots_finish_every_library_decision() -> None:
+    """Played out by either bot, each card's decisions end (every decision offers at least
+    one action, and each pick moves on)."""
+    for strategy in (heuristic_strategy, random_strategy):
+        for seed in range(3):
+            g = (Scene().battlefield(0, "Mirror of Fate")
+                 .exile(0, "Lightning Bolt", "Grizzly Bears", "Forest").start(seed))
+            g.activate(0, "Mirror of Fate").resolve()
+            rng = random.Random(seed)
+            for _ in range(20):
+                d = g.decision
+                if d.kind == "priority":
+                    break
+                assert d.actions
+                pick = strategy(g.view(d.player), d.to_wire(), rng, cards())
+                g.table.act(d.player, d.serial, d.actions[pick].id)
+            assert g.decision.kind == "priority"
+            assert g.zone_names("graveyard", 0) == ["Mirror of Fate"]
