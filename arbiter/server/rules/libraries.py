@@ -26,6 +26,7 @@ from .cards.vocab import (
     PutFromHand,
     RevealHandYouChoose,
     RevealTopCard,
+    RevealUntil,
     SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
@@ -266,6 +267,28 @@ def _reveal_top_card(ctx: Ctx, e: RevealTopCard) -> Flow:
         g.say(f"{g.name(me)} puts {top.name} on the bottom of their library.")
 
 
+def _reveal_until(ctx: Ctx, e: RevealUntil) -> None:
+    """The cards revealed stay in the library while they are shown (CR 701.16a); the one
+    found enters, and the library is shuffled even when nothing else was revealed
+    (CR 701.20d)."""
+    g = ctx.game
+    for p in ctx.players(e.who):
+        lib = g.library(p)
+        shown: list[Obj] = []
+        found = None
+        for o in reversed(lib):
+            shown.append(o)
+            if e.filter.matches(o.defn):
+                found = o
+                break
+        _reveal(g, p, shown, "cards from the top of their library")
+        if found is not None:
+            new = g.put_onto_battlefield(found, p, cause="reveal")
+            if new is not None:
+                g.say(f"{new.name} enters the battlefield under {g.name(p)}'s control.")
+        shuffle(g, p)
+
+
 def _library_from_exile(ctx: Ctx, e: LibraryFromExile) -> Flow:
     g = ctx.game
     me = ctx.controller
@@ -427,6 +450,7 @@ LIBRARY_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SearchLibrary: _search, Shuffle: _shuffle, LookAtTop: _look_at_top,
     PutFromHand: _put_from_hand, SacrificeOne: _sacrifice_one,
     RevealHandYouChoose: _reveal_hand_you_choose, RevealTopCard: _reveal_top_card,
+    RevealUntil: _reveal_until,
     ExileGraveyardAndNamesakes: _exile_graveyard_and_namesakes,
     LibraryFromExile: _library_from_exile, SearchThenNamed: _search_then_named,
     PermanentsShuffledAndRedealt: _redeal,

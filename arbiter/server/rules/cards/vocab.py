@@ -585,6 +585,16 @@ class RevealTopCard:
 
 
 @dataclass(frozen=True, slots=True)
+class RevealUntil:
+    """``who`` reveals cards from the top of their library until they reveal a card matching
+    ``filter``, puts that card onto the battlefield, then shuffles all the other cards
+    revealed this way into their library."""
+
+    filter: CardFilter
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
 class ExileGraveyardAndNamesakes:
     """Exile every card in ``who``'s graveyard except those matching ``spare``; for each card
     exiled this way, search that player's library for all cards with its name and exile them;
@@ -969,7 +979,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Shuffle | LookAtTop | PutFromHand |
-    SacrificeOne | RevealHandYouChoose | RevealTopCard | ExileGraveyardAndNamesakes |
+    SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil | ExileGraveyardAndNamesakes |
     LibraryFromExile | SearchThenNamed | PermanentsShuffledAndRedealt)
 
 # --------------------------------------------------------------------------- trigger events
