@@ -130,6 +130,17 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             label = str(a["label"])
             if "+4" in label or "deploy" in label or "\u22123" in label:
                 return int(a["id"])
+        loyal = _choose_loyalty(book, view, me, objs, by_kind.get("activate", []))
+        if loyal is not None:
+            return loyal
+        for a in by_kind.get("activate", []):
+            label = str(a["label"])
+            # Spare mana into tokens ("{1}{G}: Create ..."), never a permanent sacrificed for
+            # one; a tapping ability that deals damage ("{T}: ... deals 1 damage to ...").
+            if "Create" in label and "Sacrifice" not in label and "{" in label:
+                return int(a["id"])
+            if "{T}" in label and "damage" in label and "Sacrifice" not in label:
+                return int(a["id"])
         return int(by_kind["pass"][0]["id"])
 
     if kind == "attackers":
@@ -203,14 +214,60 @@ def _pick_card(book: _Book, view: View, me: int, objs: Objects, kind: str,
     return int(max(cards, key=worth)["id"])
 
 
+def _loyalty_cost(label: str) -> int | None:
+    """A loyalty ability's cost from its label ("Jace Beleren: +2: ...", "...: \u2212X: ..."):
+    the change in loyalty, -1 standing for "-X"; None for any other ability."""
+    parts = label.split(": ")
+    if len(parts) < 3:
+        return None
+    cost = parts[1].replace("\u2212", "-")
+    if cost == "-X":
+        return -1
+    return int(cost) if cost.lstrip("+-").isdigit() and cost[0] in "+-" else None
+
+
+_REMOVAL = ("damage to target creature", "Destroy target", "Exile target")
+
+
+def _choose_loyalty(book: _Book, view: View, me: int, objs: Objects,
+                    activations: list[dict[str, Any]]) -> int | None:
+    """One loyalty ability of a planeswalker (CR 606): its ultimate (the largest minus, 5 or
+    more) when it can pay it, a minus that removes an opposing creature when there is one worth
+    it and the planeswalker survives paying, otherwise a plus. The rest of the turn's loyalty
+    abilities come at the next priority: each planeswalker once (CR 606.3)."""
+    threats = [o for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) != me
+               and book.is_(vk.name(o), "Creature")]
+    for a in activations:
+        cost = _loyalty_cost(str(a["label"]))
+        if cost is None or "Restart" in str(a["label"]):
+            continue
+        source = objs.get(a.get("obj", -1))
+        left = vk.counters(source).get("loyalty", 0) if source is not None else 0
+        if cost <= -5:
+            return int(a["id"])
+        if cost < 0 and threats and any(r in str(a["label"]) for r in _REMOVAL) and (
+                left + cost > 0):
+            return int(a["id"])
+    pluses = [a for a in activations if (_loyalty_cost(str(a["label"])) or 0) > 0]
+    return int(pluses[0]["id"]) if pluses else None
+
+
 def _choose_attack(book: _Book, view: View, objs: Objects,
                    by_kind: dict[str, list[dict[str, Any]]]) -> int:
-    for a in by_kind.get("attack", []):
+    """Attack when no blocker wins the exchange; a planeswalker when the attacker alone can
+    take its last loyalty (CR 306.8), else the player."""
+    order = sorted(by_kind.get("attack", []),
+                   key=lambda a: not _finishes_planeswalker(book, objs, a))
+    for a in order:
         attacker = objs.get(a["obj"])
         if attacker is None:
             continue
         ref = a.get("ref")
-        defender = int(ref[1]) if ref and ref[0] == "p" else None
+        target = objs.get(int(ref[1])) if ref and ref[0] == "o" else None
+        if target is not None and not _finishes_planeswalker(book, objs, a):
+            continue  # a planeswalker only when this attack can finish it
+        defender = int(ref[1]) if ref and ref[0] == "p" else (
+            vk.controller(target) if target is not None else None)
         # With shared team turns the defender's whole team may block (CR 805.10d).
         defenders = _team(view, defender, "turns") if defender is not None else set()
         ap, at = book.pt(attacker)
@@ -253,13 +310,32 @@ _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable
             "Consume Spirit", "Tome Scour", "Haunting Echoes")
 
 
+def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:
+    ref, attacker = a.get("ref"), objs.get(a.get("obj", -1))
+    target = objs.get(int(ref[1])) if ref and ref[0] == "o" else None
+    if target is None or attacker is None:
+        return False
+    return book.pt(attacker)[0] >= vk.counters(target).get("loyalty", 0)
+
+
+# An ability that does one of these to its target is aimed at an opponent or their things.
+_HARM_WORDS = ("damage", "discards", "mills", "Exile", "Destroy", "Tap", "loses")
+
+
 def _choose_x(book: _Book, view: View, me: int, objs: Objects,
               actions: list[dict[str, Any]]) -> int:
     """The largest X it can pay (the choices are exactly the payable values, CR 107.3a),
-    except that a spell hitting each player is kept below its own life total."""
+    except that a spell hitting each player is kept below its own life total, and a "[-X]"
+    loyalty cost is just enough for the biggest opposing creature it can kill while the
+    planeswalker survives."""
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     card = book.card(vk.name(source)) if source else None
     most = max(int(a["n"]) for a in actions)
+    if source is not None and vk.ability_text(source) is not None:
+        need = [book.pt(o)[1] - vk.damage(o) for o in objs.values() if vk.zone(o) == "b"
+                and vk.controller(o) != me and book.is_(vk.name(o), "Creature")]
+        fits = [n for n in need if 0 < n < most] or [most]
+        most = max(fits)
     if card is not None and "each player" in str(card.get("text", "")):
         most = min(most, max(vk.life(view, me) - 1, 0))
     return int(max((a for a in actions if int(a["n"]) <= most), key=lambda a: int(a["n"]))["id"])
@@ -270,6 +346,9 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     source_name = vk.name(source) if source else ""
     friendly = source_name not in _HARMFUL and source_name != ""
+    text = vk.ability_text(source) if source is not None else None
+    if text is not None and text != "ability":  # an ability: what it does says who it is for
+        friendly = not any(w in text for w in _HARM_WORDS)
     team = _team(view, me)
 
     def score(a: Mapping[str, Any]) -> float:

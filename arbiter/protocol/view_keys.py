@@ -17,7 +17,7 @@ View = Mapping[Any, Any]
 Entry = Mapping[str, Any]
 
 GAME = "g"  # the game: number, depth, variant, seats, teams, what teammates share
-TURN = "t"  # [turn, active player, step, starting player]
+TURN = "t"  # [turn, active player, step, starting player, [extra turns, next first]]
 WAITING = "w"  # who must decide
 RANGES = "r"  # ranges of influence (CR 801)
 MELEE = "m"  # Grand Melee's turn markers (CR 807)
@@ -73,6 +73,12 @@ def turn(view: View) -> int | None:
     """The turn number (None before the first turn's entry exists)."""
     entry = view.get(TURN)
     return int(entry[0]) if entry else None
+
+
+def extra_turns(view: View) -> list[int]:
+    """The players who will take extra turns (CR 500.7), the next one first."""
+    entry = view.get(TURN)
+    return [int(p) for p in entry[4]] if entry and len(entry) > 4 else []
 
 
 def active_player(view: View) -> int | None:
@@ -171,6 +177,35 @@ def tapped(obj: Entry) -> bool:
 
 def damage(obj: Entry) -> int:
     return int(obj.get("d", 0))
+
+
+def copy_of(obj: Entry) -> str | None:
+    """For a permanent that is a copy of another (Clone as a Serra Angel), the card it really
+    is; its name (``n``) is what it copies."""
+    cp = obj.get("cp")
+    return str(cp) if cp is not None else None
+
+
+def is_spell_copy(obj: Entry) -> bool:
+    """Is this a copy of a spell on the stack (Twincast's), with no card behind it?"""
+    return bool(obj.get("cy"))
+
+
+def x_value(obj: Entry) -> int:
+    """The X announced for a spell on the stack (0 when it has none)."""
+    return int(obj.get("xv", 0))
+
+
+def counters(obj: Entry) -> dict[str, int]:
+    """The counters on a permanent by kind: a planeswalker's loyalty is its "loyalty" counters
+    (CR 306.5c)."""
+    return {str(k): int(n) for k, n in (obj.get("k") or {}).items()}
+
+
+def ability_text(obj: Entry) -> str | None:
+    """For an ability on the stack, its text; None for anything else."""
+    ab = obj.get("ab")
+    return str(ab) if ab is not None else None
 
 
 def power_toughness(obj: Entry) -> tuple[int, int] | None:

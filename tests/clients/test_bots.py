@@ -14,7 +14,7 @@ import trio
 from arbiter.bots.strategies import heuristic_strategy, random_strategy
 from arbiter.clients.bots import bot_cmd
 from arbiter.clients.bots.net import NetBot, describe_result, seat_names
-from arbiter.clients.sdk import ConnectionLost, RequestError
+from arbiter.clients.sdk import Client, ConnectionLost, RequestError
 
 from ..server.harness import start_server
 from .helpers import assert_replica_matches, sdk_client, url
@@ -167,3 +167,52 @@ async def test_a_bot_asks_again_what_a_busy_or_dropped_cluster_could_not_answer(
     with pytest.raises(RequestError, match="no"):
         await bot_cmd._patiently(create)
     assert answers == ["never"]
+
+
+DECK_LIST = ("20 Forest\n20 Mountain\n4 Grizzly Bears\n4 Runeclaw Bear\n4 Llanowar Elves\n"
+             "4 Lightning Bolt\n4 Lava Axe\n")
+
+
+async def test_arbiter_bot_plays_the_deck_lists_of_its_deck_files(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await start_server(nursery, tmp_path)
+    green = tmp_path / "green.txt"
+    green.write_text(DECK_LIST)
+    bolts = tmp_path / "bolts.txt"
+    bolts.write_text(DECK_LIST.replace("4 Lava Axe", "4 Fireball"))
+    args = bot_args("--url", url(server), "--create", "--deck-file", str(green),
+                    "--deck-file", str(bolts), "--seed", "3")
+    args.deck_texts = bot_cmd.read_deck_files(args.deck_file)
+    sent: list[tuple[str | None, str | None]] = []
+    submit = Client.submit_deck
+
+    async def spy(self: Client, room: str, *, ready: str | None = None,
+                  text: str | None = None) -> None:
+        sent.append((ready, text))
+        await submit(self, room, ready=ready, text=text)
+
+    monkeypatch.setattr(Client, "submit_deck", spy)
+    assert await bot_cmd._main(args) == 0
+    assert server.hub.stats.games_finished == 1
+    assert sent == [(None, green.read_text()), (None, bolts.read_text())]
+
+
+async def test_arbiter_bot_says_which_card_of_a_deck_file_the_server_does_not_know(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    path = tmp_path / "deck.txt"
+    path.write_text(DECK_LIST.replace("Lava Axe", "Lava Axxe"))
+    args = bot_args("--url", url(server), "--create", "--deck-file", str(path))
+    args.deck_texts = bot_cmd.read_deck_files(args.deck_file)
+    with pytest.raises(RequestError) as refused:
+        await bot_cmd._main(args)
+    assert refused.value.code == "bad_deck" and "'Lava Axxe'" in str(refused.value)
+
+
+def test_arbiter_bot_refuses_a_deck_file_it_cannot_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere.txt"
+    args = bot_args("--url", "ws://127.0.0.1:9/", "--create", "--deck-file", str(missing))
+    assert bot_cmd.run(args) == 2
+    assert "cannot read the deck file" in capsys.readouterr().err

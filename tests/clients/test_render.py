@@ -160,3 +160,20 @@ def test_807_grand_melee_turn_markers_and_stacks_from_the_view_alone() -> None:
     assert "Stack 1" not in zones  # a waiting marker's turn hasn't begun: no stack
     alone = render.players_text(MELEE, MELEE_NAMES, me=0).plain
     assert "(you may act)" not in alone
+
+
+def test_copies_x_counters_tokens_attachments_and_extra_turns_are_written_out() -> None:
+    objs = {
+        20: {"n": "Serra Angel", "z": "b", "o": 0, "i": 1, "cp": "Clone", "pt": [4, 4]},
+        21: {"n": "Fireball", "z": "s", "o": 1, "i": 2, "cy": 1, "xv": 3, "tg": [["p", 0]]},
+        22: {"n": "Wolf", "z": "b", "o": 2, "i": 3, "tk": 1, "k": {"+1/+1": 2}, "pt": [4, 4]},
+        23: {"n": "Pacifism", "z": "b", "o": 1, "i": 4, "a": 22},
+    }
+    assert render.card_text(objs[20], objs, NAMES) == "Serra Angel 4/4 (Clone, as a copy)"
+    assert render.card_text(objs[21], objs, NAMES) == \
+        "Fireball (copy of a spell, X=3, targets Ann)"
+    assert render.card_text(objs[22], objs, NAMES) == "Wolf 4/4 (2 +1/+1, token)"
+    assert render.card_text(objs[23], objs, NAMES) == "Pacifism (attached to Wolf)"
+    text = render.status_text({**VIEW, "t": [4, 1, "main1", 0, [2, 0]]}, NAMES, depth=0,
+                              main_room="7", room="7").plain
+    assert "turn 4 · Bob's first main phase · extra turns: Cid, Ann" in text

@@ -22,7 +22,7 @@ from textual.widgets import OptionList
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.bots.net import NetBot
 from arbiter.clients.sdk import open_client
-from arbiter.clients.tui.app import ArbiterApp, TableScreen
+from arbiter.clients.tui.app import OWN_DECK, ArbiterApp, TableScreen
 from arbiter.clients.tui.render import first_choice
 
 from ..server.harness import start_server
@@ -390,3 +390,36 @@ def test_first_choice_skips_the_end_of_a_declaration_only() -> None:
     assert first_choice({"kind": "attackers", "actions": [{"kind": "done"}]}) == 0
     priority = {"kind": "priority", "actions": [{"kind": "pass"}, {"kind": "cast"}]}
     assert first_choice(priority) == 0
+
+
+async def person_plays_their_deck_file(tmp_path: Path, text: str) -> tuple[str, list[str]]:
+    world = started(ServerAndBot(tmp_path, scenario=None))
+    app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None,
+                     deck_file=("islands.txt", text))
+    try:
+        async with app.run_test(size=(180, 60)) as pilot:
+            await until(app, pilot, lambda: app.client is not None and "b: play bots"
+                        in str(app.lobby.query_one("#lobby-status").render()),
+                        "the lobby, connected")
+            assert app.lobby.deck() == OWN_DECK  # offered first, and chosen
+            await pilot.press("b")
+            await until(app, pilot, lambda: (app.table is not None
+                                             and app.table.decision is not None)
+                        or any(line.startswith("Refused") for line in app.log_lines),
+                        "a game against a bot, or a refusal")
+            hand = app.table.texts.get("hand", "") if app.table is not None else ""
+            return hand, list(app.log_lines)
+    finally:
+        world.stop()
+
+
+def test_arbiter_play_seats_the_person_with_their_deck_file(tmp_path: Path) -> None:
+    hand, log = asyncio.run(person_plays_their_deck_file(tmp_path, "60 Island\n"))
+    assert "Island" in hand and "Forest" not in hand, hand
+    assert not any(line.startswith("Refused") for line in log), log
+
+
+def test_arbiter_play_says_which_card_of_the_deck_file_the_server_does_not_know(
+        tmp_path: Path) -> None:
+    _, log = asyncio.run(person_plays_their_deck_file(tmp_path, "56 Island\n4 Islnd Bolt\n"))
+    assert any(line.startswith("Refused") and "'Islnd Bolt'" in line for line in log), log

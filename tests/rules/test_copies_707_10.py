@@ -7,6 +7,8 @@ leaves the stack (707.10a, 704.5e)."""
 
 from __future__ import annotations
 
+from arbiter.protocol.view_keys import copy_of, is_spell_copy, name, x_value
+
 from .helpers import G, Scene
 
 
@@ -141,3 +143,27 @@ def test_800_4a_a_copy_leaves_the_game_with_the_player_who_copied_it() -> None:
     assert [o.name for o in g.game.stack] == ["Lightning Bolt"]
     g.resolve_all()
     assert g.life(0) == 20
+
+
+def test_707_10_107_3a_the_views_tell_a_copy_of_a_spell_and_its_x() -> None:
+    g = (Scene().battlefield(0, "Mountain", "Mountain", "Mountain", "Mountain")
+         .battlefield(1, "Island", "Island").hand(0, "Fireball").hand(1, "Twincast").start())
+    g.choose("cast", "Cast Fireball").choose("x", "X = 3").target(1)
+    original = g.obj("Fireball", "stack")
+    assert x_value(g.view(1)[original.oid]) == 3 and not is_spell_copy(g.view(1)[original.oid])
+    g.pass_()
+    g.choose("cast", "Cast Twincast", player=1).target(original).resolve()
+    g.target(0)
+    copy = g.game.stack[-1].oid
+    assert is_spell_copy(g.view(0)[copy]) and x_value(g.view(0)[copy]) == 3
+
+
+def test_707_2_the_views_tell_what_a_copy_of_a_creature_really_is() -> None:
+    g = (Scene().battlefield(0, "Island", "Island", "Island", "Island")
+         .battlefield(1, "Serra Angel").hand(0, "Clone").start())
+    g.cast(0, "Clone").resolve()
+    g.choose("copy", "Copy Serra Angel")
+    clone = g.obj("Serra Angel", controller=0)
+    entry = g.view(1)[clone.oid]
+    assert name(entry) == "Serra Angel" and copy_of(entry) == "Clone"
+    assert copy_of(g.view(1)[g.obj("Serra Angel", controller=1).oid]) is None

@@ -7,6 +7,9 @@ turn ends only that player's game, and a restart (CR 724) throws pending extra t
 
 from __future__ import annotations
 
+from arbiter.protocol.view_keys import extra_turns
+from arbiter.server.rules.view import SPECTATOR
+
 from .helpers import G, Scene, giant_scene
 from .test_melee_807 import holder, until
 
@@ -156,3 +159,16 @@ def test_805_8_the_team_takes_the_extra_turn_of_a_member_who_has_left() -> None:
     _warp(g, 0, 0)
     g.concede(0)  # player 1 plays on for the team, and holds its turns
     assert _turns(g, 3) == [1, 2, 1]
+
+
+def test_500_7_every_viewer_sees_who_takes_the_pending_extra_turns_next_first() -> None:
+    g = (Scene(3).battlefield(0, *WARP_LANDS, *WARP_LANDS).hand(0, "Time Warp", "Time Warp")
+         .start())
+    assert len(g.view(2)["t"]) == 4  # none pending: the entry is as before
+    _warp(g, 0, 1)
+    _warp(g, 0, 2)
+    assert extra_turns(g.view(1)) == [2, 1] and extra_turns(g.view(SPECTATOR)) == [2, 1]
+    assert _turns(g, 1) == [2]
+    assert extra_turns(g.view(0)) == [1]
+    assert _turns(g, 1) == [1]
+    assert extra_turns(g.view(0)) == []

@@ -270,3 +270,29 @@ def test_the_wording_and_layout_of_the_table(browser: Any, server: Server) -> No
     for p in (ann, eve):
         p.check_console()
         p.close()
+
+
+def test_a_deck_list_file_is_read_into_the_deck_list_and_checked(
+        browser: Any, server: Server, tmp_path: Any) -> None:
+    ann = Person(browser, server, "Ann")
+    ann.enter()
+    page = ann.page
+    page.wait_for_selector("#create-form")
+    page.check("input[name=decksource][value=text]")
+    bad = tmp_path / "typo.txt"
+    bad.write_text("4 Lightning Bolt\n4 Lightnin Bolt\n52 Mountain\n")
+    page.set_input_files("input[name=deckfile]", str(bad))
+    page.wait_for_selector(".deck-errors li")
+    assert "line 2" in page.inner_text(".deck-errors")
+    assert page.input_value("textarea[name=decktext]") == bad.read_text()
+    good = tmp_path / "red.txt"
+    good.write_text("4 Lightning Bolt\n56 Mountain\n")
+    page.set_input_files("input[name=deckfile]", str(good))
+    page.wait_for_selector(".deck-errors", state="detached")
+    assert page.input_value("textarea[name=decktext]") == good.read_text()
+    page.uncheck("input[name=bots]")
+    page.click("#create-form button[type=submit]")
+    ann.wait("() => document.querySelector('.wait-panel')")
+    ann.wait("() => /ready/.test(document.querySelector('.wseats').innerText)")
+    ann.check_console()
+    ann.close()

@@ -4,6 +4,8 @@
         one bot takes a seat in ROOM and plays until the match ends
     arbiter bot --url ws://HOST:PORT --create [--seats 4] [--games 3] --strategy random
         create a room, fill every seat with bots and play; repeat for each game asked
+    arbiter bot --url ws://HOST:PORT --create --deck-file mono-red.txt --deck-file elves.txt
+        the same with deck lists of your own (one per seat, in turn; `4 Lightning Bolt`)
 
 ``--url`` takes several URLs (comma-separated, or the flag repeated): the nodes of a cluster.
 Each bot connects to the first that answers and follows the cluster's redirects (the SDK does).
@@ -43,9 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=None,
                         help="the seat to take in --room (default: the first free one)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="heuristic")
-    parser.add_argument("--deck", action="append", default=None, metavar="DECK",
-                        help="a ready-made deck of the server's (repeat for each seat with "
-                             "--create; default: a mix)")
+    decks = parser.add_mutually_exclusive_group()
+    decks.add_argument("--deck", action="append", default=None, metavar="DECK",
+                       help="a ready-made deck of the server's (repeat for each seat with "
+                            "--create; default: a mix)")
+    decks.add_argument("--deck-file", action="append", default=None, metavar="PATH",
+                       help="a deck list file, one card entry a line ('4 Lightning Bolt'; "
+                            "repeat for each seat with --create)")
     parser.add_argument("--name", default=None, help="the bot's name (default: Bot)")
     parser.add_argument("--seats", type=int, default=2, help="seats of a created room")
     parser.add_argument("--variant", default=None,
@@ -63,9 +69,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{DEFAULT_ROUNDS})")
 
 
-def _deck(args: argparse.Namespace, seat: int) -> str:
+def _deck(args: argparse.Namespace, seat: int) -> tuple[str | None, str | None]:
+    """The seat's deck: a ready-made deck's name, or a deck list read from ``--deck-file``."""
+    if args.deck_texts:
+        return None, str(args.deck_texts[seat % len(args.deck_texts)])
     decks = args.deck or list(DEFAULT_DECKS)
-    return str(decks[seat % len(decks)])
+    return str(decks[seat % len(decks)]), None
+
+
+def read_deck_files(paths: list[str]) -> list[str]:
+    """The deck lists of ``--deck-file``, read before connecting so that a missing file is
+    said at once; the server checks what they name (``bad_deck`` names an unknown card)."""
+    texts = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                texts.append(f.read())
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UnknownDeck(f"cannot read the deck file {path!r}: {exc}") from exc
+    return texts
 
 
 class UnknownDeck(Exception):
@@ -96,6 +118,8 @@ async def _patiently(call: Callable[[], Awaitable[T]]) -> T:
 
 async def _check_decks(args: argparse.Namespace, client: Client) -> None:
     """The decks asked for must be the server's: its catalog lists them."""
+    if args.deck_texts:
+        return
     known = {d["name"] for d in (await client.catalog())["decks"]}
     unknown = sorted(set(args.deck or DEFAULT_DECKS) - known)
     if unknown:
@@ -108,7 +132,8 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
                          print_results: bool = True) -> list[Any]:
     async with open_client(args.url, name) as client:
         await _check_decks(args, client)
-        index = await _patiently(lambda: client.join(room, seat, deck=_deck(args, seat or 0)))
+        ready, text = _deck(args, seat or 0)
+        index = await _patiently(lambda: client.join(room, seat, deck=ready, deck_text=text))
         if seated is not None:
             seated.set()
         bot = NetBot(client, STRATEGIES[args.strategy], rng, think=args.think,
@@ -146,9 +171,20 @@ async def _create_and_play(args: argparse.Namespace, rng: random.Random) -> int:
 
 async def _main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
-    if args.create:
-        return await _create_and_play(args, rng)
-    await _join_and_play(args, args.room, args.seat, args.name or "Bot", rng)
+    try:
+        if args.create:
+            return await _create_and_play(args, rng)
+        await _join_and_play(args, args.room, args.seat, args.name or "Bot", rng)
+    except BaseExceptionGroup as group:
+        # The seats' bots play in a nursery: a refusal one of them met (a bad deck, say)
+        # comes out grouped; the user is told it as it is, not shown a traceback.
+        said = group.subgroup(lambda e: isinstance(e, (ConnectError, RequestError, UnknownDeck)))
+        if said is None:
+            raise
+        first: BaseException = said
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from group
     return 0
 
 
@@ -160,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         print("arbiter bot: --draw-after is a number of rounds (0: never)", file=sys.stderr)
         return 2
     try:
+        args.deck_texts = read_deck_files(args.deck_file or [])
         return trio.run(_main, args)
     except ConnectError as exc:
         print(f"arbiter bot: {exc}", file=sys.stderr)

@@ -32,6 +32,7 @@ from . import render
 from .bridge import Entered, Failed, Ready, Refused, TrioBridge
 
 DEFAULT_DECK = "gruul-stompy"
+OWN_DECK = "\x00own"  # the lobby's deck choice that stands for the --deck-file deck list
 
 
 class SdkEvent(Message):
@@ -52,6 +53,8 @@ class ArbiterScreen(Screen[None]):
 
 
 class LobbyScreen(ArbiterScreen):
+    own_deck: str | None = None  # the name of the --deck-file, offered first when given
+
     BINDINGS = [
         Binding("r", "refresh", "Refresh"),
         Binding("c", "create", "Create & join"),
@@ -70,8 +73,9 @@ class LobbyScreen(ArbiterScreen):
             yield Input("2", id="seats", type="integer", max_length=1)
             yield Static("your deck", classes="label")
             # The server's ready-made decks arrive with its catalog, once connected.
-            yield Select([(DEFAULT_DECK, DEFAULT_DECK)], value=DEFAULT_DECK,
-                         allow_blank=False, id="deck")
+            first = DEFAULT_DECK if self.own_deck is None else OWN_DECK
+            yield Select(self._options((DEFAULT_DECK,)), value=first, allow_blank=False,
+                         id="deck")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -109,11 +113,15 @@ class LobbyScreen(ArbiterScreen):
     def set_status(self, text: str) -> None:
         self.query_one("#lobby-status", Static).update(text)
 
+    def _options(self, decks: tuple[str, ...]) -> list[tuple[str, str]]:
+        own = [] if self.own_deck is None else [(f"my deck: {self.own_deck}", OWN_DECK)]
+        return own + [(d, d) for d in sorted(decks)]
+
     def set_decks(self, decks: tuple[str, ...]) -> None:
         select = self.query_one("#deck", Select)
         current = select.value
-        select.set_options([(d, d) for d in sorted(decks)])
-        if current in decks:
+        select.set_options(self._options(decks))
+        if current in decks or current == OWN_DECK:
             select.value = current
 
     def deck(self) -> str:
@@ -337,14 +345,18 @@ class ArbiterApp(App[None]):
     """
 
     def __init__(self, urls: str | Sequence[str], name: str, *, auto_pass: bool = True,
-                 **client_options: Any) -> None:
+                 deck_file: tuple[str, str] | None = None, **client_options: Any) -> None:
+        """``deck_file``: the name and text of the player's own deck list (``--deck-file``),
+        offered first in the lobby; the server checks it when the player sits down."""
         super().__init__()
+        self.deck_text = None if deck_file is None else deck_file[1]
         self.urls = urls  # one server, or the entry URLs of a cluster
         self.player_name = name
         self.auto_pass = auto_pass  # pass priority for the player when that is all they can do
         self.auto_passes = 0
         self.bridge = TrioBridge(self._from_trio, urls, name, **client_options)
         self.lobby = LobbyScreen()
+        self.lobby.own_deck = None if deck_file is None else deck_file[0]
         self.table: TableScreen | None = None
         self.clocks: dict[str, tuple[list[int], int | None]] = {}
         self.answered: dict[str, int] = {}  # room -> serial of the decision we answered
@@ -388,7 +400,7 @@ class ArbiterApp(App[None]):
             variant = "two_player" if seats == 2 else "free_for_all"
             room = await c.create({"seats": seats, "variant": variant,
                                    "name": f"{c.name}'s table"})
-            seat = await c.join(room, deck=deck)
+            seat = await c.join(room, deck=self._ready_deck(deck), deck_text=self._own_text(deck))
             self.bridge.post(Entered(room, seat, created=not bots))
             if bots:
                 for other in range(seats):
@@ -396,13 +408,21 @@ class ArbiterApp(App[None]):
                         await c.request(partial(rq.AddBot, room=room, seat=other))
         self.bridge.call("create", go)
 
+    def _ready_deck(self, choice: str) -> str | None:
+        """The lobby's deck choice, when it is one of the server's ready-made decks."""
+        return None if choice == OWN_DECK else choice
+
+    def _own_text(self, choice: str) -> str | None:
+        """The player's own deck list, when the lobby's deck choice is it."""
+        return self.deck_text if choice == OWN_DECK else None
+
     def add_bot(self, match: str) -> None:
         """A server bot in the first free seat of the (waiting) room."""
         self.bridge.call("add a bot", lambda c: c.request(partial(rq.AddBot, room=match)))
 
     def join(self, room: str, deck: str) -> None:
         async def go(c: Client) -> None:
-            seat = await c.join(room, deck=deck)
+            seat = await c.join(room, deck=self._ready_deck(deck), deck_text=self._own_text(deck))
             self.bridge.post(Entered(room, seat))
         self.bridge.call("join", go)
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from rich.text import Text
 
+from arbiter.protocol import view_keys
+
 ZONES = {"b": "battlefield", "g": "graveyard", "e": "exile", "s": "stack", "h": "hand",
          "c": "command zone"}
 STEPS = {"untap": "untap", "upkeep": "upkeep", "draw": "draw", "main1": "first main phase",
@@ -55,6 +57,13 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
         flags.extend(o["kw"])
     if o.get("tk"):
         flags.append("token")
+    copy_of = view_keys.copy_of(o)
+    if copy_of is not None:
+        flags.append(f"{copy_of}, as a copy")  # CR 707.2
+    if view_keys.is_spell_copy(o):
+        flags.append("copy of a spell")  # CR 707.10
+    if view_keys.x_value(o):
+        flags.append(f"X={view_keys.x_value(o)}")  # CR 107.3a
     if o.get("cm"):
         flags.append("commander")
     if o.get("on"):
@@ -144,6 +153,9 @@ def status_text(view: View, names: Mapping[int, str], *, depth: int, main_room: 
         out.append(f"Room {main_room} · game {g.get('n', '?')} · turn {turn} · "
                    f"{_turn_owner(view, names, active)}'s {STEPS.get(step, step)}",
                    style="bold")
+        extra = view_keys.extra_turns(view)
+        if extra:  # CR 500.7: still to come, the next one first
+            out.append(" · extra turns: " + ", ".join(_name(names, p) for p in extra))
     if view.get("pc") is not None:
         out.append(f" · planar controller {_name(names, view['pc'])}")
     w = view.get("w")

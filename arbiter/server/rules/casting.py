@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import planechase
+from . import planechase, planeswalkers, sacrifice_costs
 from .cards.vocab import (
     FLASH,
     HASTE,
@@ -306,13 +306,12 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     cost = ab.cost
-    if (ab.sorcery_speed or cost.loyalty is not None) and not _sorcery_timing(game, pid):
+    if (ab.sorcery_speed or cost.is_loyalty) and not _sorcery_timing(game, pid):
+        return False  # CR 606.3: loyalty abilities at sorcery speed
+    if cost.is_loyalty and not planeswalkers.loyalty_ready(game, obj, cost):
         return False
-    if cost.loyalty is not None:
-        if obj.loyalty_turn == game.turn:
-            return False  # CR 606.3: one loyalty ability per permanent per turn
-        if cost.loyalty < 0 and obj.counter("loyalty") < -cost.loyalty:
-            return False
+    if cost.sacrifice and not sacrifice_costs.candidates(game, pid, cost.sacrifice):
+        return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
@@ -442,14 +441,15 @@ def x_values(game: Game, pid: int, cost_of: Callable[[int], ManaCost]) -> list[i
     return list(range(most + 1))
 
 
-def choose_x(game: Game, pid: int, spell: Obj, cost_of: Callable[[int], ManaCost]) -> Flow:
-    """CR 601.2b, 107.3a: the caster announces the value of X. Returns None if the caster
-    left the game meanwhile."""
+def choose_x(game: Game, pid: int, obj: Obj, values: Callable[[], range | list[int]],
+             name: str = "") -> Flow:
+    """CR 601.2b, 107.3a: the player announces the value of X, one of ``values()`` (read
+    again after a refresh), for the spell or ability ``obj`` (``name`` names its source).
+    Returns None if the player left the game meanwhile."""
     while game.in_game(pid):
-        values = x_values(game, pid, cost_of)
-        actions = [Action(i, "x", f"X = {v}", obj=spell.oid, index=v)
-                   for i, v in enumerate(values)]
-        answer = yield Decision("x", pid, f"Choose X for {spell.name}", actions)
+        actions = [Action(i, "x", f"X = {v}", obj=obj.oid, index=v)
+                   for i, v in enumerate(values())]
+        answer = yield Decision("x", pid, f"Choose X for {name or obj.name}", actions)
         if answer is REFRESH:
             continue
         return answer.index
@@ -492,7 +492,8 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     ok = True
     # The card as it was (``card``, in its old zone) decides the commander tax.
     if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
-        x = yield from choose_x(game, pid, spell, lambda v: spell_cost(game, pid, card, x=v))
+        x = yield from choose_x(game, pid, spell, lambda: x_values(
+            game, pid, lambda v: spell_cost(game, pid, card, x=v)))
         ok = x is not None
         spell.x = x or 0
         game.touch(spell)
@@ -531,18 +532,23 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
     ability.ability, ability.ability_index = ab, index
     ability.source = last_known(obj)
     ability.source.linked = obj.linked  # linked abilities share the exiled-cards record (607)
-    ok = yield from choose_targets(game, ability, ab.targets)
+    cost = ab.cost
+    ok = True
+    if cost.loyalty_x:  # announced before targets are chosen (CR 601.2b by way of 602.2b)
+        # From 0 up to the loyalty counters it has: CR 606.6 forbids removing more.
+        x = yield from choose_x(game, pid, ability, lambda: range(obj.counter("loyalty") + 1),
+                                obj.name)
+        ok = x is not None
+        ability.x = x or 0
+    ok = ok and (yield from choose_targets(game, ability, ab.targets))
+    if ok and cost.sacrifice:
+        ok = yield from sacrifice_costs.sacrifice(game, pid, cost.sacrifice, obj)
     if not ok:
         if ability.oid in game.objects:
             game.remove_object(ability)
         return
-    cost = ab.cost
-    if cost.loyalty is not None:  # CR 606.4: loyalty costs add or remove loyalty counters
-        obj.loyalty_turn = game.turn
-        if cost.loyalty > 0:
-            game.add_counters(obj, "loyalty", cost.loyalty)
-        else:
-            game.remove_counters(obj, "loyalty", -cost.loyalty)
+    if cost.is_loyalty:  # CR 606.4: loyalty costs add or remove loyalty counters
+        planeswalkers.pay_loyalty(game, obj, cost, ability.x)
     if cost.mana is not None and not pay_mana(game, pid, cost.mana,
                                               exclude=obj.oid if cost.tap else None):
         game.remove_object(ability)

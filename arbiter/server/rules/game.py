@@ -608,6 +608,7 @@ class Game:
         for q in self._sharers(pid):
             self.players[q].life += n
             self.dirty.add(("p", q))
+        self._life_changed()
 
     def lose_life(self, pid: int, n: int) -> int:
         """``pid`` loses ``n`` life; returns the life ``pid`` lost."""
@@ -616,7 +617,15 @@ class Game:
         for q in self._sharers(pid):
             self.players[q].life -= n
             self.dirty.add(("p", q))
+        self._life_changed()
         return n
+
+    def _life_changed(self) -> None:
+        """A characteristic may be defined by a life total (CR 604.3: "power and toughness
+        are each equal to your life total"): with any static of that kind around, a change of
+        life drops the layered characteristics."""
+        if self.global_sources:
+            self.chars = None
 
     def add_poison(self, pid: int, n: int) -> None:
         if n <= 0 or not self.in_game(pid):

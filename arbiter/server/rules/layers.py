@@ -43,6 +43,7 @@ from .cards.vocab import (
     EnchantedGets,
     Keyword,
     PowerToughnessEqualTo,
+    PowerToughnessEqualToLife,
     SharedTypeBonus,
 )
 from .reveals import top_card_is
@@ -183,7 +184,7 @@ def _gather(game: Game, state: State) -> list[LayerEffect]:
                 out.append(_lord(game, src, st))
             elif isinstance(st, EnchantedGets):
                 out.extend(_aura(game, src, st))
-            elif isinstance(st, PowerToughnessEqualTo):
+            elif isinstance(st, (PowerToughnessEqualTo, PowerToughnessEqualToLife)):
                 out.append(_defining(game, src, st))
             elif isinstance(st, SharedTypeBonus):
                 out.append(_shared_types(game, src))
@@ -358,10 +359,15 @@ def _shared_types(game: Game, src: Obj) -> LayerEffect:
     return LayerEffect("7c", src.timestamp, affects, modify, source=src.oid)
 
 
-def _defining(game: Game, src: Obj, st: PowerToughnessEqualTo) -> LayerEffect:
-    """A characteristic-defining ability: layer 7a (CR 613.4a)."""
-    n = sum(1 for o in game.permanents() if o.controller == src.controller
-            and o.defn.is_("Land") and st.land_type in o.defn.subtypes)
+def _defining(game: Game, src: Obj,
+              st: PowerToughnessEqualTo | PowerToughnessEqualToLife) -> LayerEffect:
+    """A characteristic-defining ability: layer 7a (CR 613.4a). A life total below 0 still
+    defines a negative power and toughness (CR 107.1b allows negative results here)."""
+    if isinstance(st, PowerToughnessEqualToLife):
+        n = game.players[src.controller].life
+    else:
+        n = sum(1 for o in game.permanents() if o.controller == src.controller
+                and o.defn.is_("Land") and st.land_type in o.defn.subtypes)
 
     def affects(state: State) -> list[int]:
         return [src.oid] if src.oid in state else []

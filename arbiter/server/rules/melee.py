@@ -305,7 +305,9 @@ class Melee:
         markers: designations (CR 807.4e-f), markers of players whose turn hadn't begun
         (CR 807.4c) and markers to remove at once (CR 807.4g)."""
         game = self.game
-        game.extra_turns = [p for p in game.extra_turns if p not in gone]  # CR 800.4k
+        if any(p in gone for p in game.extra_turns):
+            game.extra_turns = [p for p in game.extra_turns if p not in gone]  # CR 800.4k
+            game.dirty.add("t")
         for m in self.markers:
             if m is self.current:
                 continue

@@ -12,13 +12,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import ending, planechase
+from .card_moves import CARD_MOVE_HANDLERS
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
     CHOSEN,
     CHOSEN_PLAYER,
     EACH_CREATURE,
+    EACH_CREATURE_OF_TARGET,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
+    EACH_CREATURE_YOU_CONTROL,
     EACH_OPPONENT,
     EACH_OTHER_PLAYER,
     EACH_PLAYER,
@@ -72,6 +75,7 @@ from .cards.vocab import (
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
+    PermanentsYouControl,
     PlaySubgame,
     PowerAtMost,
     PreventAllCombatDamage,
@@ -103,12 +107,13 @@ from .casting import (
     targeting_source,
     unlimited_source,
 )
-from .characteristics import has_keyword, power
+from .characteristics import has_keyword, power, subtypes
 from .copies import copy_spell
 from .damage import deal_damage
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .libraries import LIBRARY_HANDLERS
+from .pack_strike import PACK_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -255,12 +260,28 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         return [o for o in g.creatures()
                 if (ctx.unlimited or g.obj_in_range(ctx.controller, o))
                 and (flying is None or has_keyword(g, o, FLYING) == flying)]
+    elif ref in (EACH_CREATURE_YOU_CONTROL, EACH_CREATURE_OF_TARGET):
+        whose = [ctx.controller] if ref == EACH_CREATURE_YOU_CONTROL else _target_owner(ctx)
+        return [o for o in g.creatures() if o.controller in whose
+                and (ctx.unlimited or g.obj_in_range(ctx.controller, o))]
     if found is None or found.oid not in g.objects:
         return []
     if (found.zone == BATTLEFIELD and not ctx.unlimited
             and not g.obj_in_range(ctx.controller, found)):
         return []  # CR 801.10
     return [found]
+
+
+def _target_owner(ctx: Ctx) -> list[int]:
+    """The first target if it is a player, or the controller of the first target if it is a
+    planeswalker (or any permanent); nobody when that target has become illegal."""
+    t = ctx.targets[0] if ctx.targets else None
+    if t is None:
+        return []
+    if t[0] == "p":
+        return [t[1]]
+    o = ctx.game.objects.get(t[1])
+    return [o.controller] if o is not None else []
 
 
 def refs_of(ctx: Ctx, ref: Ref) -> list[tuple[str, int]]:
@@ -296,8 +317,12 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
-    # X is the announced value only while the spell is on the stack (CR 107.3a, 107.3g).
-    x = ctx.obj.x if not ctx.obj.is_ability and ctx.obj.zone == STACK else 0
+    if isinstance(amount, PermanentsYouControl):
+        return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
+                   and amount.subtype in subtypes(ctx.game, o))
+    # X is the announced value only while the spell or ability is on the stack (CR 107.3a,
+    # 107.3g); a "[-X]" loyalty ability's X is chosen as it is activated (CR 606.4).
+    x = ctx.obj.x if ctx.obj.zone == STACK else 0
     if isinstance(amount, XValue):
         return x
     if isinstance(amount, XDividedEvenly):
@@ -693,11 +718,14 @@ def commander_replacement(game: Game, owner: int, obj: Obj, where: str) -> Flow:
 def _create_token(ctx: Ctx, e: CreateToken) -> None:
     g = ctx.game
     defn = TOKEN_DEFS[e.token]
+    count = amount_of(ctx, e.count)
     for p in players_of(ctx, e.under):  # CR 800.4b: none for a player who has left
-        made = sum(g.create_token(defn, p) is not None for _ in range(e.count))
+        made = sum(g.create_token(defn, p) is not None for _ in range(count))
         if made:
-            g.say(f"{g.name(p)} creates {'a' if made == 1 else made} {defn.name} "
-                  f"token{'s' if made > 1 else ''}.")
+            # CR 111.4: a token's name is often its subtypes plus "Token" already.
+            what = defn.name if defn.name.endswith("Token") else f"{defn.name} token"
+            g.say(f"{g.name(p)} creates {'a' if made == 1 else made} {what}"
+                  f"{'s' if made > 1 else ''}.")
 
 
 def _restart(ctx: Ctx, e: RestartGame) -> Flow:
@@ -934,7 +962,8 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **LIBRARY_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS,
+    **PACK_HANDLERS, **LIBRARY_HANDLERS,
 }
 
 

@@ -111,6 +111,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["at"] = list(o.attacking)
         if o.blocking is not None:
             out["bl"] = o.blocking
+    if o.card is not None and o.card.name != o.name:
+        out["cp"] = o.card.name  # a card that is a copy of another (CR 707.2): what it is
     if o.is_token:
         out["tk"] = 1
     if o.is_commander:
@@ -121,6 +123,10 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
         if o.defn.ongoing:
             out["on"] = 1
     if o.zone == STACK:
+        if o.is_copy:
+            out["cy"] = 1  # a copy of a spell (CR 707.10): no card stands behind it
+        if o.x:
+            out["xv"] = o.x  # the X announced (CR 107.3a)
         if o.targets:
             out["tg"] = [list(t) for t in o.targets]
         if o.stack_id:
@@ -150,7 +156,10 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
             return None, {v: entry for v in (*_hand_viewers(game, o.owner), OMNISCIENT)}
         return _object(game, o), None
     if key == "t":
-        return [game.turn, game.active, game.step, game.starting_player], None
+        turn: list[Any] = [game.turn, game.active, game.step, game.starting_player]
+        if game.extra_turns:  # CR 500.7: the last one added is taken first
+            turn.append(game.extra_turns[::-1])
+        return turn, None
     if key == "w":
         d = game.pending
         if d is not None:

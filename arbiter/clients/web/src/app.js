@@ -31,6 +31,7 @@ function storage(key) {
  * (FormData leaves it out, and a box whose default is checked would come back checked). */
 function formStateOf(form) {
   const state = Object.fromEntries(new FormData(form));
+  delete state.deckfile; // a chosen file is read into the deck list (onInput), not kept as is
   for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) state[box.name] = "off";
   return state;
 }
@@ -692,6 +693,10 @@ export class App {
     // the room list or the server's answers change it (before issue 29 a pasted deck list and
     // the room's name were lost to the next refresh).
     this.formState = formStateOf(form);
+    if (t.name === "deckfile") {
+      if (e.type === "change") this.readDeckFile(t); // a file input fires both events
+      return;
+    }
     if (t.name === "decktext") {
       this.deckErrors = t.value.trim() ? checkDeckList(t.value, this.catalog?.cards).errors : [];
       this.renderRegion("deck-errors", T.deckErrorsHtml(this.deckErrors));
@@ -708,6 +713,26 @@ export class App {
     // is not rewritten under the caret.
     const [name, html] = this.formRegion();
     if (name) this.regions.set(name, html);
+  }
+
+  /** A deck list file chosen in the deck form: its text becomes the deck list, checked as if
+   * pasted (a file that is no text, or too long for a deck request, is said so). */
+  readDeckFile(input) {
+    const file = input.files?.[0];
+    if (!file) return;
+    const done = (text, errors) => {
+      this.formState = { ...(this.formState ?? {}), decksource: "text", decktext: text };
+      this.deckErrors = errors;
+      this.render();
+    };
+    if (file.size > 20000) {
+      done(this.formState?.decktext ?? "", [{ line: 0, text: "", why: `${file.name} is too long for a deck list (20000 characters at most)` }]);
+      return;
+    }
+    file.text().then(
+      (text) => done(text, text.trim() ? checkDeckList(text, this.catalog?.cards).errors : []),
+      () => done(this.formState?.decktext ?? "", [{ line: 0, text: "", why: `${file.name} could not be read` }]),
+    );
   }
 
   /** The region holding the form on the screen, and its HTML for the current state. */

@@ -35,6 +35,9 @@ export function flags(o, view, names) {
   for (const [kind, n] of Object.entries(o.k ?? {})) out.push(`${n} ${kind}`);
   if (o.kw?.length) out.push(...o.kw);
   if (o.tk) out.push("token");
+  if (o.cp) out.push(`${o.cp}, as a copy`); // CR 707.2: its name is what it copies
+  if (o.cy) out.push("copy of a spell"); // CR 707.10
+  if (o.xv) out.push(`X=${o.xv}`); // CR 107.3a
   if (o.cm) out.push("commander");
   if (o.x) out.push("phased out");
   if (o.at) out.push(`attacking ${describeRef(o.at, view, names)}`);

@@ -120,7 +120,8 @@ function deckFields(catalog, state, variant, errors) {
 <label><input type="radio" name="decksource" value="ready"${source === "ready" ? " checked" : ""}> Ready-made
 <select name="deck" aria-label="Ready-made deck">${options(decks.map((d) => [d.name, d.commander ? `${d.name} (${d.commander})` : d.name]), chosen)}</select></label>
 <label><input type="radio" name="decksource" value="text"${source === "text" ? " checked" : ""}> A deck list</label>
-${source === "text" ? `<textarea name="decktext" data-key="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>` : ""}
+${source === "text" ? `<textarea name="decktext" data-key="decktext" rows="7" spellcheck="false" placeholder="4 Lightning Bolt&#10;16 Mountain&#10;Sideboard&#10;2 Hill Giant">${esc(state.decktext ?? "")}</textarea>
+<label class="upload">or from a file <input type="file" name="deckfile" accept=".txt,.dec,.dek,text/plain"></label>` : ""}
 <div id="deck-errors">${deckErrorsHtml(errors)}</div></fieldset>`;
 }
 
@@ -214,6 +215,8 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
   if (t) {
     parts.push(`turn ${esc(t[0])}`);
     parts.push(`<span class="step">${esc(nameOf(names, t[1]))}'s ${esc(STEPS[t[2]] ?? t[2])}</span>`);
+    // CR 500.7: extra turns still to come, the next one first.
+    if (t[4]?.length) parts.push(`<span class="extra-turns">extra turns: ${t[4].map((p) => esc(nameOf(names, p))).join(", ")}</span>`);
   }
   const w = view.w;
   if (Array.isArray(w) && w[0] === "subgame") parts.push("waiting for the subgame");

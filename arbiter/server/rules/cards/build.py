@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..mana import ManaCost
-from .vocab import CardDef, Keyword
+from .vocab import Activated, CardDef, Cost, Effect, Keyword, TargetSpec
 
 mana_cost = ManaCost.parse
 LAND = frozenset({"Land"})
@@ -26,3 +26,31 @@ def creature(name: str, mana: str, subtypes: str, power: int, toughness: int,
     return CardDef(name=name, types=types, cost=mana_cost(mana), subtypes=tuple(subtypes.split()),
                    power=power, toughness=toughness, keywords=frozenset(keywords), text=text,
                    **extra)
+
+
+PLANESWALKER = frozenset({"Planeswalker"})
+
+
+def planeswalker(name: str, mana: str, subtype: str, loyalty: int, text: str,
+                 abilities: tuple[Activated, ...]) -> CardDef:
+    """A legendary planeswalker card (CR 306.4: the ones printed before the legend rule
+    applied to them are legendary by errata) with its loyalty abilities."""
+    return CardDef(name=name, types=PLANESWALKER, cost=mana_cost(mana), subtypes=(subtype,),
+                   supertypes=LEGENDARY, loyalty=loyalty, text=text, abilities=abilities)
+
+
+def loyalty_ability(change: int | str, effects: tuple[Effect, ...], text: str,
+                    targets: tuple[TargetSpec, ...] = ()) -> Activated:
+    """"[+N]: ...", "[-N]: ..." or, with ``change="-X"``, "[-X]: ..." (CR 606)."""
+    cost = Cost(loyalty_x=True) if change == "-X" else Cost(loyalty=int(change))
+    return Activated(cost, effects, targets=targets, text=text)
+
+
+def token(subtypes: str, color: str, power: int | None, toughness: int | None, text: str, *,
+          types: frozenset[str] = CREATURE, **extra: Any) -> CardDef:
+    """A creature token's definition, named by CR 111.4 after its subtypes plus "Token" (the
+    effects that make these name no token); ``color`` is its colour letters ("" colourless),
+    which the creating effect sets (CR 111.3)."""
+    return CardDef(name=f"{subtypes} Token", types=types, subtypes=tuple(subtypes.split()),
+                   power=power, toughness=toughness, token=True, text=text,
+                   color_indicator=frozenset(color), **extra)

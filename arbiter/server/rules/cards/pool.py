@@ -506,7 +506,8 @@ POOL: dict[str, CardDef] = {
                         *REACTING, *RESTARTING, *m10.CARDS, *PLANES, *PHENOMENA, *SCHEMES,
                         *VANGUARDS)
 }
-TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS)}
+TOKEN_DEFS: dict[str, CardDef] = {c.name: c for c in (*TOKENS, *SUPPLEMENTARY_TOKENS,
+                                                      *m10.TOKENS)}
 TEST_POOL: dict[str, CardDef] = {c.name: c for c in (*TEST_CARDS, *KEYWORD_TEST_CARDS,
                                                       *LAYER_TEST_CARDS)}
 

@@ -138,6 +138,10 @@ EACH_CREATURE_WITHOUT_FLYING = Ref("each_creature_without_flying")
 EACH_TARGET = Ref("each_target")  # every target of the spell ("among any number of targets")
 # Every player but the one the event names ("each other player" of "whenever a player casts").
 EACH_PLAYER_BUT_EVENT_PLAYER = Ref("each_player_but_event_player")
+EACH_CREATURE_YOU_CONTROL = Ref("each_creature_you_control")
+# "each creature that player or that planeswalker's controller controls": the first target is
+# a player or a planeswalker; the creatures are those of that player or that controller.
+EACH_CREATURE_OF_TARGET = Ref("each_creature_of_target")
 
 
 def Target(index: int = 0) -> Ref:
@@ -298,11 +302,19 @@ class XDividedEvenly:
     target that has become illegal still counts: it just gets nothing, CR 608.2b)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PermanentsYouControl:
+    """The number of permanents you control with the subtype ``subtype`` ("for each Forest you
+    control")."""
+
+    subtype: str
+
+
 X = XValue()
 X_DIVIDED_EVENLY = XDividedEvenly()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly)
+          XValue | XDividedEvenly | PermanentsYouControl)
 
 # --------------------------------------------------------------------------- card filters
 
@@ -726,9 +738,37 @@ class Simultaneously:
 
 @dataclass(frozen=True, slots=True)
 class CreateToken:
+    """``under`` creates ``count`` tokens of the token definition named ``token`` (CR 111.1:
+    the effect, not a card, makes them; the definition sets their characteristics, 111.3)."""
+
     token: str  # name of a token definition in the pool
     under: Ref
-    count: int = 1
+    count: Amount = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SearchToTop:
+    """"Search your library for a ``filter``, then shuffle and put that card on top": the
+    search may fail to find (CR 701.19b), the library is shuffled either way."""
+
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class PackStrike:
+    """"Tap all untapped ``subtype`` creatures you control. Each [one] tapped this way deals
+    damage equal to its power to target creature. That creature deals damage equal to its
+    power divided as its controller chooses among any number of those [creatures]." The
+    target is the first target."""
+
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnAllFromGraveyards:
+    """"Put all ``filter`` from all graveyards onto the battlefield under your control"."""
+
+    filter: CardFilter
 
 
 @dataclass(frozen=True, slots=True)
@@ -978,9 +1018,11 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | Shuffle | LookAtTop | PutFromHand |
-    SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil | ExileGraveyardAndNamesakes |
-    LibraryFromExile | SearchThenNamed | PermanentsShuffledAndRedealt)
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
+    ReturnAllFromGraveyards | PackStrike | Shuffle | LookAtTop | PutFromHand |
+    SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil |
+    ExileGraveyardAndNamesakes | LibraryFromExile | SearchThenNamed |
+    PermanentsShuffledAndRedealt)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -1120,23 +1162,36 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    """An activation cost: mana, {T}, sacrificing this, loyalty (+N / -N)."""
+    """An activation cost: mana, {T}, sacrificing this or another permanent (``sacrifice``:
+    "Sacrifice a Goblin" names the subtype), loyalty (+N / -N; ``loyalty_x``: "[-X]", the
+    player chooses X as the ability is activated, CR 107.3, 606.4)."""
 
     mana: ManaCost | None = None
     tap: bool = False
     sacrifice_self: bool = False
     loyalty: int | None = None
+    loyalty_x: bool = False
+    sacrifice: str = ""
+
+    @property
+    def is_loyalty(self) -> bool:
+        """A loyalty ability's cost (CR 606.2)."""
+        return self.loyalty is not None or self.loyalty_x
 
     def describe(self) -> str:
         parts: list[str] = []
         if self.loyalty is not None:
             parts.append(f"+{self.loyalty}" if self.loyalty > 0 else f"\u2212{-self.loyalty}")
+        if self.loyalty_x:
+            parts.append("\u2212X")
         if self.mana is not None:
             parts.append(str(self.mana))
         if self.tap:
             parts.append("{T}")
         if self.sacrifice_self:
             parts.append("Sacrifice this")
+        if self.sacrifice:
+            parts.append(f"Sacrifice a {self.sacrifice}")
         return ", ".join(parts)
 
 
@@ -1266,6 +1321,12 @@ class PowerToughnessEqualTo:
 
 
 @dataclass(frozen=True, slots=True)
+class PowerToughnessEqualToLife:
+    """A characteristic-defining ability (CR 604.3, layer 7a): "This creature's power and
+    toughness are each equal to your life total" (its controller's)."""
+
+
+@dataclass(frozen=True, slots=True)
 class EntersAsCopy:
     """"You may have ~ enter as a copy of any creature on the battlefield" (CR 707.2, layer 1):
     as it enters, its controller may choose a creature; it enters with that creature's
@@ -1322,11 +1383,11 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
-    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed)
+    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed | PowerToughnessEqualToLife)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
-                   SharedTypeBonus)
+                   SharedTypeBonus, PowerToughnessEqualToLife)
 
 # Statics that change other objects or the rules of the game, or a characteristic of their
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
@@ -1367,6 +1428,9 @@ class CardDef:
     x_color: str = ""
     abilities: tuple[Ability, ...] = ()
     token: bool = False
+    # A colour set other than by the mana cost: a token's colour, which the effect that
+    # creates it sets (CR 111.3, 105.2), or a colour indicator (CR 204).
+    color_indicator: frozenset[str] = frozenset()
     test_only: bool = False
     hand_modifier: int = 0  # a vanguard's (CR 313.6)
     life_modifier: int = 0  # a vanguard's (CR 313.7)
@@ -1377,7 +1441,7 @@ class CardDef:
         if unknown:  # a word the engine does not read would silently do nothing
             raise ValueError(f"{self.name}: unknown keyword(s) {', '.join(sorted(unknown))}")
         # CR 903.4: colour identity is every mana symbol in the cost and the rules text.
-        identity = set(self.cost.colors if self.cost else ())
+        identity = set(self.cost.colors if self.cost else ()) | self.color_indicator
         identity.update(c for c in _MANA_IN_TEXT.findall(self.text) if c in COLORS)
         object.__setattr__(self, "color_identity", frozenset(identity))
 
@@ -1387,7 +1451,8 @@ class CardDef:
     @property
     def colors(self) -> frozenset[str]:
         """CR 105.2, 202.2: a card's colours are those of the mana symbols in its cost."""
-        return self.cost.colors if self.cost is not None else frozenset()
+        printed = self.cost.colors if self.cost is not None else frozenset()
+        return printed | self.color_indicator if self.color_indicator else printed
 
     @property
     def is_permanent_card(self) -> bool:

@@ -27,7 +27,10 @@ from ..build import (
     LAND,
     SORCERY,
     creature,
+    loyalty_ability,
     mana_cost,
+    planeswalker,
+    token,
 )
 from ..vocab import (
     ANY_CARD,
@@ -38,8 +41,10 @@ from ..vocab import (
     CREATURE_CARD,
     DEATHTOUCH,
     DEFENDER,
+    EACH_CREATURE_OF_TARGET,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
+    EACH_CREATURE_YOU_CONTROL,
     EACH_OPPONENT,
     EACH_PLAYER,
     EACH_PLAYER_BUT_EVENT_PLAYER,
@@ -51,6 +56,7 @@ from ..vocab import (
     HASTE,
     LIFELINK,
     NONCREATURE_NONLAND_CARD,
+    PLAYER_OR_PLANESWALKER,
     REACH,
     SELF,
     SHROUD,
@@ -66,10 +72,13 @@ from ..vocab import (
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    AtUpkeep,
     CardDef,
+    CardFilter,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
+    CreateToken,
     CreaturesGet,
     CreaturesHave,
     CreaturesYouControlGet,
@@ -79,6 +88,7 @@ from ..vocab import (
     Draw,
     EnchantedGets,
     EntersAsCopy,
+    Exile,
     ExileGraveyardAndNamesakes,
     ExtraTurn,
     GainLife,
@@ -90,24 +100,33 @@ from ..vocab import (
     May,
     Mill,
     OpponentsPlayWithHandsRevealed,
+    PackStrike,
     PermanentsShuffledAndRedealt,
+    PermanentsYouControl,
     PlayerCastsSpell,
     PlayWithTopCardRevealed,
     PowerToughnessEqualTo,
+    PowerToughnessEqualToLife,
     Protection,
     Pump,
+    PutCounters,
     PutFromHand,
+    ReturnAllFromGraveyards,
     RevealHandYouChoose,
     RevealTopCard,
     SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
+    SearchToTop,
     SelfEnters,
     SharedTypeBonus,
     Shuffle,
     Target,
+    TargetSpec,
     Triggered,
+    Untap,
     X,
+    where,
 )
 
 # The reminder texts M10 prints after its keywords.
@@ -158,7 +177,45 @@ def _pump(name: str, mana: str, power: int, toughness: int) -> Activated:
                      text=f"{name} gets +{power}/+{toughness} until end of turn.")
 
 
+def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
+    """"When NAME enters, create ``count`` tokens" (CR 111.1)."""
+    return Triggered(SelfEnters(), (CreateToken(token_name, YOU, count),),
+                     text=f"When {name} enters, create {count} {token_name}s.")
+
+
+_TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
+_CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
+    "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
+
+# The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
+TOKENS = [
+    token("Avatar", "W", None, None,
+          "This creature's power and toughness are each equal to your life total.",
+          abilities=(PowerToughnessEqualToLife(),)),
+    token("Soldier", "W", 1, 1, "(A 1/1 white Soldier creature.)"),
+    token("Goblin", "R", 1, 1, "(A 1/1 red Goblin creature.)"),
+    token("Insect", "G", 1, 1, "(A 1/1 green Insect creature.)"),
+    token("Beast", "G", 3, 3, "(A 3/3 green Beast creature.)"),
+    token("Wolf", "G", 2, 2, "(A 2/2 green Wolf creature.)"),
+    token("Zombie", "B", 2, 2, "(A 2/2 black Zombie creature.)"),
+    token("Gargoyle", "", 3, 4, "Flying (A 3/4 colorless Gargoyle artifact creature.)",
+          types=ARTIFACT_CREATURE, keywords=frozenset({FLYING})),
+]
+
 CARDS = [
+    planeswalker("Ajani Goldmane", "{2}{W}{W}", "Ajani", 4,
+                 "[+1]: You gain 2 life.\n[-1]: Put a +1/+1 counter on each creature you "
+                 "control. Those creatures gain vigilance until end of turn.\n[-6]: Create a "
+                 "white Avatar creature token. It has \"This creature's power and toughness "
+                 "are each equal to your life total.\"",
+                 (loyalty_ability(1, (GainLife(2, YOU),), "You gain 2 life."),
+                  loyalty_ability(-1, (PutCounters(EACH_CREATURE_YOU_CONTROL, "+1/+1", 1),
+                                       GrantKeyword(EACH_CREATURE_YOU_CONTROL, VIGILANCE,
+                                                    UNTIL_END_OF_TURN)),
+                                  "Put a +1/+1 counter on each creature you control. Those "
+                                  "creatures gain vigilance until end of turn."),
+                  loyalty_ability(-6, (CreateToken("Avatar Token", YOU),),
+                                  "Create a white Avatar creature token."))),
     _aura("Armored Ascension", "{3}{W}",
           "gets +1/+1 for each Plains you control and has flying.",
           EnchantedGets(1, 1, (FLYING,), per_land="Plains")),
@@ -166,6 +223,13 @@ CARDS = [
               (FLYING, FIRST_STRIKE, LIFELINK, Protection(SUBTYPE, "Demon"),
                Protection(SUBTYPE, "Dragon")),
               "Flying, first strike, lifelink, protection from Demons and from Dragons"),
+    creature("Captain of the Watch", "{4}{W}{W}", "Human Soldier", 3, 3, (VIGILANCE,),
+             "Vigilance (Attacking doesn't cause this creature to tap.)\nOther Soldier "
+             "creatures you control get +1/+1 and have vigilance.\nWhen Captain of the Watch "
+             "enters, create three 1/1 white Soldier creature tokens.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Soldier"),
+                        CreaturesHave(VIGILANCE, "you", other=True, subtype="Soldier"),
+                        _makes_tokens("Captain of the Watch", "Soldier Token", 3))),
     CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Creatures you control get +1/+1 until end of turn.",
             spell=(CreaturesYouControlGet(1, 1),)),
@@ -206,6 +270,14 @@ CARDS = [
             text="Search your library for an artifact card, reveal it, put it into your hand, "
                  "then shuffle.",
             spell=(SearchLibrary(YOU, ARTIFACT_CARD, to=TO_HAND, reveal=True),)),
+    planeswalker("Jace Beleren", "{1}{U}{U}", "Jace", 3,
+                 "[+2]: Each player draws a card.\n[-1]: Target player draws a card.\n[-10]: "
+                 "Target player mills twenty cards.",
+                 (loyalty_ability(2, (Draw(1, EACH_PLAYER),), "Each player draws a card."),
+                  loyalty_ability(-1, (Draw(1, Target(0)),), "Target player draws a card.",
+                                  (TARGET_PLAYER,)),
+                  loyalty_ability(-10, (Mill(20, Target(0)),),
+                                  "Target player mills twenty cards.", (TARGET_PLAYER,)))),
     creature("Merfolk Looter", "{1}{U}", "Merfolk Rogue", 1, 1, (),
              "{T}: Draw a card, then discard a card.",
              abilities=(Activated(Cost(tap=True), (Draw(1, YOU), Discard(1, YOU)),
@@ -248,6 +320,15 @@ CARDS = [
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
     creature("Bog Wraith", "{3}{B}", "Wraith", 3, 3, (Landwalk("Swamp"),), _walk("Swamp")),
+    creature("Cemetery Reaper", "{1}{B}{B}", "Zombie", 2, 2, (),
+             "Other Zombie creatures you control get +1/+1.\n{2}{B}, {T}: Exile target "
+             "creature card from a graveyard. Create a 2/2 black Zombie creature token.",
+             abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Zombie"),
+                        Activated(Cost(mana=mana_cost("{2}{B}"), tap=True),
+                                  (Exile(Target(0)), CreateToken("Zombie Token", YOU)),
+                                  targets=(_CREATURE_CARD_IN_A_GRAVEYARD,),
+                                  text="Exile target creature card from a graveyard. Create a "
+                                       "2/2 black Zombie creature token."))),
     creature("Child of Night", "{1}{B}", "Vampire", 2, 1, (LIFELINK,), "Lifelink"),
     CardDef(name="Consume Spirit", types=SORCERY, cost=mana_cost("{X}{1}{B}"), x_color="B",
             text="Spend only black mana on X.\nConsume Spirit deals X damage to any target "
@@ -267,6 +348,18 @@ CARDS = [
                  "with the same name as that card and exile them. Then that player shuffles.",
             targets=(TARGET_PLAYER,),
             spell=(ExileGraveyardAndNamesakes(Target(0), BASIC_LAND_CARD),)),
+    planeswalker("Liliana Vess", "{3}{B}{B}", "Liliana", 5,
+                 "[+1]: Target player discards a card.\n[-2]: Search your library for a card, "
+                 "then shuffle and put that card on top.\n[-8]: Put all creature cards from "
+                 "all graveyards onto the battlefield under your control.",
+                 (loyalty_ability(1, (Discard(1, Target(0)),), "Target player discards a card.",
+                                  (TARGET_PLAYER,)),
+                  loyalty_ability(-2, (SearchToTop(CardFilter()),),
+                                  "Search your library for a card, then shuffle and put that "
+                                  "card on top."),
+                  loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD),),
+                                  "Put all creature cards from all graveyards onto the "
+                                  "battlefield under your control."))),
     CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
             text="Target player discards X cards at random.",
             targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
@@ -304,6 +397,23 @@ CARDS = [
     CardDef(name="Burning Inquiry", types=SORCERY, cost=mana_cost("{R}"),
             text="Each player draws three cards, then discards three cards at random.",
             spell=(Draw(3, EACH_PLAYER), Discard(3, EACH_PLAYER, at_random=True))),
+    planeswalker("Chandra Nalaar", "{3}{R}{R}", "Chandra", 6,
+                 "[+1]: Chandra Nalaar deals 1 damage to target player or planeswalker.\n[-X]: "
+                 "Chandra Nalaar deals X damage to target creature.\n[-8]: Chandra Nalaar "
+                 "deals 10 damage to target player or planeswalker and each creature that "
+                 "player or that planeswalker's controller controls.",
+                 (loyalty_ability(1, (Damage(1, Target(0)),),
+                                  "Chandra Nalaar deals 1 damage to target player or "
+                                  "planeswalker.", (PLAYER_OR_PLANESWALKER,)),
+                  loyalty_ability("-X", (Damage(X, Target(0)),),
+                                  "Chandra Nalaar deals X damage to target creature.",
+                                  (TARGET_CREATURE,)),
+                  loyalty_ability(-8, (Damage(10, Target(0)),
+                                       Damage(10, EACH_CREATURE_OF_TARGET)),
+                                  "Chandra Nalaar deals 10 damage to target player or "
+                                  "planeswalker and each creature that player or that "
+                                  "planeswalker's controller controls.",
+                                  (PLAYER_OR_PLANESWALKER,)))),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
              abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
@@ -326,6 +436,13 @@ CARDS = [
     creature("Shivan Dragon", "{4}{R}{R}", "Dragon", 5, 5, (FLYING,),
               f"{_FLYING}\n{{R}}: Shivan Dragon gets +1/+0 until end of turn.",
               abilities=(_pump("Shivan Dragon", "{R}", 1, 0),)),
+    creature("Siege-Gang Commander", "{3}{R}{R}", "Goblin", 2, 2, (),
+             "When Siege-Gang Commander enters, create three 1/1 red Goblin creature tokens.\n"
+             "{1}{R}, Sacrifice a Goblin: Siege-Gang Commander deals 2 damage to any target.",
+             abilities=(_makes_tokens("Siege-Gang Commander", "Goblin Token", 3),
+                        Activated(Cost(mana=mana_cost("{1}{R}"), sacrifice="Goblin"),
+                                  (Damage(2, Target(0)),), targets=(ANY_TARGET,),
+                                  text="Siege-Gang Commander deals 2 damage to any target."))),
     creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
               _FIRST_STRIKE),
     creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
@@ -342,6 +459,11 @@ CARDS = [
     CardDef(name="Yawning Fissure", types=SORCERY, cost=mana_cost("{4}{R}"),
             text="Each opponent sacrifices a land.",
             spell=(SacrificeOne(EACH_OPPONENT, LAND),)),
+    creature("Ant Queen", "{3}{G}{G}", "Insect", 5, 5, (),
+             "{1}{G}: Create a 1/1 green Insect creature token.",
+             abilities=(Activated(Cost(mana=mana_cost("{1}{G}")),
+                                  (CreateToken("Insect Token", YOU),),
+                                  text="Create a 1/1 green Insect creature token."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
     creature("Borderland Ranger", "{2}{G}", "Human Scout Ranger", 2, 2, (),
@@ -362,8 +484,22 @@ CARDS = [
                                        "battlefield."),)),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    planeswalker("Garruk Wildspeaker", "{2}{G}{G}", "Garruk", 3,
+                 "[+1]: Untap two target lands.\n[-1]: Create a 3/3 green Beast creature "
+                 "token.\n[-4]: Creatures you control get +3/+3 and gain trample until end of "
+                 "turn.",
+                 (loyalty_ability(1, (Untap(Target(0)), Untap(Target(1))),
+                                  "Untap two target lands.", (_TARGET_LAND, _TARGET_LAND)),
+                  loyalty_ability(-1, (CreateToken("Beast Token", YOU),),
+                                  "Create a 3/3 green Beast creature token."),
+                  loyalty_ability(-4, (CreaturesYouControlGet(3, 3, TRAMPLE),),
+                                  "Creatures you control get +3/+3 and gain trample until end "
+                                  "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
+            text="Create a 2/2 green Wolf creature token for each Forest you control.",
+            spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
     CardDef(name="Lurking Predators", types=ENCHANTMENT, cost=mana_cost("{4}{G}{G}"),
             text="Whenever an opponent casts a spell, reveal the top card of your library. If "
@@ -372,6 +508,19 @@ CARDS = [
             abilities=(Triggered(PlayerCastsSpell(opponent=True),
                                  (RevealTopCard(CREATURE_CARD),),
                                  text="Reveal the top card of your library."),)),
+    creature("Master of the Wild Hunt", "{2}{G}{G}", "Human Shaman", 3, 3, (),
+             "At the beginning of your upkeep, create a 2/2 green Wolf creature token.\n{T}: "
+             "Tap all untapped Wolf creatures you control. Each Wolf tapped this way deals "
+             "damage equal to its power to target creature. That creature deals damage equal "
+             "to its power divided as its controller chooses among any number of those "
+             "Wolves.",
+             abilities=(Triggered(AtUpkeep(), (CreateToken("Wolf Token", YOU),),
+                                  text="Create a 2/2 green Wolf creature token."),
+                        Activated(Cost(tap=True), (PackStrike("Wolf"),),
+                                  targets=(TARGET_CREATURE,),
+                                  text="Tap all untapped Wolf creatures you control. Each Wolf "
+                                       "tapped this way deals damage equal to its power to "
+                                       "target creature."))),
     _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
@@ -401,6 +550,14 @@ CARDS = [
                                  text="Choose up to seven face-up exiled cards you own."),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    CardDef(name="Gargoyle Castle", types=LAND,
+            text="{T}: Add {C}.\n{5}, {T}, Sacrifice Gargoyle Castle: Create a 3/4 colorless "
+                 "Gargoyle artifact creature token with flying.",
+            abilities=(ManaAbility("C"),
+                       Activated(Cost(mana=mana_cost("{5}"), tap=True, sacrifice_self=True),
+                                 (CreateToken("Gargoyle Token", YOU),),
+                                 text="Create a 3/4 colorless Gargoyle artifact creature token "
+                                      "with flying."))),
     CardDef(name="Terramorphic Expanse", types=LAND,
             text="{T}, Sacrifice Terramorphic Expanse: Search your library for a basic land "
                  "card, put it onto the battlefield tapped, then shuffle.",
