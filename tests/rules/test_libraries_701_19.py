@@ -1,6 +1,6 @@
 """Searching (CR 701.19), shuffling (701.20), ordering cards put into a library together
-(401.4) and revealing (701.16a, 400.2), rule by rule, with the cards of Magic 2010 and, where
-no card of the set has the shape, a test-only definition in the vocabulary."""
+(401.4) and revealing (701.16a, 400.2), rule by rule, with the cards of Magic 2010 and, for
+Polymorph's reveal (the card waits for "can't be regenerated"), a test-only definition."""
 
 from __future__ import annotations
 
@@ -9,14 +9,10 @@ import pytest
 from arbiter.server.rules.cards.build import SORCERY, mana_cost
 from arbiter.server.rules.cards.pool import POOL
 from arbiter.server.rules.cards.vocab import (
-    ANY_CARD,
     CREATURE_CARD,
     TARGET_PLAYER,
-    TO_TOP,
-    YOU,
     CardDef,
     RevealUntil,
-    SearchLibrary,
     Target,
 )
 from arbiter.server.rules.view import SPECTATOR
@@ -81,23 +77,16 @@ def test_701_20a_a_shuffle_randomises_the_whole_library() -> None:
     assert len(orders) > 1 and tuple(library) not in orders
 
 
-@pytest.fixture
-def top_tutor(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A test-only sorcery with the shape of a planeswalker's "search your library for a card,
-    then shuffle and put that card on top": no card of the set has it as a spell."""
-    name = "Top Tutor"
-    monkeypatch.setitem(POOL, name, CardDef(
-        name=name, types=SORCERY, cost=mana_cost("{B}"), test_only=True,
-        text="Search your library for a card, then shuffle and put that card on top.",
-        spell=(SearchLibrary(YOU, ANY_CARD, to=TO_TOP),)))
-    return name
-
-
-def test_701_20b_a_card_found_then_put_on_top_is_not_part_of_the_shuffle(top_tutor: str
-                                                                         ) -> None:
+def test_701_20b_a_card_found_then_put_on_top_is_not_part_of_the_shuffle() -> None:
+    """Liliana Vess's -2: "Search your library for a card, then shuffle and put that card on
+    top" (a search for just "a card": no "Find nothing", CR 701.19d)."""
     library = ("Wastes", "Grizzly Bears", "Wastes", "Ornithopter", "Wastes", "Wastes")
-    g = Scene().battlefield(0, "Swamp").hand(0, top_tutor).library(0, *library).start()
-    g.cast(0, top_tutor).resolve().choose("choose_card", "Ornithopter")
+    g = Scene().battlefield(0, "Liliana Vess").library(0, *library).start()
+    g.activate(0, "Liliana Vess", "\u22122").resolve()
+    assert g.labels() == ["Put Grizzly Bears on top of the library",
+                          "Put Ornithopter on top of the library",
+                          "Put Wastes on top of the library"]
+    g.choose("choose_card", "Ornithopter")
     assert _library(g, 0)[0] == "Ornithopter" and sorted(_library(g, 0)) == sorted(library)
     assert g.obj("Ornithopter", "library").oid not in g.view(1)  # on top, still hidden
 

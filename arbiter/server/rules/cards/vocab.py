@@ -747,14 +747,6 @@ class CreateToken:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchToTop:
-    """"Search your library for a ``filter``, then shuffle and put that card on top": the
-    search may fail to find (CR 701.19b), the library is shuffled either way."""
-
-    filter: CardFilter
-
-
-@dataclass(frozen=True, slots=True)
 class PackStrike:
     """"Tap all untapped ``subtype`` creatures you control. Each [one] tapped this way deals
     damage equal to its power to target creature. That creature deals damage equal to its
@@ -1018,7 +1010,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
     ReturnAllFromGraveyards | PackStrike | Shuffle | LookAtTop | PutFromHand |
     SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil |
     ExileGraveyardAndNamesakes | LibraryFromExile | SearchThenNamed |
