@@ -130,6 +130,8 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             label = str(a["label"])
             if "+4" in label or "deploy" in label or "\u22123" in label:
                 return int(a["id"])
+            if "Regenerate" in label and _in_danger(book, objs, a):
+                return int(a["id"])
         loyal = _choose_loyalty(book, view, me, objs, by_kind.get("activate", []))
         if loyal is not None:
             return loyal
@@ -174,6 +176,23 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         # Damage: the first option is lethal damage, killing what can be killed. Triggers:
         # the first is the order they triggered in.
         return int(actions[0]["id"])
+
+    if kind == "replacement_order":  # CR 616.1: keep the shields that get used up
+        return int(min(actions, key=lambda a: bool(a.get("spends")))["id"])
+
+    if kind == "choose_source":  # the opposing source that could hurt most
+        def threat(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            if o is None or vk.controller(o) == me:
+                return -1
+            return book.pt(o)[0] + book.mana_value(vk.name(o))
+        return int(max(actions, key=threat)["id"])
+
+    if kind == "sacrifice":  # the weakest creature goes
+        def worth(a: Mapping[str, Any]) -> int:
+            o = objs.get(a.get("obj", -1))
+            return book.value(o) if o else 0
+        return int(min(actions, key=worth)["id"])
 
     if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
         return int((by_kind.get("no") or actions)[0]["id"])
@@ -252,6 +271,21 @@ def _choose_loyalty(book: _Book, view: View, me: int, objs: Objects,
     return int(pluses[0]["id"]) if pluses else None
 
 
+def _in_danger(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:
+    """Is the creature whose ability ``a`` is lethally damaged, or in combat with a creature
+    whose power could kill it? A regeneration shield is then worth its mana (each activation
+    spends mana, so the bot never activates it forever)."""
+    oid = a.get("obj", -1)
+    o = objs.get(oid)
+    if o is None:
+        return False
+    toughness = book.pt(o)[1]
+    if vk.damage(o) >= toughness:
+        return True
+    foes = [f for fid, f in objs.items() if vk.blocking(f) == oid or vk.blocking(o) == fid]
+    return any(book.pt(f)[0] >= toughness - vk.damage(o) for f in foes)
+
+
 def _choose_attack(book: _Book, view: View, objs: Objects,
                    by_kind: dict[str, list[dict[str, Any]]]) -> int:
     """Attack when no blocker wins the exchange; a planeswalker when the attacker alone can
@@ -307,7 +341,7 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
-            "Consume Spirit", "Tome Scour", "Haunting Echoes")
+            "Consume Spirit", "Capricious Efreet", "Tome Scour", "Haunting Echoes")
 
 
 def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:

@@ -24,6 +24,7 @@ CAST_FOR_COST_HERE = {
     "Fireball": ("{X}{R}", [1]),
     "Birds of Paradise": ("{G}", []),
     "Windstorm": ("{X}{G}", []),
+    "Protean Hydra": ("{X}{G}", []),
 }
 LAND = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 

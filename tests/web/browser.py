@@ -139,10 +139,12 @@ def place_of(action: dict[str, Any]) -> str | None:
 class Person:
     """One person at one page of their own browser context (their own storage)."""
 
-    def __init__(self, browser: Any, server: Server, name: str) -> None:
+    def __init__(self, browser: Any, server: Server, name: str,
+                 viewport: dict[str, int] | None = None, touch: bool = False) -> None:
         self.name = name
         self.server = server
-        self.context = browser.new_context(viewport=VIEWPORT)
+        self.context = browser.new_context(viewport=viewport or VIEWPORT, has_touch=touch,
+                                           is_mobile=touch)
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.problems: list[str] = []

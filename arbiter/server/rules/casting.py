@@ -16,6 +16,7 @@ from .cards.vocab import (
     FLASH,
     HASTE,
     SELF,
+    TAPS_LAND_FOR_MANA,
     Activated,
     CardDef,
     Cost,
@@ -29,7 +30,7 @@ from .characteristics import has_keyword, is_type
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
-from .mana import ANY_COLOR, COLORS, ManaCost, Payment, plan_payment
+from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -119,22 +120,27 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
 
 def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
                   quiet: bool = False) -> None:
-    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source of
-    any colour makes ``color``."""
+    """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source with
+    a choice of colours makes ``color``."""
     ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
-    made = ab.produces if ab.produces != ANY_COLOR else (color or COLORS[0])
+    choices = mana_choices(ab.produces)
+    made = color if color in choices else choices[0]
     game.set_tapped(obj, True)
     game.add_mana(pid, made)
     if not quiet:
         game.say(f"{game.name(pid)} taps {obj.name} for {{{made}}}.")
+    if is_type(game, obj, "Land"):  # CR 605.5a: what triggers on it goes on the stack
+        game.emit(TAPS_LAND_FOR_MANA, player=pid, obj=obj)
 
 
-def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1) -> ManaCost:
+def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
+               free: bool = False) -> ManaCost:
     """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
-    and ``targets`` targets: the mana cost with X's value in (107.3a), plus the increases,
-    less the reductions, which apply last and to generic mana only."""
+    and ``targets`` targets: the mana cost with X's value in (107.3a), or nothing when it is
+    cast ``free`` ("without paying its mana cost", 118.9), plus the increases, less the
+    reductions, which apply last and to generic mana only."""
     d = obj.defn
-    cost = (d.cost or ManaCost()).with_x(x, d.x_color)
+    cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
     more = extra_target_cost(d, targets)
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
@@ -175,11 +181,11 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
         out.extend(("o", o.oid) for o in game.stack
                    if not o.is_ability and (by is None or o.oid != by.oid)
                    and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
-                   and _passes(game, o, spec, controller))
+                   and _passes(game, o, spec, controller, by))
     elif spec.in_graveyard:  # CR 115.1, 404: a card in a graveyard (no protection there)
         owners = [controller] if kind == "your_graveyard_card" else game.players_in_game()
         out.extend(("o", o.oid) for p in owners for o in game.graveyard(p)
-                   if _passes(game, o, spec, controller))
+                   if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
@@ -195,7 +201,7 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
-            if not _passes(game, o, spec, controller):
+            if not _passes(game, o, spec, controller, by):
                 continue
             if by is not None and not can_target(game, o, by, controller):
                 continue
@@ -205,8 +211,8 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
     return [r for r in out if r not in exclude]
 
 
-def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int) -> bool:
-    return spec.where is None or matches(game, obj, spec.where, controller)
+def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int, by: Obj | None) -> bool:
+    return spec.where is None or matches(game, obj, spec.where, controller, by)
 
 
 def unlimited_source(obj: Obj) -> bool:
@@ -254,17 +260,24 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
         while True:
             options = legal_targets(game, obj.controller, spec, exclude=tuple(chosen),
                                     by=by, unlimited=unlimited)
+            if spec.optional and game.in_game(obj.controller) and not options:
+                break  # "up to": nothing more to choose
             if not game.in_game(obj.controller) or not options:
                 return False
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
                        for k, r in enumerate(options)]
+            if spec.optional:
+                actions.append(Action(len(actions), "no_target", "No more targets", obj=obj.oid))
             answer = yield Decision("target", obj.controller,
                                     f"Choose {_which(spec, i, len(specs))} for {obj.name}",
                                     actions)
             if answer is REFRESH:
                 continue
-            chosen.append(answer.ref)
+            if answer.kind != "no_target":
+                chosen.append(answer.ref)
             break
+        if len(chosen) <= i:
+            break  # an optional target declined: the ones after it are optional too
     obj.targets = chosen
     game.touch(obj)
     return True
@@ -298,6 +311,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         if spec is None:
             continue
         options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
+        if not options and spec.optional:
+            break
         if not options:
             return False
         chosen = (*chosen, options[0])
@@ -314,12 +329,16 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
         return False
     if cost.tap and (obj.tapped or is_sick(game, obj)):
         return False
+    if cost.remove_counter and not obj.counter(cost.remove_counter):
+        return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
                                                  exclude=obj.oid if cost.tap else None):
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in ab.targets:
         options = legal_targets(game, pid, spec, exclude=chosen, source=obj, by=obj)
+        if not options and spec.optional:
+            break
         if not options:
             return False
         chosen = (*chosen, options[0])
@@ -390,12 +409,12 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     seen_mana: set[tuple[str, str]] = set()
     for oid, produces in mana_sources(game, pid):
         name = game.objects[oid].name
-        # A source of any colour is one action per colour; ``index`` names it.
-        for color in (COLORS if produces == ANY_COLOR else (produces,)):
+        # A source with a choice of colours is one action per colour; ``index`` names it.
+        for color in mana_choices(produces):
             if (name, color) in seen_mana:
                 continue
             seen_mana.add((name, color))
-            index = COLORS.index(color) if produces == ANY_COLOR else -1
+            index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
             actions.append(Action(len(actions), "mana", f"Tap {name} for {{{color}}}", obj=oid,
                                   index=index))
     return actions
@@ -482,7 +501,9 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
     return False
 
 
-def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
+def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
+    """CR 601.2: cast ``card``; ``free``: without paying its mana cost (118.9), X being 0
+    (107.3b). A cast that can't be completed is undone and the card goes back (730.1)."""
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
     d = card.defn
@@ -491,7 +512,7 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     spell.cast_from_hand = from_zone == HAND
     ok = True
     # The card as it was (``card``, in its old zone) decides the commander tax.
-    if d.cost is not None and d.cost.x:  # CR 601.2b: X is announced before targets
+    if d.cost is not None and d.cost.x and not free:  # CR 601.2b: X is announced before targets
         x = yield from choose_x(game, pid, spell, lambda: x_values(
             game, pid, lambda v: spell_cost(game, pid, card, x=v)))
         ok = x is not None
@@ -501,8 +522,10 @@ def cast_spell(game: Game, pid: int, card: Obj) -> Flow:
     ok = ok and (yield from choose_targets(game, spell, specs))
     if ok and d.any_number_of_targets:
         ok = yield from choose_more_targets(
-            game, spell, specs[-1], lambda n: spell_cost(game, pid, card, x=spell.x, targets=n))
-    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets))  # CR 601.2f
+            game, spell, specs[-1],
+            lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free))
+    cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
+                      free=free)
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -555,6 +578,8 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         return
     if cost.tap:
         game.set_tapped(obj, True)
+    if cost.remove_counter:
+        game.remove_counters(obj, cost.remove_counter, 1)
     if cost.sacrifice_self:
         game.move(obj, "graveyard", cause="sacrifice")
     what = f" targeting {', '.join(describe_ref(game, r) for r in ability.targets)}" \

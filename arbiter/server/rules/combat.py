@@ -102,6 +102,7 @@ def declare_attackers(game: Game) -> Flow:
         if not has_keyword(game, creature, VIGILANCE):
             game.set_tapped(creature, True)  # CR 508.1f, 702.20b
         game.say(f"{creature.name} attacks {describe_ref(game, ref)}.", "attack", obj=oid)
+        game.emit("attacks", obj=creature)  # CR 508.3a: "whenever ~ attacks"
 
 
 def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
@@ -169,6 +170,8 @@ def declare_blockers(game: Game) -> Flow:
             game.touch(blocker)
             game.touch(attacker)
             game.say(f"{blocker.name} blocks {attacker.name}.", "block", obj=boid)
+            # CR 509.3b, 509.3d: "blocks a creature" / "becomes blocked by a creature".
+            game.emit("blocks", obj=blocker, attacker=attacker)
 
 
 def _choose_blocks(game: Game, dp: int, team: tuple[int, ...], later: list[int]) -> Flow:

@@ -19,7 +19,7 @@ from .cards.vocab import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, TRAMPLE
 from .casting import describe_ref
 from .characteristics import has_keyword, power, toughness
 from .combat import attackers, defending_player
-from .damage import deal_damage
+from .damage import damage_flow
 from .state import REFRESH, Action, Decision, Obj, Ref
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def combat_damage(game: Game, strikers: frozenset[int] | None = None) -> Flow:
     for src, ref, amount in assignments:
         if src.oid not in game.objects or (ref[0] == "o" and ref[1] not in game.objects):
             continue  # it left while damage was being divided (a player conceded, CR 800.4a)
-        dealt = deal_damage(game, src, ref, amount, src.controller, combat=True)
+        dealt = yield from damage_flow(game, src, ref, amount, src.controller, combat=True)
         if dealt:
             game.say(f"{src.name} deals {dealt} combat damage to {describe_ref(game, ref)}.")
 

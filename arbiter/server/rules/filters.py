@@ -8,16 +8,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards.vocab import ObjectFilter
-from .characteristics import card_types, colors, subtypes
+from .characteristics import card_types, colors, power, subtypes, toughness
 from .state import Obj
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-def matches(game: Game, obj: Obj, f: ObjectFilter, chooser: int) -> bool:
+def matches(game: Game, obj: Obj, f: ObjectFilter, chooser: int,
+            source: Obj | None = None) -> bool:
     """``chooser`` is the player choosing (the controller of the spell or ability): "you
-    control" and "an opponent controls" are relative to them."""
+    control" and "an opponent controls" are relative to them. ``source`` is the spell or the
+    ability's source, for a filter relative to it (its power, as last known if it has
+    left: CR 608.2h)."""
     if f.types or f.not_types:
         types = card_types(game, obj)
         if f.types and not types & f.types:
@@ -39,7 +42,14 @@ def matches(game: Game, obj: Obj, f: ObjectFilter, chooser: int) -> bool:
         if not {"attacking": attacking, "blocking": blocking,
                 "in_combat": attacking or blocking}[f.combat]:
             return False
+    if f.toughness_below_source_power and (
+            source is None or toughness(game, obj) >= power(game, source)):
+        return False
     if f.controller == "you" and obj.controller != chooser:
+        return False
+    if f.controller == "not_you" and obj.controller == chooser:
+        return False
+    if f.controller == "event_player" and obj.controller != f.player:
         return False
     return not (f.controller == "opponent" and (
         obj.controller == chooser or not game.are_opponents(chooser, obj.controller)))

@@ -40,6 +40,7 @@ from .state import (
     Decision,
 )
 from .statics import untap_also
+from .trigger_effects import held_down
 from .triggers import put_triggers_on_stack
 
 if TYPE_CHECKING:
@@ -334,8 +335,9 @@ def untap_step(game: Game) -> None:
     _phasing(game, aps)
     # "Untap all permanents you control during each opponent's untap step" adds players.
     untappers = {*aps, *untap_also(game, game.active)} if game.global_sources else set(aps)
+    held = held_down(game, aps) if game.continuous else ()  # CR 502.3
     for o in game.battlefield:
-        if o.controller in untappers and o.tapped and not o.phased_out:
+        if o.controller in untappers and o.tapped and not o.phased_out and o.oid not in held:
             game.set_tapped(o, False)
     game.empty_mana_pools()
 

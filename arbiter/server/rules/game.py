@@ -14,17 +14,22 @@ from typing import TYPE_CHECKING, Any
 
 from . import reveals
 from .cards.vocab import (
+    DISCARDS,
+    DRAWS,
+    GAINS_LIFE,
     CantLose,
     CantWin,
     CardDef,
     ControlEnchanted,
     EntersTapped,
+    EntersTappedUnlessControl,
     EntersWithCounters,
     Triggered,
 )
 from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
+from .replacement import controls_one_of, shuffled_in_instead
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -56,6 +61,9 @@ if TYPE_CHECKING:
     from .table import Table
 
 Request = Decision | SubgameRequest | RestartRequest
+# The zone changes that are also something a player does (CR 121.1 drawing, 701.8 discarding),
+# by the cause the mover gives: the event each is.
+_PLAYER_ACTS = {"draw": DRAWS, "discard": DISCARDS}
 Flow = Generator[Request, Any, Any]
 
 
@@ -130,6 +138,7 @@ class Game:
         self.loop_seen: set[Any] = set()
         self.loop_objects: set[int] = set()  # controllers of objects seen in a forced streak
         self.triggered_watchers: list[Obj] = []  # battlefield objects with triggered abilities
+        self.delayed: list[Obj] = []  # delayed triggered abilities to come (CR 603.7, delayed.py)
         self.lands_played: dict[int, int] = {}
         # CR 500.7: extra turns to come, a stack: the last added is taken first. A restart
         # starts a new Game, so pending extra turns don't survive it (docs/rulings.md).
@@ -460,6 +469,9 @@ class Game:
         in any case). Cards go to their owner's library, hand and graveyard (CR 400.3).
         """
         old_zone = obj.zone
+        instead = zone == GRAVEYARD and shuffled_in_instead(obj)
+        if instead:
+            zone, position = LIBRARY, None  # CR 614.1a, 614.6: this happens instead
         self.remove_object(obj)
         if obj.card is None and (obj.is_ability or not obj.is_token):
             self.emit("zone_change", obj=obj, new=None, from_zone=old_zone, to_zone=zone)
@@ -473,10 +485,15 @@ class Game:
             self.players[obj.owner].to_graveyard_this_turn += 1
         if zone == BATTLEFIELD:
             new.tapped = tapped
-            self._entered_battlefield(new)
+            self._entered_battlefield(new, obj.x if old_zone == STACK else 0)
         elif new.is_commander and zone in (GRAVEYARD, EXILE):
             self.commander_moved.add(new.oid)
         self.emit("zone_change", obj=obj, new=new, from_zone=old_zone, to_zone=zone, cause=cause)
+        if instead:
+            self.say(f"{obj.name} is revealed and shuffled into its owner's library instead.")
+            self.shuffle(obj.owner)
+        if cause in _PLAYER_ACTS and obj.zone_owner is not None:  # "whenever a player draws"
+            self.emit(_PLAYER_ACTS[cause], player=obj.zone_owner, obj=new)
         return new
 
     def _left_battlefield(self, obj: Obj) -> None:
@@ -488,12 +505,16 @@ class Game:
                 o.blocking = None
                 self.dirty.add(o.oid)
 
-    def _entered_battlefield(self, obj: Obj) -> None:
+    def _entered_battlefield(self, obj: Obj, x: int = 0) -> None:
         for st in obj.defn.statics:
             if isinstance(st, EntersTapped):  # CR 614.1c-d replacement on entering
                 obj.tapped = True
-            elif isinstance(st, EntersWithCounters):
-                obj.counters[st.kind] = obj.counters.get(st.kind, 0) + st.amount
+            elif isinstance(st, EntersTappedUnlessControl):
+                obj.tapped = obj.tapped or not controls_one_of(self, obj, st.land_types)
+            elif isinstance(st, EntersWithCounters):  # CR 614.1c; X is the spell's (107.3m)
+                n = st.amount if isinstance(st.amount, int) else x
+                if n > 0:
+                    obj.counters[st.kind] = obj.counters.get(st.kind, 0) + n
         if obj.defn.loyalty is not None:
             obj.counters["loyalty"] = obj.defn.loyalty  # CR 306.5b
         if any(isinstance(a, Triggered) for a in obj.defn.abilities):
@@ -609,6 +630,7 @@ class Game:
             self.players[q].life += n
             self.dirty.add(("p", q))
         self._life_changed()
+        self.emit(GAINS_LIFE, player=pid, amount=n)  # "whenever you gain life"
 
     def lose_life(self, pid: int, n: int) -> int:
         """``pid`` loses ``n`` life; returns the life ``pid`` lost."""
@@ -709,10 +731,15 @@ class Game:
 
     def emit(self, event: str, **data: Any) -> None:
         """A game event: triggered abilities look at it (CR 603.2)."""
-        if self.triggered_watchers:
+        # Delayed triggers (CR 603.7) wait among the continuous effects.
+        if self.triggered_watchers or self.continuous:
             from .triggers import check_triggers
 
             check_triggers(self, event, data)
+        if self.delayed:
+            from .delayed import check_delayed
+
+            check_delayed(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
 

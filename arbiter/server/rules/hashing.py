@@ -38,6 +38,8 @@ def _effect(e: Continuous) -> tuple[Any, ...]:
         e.amount, e.target, e.redirect_to, e.expires_turn_of, e.power, e.toughness)
     if e.colors or e.subtype:  # kinds added later: old hashes stay as they were
         out = (*out, e.colors, e.subtype)
+    if e.while_on is not None or e.trigger is not None:
+        out = (*out, e.while_on, repr(e.trigger), e.source.oid if e.source else None)
     return out
 
 
@@ -72,6 +74,9 @@ def game_state(g: Game) -> tuple[Any, ...]:
     )
     if g.extra_turns:  # CR 500.7; added only when there are some, as for Grand Melee below
         out = (*out, ("extra_turns", tuple(g.extra_turns)))
+    if g.delayed:  # CR 603.7, likewise only when there are some
+        out = (*out, ("delayed", tuple((repr(t.ability), t.source.oid if t.source else None,
+                                        t.controller) for t in g.delayed)))
     return (*out, g.melee.hash_state()) if g.melee is not None else out
 
 

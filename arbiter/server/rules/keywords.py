@@ -27,10 +27,12 @@ from .cards.vocab import (
     INTIMIDATE,
     REACH,
     SHROUD,
+    CantBeCountered,
     Landwalk,
     Protection,
 )
 from .characteristics import colors, has_keyword, is_type, keywords_of, subtypes
+from .replacement import regenerated
 from .state import GRAVEYARD, Obj
 
 if TYPE_CHECKING:
@@ -87,12 +89,22 @@ def evasion_allows(game: Game, attacker: Obj, blocker: Obj, defender: int | None
     return not protected_from(game, attacker, blocker)  # CR 702.16f
 
 
-def destroy(game: Game, obj: Obj, *, cause: str = "destroy") -> bool:
+def destroy(game: Game, obj: Obj, *, cause: str = "destroy", regen: bool = True) -> bool:
     """Destroy a permanent (CR 701.8): put it into its owner's graveyard, unless it is
-    indestructible (CR 702.12b). Every destruction goes through here: "destroy" effects and the
-    state-based actions for lethal damage and deathtouch (704.5g-h). Returns whether it was
-    destroyed."""
+    indestructible (CR 702.12b) or a regeneration shield replaces the destruction (701.15a;
+    not when it "can't be regenerated", ``regen`` False). Every destruction goes through here:
+    "destroy" effects and the state-based actions for lethal damage and deathtouch (704.5g-h).
+    Returns whether it was destroyed."""
     if has_keyword(game, obj, INDESTRUCTIBLE):
+        return False  # not destroyed at all, so no shield is used up
+    if regen and game.effects and regenerated(game, obj):
         return False
     game.move(obj, GRAVEYARD, cause=cause)
     return True
+
+
+def can_be_countered(spell: Obj) -> bool:
+    """May an effect counter ``spell``? Not one that says "This spell can't be countered"
+    (CR 101.2: the "can't" wins; an effect that would counter it does nothing to it). Every
+    effect that counters a spell asks this first."""
+    return not any(isinstance(st, CantBeCountered) for st in spell.defn.statics)

@@ -13,7 +13,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
+    INDEFINITELY,
     UNTIL_END_OF_TURN,
+    WHILE_SOURCE_ON_BATTLEFIELD,
     BecomeColor,
     BecomeCreature,
     BecomeSubtype,
@@ -65,9 +67,24 @@ def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
 
 
 def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
+    g = ctx.game
+    lasting = e.duration == WHILE_SOURCE_ON_BATTLEFIELD
+    # CR 611.2b: tied to the source; if it has already left, the effect never applies.
+    while_on = ctx.source.oid if lasting else None
     for o in ctx.objects(e.what):
-        _until_end_of_turn(ctx, "card_type", o, subtype="Creature")
-        _until_end_of_turn(ctx, "set_pt", o, power=e.power, toughness=e.toughness)
+        parts: list[tuple[str, dict[str, Any]]] = [
+            ("card_type", {"subtype": "Creature"}),
+            ("set_pt", {"power": e.power, "toughness": e.toughness})]
+        if e.subtype:
+            parts.append(("subtype", {"subtype": e.subtype}))
+        if e.color:
+            parts.append(("color", {"colors": e.color}))
+        for kind, fields in parts:
+            g.table.timestamp += 1
+            g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp,
+                                        INDEFINITELY if lasting else UNTIL_END_OF_TURN,
+                                        affected=o.oid, while_on=while_on, **fields))
+        g.touch(o)
 
 
 def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:

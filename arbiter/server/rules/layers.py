@@ -197,6 +197,8 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
     oid = eff.affected
     if oid is None or oid not in state:
         return None
+    if eff.while_on is not None and eff.while_on not in state:
+        return None  # "for as long as" its source remains on the battlefield (CR 611.2b)
 
     def one(_: State) -> list[int]:
         return [oid]

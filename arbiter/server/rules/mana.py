@@ -17,6 +17,12 @@ COLORS = ("W", "U", "B", "R", "G")
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 # A source that adds one mana of any colour (Birds of Paradise): the payment picks the colour.
 ANY_COLOR = "*"
+
+
+def mana_choices(produces: str) -> tuple[str, ...]:
+    """The mana types a source that adds ``produces`` may make: one type ("G"), one of two
+    or more ("BR": {B} or {R}, CR 106.4), or any colour (``ANY_COLOR``)."""
+    return COLORS if produces == ANY_COLOR else tuple(produces)
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
@@ -99,10 +105,11 @@ def plan_payment(
     """Choose a way to pay ``cost`` or return None when it cannot be paid.
 
     ``sources`` are the untapped mana abilities the payer may activate, each producing one mana
-    of one type, or of any colour (``ANY_COLOR``). Pool mana is spent first since it would
-    empty at the end of the step anyway. Sources are chosen in the given order, so the caller
-    controls which lands are preferred; a source of any colour is used last, since it can pay
-    for anything, and the payment names the colour it makes.
+    of one type, of one of several (a dual land's "BR"), or of any colour (``ANY_COLOR``). Pool
+    mana is spent first since it would empty at the end of the step anyway. Sources are chosen
+    in the given order, so the caller controls which lands are preferred; a source with a
+    choice is used after those without, any colour last, since it can pay for anything, and
+    the payment names the colour it makes.
     """
     left = dict(pool)
     used_pool: dict[str, int] = {}
@@ -120,9 +127,9 @@ def plan_payment(
     for color, count in cost.pips:
         need = spend(color, count)
         if need:
-            matching = [s for s in remaining if s[1] == color]
-            if color in COLORS:
-                matching += [s for s in remaining if s[1] == ANY_COLOR]
+            # Sources of that one type first, then those with a choice, the widest last.
+            matching = sorted((s for s in remaining if color in mana_choices(s[1])),
+                              key=lambda s: len(mana_choices(s[1])))
             if len(matching) < need:
                 return None
             for s in matching[:need]:
@@ -141,10 +148,11 @@ def plan_payment(
             plenty[color] = plenty.get(color, 0) + 1
         ordered = sorted(
             remaining,
-            key=lambda s: (s[1] == ANY_COLOR, s[1] != "C", -plenty[s[1]], remaining.index(s))
+            key=lambda s: (len(mana_choices(s[1])), s[1] != "C", -plenty[s[1]],
+                           remaining.index(s))
         )
-        # For generic mana any colour does; a source of any colour makes the first one.
-        chosen.extend((s[0], COLORS[0] if s[1] == ANY_COLOR else s[1]) for s in ordered[:need])
+        # For generic mana any type does; a source with a choice makes its first one.
+        chosen.extend((s[0], mana_choices(s[1])[0]) for s in ordered[:need])
     return Payment(tuple(sorted(used_pool.items())), tuple(chosen))
 
 

@@ -15,6 +15,7 @@ from . import ending, planechase
 from .card_moves import CARD_MOVE_HANDLERS
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
+    BLOCK_PARTNER,
     CHOSEN,
     CHOSEN_PLAYER,
     EACH_CREATURE,
@@ -33,6 +34,7 @@ from .cards.vocab import (
     EVENT_PLAYER,
     EVENT_SOURCE_CONTROLLER,
     FLYING,
+    INDESTRUCTIBLE,
     OTHER_OPPONENTS,
     SELF,
     UNTIL_YOUR_NEXT_TURN,
@@ -52,6 +54,7 @@ from .cards.vocab import (
     Draw,
     DrawGame,
     EmptyLibraryDrawWins,
+    EventAmount,
     Exile,
     ExileFromHand,
     ExtraTurn,
@@ -109,11 +112,14 @@ from .casting import (
 )
 from .characteristics import has_keyword, power, subtypes
 from .copies import copy_spell
-from .damage import deal_damage
+from .damage import damage_flow
+from .delayed import DELAYED_HANDLERS
+from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
 from .libraries import LIBRARY_HANDLERS
 from .pack_strike import PACK_HANDLERS
+from .replacement_effects import REPLACEMENT_HANDLERS
 from .state import (
     BATTLEFIELD,
     COMMAND,
@@ -130,6 +136,8 @@ from .state import (
     RestartRequest,
     SubgameRequest,
 )
+from .trigger_effects import TRIGGER_HANDLERS
+from .trigger_events import block_partner
 from .variant_effects import VARIANT_HANDLERS
 
 if TYPE_CHECKING:
@@ -159,6 +167,9 @@ class Ctx:
 
     def objects(self, ref: Ref) -> list[Obj]:
         return objects_of(self, ref)
+
+    def refs(self, ref: Ref) -> list[tuple[str, int]]:
+        return refs_of(self, ref)
 
     def choose(self, player: int, kind: str, prompt: str,
                build: Callable[[], list[Action]]) -> Flow:
@@ -255,6 +266,8 @@ def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
         found = g.objects.get(src.attached_to) if src and src.attached_to else None
     elif ref == CHOSEN:
         found = ctx.memory.get("chosen")
+    elif ref == BLOCK_PARTNER:
+        found = _current(g, block_partner(ctx.source, ctx.event))
     elif ref in (EACH_CREATURE, EACH_CREATURE_WITH_FLYING, EACH_CREATURE_WITHOUT_FLYING):
         flying = None if ref == EACH_CREATURE else ref == EACH_CREATURE_WITH_FLYING
         return [o for o in g.creatures()
@@ -320,6 +333,8 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
     if isinstance(amount, PermanentsYouControl):
         return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
                    and amount.subtype in subtypes(ctx.game, o))
+    if isinstance(amount, EventAmount):
+        return int(ctx.event.get("amount", 0))
     # X is the announced value only while the spell or ability is on the stack (CR 107.3a,
     # 107.3g); a "[-X]" loyalty ability's X is chosen as it is activated (CR 606.4).
     x = ctx.obj.x if ctx.obj.zone == STACK else 0
@@ -391,11 +406,12 @@ def draw_cards(game: Game, pid: int, n: int) -> None:
 
 def mill(game: Game, pid: int, n: int) -> int:
     lib = game.library(pid)
-    count = 0
-    for _ in range(min(n, len(lib))):
-        game.move(lib[-1], GRAVEYARD, cause="mill")
-        count += 1
-    return count
+    # The top n cards, fixed before any moves: one shuffled back in instead (CR 614.1a)
+    # isn't milled again.
+    top = lib[::-1][:max(n, 0)]
+    for card in top:
+        game.move(card, GRAVEYARD, cause="mill")
+    return len(top)
 
 
 def choose(game: Game, player: int, kind: str, prompt: str,
@@ -419,10 +435,11 @@ def choose(game: Game, player: int, kind: str, prompt: str,
 # --------------------------------------------------------------------------- handlers
 
 
-def _damage(ctx: Ctx, e: Damage) -> None:
+def _damage(ctx: Ctx, e: Damage) -> Flow:
     src = ctx.source if ctx.obj.is_ability else ctx.obj
     for ref in refs_of(ctx, e.to):
-        dealt = deal_damage(ctx.game, src, ref, amount_of(ctx, e.amount, ref), ctx.controller)
+        dealt = yield from damage_flow(ctx.game, src, ref, amount_of(ctx, e.amount, ref),
+                                       ctx.controller)
         if dealt:
             ctx.game.say(f"{src.name} deals {dealt} damage to {describe_ref(ctx.game, ref)}.")
 
@@ -684,9 +701,9 @@ def _destroy(ctx: Ctx, e: Destroy) -> None:
     for o in objects_of(ctx, e.what):
         if o.zone != BATTLEFIELD:
             continue
-        if destroy(g, o):
+        if destroy(g, o, regen=not e.no_regen):
             g.say(f"{o.name} is destroyed.")
-        else:
+        elif has_keyword(g, o, INDESTRUCTIBLE):
             g.say(f"{o.name} is indestructible and is not destroyed.")
 
 
@@ -962,8 +979,9 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS,
-    **PACK_HANDLERS, **LIBRARY_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
+    **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
+    **TRIGGER_HANDLERS, **LIBRARY_HANDLERS,
 }
 
 

@@ -175,6 +175,12 @@ class Continuous:
     toughness: int = 0
     colors: str = ""  # a "color" effect's new colours, as letters (layer 5)
     subtype: str = ""  # the subtype a "subtype" effect, or card type a "card_type" one, adds
+    # "For as long as ~ remains on the battlefield" (CR 611.2b): the object id it lasts with.
+    while_on: int | None = None
+    # A delayed triggered ability waiting for its event (kind "delayed", CR 603.7), with the
+    # source it came from as last known; ``affected`` is the object it refers to.
+    trigger: Triggered | None = None
+    source: Obj | None = None
 
 
 class EffectList(list[Continuous]):
@@ -220,6 +226,8 @@ class Action:
             out["ref"] = list(self.ref)
         if self.kind in ("amount", "x"):
             out["n"] = self.index  # how much damage (CR 510.1c), or the value of X (107.3a)
+        if self.kind == "replacement":
+            out["spends"] = bool(self.index)  # it uses up a shield (CR 615.7)
         return out
 
 

@@ -43,14 +43,14 @@ def combat_limit(game: Game, what: str) -> int | None:
     return min(limits) if limits else None
 
 
-def prevented_from_opponents(game: Game, pid: int, source_controller: int) -> int:
-    """How much of the damage a source controlled by ``source_controller`` would deal to
-    ``pid`` is prevented by "prevent 1 of that damage" abilities: 1 for each (two copies of
-    a scheme in motion prevent 2)."""
+def prevent_one_sources(game: Game, pid: int, source_controller: int) -> list[Obj]:
+    """The objects whose "prevent 1 of that damage" abilities apply to damage a source
+    controlled by ``source_controller`` would deal to ``pid``: each prevents 1 (two copies of
+    a scheme in motion prevent 2, CR 615.10)."""
     if not game.are_opponents(pid, source_controller):
-        return 0
-    return sum(1 for src in _active(game) if src.controller == pid
-               for st in src.defn.global_statics if isinstance(st, PreventOneFromOpponents))
+        return []
+    return [src for src in _active(game) if src.controller == pid
+            for st in src.defn.global_statics if isinstance(st, PreventOneFromOpponents)]
 
 
 def untap_also(game: Game, active: int) -> list[int]:

@@ -8,6 +8,7 @@ own (CR 603.3b), or with shared team turns each team ordering all of its members
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
@@ -19,6 +20,7 @@ from .cards.vocab import (
     BecomesUntapped,
     CardLeavesYourZone,
     ChaosEnsues,
+    CounterRemovedFromSelf,
     CreatureEnters,
     CreatureLeavesBattlefield,
     CreatureYouControlDies,
@@ -27,7 +29,6 @@ from .cards.vocab import (
     LastCounterRemoved,
     PlaneswalkAway,
     PlaneswalkTo,
-    PlayerCastsSpell,
     PlayerLoses,
     SelfEnters,
     SetInMotion,
@@ -47,6 +48,9 @@ from .state import (
     last_known,
 )
 from .teams import choice_groups
+from .trigger_events import CORE_EVENTS
+from .trigger_events import event_players as core_event_players
+from .trigger_events import matches as core_matches
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -63,12 +67,16 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return kind == "enters" and obj is src
     if isinstance(ev, CreatureEnters):
         return (kind == "enters" and obj is not None and obj.defn.is_("Creature")
-                and not (ev.nontoken and obj.is_token))
+                and not (ev.nontoken and obj.is_token) and not (ev.other and obj is src))
+    if isinstance(ev, CORE_EVENTS):
+        return core_matches(game, src, ev, kind, data, obj)
     if isinstance(ev, DealsCombatDamage):
         return (kind == "combat_damage" and (ev.any_creature or data["source"] is src)
                 and (data["target"][0] == "p") == (ev.to == "player"))
     if isinstance(ev, PlayerLoses):
         return kind == "player_lost"
+    if isinstance(ev, CounterRemovedFromSelf):
+        return kind == "counters_removed" and obj is src and data["kind"] == ev.kind
     if isinstance(ev, LastCounterRemoved):
         return (kind == "counters_removed" and obj is src and data["kind"] == ev.kind
                 and data["left"] == 0)
@@ -84,9 +92,6 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
         return (kind == "zone_change" and obj is not None and data["from_zone"] == ev.zone
                 and obj.card is not None and obj.zone_owner == src.controller
                 and (not ev.filter.types or bool(obj.defn.types & ev.filter.types)))
-    if (isinstance(ev, PlayerCastsSpell) and ev.opponent and kind == "cast"
-            and not game.are_opponents(src.controller, data["player"])):
-        return False  # "whenever an opponent casts a spell"
     return _matches_more(src, ev, kind, data, obj)
 
 
@@ -99,9 +104,6 @@ def _matches_more(src: Obj, ev: object, kind: str, data: dict[str, Any], obj: Ob
         return kind == wanted and (ev.whose == "each" or src.controller in data["players"])
     if isinstance(ev, LandEnters):
         return kind == "enters" and obj is not None and obj.defn.is_("Land")
-    if isinstance(ev, PlayerCastsSpell):
-        return kind == "cast" and (not ev.types or (obj is not None
-                                                    and bool(obj.defn.types & ev.types)))
     if isinstance(ev, CreatureYouControlDies):
         return (kind == "zone_change" and obj is not None and data["from_zone"] == BATTLEFIELD
                 and data["to_zone"] == GRAVEYARD and obj.defn.is_("Creature")
@@ -121,7 +123,10 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
     """Players whose objects (or selves) the event involves (CR 801.7, 801.7a)."""
     if kind in ("upkeep", "player_lost", "draw_step", "end_step", "cast"):
         return [data["player"]]
-    if kind == "combat_damage":
+    core = core_event_players(kind, data)
+    if core is not None:
+        return core
+    if kind in ("combat_damage", "damage"):
         tgt = data["target"]
         victim = data.get("obj")
         other = tgt[1] if tgt[0] == "p" else (victim.controller if victim else tgt[1])
@@ -138,6 +143,8 @@ def _event_players(game: Game, kind: str, data: dict[str, Any]) -> list[int]:
 
 
 def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
+    if game.continuous:
+        _delayed_triggers(game, kind, data)
     involved: list[int] | None = None
     for src in list(game.triggered_watchers):
         if src.phased_out or (src.zone != BATTLEFIELD
@@ -156,10 +163,56 @@ def check_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
 
                 if not condition_holds(game, src, ab.condition, src.controller, {}):
                     continue  # CR 603.4 intervening "if"
-            trig = Obj(oid=0, defn=src.defn, owner=src.controller, controller=src.controller,
-                       zone=STACK, zone_owner=None, ability=ab, ability_index=idx,
-                       source=last_known(src), event=dict(data))
-            game.pending_triggers.append(trig)
+            # "Whenever a counter is removed" triggers once for each counter removed.
+            times = data["amount"] if isinstance(ab.event, CounterRemovedFromSelf) else 1
+            for event in _occurrences(ab, data):
+                for _ in range(times):
+                    trig = Obj(oid=0, defn=src.defn, owner=src.controller,
+                               controller=src.controller, zone=STACK, zone_owner=None,
+                               ability=ab, ability_index=idx, source=last_known(src),
+                               event=dict(event))
+                    game.pending_triggers.append(trig)
+
+
+def _occurrences(ab: Triggered, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each time the ability triggers for one event: once, except that "at the beginning of
+    each player's draw step ... that player" triggers once for each player whose step it is
+    when a team shares the turn (CR 805.4d)."""
+    ev = ab.event
+    if isinstance(ev, AtDrawStep) and ev.per_player and len(data.get("players", ())) > 1:
+        return [{**data, "player": p} for p in data["players"]]
+    return [dict(data)]
+
+
+def _delayed_triggers(game: Game, kind: str, data: dict[str, Any]) -> None:
+    """CR 603.7: a delayed triggered ability (made by trigger_effects.py) triggers the next
+    time its event happens, and only once (603.7b); it refers to the object it was made
+    about only while that object is still the same object in the same zone (603.7c,
+    400.7)."""
+    for eff in [e for e in game.effects if e.kind == "delayed"]:
+        src, ab = eff.source, eff.trigger
+        if src is None or ab is None or not _matches(game, src, ab, kind, data):
+            continue
+        game.effects.remove(eff)
+        about = game.objects.get(eff.affected) if eff.affected is not None else None
+        game.pending_triggers.append(Obj(
+            oid=0, defn=src.defn, owner=eff.controller, controller=eff.controller, zone=STACK,
+            zone_owner=None, ability=ab, ability_index=-1, source=src,
+            event={**data, "obj": about}))
+
+
+def _bound(ab: Triggered, event: dict[str, Any]) -> Triggered:
+    """The ability with "that player" of its targets' filters bound to the player the event
+    names ("target permanent that player controls")."""
+    if not any(t.where is not None and t.where.controller == "event_player"
+               for t in ab.targets):
+        return ab
+    target = event.get("target")
+    player = event.get("player", target[1] if target and target[0] == "p" else None)
+    specs = tuple(replace(t, where=replace(t.where, player=player))
+                  if t.where is not None and t.where.controller == "event_player" else t
+                  for t in ab.targets)
+    return replace(ab, targets=specs)
 
 
 def put_triggers_on_stack(game: Game) -> Flow:
@@ -185,10 +238,11 @@ def put_triggers_on_stack(game: Game) -> Flow:
             assert isinstance(trig.ability, Triggered)
             pid = trig.controller
             obj = game.new_object(trig.defn, pid, pid, STACK)
-            obj.ability, obj.ability_index = trig.ability, trig.ability_index
+            obj.ability = _bound(trig.ability, trig.event)
+            obj.ability_index = trig.ability_index
             obj.source, obj.event = trig.source, trig.event
-            if trig.ability.targets:
-                ok = yield from choose_targets(game, obj, trig.ability.targets)
+            if obj.ability.targets:
+                ok = yield from choose_targets(game, obj, obj.ability.targets)
                 if not ok:
                     game.remove_object(obj)  # CR 603.3d: no legal targets, removed
                     continue
@@ -212,6 +266,8 @@ _EVENT_WORDS = {
     "ChaosEnsues": "when chaos ensues", "PlaneswalkTo": "when you planeswalk to it",
     "PlaneswalkAway": "when you planeswalk away from it",
     "SetInMotion": "when you set it in motion", "PlanarDieRolled": "planeswalk",
+    "PlayerDoes": "when a player acts", "DealsDamage": "when it deals damage",
+    "Attacks": "when it attacks", "Blocks": "when it blocks or is blocked",
 }
 
 

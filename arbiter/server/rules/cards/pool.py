@@ -116,7 +116,6 @@ from .vocab import (
     PlayerLoses,
     PlayersWithLifeAtMost,
     PlaySubgame,
-    PreventAllCombatDamage,
     PreventDamage,
     Protection,
     PutCounters,
@@ -265,7 +264,8 @@ LOSING = [
                  "the Untouchable deals combat damage to a player, that player loses the game.",
             abilities=(Triggered(SelfEnters(), (LoseGame(YOU),),
                                  condition=CastFromHand(negate=True)),
-                       Triggered(DealsCombatDamage("creature"), (Destroy(EVENT_OBJECT),)),
+                       Triggered(DealsCombatDamage("creature"),
+                                 (Destroy(EVENT_OBJECT, no_regen=True),)),
                        Triggered(DealsCombatDamage("player"), (LoseGame(EVENT_PLAYER),)))),
 ]
 
@@ -365,9 +365,6 @@ TEST_CARDS = [
     CardDef(name="Mending Hands", types=INSTANT, cost=_C("{W}"), test_only=True,
             text="Prevent the next 4 damage that would be dealt to any target this turn.",
             targets=(ANY_TARGET,), spell=(PreventDamage(Target(0), 4),)),
-    CardDef(name="Fog", types=INSTANT, cost=_C("{G}"), test_only=True,
-            text="Prevent all combat damage that would be dealt this turn.",
-            spell=(PreventAllCombatDamage(),)),
     CardDef(name="Captain's Maneuver", types=INSTANT, cost=_C("{R}{W}"), test_only=True,
             text="The next 3 damage that would be dealt to target creature, planeswalker, or "
                  "player this turn is dealt to another target creature, planeswalker, or "

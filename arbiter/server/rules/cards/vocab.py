@@ -142,6 +142,9 @@ EACH_CREATURE_YOU_CONTROL = Ref("each_creature_you_control")
 # "each creature that player or that planeswalker's controller controls": the first target is
 # a player or a planeswalker; the creatures are those of that player or that controller.
 EACH_CREATURE_OF_TARGET = Ref("each_creature_of_target")
+# "That creature" of "whenever ~ blocks or becomes blocked by a creature": the creature on the
+# other side of the block from the ability's source.
+BLOCK_PARTNER = Ref("block_partner")
 
 
 def Target(index: int = 0) -> Ref:
@@ -165,9 +168,13 @@ class ObjectFilter:
 
     ``types``/``subtypes``/``colors``: the object has at least one of them; ``not_types``/
     ``not_colors``: it has none of them; ``tapped``: it is tapped (True) or untapped (False);
-    ``combat``: "attacking", "blocking" or "in_combat" (either); ``controller``: "you" or
-    "opponent" (relative to who chooses); ``words``: how the prompt reads it, in place of
-    the target kind's own ("target tapped creature").
+    ``combat``: "attacking", "blocking" or "in_combat" (either); ``controller``: "you",
+    "opponent", "not_you" ("you don't control") relative to who chooses, or "event_player"
+    ("that player controls": the player the triggering event names, bound in ``player`` as
+    the trigger goes on the stack); ``toughness_below_source_power``: its toughness is less
+    than the power of the spell's or ability's source ("with toughness less than Stone
+    Giant's power"); ``words``: how the prompt reads it, in place of the target kind's own
+    ("target tapped creature").
     """
 
     types: frozenset[str] = frozenset()
@@ -179,11 +186,13 @@ class ObjectFilter:
     combat: str = ""
     controller: str = ""
     words: str = ""
+    toughness_below_source_power: bool = False
+    player: int | None = None  # "that player", once bound (controller "event_player")
 
     def __post_init__(self) -> None:
         if self.combat not in ("", "attacking", "blocking", "in_combat"):
             raise ValueError(f"unknown combat filter {self.combat!r}")
-        if self.controller not in ("", "you", "opponent"):
+        if self.controller not in ("", "you", "opponent", "not_you", "event_player"):
             raise ValueError(f"unknown controller filter {self.controller!r}")
         if not (self.colors | self.not_colors) <= set(COLOR_NAMES):
             raise ValueError("colours are letters (W, U, B, R, G)")
@@ -191,12 +200,13 @@ class ObjectFilter:
 
 def where(words: str, *, types: tuple[str, ...] = (), not_types: tuple[str, ...] = (),
           subtypes: tuple[str, ...] = (), colors: str = "", not_colors: str = "",
-          tapped: bool | None = None, combat: str = "", controller: str = "") -> ObjectFilter:
+          tapped: bool | None = None, combat: str = "", controller: str = "",
+          toughness_below_source_power: bool = False) -> ObjectFilter:
     """An :class:`ObjectFilter` as a card reads: ``where("target nonblack creature",
     not_colors="B")``; colours as letters, types as tuples."""
     return ObjectFilter(frozenset(types), frozenset(not_types), frozenset(subtypes),
                         frozenset(colors), frozenset(not_colors), tapped, combat, controller,
-                        words)
+                        words, toughness_below_source_power)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +218,13 @@ class TargetSpec:
     opponent controls), ``permanent``, ``instant_or_sorcery_spell`` (a spell on the stack),
     ``spell`` (any spell on the stack), ``graveyard_card`` (a card in any graveyard),
     ``your_graveyard_card`` (a card in your graveyard). ``where`` narrows it further.
+    ``optional``: "up to" one more such target; the chooser may stop (CR 601.2c, 115.1),
+    and it is skipped when nothing qualifies. Optional targets come after the others.
     """
 
     kind: str
     where: ObjectFilter | None = None
+    optional: bool = False
 
     def describe(self) -> str:
         if self.where is not None and self.where.words:
@@ -310,11 +323,17 @@ class PermanentsYouControl:
     subtype: str
 
 
+@dataclass(frozen=True, slots=True)
+class EventAmount:
+    """"That much": the amount the triggering event carried (life gained, damage dealt)."""
+
+
 X = XValue()
 X_DIVIDED_EVENLY = XDividedEvenly()
+EVENT_AMOUNT = EventAmount()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly | PermanentsYouControl)
+          XValue | XDividedEvenly | PermanentsYouControl | EventAmount)
 
 # --------------------------------------------------------------------------- card filters
 
@@ -362,6 +381,9 @@ INDEFINITELY = "indefinitely"
 UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # CR 800.4m cares about this one
 FOR_THE_GAME = "game"  # "for the rest of the game"
 UNTIL_PLANESWALK_FROM_PLANE = "until_planeswalk_from_plane"  # CR 901.11
+# "For as long as ~ remains on the battlefield" (CR 611.2b): ends when the source leaves, and
+# never begins if it left before the effect would have (docs/rulings.md).
+WHILE_SOURCE_ON_BATTLEFIELD = "while_source_on_battlefield"
 
 # --------------------------------------------------------------------------- conditions
 
@@ -718,6 +740,18 @@ class Exile:
 
 @dataclass(frozen=True, slots=True)
 class Destroy:
+    """Destroy ``what`` (CR 701.8); with ``no_regen`` "It can't be regenerated": regeneration
+    shields are not applied to it (CR 701.15c)."""
+
+    what: Ref
+    no_regen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Regenerate:
+    """"Regenerate ``what``": the next time it would be destroyed this turn, instead remove all
+    damage from it, tap it and remove it from combat (CR 701.15a, a shield)."""
+
     what: Ref
 
 
@@ -822,6 +856,23 @@ class PreventDamage:
 @dataclass(frozen=True, slots=True)
 class PreventAllCombatDamage:
     """Prevent all combat damage that would be dealt this turn (CR 615, 801.13b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreventAllDamageTo:
+    """Prevent all damage that would be dealt to ``who`` and creatures they control this turn
+    (CR 615); the creatures are those they control as the damage would be dealt."""
+
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectFromChosenSource:
+    """The next ``amount`` damage that a source of your choice would deal to you and/or
+    permanents you control this turn is dealt to the first target instead (CR 609.7a: the
+    source is chosen as it resolves; a redirection, 614.9)."""
+
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -942,11 +993,16 @@ class BecomeSubtype:
 class BecomeCreature:
     """``what`` becomes a ``power``/``toughness`` creature until end of turn and keeps its
     other types ("it's still a land"): a card type added in layer 4, base power and
-    toughness set in layer 7b (CR 613.1d, 613.4b)."""
+    toughness set in layer 7b (CR 613.1d, 613.4b). ``color`` (letters) makes it that colour
+    (layer 5), ``subtype`` adds a creature type (layer 4), ``duration`` may instead be
+    ``WHILE_SOURCE_ON_BATTLEFIELD`` ("for as long as ~ remains on the battlefield")."""
 
     what: Ref
     power: int
     toughness: int
+    color: str = ""
+    subtype: str = ""
+    duration: str = UNTIL_END_OF_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -964,6 +1020,20 @@ class OpponentChoosesSelfOrOthers:
 
     self_effects: tuple[Effect, ...]
     others_effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTopCardFree:
+    """"Reveal the top card of your library. You may play that card without paying its mana
+    cost. If you don't, exile it." (CR 118.9: an alternative cost; X is 0, 107.3b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AtNextEndStep:
+    """"At the beginning of the next end step, ``effects``": a delayed triggered ability
+    (CR 603.7) that triggers once; ``SELF`` in ``effects`` is still the source that made it."""
+
+    effects: tuple[Effect, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1000,18 +1070,60 @@ class Abandon:
     owner's scheme deck."""
 
 
+@dataclass(frozen=True, slots=True)
+class DoesntUntap:
+    """``what`` doesn't untap during its controller's next untap step (CR 502.3)."""
+
+    what: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeCreature:
+    """You sacrifice a creature you control of your choice (``other``: not the source). Its
+    power as it last existed (CR 608.2h) is remembered under ``remember``; ``then`` follows
+    when a creature was sacrificed, ``otherwise`` when none could be ("If you can't
+    sacrifice a creature, ...")."""
+
+    other: bool = False
+    remember: str = ""
+    then: tuple[Effect, ...] = ()
+    otherwise: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyOneAtRandom:
+    """Destroy one of ``what`` (the legal targets, by default) chosen at random, with the
+    game's random generator (CR 701.7)."""
+
+    what: Ref = EACH_TARGET
+
+
+@dataclass(frozen=True, slots=True)
+class DelayedTrigger:
+    """Create a delayed triggered ability (CR 603.7): the next time ``event`` happens,
+    ``effects`` happen, once (603.7b). ``about`` names the object it will refer to as
+    ``EVENT_OBJECT`` ("destroy that creature"), as it is when the delayed trigger is made."""
+
+    event: TriggerEvent
+    effects: tuple[Effect, ...]
+    about: Ref
+    text: str = ""
+
+
 Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
     GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
     ExileFromHand | Exile | Destroy | ReturnToHand | Simultaneously | OpponentChoosesMode |
     ChooseOpponent | CreateToken | RestartGame |
     PlaySubgame | MayPay | OpponentChoosesCreatureToSacrifice | PreventDamage |
-    PreventAllCombatDamage | RedirectDamage | May | AddMana | DestroyAll | Discard |
+    PreventAllCombatDamage | RedirectDamage | PreventAllDamageTo | RedirectFromChosenSource |
+    Regenerate | AtNextEndStep | PlayTopCardFree | May | AddMana | DestroyAll | Discard |
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
-    ReturnAllFromGraveyards | PackStrike | Shuffle | LookAtTop | PutFromHand |
+    ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
+    DestroyOneAtRandom | DelayedTrigger | Shuffle | LookAtTop | PutFromHand |
     SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil |
     ExileGraveyardAndNamesakes | LibraryFromExile | SearchThenNamed |
     PermanentsShuffledAndRedealt)
@@ -1033,9 +1145,10 @@ class SelfEnters:
 
 @dataclass(frozen=True, slots=True)
 class CreatureEnters:
-    """Whenever a (nontoken) creature enters."""
+    """Whenever a (nontoken) creature enters; with ``other``, another one than this."""
 
     nontoken: bool = True
+    other: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1086,9 +1199,12 @@ class CardLeavesYourZone:
 
 @dataclass(frozen=True, slots=True)
 class AtDrawStep:
-    """At the beginning of your draw step."""
+    """At the beginning of your draw step (``whose='you'``) or each player's (``'each'``).
+    ``per_player``: the ability speaks of "that player", so where a team shares the step it
+    triggers once for each of the team's players (CR 805.4d)."""
 
     whose: str = "you"
+    per_player: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1105,11 +1221,60 @@ class LandEnters:
 
 @dataclass(frozen=True, slots=True)
 class PlayerCastsSpell:
-    """Whenever a player (an opponent, with ``opponent``) casts a spell (of one of ``types``,
-    when given)."""
+    """Whenever a player casts a spell (of one of ``types``, of one of ``colors`` as letters,
+    when given); ``who``: "any" player, "you", or "opponent" (an opponent of yours)."""
 
     types: frozenset[str] = frozenset()
-    opponent: bool = False
+    colors: frozenset[str] = frozenset()
+    who: str = "any"
+
+
+# What a player does, for :class:`PlayerDoes`; each is also the engine's event name.
+DISCARDS = "discards"
+DRAWS = "draws"
+GAINS_LIFE = "gains_life"
+TAPS_LAND_FOR_MANA = "taps_land_for_mana"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDoes:
+    """Whenever a player (``who``: "any", "you", "opponent") ``action``: discards a card,
+    draws a card, gains life (the event carries the amount), taps a land for mana (CR 605.5a:
+    such a trigger is no mana ability and goes on the stack). ``EVENT_PLAYER`` is that
+    player."""
+
+    action: str
+    who: str = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class DealsDamage:
+    """Whenever this deals damage, combat or not, to an opponent (``to='opponent'``) or to any
+    player (``'player'``)."""
+
+    to: str = "opponent"
+
+
+@dataclass(frozen=True, slots=True)
+class Attacks:
+    """Whenever this attacks (CR 508.1m, 508.3a: it is declared as an attacker)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Blocks:
+    """Whenever this blocks a creature (CR 509.3b), or with ``or_blocked`` also whenever it
+    becomes blocked by a creature (509.3d): once for each such creature,
+    ``BLOCK_PARTNER``."""
+
+    or_blocked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CounterRemovedFromSelf:
+    """Whenever a ``kind`` counter is removed from this permanent: once for each counter (three
+    removed at once trigger it three times)."""
+
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -1147,7 +1312,7 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
-    PlanarDieRolled)
+    PlanarDieRolled | CounterRemovedFromSelf | PlayerDoes | DealsDamage | Attacks | Blocks)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -1156,7 +1321,8 @@ TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | Pla
 class Cost:
     """An activation cost: mana, {T}, sacrificing this or another permanent (``sacrifice``:
     "Sacrifice a Goblin" names the subtype), loyalty (+N / -N; ``loyalty_x``: "[-X]", the
-    player chooses X as the ability is activated, CR 107.3, 606.4)."""
+    player chooses X as the ability is activated, CR 107.3, 606.4), removing a counter of the
+    kind ``remove_counter`` from this (CR 118.3: only with one to remove)."""
 
     mana: ManaCost | None = None
     tap: bool = False
@@ -1164,6 +1330,7 @@ class Cost:
     loyalty: int | None = None
     loyalty_x: bool = False
     sacrifice: str = ""
+    remove_counter: str = ""
 
     @property
     def is_loyalty(self) -> bool:
@@ -1184,13 +1351,16 @@ class Cost:
             parts.append("Sacrifice this")
         if self.sacrifice:
             parts.append(f"Sacrifice a {self.sacrifice}")
+        if self.remove_counter:
+            parts.append(f"Remove a {self.remove_counter} counter from this")
         return ", ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class ManaAbility:
-    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``, or of any colour the
-    player chooses when it is ``ANY_COLOR``."""
+    """``{T}: Add {C}`` (CR 605): one mana of the type ``produces``; of one of its types when
+    it names several ("BR": "Add {B} or {R}"), or of any colour when it is ``ANY_COLOR``; the
+    player chooses."""
 
     produces: str
 
@@ -1244,8 +1414,11 @@ class EntersTapped:
 
 @dataclass(frozen=True, slots=True)
 class EntersWithCounters:
+    """"~ enters with ``amount`` ``kind`` counters on it" (CR 614.1c); ``X`` is the X of the
+    spell that became it (CR 107.3m)."""
+
     kind: str
-    amount: int
+    amount: int | XValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -1347,6 +1520,34 @@ class PreventOneFromOpponents:
 
 
 @dataclass(frozen=True, slots=True)
+class PreventDamageRemoveCounters:
+    """"If damage would be dealt to ~, prevent that damage and remove that many ``kind``
+    counters from it" (CR 615.5: the counters go right after the prevention)."""
+
+    kind: str = "+1/+1"
+
+
+@dataclass(frozen=True, slots=True)
+class EntersTappedUnlessControl:
+    """"~ enters tapped unless you control a [``land_types``, one of them]" (CR 614.1d, a
+    replacement applied as it enters, 614.12)."""
+
+    land_types: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleIntoLibraryInstead:
+    """"If ~ would be put into a graveyard from anywhere, reveal ~ and shuffle it into its
+    owner's library instead" (CR 614.1a; it works from every zone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CantBeCountered:
+    """"This spell can't be countered" (CR 101.2: an effect that would counter it does
+    nothing to it)."""
+
+
+@dataclass(frozen=True, slots=True)
 class UntapDuringOpponentsUntap:
     """Untap all permanents you control during each opponent's untap step."""
 
@@ -1375,7 +1576,9 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
-    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed | PowerToughnessEqualToLife)
+    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed | PowerToughnessEqualToLife |
+    PreventDamageRemoveCounters | EntersTappedUnlessControl | ShuffleIntoLibraryInstead |
+    CantBeCountered)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,

@@ -37,10 +37,14 @@ from ..vocab import (
     ANY_TARGET,
     ARTIFACT_CARD,
     BASIC_LAND_CARD,
+    BLOCK_PARTNER,
     COLOR,
+    COLOR_NAMES,
     CREATURE_CARD,
     DEATHTOUCH,
     DEFENDER,
+    DISCARDS,
+    DRAWS,
     EACH_CREATURE_OF_TARGET,
     EACH_CREATURE_WITH_FLYING,
     EACH_CREATURE_WITHOUT_FLYING,
@@ -49,11 +53,14 @@ from ..vocab import (
     EACH_PLAYER,
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
+    EVENT_AMOUNT,
     EVENT_OBJECT,
     EVENT_PLAYER,
     FIRST_STRIKE,
     FLYING,
+    GAINS_LIFE,
     HASTE,
+    INDESTRUCTIBLE,
     LIFELINK,
     NONCREATURE_NONLAND_CARD,
     PLAYER_OR_PLANESWALKER,
@@ -61,6 +68,7 @@ from ..vocab import (
     SELF,
     SHROUD,
     SUBTYPE,
+    TAPS_LAND_FOR_MANA,
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
     TARGET_OPPONENT,
@@ -70,32 +78,51 @@ from ..vocab import (
     TRAMPLE,
     UNTIL_END_OF_TURN,
     VIGILANCE,
+    WHILE_SOURCE_ON_BATTLEFIELD,
     X_DIVIDED_EVENLY,
     YOU,
     Activated,
+    AtDrawStep,
+    AtEndStep,
+    AtNextEndStep,
+    Attacks,
     AtUpkeep,
+    BecomeCreature,
+    Blocks,
+    CantBeCountered,
     CardDef,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
+    CounterRemovedFromSelf,
     CreateToken,
+    CreatureEnters,
     CreaturesGet,
     CreaturesHave,
     CreaturesYouControlGet,
     Damage,
     DealsCombatDamage,
+    DealsDamage,
+    DelayedTrigger,
+    Destroy,
+    DestroyOneAtRandom,
     Discard,
+    DoesntUntap,
     Draw,
     EnchantedGets,
     EntersAsCopy,
+    EntersTappedUnlessControl,
+    EntersWithCounters,
     Exile,
     ExileGraveyardAndNamesakes,
     ExtraTurn,
     GainLife,
     GrantKeyword,
+    Keyword,
     Landwalk,
     LibraryFromExile,
     LookAtTop,
+    LoseLife,
     ManaAbility,
     May,
     Mill,
@@ -104,22 +131,35 @@ from ..vocab import (
     PermanentsShuffledAndRedealt,
     PermanentsYouControl,
     PlayerCastsSpell,
+    PlayerDoes,
+    PlayTopCardFree,
     PlayWithTopCardRevealed,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
+    PreventAllCombatDamage,
+    PreventAllDamageTo,
+    PreventDamageRemoveCounters,
+    PreventOneFromOpponents,
     Protection,
     Pump,
     PutCounters,
     PutFromHand,
+    RedirectFromChosenSource,
+    Regenerate,
+    Remembered,
     ReturnAllFromGraveyards,
     RevealHandYouChoose,
     RevealTopCard,
+    SacrificeCreature,
     SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
     SelfEnters,
     SharedTypeBonus,
     Shuffle,
+    ShuffleIntoLibraryInstead,
+    SourceUntapped,
+    Tap,
     Target,
     TargetSpec,
     Triggered,
@@ -144,6 +184,34 @@ _DEFENDER = "Defender (This creature can't attack.)"
 def _protection(color: str) -> str:
     return (f"Protection from {color} (This creature can't be blocked, targeted, dealt damage, "
             f"or enchanted by anything {color}.)")
+
+
+def _regeneration(who: str) -> str:
+    return (f"(The next time {who} would be destroyed this turn, it isn't. Instead tap it, "
+            "remove all damage from it, and remove it from combat.)")
+
+
+def _regenerator(name: str, mana: str, subtypes: str, power: int, toughness: int,
+                 regen: str, keywords: tuple[Keyword, ...] = (), before: str = "") -> CardDef:
+    """A creature with "{regen}: Regenerate NAME." (and its reminder text) after ``before``,
+    the text of its keywords."""
+    text = f"Regenerate {name}."
+    return creature(name, mana, subtypes, power, toughness, keywords,
+                    f"{before}{regen}: {text} {_regeneration('this creature')}",
+                    abilities=(Activated(Cost(mana=mana_cost(regen)), (Regenerate(SELF),),
+                                         text=text),))
+
+
+def _dual(name: str, first: str, second: str, mana: str) -> CardDef:
+    """A land that "enters tapped unless you control a FIRST or a SECOND" and taps for either
+    of two colours (``mana``: "BR" is "{B} or {R}")."""
+    def a(land: str) -> str:
+        return f"{'an' if land[0] in 'AEIOU' else 'a'} {land}"
+
+    return CardDef(name=name, types=LAND,
+                   text=f"{name} enters tapped unless you control {a(first)} or {a(second)}.\n"
+                        f"{{T}}: Add {{{mana[0]}}} or {{{mana[1]}}}.",
+                   abilities=(EntersTappedUnlessControl((first, second)), ManaAbility(mana)))
 
 
 def _walk(land: str) -> str:
@@ -185,6 +253,21 @@ def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
 _TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
 _CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
     "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
+_NONLAND_YOURS = TargetSpec("permanent", where("target nonland permanent you control",
+                                               not_types=("Land",), controller="you"))
+_NONLAND_NOT_YOURS = TargetSpec("permanent", where("target nonland permanent you don't control",
+                                                   not_types=("Land",), controller="not_you"),
+                                optional=True)
+
+
+def _life_when_cast(name: str, color: str) -> CardDef:
+    """The artifact cycle "Whenever a player casts a [colour] spell, you may gain 1 life."."""
+    return CardDef(name=name, types=ARTIFACT, cost=mana_cost("{2}"),
+                   text=f"Whenever a player casts a {COLOR_NAMES[color]} spell, you may gain 1 "
+                        "life.",
+                   abilities=(Triggered(PlayerCastsSpell(colors=frozenset(color)),
+                                        (May((GainLife(1, YOU),), prompt="Gain 1 life?"),),
+                                        text="You may gain 1 life."),))
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -234,12 +317,41 @@ CARDS = [
             spell=(CreaturesYouControlGet(1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
+    creature("Guardian Seraph", "{2}{W}{W}", "Angel", 3, 4, (FLYING,),
+             "Flying\nIf a source an opponent controls would deal damage to you, prevent 1 of "
+             "that damage.", abilities=(PreventOneFromOpponents(),)),
+    CardDef(name="Harm's Way", types=INSTANT, cost=mana_cost("{W}"),
+            text="The next 2 damage that a source of your choice would deal to you and/or "
+                 "permanents you control this turn is dealt to any target instead.",
+            targets=(ANY_TARGET,), spell=(RedirectFromChosenSource(2),)),
     _aura("Holy Strength", "{W}", "gets +1/+2.", EnchantedGets(1, 2)),
     CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
             text="White creatures you control get +1/+1.",
             abilities=(CreaturesGet(1, 1, "you", color="W"),)),
+    creature("Lightwielder Paladin", "{3}{W}{W}", "Human Knight", 4, 4, (FIRST_STRIKE,),
+             f"{_FIRST_STRIKE}\nWhenever Lightwielder Paladin deals combat damage to a player, "
+             "you may exile target black or red permanent that player controls.",
+             abilities=(Triggered(
+                 DealsCombatDamage("player"),
+                 (May((Exile(Target(0)),), prompt="Exile the black or red permanent?"),),
+                 targets=(TargetSpec("permanent", where(
+                     "target black or red permanent that player controls", colors="BR",
+                     controller="event_player")),),
+                 text="You may exile target black or red permanent that player controls."),)),
+    creature("Mesa Enchantress", "{1}{W}{W}", "Human Druid", 0, 2, (),
+             "Whenever you cast an enchantment spell, you may draw a card.",
+             abilities=(Triggered(PlayerCastsSpell(frozenset({"Enchantment"}), who="you"),
+                                  (May((Draw(1, YOU),), prompt="Draw a card?"),),
+                                  text="You may draw a card."),)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
+    CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
+            text="Prevent all damage that would be dealt to you and creatures you control this "
+                 "turn.", spell=(PreventAllDamageTo(YOU),)),
+    creature("Soul Warden", "{W}", "Human Cleric", 1, 1, (),
+             "Whenever another creature enters, you gain 1 life.",
+             abilities=(Triggered(CreatureEnters(nontoken=False, other=True),
+                                  (GainLife(1, YOU),), text="You gain 1 life."),)),
     creature("Veteran Armorsmith", "{W}{W}", "Human Soldier", 2, 3, (),
              "Other Soldier creatures you control get +0/+1.",
              abilities=(CreaturesGet(0, 1, "you", other=True, subtype="Soldier"),)),
@@ -253,22 +365,31 @@ CARDS = [
               (FIRST_STRIKE, Protection(COLOR, "B")),
               f"{_FIRST_STRIKE}\n{_protection('black')}"),
     creature("Air Elemental", "{3}{U}{U}", "Elemental", 4, 4, (FLYING,), "Flying"),
+    creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
+             "You may have Clone enter as a copy of any creature on the battlefield.",
+             abilities=(EntersAsCopy(),)),
+    _pump_spell("Disorient", "{3}{U}", -7, 0),
+    creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
+             "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
+             "{2}{U}{U}, Remove a wish counter from Djinn of Wishes: Reveal the top card of "
+             "your library. You may play that card without paying its mana cost. If you "
+             "don't, exile it.",
+             abilities=(EntersWithCounters("wish", 3),
+                        Activated(Cost(mana=mana_cost("{2}{U}{U}"), remove_counter="wish"),
+                                  (PlayTopCardFree(),),
+                                  text="Reveal the top card of your library. You may play that "
+                                       "card without paying its mana cost. If you don't, exile "
+                                       "it."))),
+    CardDef(name="Fabricate", types=SORCERY, cost=mana_cost("{2}{U}"),
+            text="Search your library for an artifact card, reveal it, put it into your hand, "
+                 "then shuffle.",
+            spell=(SearchLibrary(YOU, ARTIFACT_CARD, to=TO_HAND, reveal=True),)),
     CardDef(name="Hive Mind", types=ENCHANTMENT, cost=mana_cost("{5}{U}"),
             text="Whenever a player casts an instant or sorcery spell, each other player copies "
                  "that spell. Each of those players may choose new targets for their copy.",
             abilities=(Triggered(PlayerCastsSpell(_INSTANT_OR_SORCERY),
                                  (CopySpell(EVENT_OBJECT, EACH_PLAYER_BUT_EVENT_PLAYER),),
                                  text="Each other player copies that spell."),)),
-    CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
-            text="Draw X cards.", spell=(Draw(X, YOU),)),
-    creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
-             "You may have Clone enter as a copy of any creature on the battlefield.",
-             abilities=(EntersAsCopy(),)),
-    _pump_spell("Disorient", "{3}{U}", -7, 0),
-    CardDef(name="Fabricate", types=SORCERY, cost=mana_cost("{2}{U}"),
-            text="Search your library for an artifact card, reveal it, put it into your hand, "
-                 "then shuffle.",
-            spell=(SearchLibrary(YOU, ARTIFACT_CARD, to=TO_HAND, reveal=True),)),
     planeswalker("Jace Beleren", "{1}{U}{U}", "Jace", 3,
                  "[+2]: Each player draws a card.\n[-1]: Target player draws a card.\n[-10]: "
                  "Target player mills twenty cards.",
@@ -281,6 +402,8 @@ CARDS = [
              "{T}: Draw a card, then discard a card.",
              abilities=(Activated(Cost(tap=True), (Draw(1, YOU), Discard(1, YOU)),
                                   text="Draw a card, then discard a card."),)),
+    CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
+            text="Draw X cards.", spell=(Draw(X, YOU),)),
     CardDef(name="Ponder", types=SORCERY, cost=mana_cost("{U}"),
             text="Look at the top three cards of your library, then put them back in any "
                  "order. You may shuffle.\nDraw a card.",
@@ -315,6 +438,12 @@ CARDS = [
             text="Copy target instant or sorcery spell. You may choose new targets for the "
                  "copy.",
             targets=(TARGET_INSTANT_OR_SORCERY_SPELL,), spell=(CopySpell(Target(0)),)),
+    creature("Wall of Frost", "{1}{U}{U}", "Wall", 0, 7, (DEFENDER,),
+             "Defender\nWhenever Wall of Frost blocks a creature, that creature doesn't untap "
+             "during its controller's next untap step.",
+             abilities=(Triggered(Blocks(), (DoesntUntap(BLOCK_PARTNER),),
+                                  text="That creature doesn't untap during its controller's "
+                                       "next untap step."),)),
     creature("Black Knight", "{B}{B}", "Human Knight", 2, 2,
               (FIRST_STRIKE, Protection(COLOR, "W")),
               f"{_FIRST_STRIKE}\n{_protection('white')}"),
@@ -336,6 +465,7 @@ CARDS = [
     CardDef(name="Diabolic Tutor", types=SORCERY, cost=mana_cost("{2}{B}{B}"),
             text="Search your library for a card, put that card into your hand, then shuffle.",
             spell=(SearchLibrary(YOU, ANY_CARD, to=TO_HAND),)),
+    _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
     CardDef(name="Duress", types=SORCERY, cost=mana_cost("{B}"),
             text="Target opponent reveals their hand. You choose a noncreature, nonland card "
                  "from it. That player discards that card.",
@@ -347,6 +477,12 @@ CARDS = [
                  "with the same name as that card and exile them. Then that player shuffles.",
             targets=(TARGET_PLAYER,),
             spell=(ExileGraveyardAndNamesakes(Target(0), BASIC_LAND_CARD),)),
+    creature("Hypnotic Specter", "{1}{B}{B}", "Specter", 2, 2, (FLYING,),
+             "Flying\nWhenever Hypnotic Specter deals damage to an opponent, that player "
+             "discards a card at random.",
+             abilities=(Triggered(DealsDamage("opponent"),
+                                  (Discard(1, EVENT_PLAYER, at_random=True),),
+                                  text="That player discards a card at random."),)),
     planeswalker("Liliana Vess", "{3}{B}{B}", "Liliana", 5,
                  "[+1]: Target player discards a card.\n[-2]: Search your library for a card, "
                  "then shuffle and put that card on top.\n[-8]: Put all creature cards from "
@@ -359,22 +495,16 @@ CARDS = [
                   loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD),),
                                   "Put all creature cards from all graveyards onto the "
                                   "battlefield under your control."))),
-    CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
-            text="Target player discards X cards at random.",
-            targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
-    CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
-            text="Earthquake deals X damage to each creature without flying and each player.",
-            spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
-    CardDef(name="Fireball", types=SORCERY, cost=mana_cost("{X}{R}"),
-            text="This spell costs {1} more to cast for each target beyond the first.\n"
-                 "Fireball deals X damage divided evenly, rounded down, among any number of "
-                 "targets.",
-            targets=(ANY_TARGET,), any_number_of_targets=True,
-            abilities=(CostsMorePerExtraTarget(1),),
-            spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
     creature("Looming Shade", "{2}{B}", "Shade", 1, 1, (),
              "{B}: Looming Shade gets +1/+1 until end of turn.",
              abilities=(_pump("Looming Shade", "{B}", 1, 1),)),
+    CardDef(name="Megrim", types=ENCHANTMENT, cost=mana_cost("{2}{B}"),
+            text="Whenever an opponent discards a card, Megrim deals 2 damage to that player.",
+            abilities=(Triggered(PlayerDoes(DISCARDS, "opponent"), (Damage(2, EVENT_PLAYER),),
+                                 text="Megrim deals 2 damage to that player."),)),
+    CardDef(name="Mind Shatter", types=SORCERY, cost=mana_cost("{X}{B}{B}"),
+            text="Target player discards X cards at random.",
+            targets=(TARGET_PLAYER,), spell=(Discard(X, Target(0), at_random=True),)),
     # "*" power and toughness: the printed values are undefined (None); the ability defines
     # them on the battlefield (layer 7a).
     CardDef(name="Nightmare", types=CREATURE, cost=mana_cost("{5}{B}"),
@@ -382,6 +512,17 @@ CARDS = [
             text=f"{_FLYING}\nNightmare's power and toughness are each equal to the number of "
                  "Swamps you control.",
             abilities=(PowerToughnessEqualTo("Swamp"),)),
+    CardDef(name="Sanguine Bond", types=ENCHANTMENT, cost=mana_cost("{3}{B}{B}"),
+            text="Whenever you gain life, target opponent loses that much life.",
+            abilities=(Triggered(PlayerDoes(GAINS_LIFE, "you"),
+                                 (LoseLife(EVENT_AMOUNT, Target(0)),),
+                                 targets=(TARGET_OPPONENT,),
+                                 text="Target opponent loses that much life."),)),
+    CardDef(name="Underworld Dreams", types=ENCHANTMENT, cost=mana_cost("{B}{B}{B}"),
+            text="Whenever an opponent draws a card, Underworld Dreams deals 1 damage to that "
+                 "player.",
+            abilities=(Triggered(PlayerDoes(DRAWS, "opponent"), (Damage(1, EVENT_PLAYER),),
+                                 text="Underworld Dreams deals 1 damage to that player."),)),
     _aura("Unholy Strength", "{B}", "gets +2/+1.", EnchantedGets(2, 1)),
     creature("Vampire Nocturnus", "{1}{B}{B}{B}", "Vampire", 3, 3, (),
              "Play with the top card of your library revealed.\nAs long as the top card of "
@@ -392,10 +533,31 @@ CARDS = [
                                      while_top_card="B"),
                         CreaturesHave(FLYING, "you", subtype="Vampire", self_too=True,
                                       while_top_card="B"))),
+    _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
+                 f"{_DEFENDER}\n"),
     _aura("Weakness", "{B}", "gets -2/-1.", EnchantedGets(-2, -1)),
+    creature("Xathrid Demon", "{3}{B}{B}{B}", "Demon", 7, 7, (FLYING, TRAMPLE),
+             "Flying, trample\nAt the beginning of your upkeep, sacrifice a creature other "
+             "than Xathrid Demon, then each opponent loses life equal to the sacrificed "
+             "creature's power. If you can't sacrifice a creature, tap Xathrid Demon and you "
+             "lose 7 life.",
+             abilities=(Triggered(AtUpkeep(), (SacrificeCreature(
+                 other=True, remember="power",
+                 then=(LoseLife(Remembered("power"), EACH_OPPONENT),),
+                 otherwise=(Tap(SELF), LoseLife(7, YOU))),),
+                 text="Sacrifice another creature; each opponent loses life equal to its "
+                      "power."),)),
     CardDef(name="Burning Inquiry", types=SORCERY, cost=mana_cost("{R}"),
             text="Each player draws three cards, then discards three cards at random.",
             spell=(Draw(3, EACH_PLAYER), Discard(3, EACH_PLAYER, at_random=True))),
+    creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
+             "At the beginning of your upkeep, choose target nonland permanent you control and "
+             "up to two target nonland permanents you don't control. Destroy one of them at "
+             "random.",
+             abilities=(Triggered(AtUpkeep(), (DestroyOneAtRandom(),),
+                                  targets=(_NONLAND_YOURS, _NONLAND_NOT_YOURS,
+                                           _NONLAND_NOT_YOURS),
+                                  text="Destroy one of them at random."),)),
     planeswalker("Chandra Nalaar", "{3}{R}{R}", "Chandra", 6,
                  "[+1]: Chandra Nalaar deals 1 damage to target player or planeswalker.\n[-X]: "
                  "Chandra Nalaar deals X damage to target creature.\n[-8]: Chandra Nalaar "
@@ -413,19 +575,39 @@ CARDS = [
                                   "planeswalker and each creature that player or that "
                                   "planeswalker's controller controls.",
                                   (PLAYER_OR_PLANESWALKER,)))),
+    CardDef(name="Earthquake", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="Earthquake deals X damage to each creature without flying and each player.",
+            spell=(Damage(X, EACH_CREATURE_WITHOUT_FLYING), Damage(X, EACH_PLAYER))),
     creature("Fiery Hellhound", "{1}{R}{R}", "Elemental Dog", 2, 2, (),
              "{R}: Fiery Hellhound gets +1/+0 until end of turn.",
              abilities=(_pump("Fiery Hellhound", "{R}", 1, 0),)),
+    CardDef(name="Fireball", types=SORCERY, cost=mana_cost("{X}{R}"),
+            text="This spell costs {1} more to cast for each target beyond the first.\n"
+                 "Fireball deals X damage divided evenly, rounded down, among any number of "
+                 "targets.",
+            targets=(ANY_TARGET,), any_number_of_targets=True,
+            abilities=(CostsMorePerExtraTarget(1),),
+            spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
     creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
              f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
                         CreaturesHave(HASTE, "you", other=True, subtype="Goblin"))),
+    creature("Inferno Elemental", "{4}{R}{R}", "Elemental", 4, 4, (),
+             "Whenever Inferno Elemental blocks or becomes blocked by a creature, Inferno "
+             "Elemental deals 3 damage to that creature.",
+             abilities=(Triggered(Blocks(or_blocked=True), (Damage(3, BLOCK_PARTNER),),
+                                  text="Inferno Elemental deals 3 damage to that creature."),)),
     CardDef(name="Kindled Fury", types=INSTANT, cost=mana_cost("{R}"),
             text="Target creature gets +1/+0 and gains first strike until end of turn.",
             targets=(TARGET_CREATURE,),
             spell=(Pump(Target(0), 1, 0),
                    GrantKeyword(Target(0), FIRST_STRIKE, UNTIL_END_OF_TURN))),
     creature("Lightning Elemental", "{3}{R}", "Elemental", 4, 1, (HASTE,), _HASTE),
+    CardDef(name="Manabarbs", types=ENCHANTMENT, cost=mana_cost("{3}{R}"),
+            text="Whenever a player taps a land for mana, Manabarbs deals 1 damage to that "
+                 "player.",
+            abilities=(Triggered(PlayerDoes(TAPS_LAND_FOR_MANA), (Damage(1, EVENT_PLAYER),),
+                                 text="Manabarbs deals 1 damage to that player."),)),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
               abilities=(Activated(Cost(tap=True), (Damage(1, Target(0)),),
@@ -442,6 +624,21 @@ CARDS = [
                         Activated(Cost(mana=mana_cost("{1}{R}"), sacrifice="Goblin"),
                                   (Damage(2, Target(0)),), targets=(ANY_TARGET,),
                                   text="Siege-Gang Commander deals 2 damage to any target."))),
+    creature("Stone Giant", "{2}{R}{R}", "Giant", 3, 4, (),
+             "{T}: Target creature you control with toughness less than Stone Giant's power "
+             "gains flying until end of turn. Destroy that creature at the beginning of the "
+             "next end step.",
+             abilities=(Activated(
+                 Cost(tap=True),
+                 (GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),
+                  DelayedTrigger(AtEndStep("each"), (Destroy(EVENT_OBJECT),), Target(0),
+                                 text="Destroy that creature.")),
+                 targets=(TargetSpec("creature", where(
+                     "target creature you control with toughness less than Stone Giant's "
+                     "power", controller="you", toughness_below_source_power=True)),),
+                 text="Target creature you control with toughness less than Stone Giant's "
+                      "power gains flying until end of turn; destroy it at the beginning of "
+                      "the next end step."),)),
     creature("Viashino Spearhunter", "{2}{R}", "Lizard Warrior", 2, 1, (FIRST_STRIKE,),
               _FIRST_STRIKE),
     creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
@@ -463,6 +660,16 @@ CARDS = [
              abilities=(Activated(Cost(mana=mana_cost("{1}{G}")),
                                   (CreateToken("Insect Token", YOU),),
                                   text="Create a 1/1 green Insect creature token."),)),
+    creature("Awakener Druid", "{2}{G}", "Human Druid", 1, 1, (),
+             "When Awakener Druid enters, target Forest becomes a 4/5 green Treefolk creature "
+             "for as long as Awakener Druid remains on the battlefield. It's still a land.",
+             abilities=(Triggered(
+                 SelfEnters(),
+                 (BecomeCreature(Target(0), 4, 5, color="G", subtype="Treefolk",
+                                 duration=WHILE_SOURCE_ON_BATTLEFIELD),),
+                 targets=(TargetSpec("permanent", where("target Forest",
+                                                        subtypes=("Forest",))),),
+                 text="Target Forest becomes a 4/5 green Treefolk creature."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
     creature("Borderland Ranger", "{2}{G}", "Human Scout Ranger", 2, 2, (),
@@ -473,6 +680,11 @@ CARDS = [
                                                       reveal=True),),
                                        prompt="Search your library for a basic land card?"),),
                                   text="You may search your library for a basic land card."),)),
+    creature("Bramble Creeper", "{4}{G}", "Elemental", 0, 3, (),
+             "Whenever Bramble Creeper attacks, it gets +5/+0 until end of turn.",
+             abilities=(Triggered(Attacks(), (Pump(SELF, 5, 0),),
+                                  text="It gets +5/+0 until end of turn."),)),
+    _regenerator("Cudgel Troll", "{2}{G}{G}", "Troll", 4, 3, "{G}"),
     creature("Deadly Recluse", "{1}{G}", "Spider", 1, 2, (REACH, DEATHTOUCH),
               f"{_REACH}\n{_DEATHTOUCH}"),
     creature("Elvish Piper", "{3}{G}", "Elf Shaman", 1, 1, (),
@@ -483,6 +695,9 @@ CARDS = [
                                        "battlefield."),)),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    CardDef(name="Fog", types=INSTANT, cost=mana_cost("{G}"),
+            text="Prevent all combat damage that would be dealt this turn.",
+            spell=(PreventAllCombatDamage(),)),
     planeswalker("Garruk Wildspeaker", "{2}{G}{G}", "Garruk", 3,
                  "[+1]: Untap two target lands.\n[-1]: Create a 3/3 green Beast creature "
                  "token.\n[-4]: Creatures you control get +3/+3 and gain trample until end of "
@@ -496,6 +711,11 @@ CARDS = [
                                   "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
     creature("Giant Spider", "{3}{G}", "Spider", 2, 4, (REACH,), _REACH),
+    creature("Great Sable Stag", "{1}{G}{G}", "Elk", 3, 3,
+             (Protection(COLOR, "U"), Protection(COLOR, "B")),
+             "This spell can't be countered.\nProtection from blue and from black (This "
+             "creature can't be blocked, targeted, dealt damage, or enchanted by anything blue "
+             "or black.)", abilities=(CantBeCountered(),)),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
             spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
@@ -504,7 +724,7 @@ CARDS = [
             text="Whenever an opponent casts a spell, reveal the top card of your library. If "
                  "it's a creature card, put it onto the battlefield. Otherwise, you may put that "
                  "card on the bottom of your library.",
-            abilities=(Triggered(PlayerCastsSpell(opponent=True),
+            abilities=(Triggered(PlayerCastsSpell(who="opponent"),
                                  (RevealTopCard(CREATURE_CARD),),
                                  text="Reveal the top card of your library."),)),
     creature("Master of the Wild Hunt", "{2}{G}{G}", "Human Shaman", 3, 3, (),
@@ -522,25 +742,59 @@ CARDS = [
                                        "target creature."))),
     _pump_spell("Might of Oaks", "{3}{G}", 7, 7),
     creature("Mist Leopard", "{3}{G}", "Cat", 3, 2, (SHROUD,), _SHROUD),
+    creature("Mold Adder", "{G}", "Fungus Snake", 1, 1, (),
+             "Whenever an opponent casts a blue or black spell, you may put a +1/+1 counter on "
+             "Mold Adder.",
+             abilities=(Triggered(PlayerCastsSpell(colors=frozenset("UB"), who="opponent"),
+                                  (May((PutCounters(SELF, "+1/+1", 1),),
+                                       prompt="Put a +1/+1 counter on it?"),),
+                                  text="You may put a +1/+1 counter on it."),)),
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
             spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+    creature("Protean Hydra", "{X}{G}", "Hydra", 0, 0, (),
+             "Protean Hydra enters with X +1/+1 counters on it.\nIf damage would be dealt to "
+             "Protean Hydra, prevent that damage and remove that many +1/+1 counters from it.\n"
+             "Whenever a +1/+1 counter is removed from Protean Hydra, put two +1/+1 counters "
+             "on it at the beginning of the next end step.",
+             abilities=(EntersWithCounters("+1/+1", X), PreventDamageRemoveCounters("+1/+1"),
+                        Triggered(CounterRemovedFromSelf("+1/+1"),
+                                  (AtNextEndStep((PutCounters(SELF, "+1/+1", 2),)),),
+                                  text="Put two +1/+1 counters on it at the beginning of the "
+                                       "next end step."))),
     CardDef(name="Rampant Growth", types=SORCERY, cost=mana_cost("{1}{G}"),
             text="Search your library for a basic land card, put that card onto the "
                  "battlefield tapped, then shuffle.",
             spell=(SearchLibrary(YOU, BASIC_LAND_CARD, tapped=True),)),
+    CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
+            text=f"Regenerate target creature. {_regeneration('that creature')}",
+            targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
     creature("Stampeding Rhino", "{4}{G}", "Rhino", 4, 4, (TRAMPLE,),
               "Trample (This creature can deal excess combat damage to the player or "
               "planeswalker it's attacking.)"),
     CardDef(name="Windstorm", types=INSTANT, cost=mana_cost("{X}{G}"),
             text="Windstorm deals X damage to each creature with flying.",
             spell=(Damage(X, EACH_CREATURE_WITH_FLYING),)),
+    _life_when_cast("Angel's Feather", "W"),
     CardDef(name="Coat of Arms", types=ARTIFACT, cost=mana_cost("{5}"),
             text="Each creature gets +1/+1 for each other creature on the battlefield that "
                  "shares at least one creature type with it. (For example, if two Goblin "
                  "Warriors and a Goblin Shaman are on the battlefield, each gets +2/+2.)",
             abilities=(SharedTypeBonus(),)),
+    creature("Darksteel Colossus", "{11}", "Golem", 11, 11, (TRAMPLE, INDESTRUCTIBLE),
+             "Trample, indestructible\nIf Darksteel Colossus would be put into a graveyard "
+             "from anywhere, reveal Darksteel Colossus and shuffle it into its owner's library "
+             "instead.", types=ARTIFACT_CREATURE, abilities=(ShuffleIntoLibraryInstead(),)),
+    _life_when_cast("Demon's Horn", "B"),
+    _life_when_cast("Dragon's Claw", "R"),
+    CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
+            text="At the beginning of each player's draw step, if Howling Mine is untapped, "
+                 "that player draws an additional card.",
+            abilities=(Triggered(AtDrawStep("each", per_player=True), (Draw(1, EVENT_PLAYER),),
+                                 condition=SourceUntapped(),
+                                 text="That player draws an additional card."),)),
+    _life_when_cast("Kraken's Eye", "U"),
     CardDef(name="Mirror of Fate", types=ARTIFACT, cost=mana_cost("{5}"),
             text="{T}, Sacrifice Mirror of Fate: Choose up to seven face-up exiled cards you "
                  "own. Exile all the cards from your library, then put the chosen cards on top "
@@ -549,6 +803,9 @@ CARDS = [
                                  text="Choose up to seven face-up exiled cards you own."),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _life_when_cast("Wurm's Tooth", "G"),
+    _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
+    _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
     CardDef(name="Gargoyle Castle", types=LAND,
             text="{T}: Add {C}.\n{5}, {T}, Sacrifice Gargoyle Castle: Create a 3/4 colorless "
                  "Gargoyle artifact creature token with flying.",
@@ -557,6 +814,9 @@ CARDS = [
                                  (CreateToken("Gargoyle Token", YOU),),
                                  text="Create a 3/4 colorless Gargoyle artifact creature token "
                                       "with flying."))),
+    _dual("Glacial Fortress", "Plains", "Island", "WU"),
+    _dual("Rootbound Crag", "Mountain", "Forest", "RG"),
+    _dual("Sunpetal Grove", "Forest", "Plains", "GW"),
     CardDef(name="Terramorphic Expanse", types=LAND,
             text="{T}, Sacrifice Terramorphic Expanse: Search your library for a basic land "
                  "card, put it onto the battlefield tapped, then shuffle.",
