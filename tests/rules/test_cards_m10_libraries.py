@@ -60,6 +60,30 @@ def test_merfolk_looter_draws_then_discards() -> None:
     assert g.obj("Merfolk Looter").tapped
 
 
+def test_polymorph_destroys_past_regeneration_and_its_controller_reveals_a_creature() -> None:
+    g = (Scene().battlefield(1, "Drudge Skeletons", "Swamp")
+         .library(1, "Wastes", "Lightning Bolt", "Grizzly Bears", "Ornithopter")
+         .battlefield(0, "Island", "Wastes", "Wastes", "Wastes").hand(0, "Polymorph").start())
+    g.cast(0, "Polymorph", "Drudge Skeletons").pass_()
+    g.activate(1, "Drudge Skeletons: {B}: Regenerate Drudge Skeletons.").resolve()  # a shield
+    g.resolve()
+    assert g.zone_names("graveyard", 1) == ["Drudge Skeletons"]  # "can't be regenerated"
+    assert _reveals(g)[-1] == ["Wastes", "Lightning Bolt", "Grizzly Bears"]
+    assert g.obj("Grizzly Bears").controller == 1
+    assert sorted(_library(g, 1)) == ["Lightning Bolt", "Ornithopter", "Wastes"]
+
+
+def test_polymorph_reveals_for_the_creatures_controller_not_its_owner() -> None:
+    g = (Scene().battlefield(0, "Island", "Mountain", *("Wastes",) * 5)
+         .hand(0, "Act of Treason", "Polymorph").battlefield(1, "Grizzly Bears")
+         .library(0, "Wastes", "Ornithopter").library(1, "Shivan Dragon").start())
+    g.cast(0, "Act of Treason", "Grizzly Bears").resolve()
+    g.cast(0, "Polymorph", "Grizzly Bears").resolve()
+    assert g.zone_names("graveyard", 1) == ["Grizzly Bears"]
+    # Its controller as it was destroyed (last known information, CR 608.2h) reveals.
+    assert g.obj("Ornithopter").controller == 0 and _library(g, 1) == ["Shivan Dragon"]
+
+
 def test_ponder_orders_the_top_three_unseen_by_the_opponent_then_draws() -> None:
     g = (Scene().battlefield(0, "Island").hand(0, "Ponder")
          .library(0, "Grizzly Bears", "Lightning Bolt", "Ornithopter", "Wastes").start())

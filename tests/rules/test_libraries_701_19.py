@@ -1,20 +1,8 @@
 """Searching (CR 701.19), shuffling (701.20), ordering cards put into a library together
-(401.4) and revealing (701.16a, 400.2), rule by rule, with the cards of Magic 2010 and, for
-Polymorph's reveal (the card waits for "can't be regenerated"), a test-only definition."""
+(401.4) and revealing (701.16a, 400.2), rule by rule, with the cards of Magic 2010."""
 
 from __future__ import annotations
 
-import pytest
-
-from arbiter.server.rules.cards.build import SORCERY, mana_cost
-from arbiter.server.rules.cards.pool import POOL
-from arbiter.server.rules.cards.vocab import (
-    CREATURE_CARD,
-    TARGET_PLAYER,
-    CardDef,
-    RevealUntil,
-    Target,
-)
 from arbiter.server.rules.view import SPECTATOR
 
 from .helpers import G, Scene
@@ -133,39 +121,24 @@ def test_400_2_a_hand_revealed_by_a_static_ability_is_still_a_hidden_zone() -> N
     assert all(o.oid not in g.view(0) for o in g.game.library(1))
 
 
-@pytest.fixture
-def reveal_until(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A test-only sorcery with Polymorph's "reveals cards from the top of their library until
-    they reveal a creature card" (Polymorph itself waits for "can't be regenerated")."""
-    name = "Reveal Until"
-    monkeypatch.setitem(POOL, name, CardDef(
-        name=name, types=SORCERY, cost=mana_cost("{U}"), test_only=True,
-        text="Target player reveals cards from the top of their library until they reveal a "
-             "creature card. The player puts that card onto the battlefield, then shuffles all "
-             "other cards revealed this way into their library.",
-        targets=(TARGET_PLAYER,), spell=(RevealUntil(CREATURE_CARD, Target(0)),)))
-    return name
-
-
-def test_701_16a_cards_revealed_until_a_creature_are_shown_then_shuffled_back(
-        reveal_until: str) -> None:
-    g = (Scene().battlefield(0, "Island").hand(0, reveal_until)
+def test_701_16a_cards_revealed_until_a_creature_are_shown_then_shuffled_back() -> None:
+    g = (Scene().battlefield(0, "Island", "Wastes", "Wastes", "Wastes").hand(0, "Polymorph")
+         .battlefield(1, "Hill Giant")
          .library(1, "Wastes", "Lightning Bolt", "Grizzly Bears", "Ornithopter").start())
-    g.cast(0, reveal_until, 1).resolve()
+    g.cast(0, "Polymorph", "Hill Giant").resolve()
     assert [e.data["cards"] for e in g.events if e.kind == "reveal"] == [
         ["Wastes", "Lightning Bolt", "Grizzly Bears"]]
     assert g.obj("Grizzly Bears").controller == 1
     assert sorted(_library(g, 1)) == ["Lightning Bolt", "Ornithopter", "Wastes"]
 
 
-def test_701_20d_a_library_is_shuffled_even_when_no_creature_was_revealed(
-        reveal_until: str) -> None:
+def test_701_20d_a_library_is_shuffled_even_when_no_creature_was_revealed() -> None:
     library = ("Wastes", "Lightning Bolt") * 6
     orders = set()
     for seed in range(3):
-        g = (Scene().battlefield(0, "Island").hand(0, reveal_until).library(1, *library)
-             .start(seed))
-        g.cast(0, reveal_until, 1).resolve()
+        g = (Scene().battlefield(0, "Island", "Wastes", "Wastes", "Wastes").hand(0, "Polymorph")
+             .battlefield(1, "Hill Giant").library(1, *library).start(seed))
+        g.cast(0, "Polymorph", "Hill Giant").resolve()
         assert [len(e.data["cards"]) for e in g.events if e.kind == "reveal"] == [12]
         orders.add(tuple(_library(g, 1)))
     assert len(orders) > 1

@@ -37,6 +37,7 @@ from .cards.vocab import (
     INDESTRUCTIBLE,
     OTHER_OPPONENTS,
     SELF,
+    TARGET_CONTROLLER,
     UNTIL_YOUR_NEXT_TURN,
     YOU,
     AllOf,
@@ -155,6 +156,14 @@ class Ctx:
     targets: list[tuple[str, int] | None]  # None where a target became illegal
     event: dict[str, Any]
     memory: dict[str, Any] = field(default_factory=dict)
+    # Each object target's controller as the resolution began: "its controller" after an
+    # earlier effect moved it is read from this last known information (CR 608.2h).
+    target_controllers: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        objects = self.game.objects
+        self.target_controllers = {t[1]: objects[t[1]].controller for t in self.targets
+                                   if t is not None and t[0] == "o" and t[1] in objects}
 
     @property
     def unlimited(self) -> bool:
@@ -234,6 +243,10 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == OTHER_OPPONENTS:
         first = ctx.targets[0] if ctx.targets else None
         out = [p for p in g.opponents(ctx.controller) if first != ("p", p)]
+    elif ref == TARGET_CONTROLLER:
+        first = ctx.targets[0] if ctx.targets else None
+        found = ctx.target_controllers.get(first[1]) if first and first[0] == "o" else None
+        out = [found] if found is not None else []
     else:
         out = []
     # CR 801.10: a spell or ability can't affect players outside its controller's range.

@@ -132,6 +132,9 @@ CHOSEN = Ref("chosen")
 CHOSEN_PLAYER = Ref("chosen_player")
 EACH_OTHER_PLAYER = Ref("each_other_player")  # every player but you
 OTHER_OPPONENTS = Ref("other_opponents")  # your opponents other than the first target
+# The controller of the first target as the resolution began ("its controller" after the
+# spell destroyed it: last known information, CR 608.2h).
+TARGET_CONTROLLER = Ref("target_controller")
 EACH_CREATURE = Ref("each_creature")  # every creature on the battlefield
 EACH_CREATURE_WITH_FLYING = Ref("each_creature_with_flying")
 EACH_CREATURE_WITHOUT_FLYING = Ref("each_creature_without_flying")

@@ -69,6 +69,7 @@ from ..vocab import (
     SHROUD,
     SUBTYPE,
     TAPS_LAND_FOR_MANA,
+    TARGET_CONTROLLER,
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
     TARGET_OPPONENT,
@@ -150,6 +151,7 @@ from ..vocab import (
     ReturnAllFromGraveyards,
     RevealHandYouChoose,
     RevealTopCard,
+    RevealUntil,
     SacrificeCreature,
     SacrificeOne,
     SearchLibrary,
@@ -404,6 +406,14 @@ CARDS = [
                                   text="Draw a card, then discard a card."),)),
     CardDef(name="Mind Spring", types=SORCERY, cost=mana_cost("{X}{U}{U}"),
             text="Draw X cards.", spell=(Draw(X, YOU),)),
+    CardDef(name="Polymorph", types=SORCERY, cost=mana_cost("{3}{U}"),
+            text="Destroy target creature. It can't be regenerated. Its controller reveals "
+                 "cards from the top of their library until they reveal a creature card. The "
+                 "player puts that card onto the battlefield, then shuffles all other cards "
+                 "revealed this way into their library.",
+            targets=(TARGET_CREATURE,),
+            spell=(Destroy(Target(0), no_regen=True),
+                   RevealUntil(CREATURE_CARD, TARGET_CONTROLLER))),
     CardDef(name="Ponder", types=SORCERY, cost=mana_cost("{U}"),
             text="Look at the top three cards of your library, then put them back in any "
                  "order. You may shuffle.\nDraw a card.",
