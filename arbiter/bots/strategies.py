@@ -73,11 +73,26 @@ class _Book:
         return (c is not None and "flying" in c.get("keywords", ())) or \
             "flying" in vk.granted_keywords(o)
 
+    def harmful(self, name: str) -> bool:
+        """An Aura that hurts what it enchants (the catalog's "harmful")."""
+        c = self.cards.get(name)
+        return c is not None and bool(c.get("harmful"))
+
     def value(self, o: Obj) -> int:
         if vk.name(o) not in self.cards:
             return 0
         p, t = self.pt(o)
         return self.mana_value(vk.name(o)) * 2 + p + t
+
+
+# How an equip ability reads in a priority action's label (CR 702.6a).
+EQUIP = "Attach to target creature you control"
+
+
+def _opposing_creatures(book: _Book, view: View, objs: Objects, me: int) -> bool:
+    team = _team(view, me)
+    return any(vk.zone(o) == "b" and vk.controller(o) not in team
+               and book.is_(vk.name(o), "Creature") for o in objs.values())
 
 
 def _team(view: View, me: int, sharing: str | None = None) -> set[int]:
@@ -122,6 +137,8 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 # Keep restart and subgame cards for when they help: rarely, for a bot.
                 if vk.name(o) in ("Shahrazad",):
                     return -1
+                if book.harmful(vk.name(o)) and not _opposing_creatures(book, view, objs, me):
+                    return -1  # a Pacifism with no opposing creature would land on its own
                 return book.mana_value(vk.name(o))
             best = max(casts, key=cost)
             if cost(best) >= 0:
@@ -143,6 +160,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 return int(a["id"])
             if "{T}" in label and "damage" in label and "Sacrifice" not in label:
                 return int(a["id"])
+            gear = objs.get(a.get("obj", -1))
+            if EQUIP in label and gear is not None and vk.attached_to(gear) is None:
+                return int(a["id"])  # equip what is not yet equipped; the target: the best
         return int(by_kind["pass"][0]["id"])
 
     if kind == "attackers":
@@ -154,6 +174,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     if kind == "target":
         if "done" in by_kind:  # "any number of targets": all of X to the first one
             return int(by_kind["done"][0]["id"])
+        return _choose_target(book, view, me, objs, actions)
+
+    if kind == "enchant":  # an Aura entering uncast: chosen as its target would be
         return _choose_target(book, view, me, objs, actions)
 
     if kind == "x":
@@ -379,7 +402,8 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
                    actions: list[dict[str, Any]]) -> int:
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     source_name = vk.name(source) if source else ""
-    friendly = source_name not in _HARMFUL and source_name != ""
+    friendly = (source_name not in _HARMFUL and source_name != ""
+                and not book.harmful(source_name))
     text = vk.ability_text(source) if source is not None else None
     if text is not None and text != "ability":  # an ability: what it does says who it is for
         friendly = not any(w in text for w in _HARM_WORDS)

@@ -219,6 +219,12 @@ def granted_keywords(obj: Entry) -> tuple[str, ...]:
     return tuple(obj.get("kw", ()))
 
 
+def attached_to(obj: Entry) -> int | None:
+    """The object an Aura or Equipment is attached to, if any."""
+    a = obj.get("a")
+    return int(a) if a is not None else None
+
+
 def attacking(obj: Entry) -> tuple[str, int] | None:
     """What the object attacks: ``("p", player)`` or ``("o", planeswalker)``; None if nothing."""
     at = obj.get("at")

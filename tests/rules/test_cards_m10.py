@@ -38,14 +38,22 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
     if lands:  # one land short: not castable
         g = Scene().battlefield(0, *lands[:-1]).hand(0, name).start()
         assert g.find("cast", f"Cast {name}") is None
-    g = (Scene().battlefield(0, *lands).hand(0, name).battlefield(1, "Grizzly Bears")
-         .start())
+    # "Enchant tapped creature" needs a tapped one (CR 702.5a).
+    tapped = card.enchant is not None and card.enchant.where is not None and \
+        bool(card.enchant.where.tapped)
+    g = (Scene().battlefield(0, *lands).hand(0, name)
+         .battlefield(1, "Grizzly Bears", tapped=tapped).start())
     if card.is_("Land"):  # no cost: it is played, never cast (CR 305.1)
         g.choose("play_land", name)
         assert g.obj(name).controller == 0
     elif card.enchant is not None:  # an Aura: it resolves onto its target
-        g.cast(0, name, "Grizzly Bears").resolve()
-        assert g.obj(name).attached_to == g.obj("Grizzly Bears").oid
+        g.cast(0, name)
+        aim = g.find("target", "Grizzly Bears") or g.find("target")  # "Enchant land": a land
+        assert aim is not None and aim.ref is not None
+        g.choose("target", ref=aim.ref).resolve()
+        if g.decision.kind == "land_type":  # Convincing Mirage: chosen as it enters
+            g.choose("land_type")
+        assert g.obj(name).attached_to == aim.ref[1]
     elif card.targets or not card.is_permanent_card:
         player_target = card.targets and card.targets[0].kind in ("player", "opponent")
         g.cast(0, name, *((1 if player_target else "Grizzly Bears",) if card.targets else ()))

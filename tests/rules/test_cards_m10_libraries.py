@@ -278,8 +278,8 @@ def test_warp_world_puts_the_rest_on_the_bottom_and_auras_on_a_creature() -> Non
         g.cast(0, "Warp World").resolve()
         shown = _reveals(g)[1]  # two of player 1's four cards
         while g.decision.kind != "priority":
-            assert g.decision.kind in ("attach", "order")
-            if g.decision.kind == "attach":  # the creature entered first (CR 303.4f)
+            assert g.decision.kind in ("enchant", "order")
+            if g.decision.kind == "enchant":  # the creature entered first (CR 303.4f)
                 assert g.labels() == ["Enchant Grizzly Bears"]
                 attached += 1
             g.choose(g.decision.actions[0].kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import planechase, planeswalkers, sacrifice_costs
+from . import attachments, planechase, planeswalkers, sacrifice_costs
 from .cards.vocab import (
     FLASH,
     HASTE,
@@ -26,7 +26,7 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type
+from .characteristics import has_keyword, is_type, mana_abilities
 from .config import COMMANDER
 from .filters import matches
 from .keywords import can_target
@@ -73,7 +73,9 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
-        for ab in o.defn.abilities:
+        if game.global_sources and attachments.cant(game, o, "activate"):
+            continue  # CR 602.5: mana abilities too
+        for ab in mana_abilities(game, o) if game.global_sources else o.defn.abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
                 out.append((o.oid, ab.produces))
                 break
@@ -121,8 +123,9 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
 def activate_mana(game: Game, pid: int, obj: Obj, *, color: str = "",
                   quiet: bool = False) -> None:
     """CR 605.3b: a mana ability doesn't go on the stack; it resolves at once. A source with
-    a choice of colours makes ``color``."""
-    ab = next(a for a in obj.defn.abilities if isinstance(a, ManaAbility))
+    a choice of colours (or of any colour) makes ``color``."""
+    abilities = mana_abilities(game, obj)
+    ab = next((a for a in abilities if color in mana_choices(a.produces)), abilities[0])
     choices = mana_choices(ab.produces)
     made = color if color in choices else choices[0]
     game.set_tapped(obj, True)
@@ -321,6 +324,8 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     cost = ab.cost
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5
     if (ab.sorcery_speed or cost.is_loyalty) and not _sorcery_timing(game, pid):
         return False  # CR 606.3: loyalty abilities at sorcery speed
     if cost.is_loyalty and not planeswalkers.loyalty_ready(game, obj, cost):
@@ -352,6 +357,8 @@ def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
         return False
     if obj.tapped or is_sick(game, obj) or not _sorcery_timing(game, pid):
         return False
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5: an Ice Caged creature can't be deployed either
     return bool(legal_targets(game, pid, TargetSpec("teammate")))
 
 
@@ -542,6 +549,7 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
     game.say(f"{game.name(pid)} casts {spell.name}{with_x}{what}.", "cast", player=pid,
              obj=spell.oid)
     game.emit("cast", player=pid, obj=spell)  # "whenever a player casts a spell"
+    attachments.announce_targets(game, spell)  # CR 601.2i: now it has become cast
 
 
 def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
@@ -586,6 +594,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         if ability.targets else ""
     game.say(f"{game.name(pid)} activates {obj.name}'s ability{what}.", "activate",
              player=pid, obj=ability.oid)
+    attachments.announce_targets(game, ability)  # CR 602.2b
 
 
 def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:

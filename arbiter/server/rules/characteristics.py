@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
-from .cards.vocab import Keyword
+from .cards.vocab import Keyword, ManaAbility
 from .layers import Chars, compute
 from .state import BATTLEFIELD, Obj
 
@@ -122,6 +122,15 @@ def power(game: Game, obj: Obj) -> int:
 
 def toughness(game: Game, obj: Obj) -> int:
     return _pt(game, obj, obj.defn.toughness, True)
+
+
+def mana_abilities(game: Game, obj: Obj) -> list[ManaAbility]:
+    """A permanent's mana abilities: its own, or, for a land whose subtype an effect set to a
+    basic land type, that type's instead (CR 305.7)."""
+    ch = chars_of(game, obj)
+    if ch is not None and ch.land_mana is not None:
+        return [ManaAbility(m) for m in ch.land_mana]
+    return [a for a in obj.defn.abilities if isinstance(a, ManaAbility)]
 
 
 def loyalty(obj: Obj) -> int:

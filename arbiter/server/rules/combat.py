@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .attachments import cant
 from .cards.vocab import DEFENDER, VIGILANCE
 from .casting import describe_ref, is_sick
 from .characteristics import has_keyword, is_type
@@ -62,7 +63,8 @@ def can_attack(game: Game, obj: Obj) -> bool:
     return (is_type(game, obj, "Creature") and not obj.phased_out and not obj.tapped
             and not is_sick(game, obj) and game.is_active(obj.controller)
             and obj.attacking is None and obj.blocking is None
-            and not has_keyword(game, obj, DEFENDER))  # CR 702.3b
+            and not has_keyword(game, obj, DEFENDER)  # CR 702.3b
+            and not (game.global_sources and cant(game, obj, "attack")))  # Pacifism
 
 
 def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
@@ -70,6 +72,9 @@ def can_block(game: Game, blocker: Obj, attacker: Obj) -> bool:
         return False
     if blocker.attacking is not None or blocker.blocking is not None:
         return False  # in another turn's combat (Grand Melee, see docs/rulings.md)
+    if game.global_sources and (cant(game, blocker, "block") or cant(game, attacker,
+                                                                     "be_blocked")):
+        return False  # "can't block", "can't be blocked" from what is attached
     defender = defending_player(game, attacker.attacking) if attacker.attacking else None
     return evasion_allows(game, attacker, blocker, defender)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .attachments import announce_targets
 from .casting import describe_ref, legal_targets, spell_target_specs, unlimited_source
 from .state import REFRESH, STACK, Action, Decision, Obj
 
@@ -34,6 +35,7 @@ def copy_spell(game: Game, original: Obj, copier: int) -> Flow:
         if copy.targets else ""
     game.say(f"{game.name(copier)} copies {copy.name}{what}.", "copy", player=copier,
              obj=copy.oid)
+    announce_targets(game, copy)  # a copy's targets become its targets too (707.10)
 
 
 def choose_new_targets(game: Game, copy: Obj) -> Flow:

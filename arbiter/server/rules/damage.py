@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .attachments import prevents_noncombat_damage
 from .cards.vocab import DEATHTOUCH, INFECT, LIFELINK, PreventDamageRemoveCounters
 from .casting import describe_ref as describe
 from .characteristics import is_type, source_has
@@ -137,6 +138,10 @@ def _options(game: Game, hit: _Hit, redirectable: bool) -> list[Option]:
     if victim is not None:
         out.extend(_counters_instead(game, hit, victim, st) for st in victim.defn.statics
                    if isinstance(st, PreventDamageRemoveCounters))
+        if not hit.combat and game.global_sources and prevents_noncombat_damage(game, victim):
+            # "Prevent all noncombat damage that would be dealt to equipped creature."
+            out.append(_prevent_all(hit, ("noncombat", victim.oid),
+                                    f"Prevent all noncombat damage to {victim.name}"))
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from . import archenemy, ending, nontraditional, planechase, sba, teams
+from .attachments import cant
 from .cards.vocab import PHASING
 from .casting import perform_priority_action, priority_actions
 from .combat import attackers, declare_attackers, declare_blockers, end_combat
@@ -338,6 +339,8 @@ def untap_step(game: Game) -> None:
     held = held_down(game, aps) if game.continuous else ()  # CR 502.3
     for o in game.battlefield:
         if o.controller in untappers and o.tapped and not o.phased_out and o.oid not in held:
+            if game.global_sources and cant(game, o, "untap"):
+                continue  # CR 502.3: an effect keeps it from untapping
             game.set_tapped(o, False)
     game.empty_mana_pools()
 

@@ -27,6 +27,8 @@ def _obj(o: Obj) -> tuple[Any, ...]:
     # stay what logs written before them recorded.
     if o.deathtouched:
         out = (*out, "deathtouched")
+    if o.chosen:  # a choice made as it entered (a basic land type)
+        out = (*out, "chosen", o.chosen)
     if o.x or o.is_copy:  # a spell's announced X (CR 107.3a), a copy (CR 707.10)
         out = (*out, "x", o.x, o.is_copy)
     return (*out, o.stack_id) if o.stack_id else out

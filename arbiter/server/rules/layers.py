@@ -38,9 +38,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .cards.vocab import (
+    BASIC_LAND_MANA,
     CreaturesGet,
     CreaturesHave,
     EnchantedGets,
+    EnchantedIsChosenType,
     Keyword,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
@@ -66,10 +68,14 @@ class Chars:
     types: frozenset[str]  # card types (CR 205.2a), as layer 4 leaves them
     granted: list[Keyword] = field(default_factory=list)  # what effects gave it (a view's "kw")
     abilities: bool = True  # False once it has lost all abilities (layer 6)
+    # A land whose subtype an effect set to basic land types: the mana those types give, in
+    # place of its rules text's mana abilities (CR 305.7); None when no effect did.
+    land_mana: tuple[str, ...] | None = None
 
     def copy(self) -> Chars:
         return Chars(self.oid, self.power, self.toughness, set(self.keywords), self.colors,
-                     self.subtypes, self.types, list(self.granted), self.abilities)
+                     self.subtypes, self.types, list(self.granted), self.abilities,
+                     self.land_mana)
 
 
 def printed(obj: Obj) -> Chars:
@@ -188,6 +194,8 @@ def _gather(game: Game, state: State) -> list[LayerEffect]:
                 out.append(_defining(game, src, st))
             elif isinstance(st, SharedTypeBonus):
                 out.append(_shared_types(game, src))
+            elif isinstance(st, EnchantedIsChosenType) and src.chosen:
+                out.append(_land_type(src))
     return out
 
 
@@ -336,7 +344,34 @@ def _aura(game: Game, aura: Obj, st: EnchantedGets) -> list[LayerEffect]:
             ch.granted.extend(keywords)
 
         out.append(LayerEffect("6", aura.timestamp, affects, grant, source=aura.oid))
+    if st.loses:
+        lost = st.loses
+
+        def remove(ch: Chars) -> None:
+            ch.keywords.difference_update(lost)
+            ch.granted[:] = [k for k in ch.granted if k not in lost]
+
+        out.append(LayerEffect("6", aura.timestamp, affects, remove, source=aura.oid,
+                               removes=True))
     return out
+
+
+def _land_type(aura: Obj) -> LayerEffect:
+    """"Enchanted land is the chosen type" (layer 4, CR 305.7): its land types are replaced
+    by the chosen basic land type (a land's subtypes are land types; an animated land keeps
+    its creature types), and it has that type's mana ability instead of its own."""
+    host, chosen = aura.attached_to, aura.chosen
+
+    def affects(state: State) -> list[int]:
+        return [host] if host is not None and host in state and "Land" in state[host].types \
+            else []
+
+    def set_type(ch: Chars) -> None:
+        kept = ch.subtypes - set(BASIC_LAND_MANA) if "Creature" in ch.types else frozenset()
+        ch.subtypes = kept | {chosen}
+        ch.land_mana = (BASIC_LAND_MANA[chosen],)
+
+    return LayerEffect("4", aura.timestamp, affects, set_type, source=aura.oid)
 
 
 def _shared_types(game: Game, src: Obj) -> LayerEffect:

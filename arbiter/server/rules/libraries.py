@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from .attachments import attach, choose_land_type, enchant_choices
 from .cards.vocab import (
     EACH_PLAYER,
     TO_BATTLEFIELD,
@@ -412,16 +413,21 @@ def _redeal(ctx: Ctx, e: PermanentsShuffledAndRedealt) -> Flow:
             batch = [o for o in revealed[p] if o.defn.types & types and o.zone == LIBRARY
                      and o.oid in g.objects]
             for o in batch:
+                host = None
                 if o.defn.is_aura:
-                    host = yield from _aura_host(ctx, p, o)
+                    # CR 303.4f: its owner chooses what it will enchant, without targeting,
+                    # among the permanents there now; with none it stays (303.4g).
+                    answer = yield from ctx.choose(p, "enchant",
+                                                   f"Choose what {o.name} enchants",
+                                                   _enchant_options(g, o, p))
+                    host = g.objects.get(answer.ref[1]) if answer and answer.ref else None
                     if host is None:
-                        continue  # it can't enter without something to enchant (CR 303.4g)
-                    new = g.put_onto_battlefield(o, p, cause="reveal")
-                    if new is not None:
-                        new.attached_to = host
-                        g.control_changed()
-                else:
-                    g.put_onto_battlefield(o, p, cause="reveal")
+                        continue
+                new = g.put_onto_battlefield(o, p, cause="reveal")
+                if new is not None and host is not None:
+                    attach(g, new, host)
+                if new is not None:
+                    yield from choose_land_type(g, new, ctx.choose)
                 revealed[p].remove(o)
     for p in players:
         rest = [o for o in revealed[p] if o.oid in g.objects and o.zone == LIBRARY]
@@ -431,19 +437,10 @@ def _redeal(ctx: Ctx, e: PermanentsShuffledAndRedealt) -> Flow:
             g.say(f"{g.name(p)} puts {_cards(len(rest))} on the bottom of their library.")
 
 
-def _aura_host(ctx: Ctx, pid: int, aura: Obj) -> Flow:
-    """An Aura put onto the battlefield without being cast: its owner chooses what it
-    enchants among what it could enchant, not targeting it (CR 303.4f)."""
-    g = ctx.game
-    spec = aura.defn.enchant
-    hosts = list(g.permanents()) if spec is not None and spec.kind == "permanent" else [
-        o for o in g.creatures()
-        if spec is None or spec.kind != "opponent_creature" or g.are_opponents(pid, o.controller)]
-    answer = yield from ctx.choose(
-        pid, "attach", f"Choose what {aura.name} enchants",
-        lambda: _numbered([Action(0, "choose_card", f"Enchant {o.name}", obj=o.oid)
-                           for o in hosts if o.oid in g.objects]))
-    return answer.obj if answer is not None and answer.obj in g.objects else None
+def _enchant_options(game: Game, aura: Obj, pid: int) -> Callable[[], list[Action]]:
+    return lambda: _numbered([Action(0, "enchant", f"Enchant {h.name}", obj=aura.oid,
+                                     ref=("o", h.oid))
+                              for h in enchant_choices(game, aura, pid)])
 
 
 LIBRARY_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import ending, planechase
-from .card_moves import CARD_MOVE_HANDLERS
+from .attachments import ATTACH_HANDLERS, choose_land_type
 from .cards.pool import TOKEN_DEFS
 from .cards.vocab import (
     BLOCK_PARTNER,
@@ -29,6 +29,7 @@ from .cards.vocab import (
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
     ENCHANTED,
+    ENCHANTED_CONTROLLER,
     EVENT_OBJECT,
     EVENT_OBJECT_CONTROLLER,
     EVENT_PLAYER,
@@ -236,6 +237,10 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == CHOSEN_PLAYER:
         chosen = _chosen_player(ctx)
         out = [chosen] if chosen is not None else []
+    elif ref == ENCHANTED_CONTROLLER:
+        src = _current(g, ctx.source) or ctx.source
+        host = g.objects.get(src.attached_to) if src.attached_to is not None else None
+        out = [host.controller] if host is not None else []
     elif ref == EACH_OTHER_PLAYER:
         out = [p for p in g.players_in_game() if p != ctx.controller]
     elif ref == EACH_PLAYER_BUT_EVENT_PLAYER:
@@ -992,9 +997,9 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **PACK_HANDLERS,
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
-    **TRIGGER_HANDLERS, **LIBRARY_HANDLERS,
+    **TRIGGER_HANDLERS, **ATTACH_HANDLERS, **LIBRARY_HANDLERS,
 }
 
 
@@ -1081,8 +1086,10 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
         if new is None:
             return
         if d.enchant is not None and checked and checked[0] is not None:
-            new.attached_to = checked[0][1]  # CR 303.4f
+            new.attached_to = checked[0][1]  # CR 303.4a: it enters attached to its target
             game.control_changed()
+        yield from choose_land_type(
+            game, new, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
         game.say(f"{new.name} enters the battlefield under {game.name(new.controller)}'s "
                  "control.", "resolve", obj=new.oid)
         return

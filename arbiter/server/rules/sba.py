@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import archenemy, ending, planechase
+from . import archenemy, attachments, ending, planechase
 from .characteristics import is_type, toughness
 from .config import ARCHENEMY, COMMANDER
-from .keywords import destroy, protected_from
+from .keywords import destroy
 from .resolve import choose
 from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
 
@@ -53,10 +53,9 @@ def check(game: Game) -> Flow:
                 doomed.append(o)  # CR 704.5h
         if is_type(game, o, "Planeswalker") and o.counter("loyalty") <= 0:
             to_graveyard.append(o)  # CR 704.5i
-        if o.defn.is_aura and not _aura_legal(game, o):
-            to_graveyard.append(o)  # CR 704.5m, 801.8
         if o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
+    to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
     stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
     for o in sorted(stray, key=lambda o: o.oid):
@@ -70,6 +69,8 @@ def check(game: Game) -> Flow:
             game.remove_counters(o, "+1/+1", n)
             game.remove_counters(o, "-1/-1", n)
             performed = True
+    if attachments.unattach_illegal_equipment(game):  # CR 704.5n
+        performed = True
     seen: set[int] = set()
     for o in to_graveyard + doomed:
         if o.oid in seen or o.oid not in game.objects:
@@ -89,15 +90,6 @@ def check(game: Game) -> Flow:
     if game.config.planechase and planechase.phenomenon_check(game):
         performed = True  # CR 704.6f
     return performed or legend or commander
-
-
-def _aura_legal(game: Game, aura: Obj) -> bool:
-    host = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
-    if host is None or host.zone != BATTLEFIELD or not is_type(game, host, "Creature"):
-        return False
-    if protected_from(game, host, aura):
-        return False  # CR 702.16c
-    return game.obj_in_range(aura.controller, host)  # CR 801.8
 
 
 def _legend_rule(game: Game) -> Flow:

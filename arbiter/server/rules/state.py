@@ -95,6 +95,7 @@ class Obj:
     linked: list[int] = field(default_factory=list)  # card ids exiled with this (CR 607)
     loyalty_turn: int = -1  # turn a loyalty ability of this was last activated (CR 606.3)
     chosen_player: int | None = None  # a player chosen for this permanent (ChooseOpponent)
+    chosen: str = ""  # a basic land type chosen as it entered (ChooseBasicLandType)
     # Stack objects that are abilities:
     ability: Activated | Triggered | None = None
     ability_index: int = -1

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from .attachments import announce_targets
 from .cards.vocab import (
     PLANE,
     AtDrawStep,
     AtEndStep,
     AtUpkeep,
     BecomesTapped,
+    BecomesTarget,
     BecomesUntapped,
     CardLeavesYourZone,
     ChaosEnsues,
@@ -62,7 +64,14 @@ def _matches(game: Game, src: Obj, trig: Triggered, kind: str, data: dict[str, A
     obj = o if isinstance(o, Obj) else None
     if isinstance(ev, AtUpkeep):
         # An upkeep belongs to each player whose turn it is (CR 805.4: the whole active team).
+        if ev.whose == "enchanted":  # the upkeep of the enchanted creature's controller
+            host = game.objects.get(src.attached_to) if src.attached_to is not None else None
+            return kind == "upkeep" and host is not None and host.controller in data["players"]
         return kind == "upkeep" and (ev.whose == "each" or src.controller in data["players"])
+    if isinstance(ev, BecomesTarget):
+        if kind != "becomes_target" or obj is None:
+            return False
+        return obj is src if ev.what == "self" else obj.oid == src.attached_to
     if isinstance(ev, SelfEnters):
         return kind == "enters" and obj is src
     if isinstance(ev, CreatureEnters):
@@ -246,6 +255,7 @@ def put_triggers_on_stack(game: Game) -> Flow:
                 if not ok:
                     game.remove_object(obj)  # CR 603.3d: no legal targets, removed
                     continue
+                announce_targets(game, obj)
             src_name = trig.source.name if trig.source else trig.defn.name
             game.say(f"{src_name}'s ability triggers.", "trigger", obj=obj.oid)
     # Triggers of players who are no longer in the game are dropped (CR 800.4d).
@@ -268,6 +278,7 @@ _EVENT_WORDS = {
     "SetInMotion": "when you set it in motion", "PlanarDieRolled": "planeswalk",
     "PlayerDoes": "when a player acts", "DealsDamage": "when it deals damage",
     "Attacks": "when it attacks", "Blocks": "when it blocks or is blocked",
+    "BecomesTarget": "when it becomes a target",
 }
 
 

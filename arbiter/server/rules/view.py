@@ -100,6 +100,8 @@ def _object(game: Game, o: Obj) -> dict[str, Any]:
             out["k"] = dict(sorted(o.counters.items()))
         if o.attached_to is not None:
             out["a"] = o.attached_to
+        if o.chosen:
+            out["ch"] = o.chosen  # a basic land type chosen as it entered
         if o.phased_out:
             out["x"] = 1
         if is_type(game, o, "Creature"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..mana import ManaCost
-from .vocab import Activated, CardDef, Cost, Effect, Keyword, TargetSpec
+from .vocab import Activated, Attach, CardDef, Cost, Effect, Keyword, Target, TargetSpec, where
 
 mana_cost = ManaCost.parse
 LAND = frozenset({"Land"})
@@ -17,6 +17,19 @@ ARTIFACT = frozenset({"Artifact"})
 ARTIFACT_CREATURE = frozenset({"Artifact", "Creature"})
 BASIC = frozenset({"Basic"})
 LEGENDARY = frozenset({"Legendary"})
+
+
+# Equip's target (CR 702.6a): "target creature you control".
+CREATURE_YOU_CONTROL = TargetSpec("creature", where("target creature you control",
+                                                    controller="you"))
+
+
+def equip(mana: str) -> Activated:
+    """"Equip [cost]" (CR 702.6a): "[cost]: Attach this permanent to target creature you
+    control. Activate only as a sorcery." """
+    return Activated(Cost(mana=mana_cost(mana)), (Attach(Target(0)),),
+                     targets=(CREATURE_YOU_CONTROL,), sorcery_speed=True,
+                     text="Attach to target creature you control. Equip only as a sorcery.")
 
 
 def creature(name: str, mana: str, subtypes: str, power: int, toughness: int,

@@ -46,6 +46,8 @@ def card_data(card: CardDef) -> dict[str, Any]:
         # A vanguard's hand and life modifiers (CR 313.6-7), for the nontraditional cards.
         **({"hand": card.hand_modifier, "life": card.life_modifier}
            if card.is_(VANGUARD) else {}),
+        # An Aura that hurts what it enchants: a bot aims it at an opponent's creature.
+        **({"harmful": True} if card.harmful else {}),
     }
 
 

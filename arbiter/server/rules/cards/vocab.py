@@ -95,6 +95,9 @@ Keyword = str | Landwalk | Protection
 
 # --------------------------------------------------------------------------- card types
 
+# CR 305.6: the basic land types, and the mana each one's intrinsic ability adds.
+BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+
 # Nontraditional card types (CR 311-314): they live in the command zone and are never part of a
 # deck, a library or a sideboard (CR 100.2d).
 PLANE = "Plane"
@@ -127,7 +130,8 @@ EVENT_PLAYER = Ref("event_player")
 EVENT_OBJECT = Ref("event_object")
 EVENT_OBJECT_CONTROLLER = Ref("event_object_controller")
 EVENT_SOURCE_CONTROLLER = Ref("event_source_controller")  # of the source that dealt damage
-ENCHANTED = Ref("enchanted")
+ENCHANTED = Ref("enchanted")  # what this Aura or Equipment is attached to (CR 303.4m, 301.5f)
+ENCHANTED_CONTROLLER = Ref("enchanted_controller")  # the controller of that permanent
 CHOSEN = Ref("chosen")
 CHOSEN_PLAYER = Ref("chosen_player")
 EACH_OTHER_PLAYER = Ref("each_other_player")  # every player but you
@@ -794,13 +798,6 @@ class PackStrike:
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnAllFromGraveyards:
-    """"Put all ``filter`` from all graveyards onto the battlefield under your control"."""
-
-    filter: CardFilter
-
-
-@dataclass(frozen=True, slots=True)
 class RestartGame:
     """Restart the game (CR 724), leaving in exile every non-Aura permanent card linked to the
     source, then put those cards onto the battlefield under your control (CR 724.4)."""
@@ -1113,6 +1110,33 @@ class DelayedTrigger:
     text: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Attach:
+    """Attach this Equipment (or Aura) to ``to`` (CR 701.3): equip's effect (702.6a). It does
+    nothing when it is already attached there (701.3b) or cannot legally be (301.5c)."""
+
+    to: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Sacrifice:
+    """``what``'s controller sacrifices it (CR 701.17): it goes to its owner's graveyard, which
+    indestructible does not stop; only a permanent its controller still controls."""
+
+    what: Ref = SELF
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnAllFromGraveyards:
+    """Put every card ``filter`` admits from all graveyards onto the battlefield at once, under
+    its owner's control, or under yours with ``yours`` ("under your control", CR 110.2a); an
+    Aura chooses what it enchants as it enters, without targeting, and stays in the graveyard
+    when nothing is legal (CR 303.4f-g)."""
+
+    filter: CardFilter
+    yours: bool = False
+
+
 Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | GainControl |
     GiveControl | Untap | Tap | GrantKeyword | SearchLibrary | WinGame | LoseGame | DrawGame |
     HighestLifeWins | PutCounters | RemoveCounters | If | PutSelfIntoLibrary | WishFromOutside |
@@ -1126,8 +1150,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
-    DestroyOneAtRandom | DelayedTrigger | Shuffle | LookAtTop | PutFromHand |
-    SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil |
+    DestroyOneAtRandom | DelayedTrigger | Attach | Sacrifice | Shuffle | LookAtTop |
+    PutFromHand | SacrificeOne | RevealHandYouChoose | RevealTopCard | RevealUntil |
     ExileGraveyardAndNamesakes | LibraryFromExile | SearchThenNamed |
     PermanentsShuffledAndRedealt)
 
@@ -1136,7 +1160,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
 
 @dataclass(frozen=True, slots=True)
 class AtUpkeep:
-    """At the beginning of your upkeep (``whose='you'``) or each upkeep (``'each'``)."""
+    """At the beginning of your upkeep (``whose='you'``), each upkeep (``'each'``), or the
+    upkeep of the enchanted creature's controller (``'enchanted'``)."""
 
     whose: str = "you"
 
@@ -1311,11 +1336,21 @@ class PlanarDieRolled:
     """Whenever you roll the Planeswalker symbol on the planar die (CR 901.8)."""
 
 
+@dataclass(frozen=True, slots=True)
+class BecomesTarget:
+    """When this permanent (``what='self'``) or the permanent this Aura enchants
+    (``'enchanted'``) becomes the target of a spell or ability: as the spell is cast, the
+    ability activated or put on the stack (CR 601.2i, 602.2b, 603.3d; attachments.py)."""
+
+    what: str = "self"
+
+
 TriggerEvent = (AtUpkeep | SelfEnters | CreatureEnters | DealsCombatDamage | PlayerLoses |
     LastCounterRemoved | BecomesTapped | BecomesUntapped | CardLeavesYourZone |
     CreatureLeavesBattlefield | AtDrawStep | AtEndStep | LandEnters | PlayerCastsSpell |
     CreatureYouControlDies | ChaosEnsues | PlaneswalkTo | PlaneswalkAway | SetInMotion |
-    PlanarDieRolled | CounterRemovedFromSelf | PlayerDoes | DealsDamage | Attacks | Blocks)
+    PlanarDieRolled | CounterRemovedFromSelf | PlayerDoes | DealsDamage | Attacks | Blocks |
+    BecomesTarget)
 
 # --------------------------------------------------------------------------- abilities
 
@@ -1466,12 +1501,57 @@ class CreaturesHave:
 class EnchantedGets:
     """An Aura's "Enchanted creature gets +``power``/+``toughness``" (layer 7c), times the
     number of lands of ``per_land`` its controller controls when that is set ("+1/+1 for each
-    Plains you control"), "and has ``keywords``" (layer 6)."""
+    Plains you control"), "and has ``keywords``" (layer 6), "and loses ``loses``" (layer 6,
+    after the keywords it grants)."""
 
     power: int
     toughness: int
     keywords: tuple[Keyword, ...] = ()
     per_land: str = ""
+    loses: tuple[Keyword, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EquippedGets(EnchantedGets):
+    """An Equipment's "Equipped creature gets ... and has ...": the same word as an Aura's,
+    read of the creature it is attached to (CR 301.5a, 301.5f)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnchantedCant:
+    """What the enchanted or equipped creature can't do while this is attached to it: attack,
+    block, have its activated abilities activated (CR 602.5), untap during its controller's
+    untap step (CR 502.3), or be blocked. ``harmful`` tells whoever chooses its target (a
+    bot) that it hurts the creature's controller."""
+
+    attack: bool = False
+    block: bool = False
+    activate: bool = False
+    untap: bool = False
+    be_blocked: bool = False
+
+    @property
+    def harmful(self) -> bool:
+        return self.attack or self.block or self.activate or self.untap
+
+
+@dataclass(frozen=True, slots=True)
+class PreventNoncombatDamageToEnchanted:
+    """"Prevent all noncombat damage that would be dealt to equipped creature" (CR 615):
+    asked where damage is prevented (damage.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseBasicLandType:
+    """"As ~ enters, choose a basic land type" (CR 614.12): the choice is kept on the
+    permanent (``Obj.chosen``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnchantedIsChosenType:
+    """"Enchanted land is the chosen type" (layer 4, CR 305.7): its land types become the
+    chosen basic land type, it loses the abilities of its rules text and has that type's
+    mana ability."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1579,20 +1659,21 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
-    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed | PowerToughnessEqualToLife |
-    PreventDamageRemoveCounters | EntersTappedUnlessControl | ShuffleIntoLibraryInstead |
-    CantBeCountered)
+    PowerToughnessEqualToLife | PreventDamageRemoveCounters | EntersTappedUnlessControl |
+    ShuffleIntoLibraryInstead | CantBeCountered | EnchantedCant |
+    PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType |
+    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
-                   SharedTypeBonus, PowerToughnessEqualToLife)
+                   SharedTypeBonus, PowerToughnessEqualToLife, EnchantedIsChosenType)
 
 # Statics that change other objects or the rules of the game, or a characteristic of their
 # own object that is not its printed value (a characteristic-defining ability): the game keeps
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
-                  UntapDuringOpponentsUntap, OpponentsPlayWithHandsRevealed,
-                  PlayWithTopCardRevealed)
+                  UntapDuringOpponentsUntap, EnchantedCant, PreventNoncombatDamageToEnchanted,
+                  OpponentsPlayWithHandsRevealed, PlayWithTopCardRevealed)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card
@@ -1659,6 +1740,20 @@ class CardDef:
     @property
     def is_aura(self) -> bool:
         return "Aura" in self.subtypes
+
+    @property
+    def harmful(self) -> bool:
+        """Does this Aura hurt what it enchants or its controller (a smaller creature, one
+        that can't attack or untap, life lost)? Whoever picks its target, a bot, aims it at
+        an opponent's creature; its other Auras go on its own."""
+        for a in self.abilities:
+            if isinstance(a, EnchantedCant) and a.harmful:
+                return True
+            if isinstance(a, EnchantedGets) and a.power + a.toughness < 0:
+                return True
+            if isinstance(a, Triggered) and a.event == AtUpkeep("enchanted"):
+                return True
+        return False
 
     @property
     def legendary(self) -> bool:

@@ -27,6 +27,7 @@ from ..build import (
     LAND,
     SORCERY,
     creature,
+    equip,
     loyalty_ability,
     mana_cost,
     planeswalker,
@@ -53,6 +54,8 @@ from ..vocab import (
     EACH_PLAYER,
     EACH_PLAYER_BUT_EVENT_PLAYER,
     EACH_TARGET,
+    ENCHANTED,
+    ENCHANTED_CONTROLLER,
     EVENT_AMOUNT,
     EVENT_OBJECT,
     EVENT_PLAYER,
@@ -73,6 +76,7 @@ from ..vocab import (
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
     TARGET_OPPONENT,
+    TARGET_PERMANENT,
     TARGET_PLAYER,
     TO_HAND,
     TO_TOP,
@@ -82,6 +86,7 @@ from ..vocab import (
     WHILE_SOURCE_ON_BATTLEFIELD,
     X_DIVIDED_EVENLY,
     YOU,
+    Ability,
     Activated,
     AtDrawStep,
     AtEndStep,
@@ -89,9 +94,12 @@ from ..vocab import (
     Attacks,
     AtUpkeep,
     BecomeCreature,
+    BecomesTarget,
     Blocks,
     CantBeCountered,
     CardDef,
+    CardFilter,
+    ChooseBasicLandType,
     CopySpell,
     Cost,
     CostsMorePerExtraTarget,
@@ -110,10 +118,13 @@ from ..vocab import (
     Discard,
     DoesntUntap,
     Draw,
+    EnchantedCant,
     EnchantedGets,
+    EnchantedIsChosenType,
     EntersAsCopy,
     EntersTappedUnlessControl,
     EntersWithCounters,
+    EquippedGets,
     Exile,
     ExileGraveyardAndNamesakes,
     ExtraTurn,
@@ -140,6 +151,7 @@ from ..vocab import (
     PreventAllCombatDamage,
     PreventAllDamageTo,
     PreventDamageRemoveCounters,
+    PreventNoncombatDamageToEnchanted,
     PreventOneFromOpponents,
     Protection,
     Pump,
@@ -152,6 +164,7 @@ from ..vocab import (
     RevealHandYouChoose,
     RevealTopCard,
     RevealUntil,
+    Sacrifice,
     SacrificeCreature,
     SacrificeOne,
     SearchLibrary,
@@ -224,11 +237,12 @@ def _walk(land: str) -> str:
 
 
 _INSTANT_OR_SORCERY = frozenset({"Instant", "Sorcery"})
-def _aura(name: str, mana: str, effect: str, gets: EnchantedGets) -> CardDef:
-    """An Aura with "Enchant creature" and one "Enchanted creature gets ..." ability."""
-    return CardDef(name=name, types=ENCHANTMENT, subtypes=("Aura",), cost=mana_cost(mana),
-                   text=f"Enchant creature\nEnchanted creature {effect}",
-                   enchant=TARGET_CREATURE, abilities=(gets,))
+
+
+def _aura(name: str, mana: str, effect: str, *abilities: Ability) -> CardDef:
+    """An Aura with "Enchant creature" and "Enchanted creature ``effect``"."""
+    return _enchant(name, mana, "creature", TARGET_CREATURE, f"Enchanted creature {effect}",
+                    *abilities)
 
 
 def _pump_spell(name: str, mana: str, power: int, toughness: int) -> CardDef:
@@ -270,6 +284,22 @@ def _life_when_cast(name: str, color: str) -> CardDef:
                    abilities=(Triggered(PlayerCastsSpell(colors=frozenset(color)),
                                         (May((GainLife(1, YOU),), prompt="Gain 1 life?"),),
                                         text="You may gain 1 life."),))
+_EQUIP = "Equip {2} ({2}: Attach to target creature you control. Equip only as a sorcery.)"
+_TAPPED_CREATURE = TargetSpec("creature", where("target tapped creature", tapped=True))
+_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
+
+
+def _enchant(name: str, mana: str, what: str, spec: TargetSpec, rest: str,
+             *abilities: Ability) -> CardDef:
+    """An Aura: "Enchant ``what``" (CR 702.5a, cast targeting ``spec``), then ``rest``."""
+    return CardDef(name=name, types=ENCHANTMENT, subtypes=("Aura",), cost=mana_cost(mana),
+                   text=f"Enchant {what}\n{rest}", enchant=spec, abilities=abilities)
+
+
+def _equipment(name: str, mana: str, text: str, *abilities: Ability) -> CardDef:
+    """An Equipment with "Equip {2}" (CR 301.5, 702.6a)."""
+    return CardDef(name=name, types=ARTIFACT, subtypes=("Equipment",), cost=mana_cost(mana),
+                   text=text, abilities=(*abilities, equip("{2}")))
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -330,6 +360,12 @@ CARDS = [
     CardDef(name="Honor of the Pure", types=ENCHANTMENT, cost=mana_cost("{1}{W}"),
             text="White creatures you control get +1/+1.",
             abilities=(CreaturesGet(1, 1, "you", color="W"),)),
+    _enchant("Indestructibility", "{3}{W}", "permanent", TARGET_PERMANENT,
+             "Enchanted permanent has indestructible. (Effects that say \"destroy\" don't "
+             "destroy that permanent. A creature with indestructible can't be destroyed by "
+             "damage.)", EnchantedGets(0, 0, (INDESTRUCTIBLE,))),
+    _aura("Lifelink", "{W}", "has lifelink. (Damage dealt by the creature also causes its "
+          "controller to gain that much life.)", EnchantedGets(0, 0, (LIFELINK,))),
     creature("Lightwielder Paladin", "{3}{W}{W}", "Human Knight", 4, 4, (FIRST_STRIKE,),
              f"{_FIRST_STRIKE}\nWhenever Lightwielder Paladin deals combat damage to a player, "
              "you may exile target black or red permanent that player controls.",
@@ -345,6 +381,12 @@ CARDS = [
              abilities=(Triggered(PlayerCastsSpell(frozenset({"Enchantment"}), who="you"),
                                   (May((Draw(1, YOU),), prompt="Draw a card?"),),
                                   text="You may draw a card."),)),
+    CardDef(name="Open the Vaults", types=SORCERY, cost=mana_cost("{4}{W}{W}"),
+            text="Return all artifact and enchantment cards from all graveyards to the "
+                 "battlefield under their owners' control. (Auras with nothing to enchant "
+                 "remain in graveyards.)",
+            spell=(ReturnAllFromGraveyards(CardFilter(frozenset({"Artifact", "Enchantment"}))),)),
+    _aura("Pacifism", "{1}{W}", "can't attack or block.", EnchantedCant(attack=True, block=True)),
     creature("Razorfoot Griffin", "{3}{W}", "Griffin", 2, 2, (FLYING, FIRST_STRIKE),
               f"{_FLYING}\n{_FIRST_STRIKE}"),
     CardDef(name="Safe Passage", types=INSTANT, cost=mana_cost("{2}{W}"),
@@ -370,6 +412,10 @@ CARDS = [
     creature("Clone", "{3}{U}", "Shapeshifter", 0, 0, (),
              "You may have Clone enter as a copy of any creature on the battlefield.",
              abilities=(EntersAsCopy(),)),
+    _enchant("Convincing Mirage", "{1}{U}", "land", _LAND,
+             "As Convincing Mirage enters, choose a basic land type.\n"
+             "Enchanted land is the chosen type.",
+             ChooseBasicLandType(), EnchantedIsChosenType()),
     _pump_spell("Disorient", "{3}{U}", -7, 0),
     creature("Djinn of Wishes", "{3}{U}{U}", "Djinn", 4, 4, (FLYING,),
              "Flying\nDjinn of Wishes enters with three wish counters on it.\n"
@@ -392,6 +438,16 @@ CARDS = [
             abilities=(Triggered(PlayerCastsSpell(_INSTANT_OR_SORCERY),
                                  (CopySpell(EVENT_OBJECT, EACH_PLAYER_BUT_EVENT_PLAYER),),
                                  text="Each other player copies that spell."),)),
+    _aura("Ice Cage", "{1}{U}",
+          "can't attack or block, and its activated abilities can't be activated.\n"
+          "When enchanted creature becomes the target of a spell or ability, destroy Ice Cage.",
+          EnchantedCant(attack=True, block=True, activate=True),
+          Triggered(BecomesTarget("enchanted"), (Destroy(SELF),), text="Destroy Ice Cage.")),
+    creature("Illusionary Servant", "{1}{U}{U}", "Illusion", 3, 4, (FLYING,),
+             "Flying\nWhen Illusionary Servant becomes the target of a spell or ability, "
+             "sacrifice it.",
+             abilities=(Triggered(BecomesTarget(), (Sacrifice(SELF),),
+                                  text="Sacrifice Illusionary Servant."),)),
     planeswalker("Jace Beleren", "{1}{U}{U}", "Jace", 3,
                  "[+2]: Each player draws a card.\n[-1]: Target player draws a card.\n[-10]: "
                  "Target player mills twenty cards.",
@@ -502,7 +558,7 @@ CARDS = [
                   loyalty_ability(-2, (SearchLibrary(YOU, ANY_CARD, to=TO_TOP),),
                                   "Search your library for a card, then shuffle and put that "
                                   "card on top."),
-                  loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD),),
+                  loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD, yours=True),),
                                   "Put all creature cards from all graveyards onto the "
                                   "battlefield under your control."))),
     creature("Looming Shade", "{2}{B}", "Shade", 1, 1, (),
@@ -528,6 +584,11 @@ CARDS = [
                                  (LoseLife(EVENT_AMOUNT, Target(0)),),
                                  targets=(TARGET_OPPONENT,),
                                  text="Target opponent loses that much life."),)),
+    _enchant("Soul Bleed", "{2}{B}", "creature", TARGET_CREATURE,
+             "At the beginning of the upkeep of enchanted creature's controller, that player "
+             "loses 1 life.",
+             Triggered(AtUpkeep("enchanted"), (LoseLife(1, ENCHANTED_CONTROLLER),),
+                       text="That player loses 1 life.")),
     CardDef(name="Underworld Dreams", types=ENCHANTMENT, cost=mana_cost("{B}{B}{B}"),
             text="Whenever an opponent draws a card, Underworld Dreams deals 1 damage to that "
                  "player.",
@@ -598,6 +659,10 @@ CARDS = [
             targets=(ANY_TARGET,), any_number_of_targets=True,
             abilities=(CostsMorePerExtraTarget(1),),
             spell=(Damage(X_DIVIDED_EVENLY, EACH_TARGET),)),
+    _enchant("Firebreathing", "{R}", "creature", TARGET_CREATURE,
+             "{R}: Enchanted creature gets +1/+0 until end of turn.",
+             Activated(Cost(mana=mana_cost("{R}")), (Pump(ENCHANTED, 1, 0),),
+                       text="Enchanted creature gets +1/+0 until end of turn.")),
     creature("Goblin Chieftain", "{1}{R}{R}", "Goblin", 2, 2, (HASTE,),
              f"{_HASTE}\nOther Goblin creatures you control get +1/+1 and have haste.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Goblin"),
@@ -705,6 +770,9 @@ CARDS = [
                                        "battlefield."),)),
     creature("Emerald Oryx", "{3}{G}", "Antelope", 2, 3, (Landwalk("Forest"),),
               _walk("Forest")),
+    _enchant("Entangling Vines", "{3}{G}", "tapped creature", _TAPPED_CREATURE,
+             "Enchanted creature doesn't untap during its controller's untap step.",
+             EnchantedCant(untap=True)),
     CardDef(name="Fog", types=INSTANT, cost=mana_cost("{G}"),
             text="Prevent all combat damage that would be dealt this turn.",
             spell=(PreventAllCombatDamage(),)),
@@ -798,6 +866,10 @@ CARDS = [
              "instead.", types=ARTIFACT_CREATURE, abilities=(ShuffleIntoLibraryInstead(),)),
     _life_when_cast("Demon's Horn", "B"),
     _life_when_cast("Dragon's Claw", "R"),
+    _equipment("Gorgon Flail", "{2}",
+               "Equipped creature gets +1/+1 and has deathtouch. (Any amount of damage it "
+               f"deals to a creature is enough to destroy that creature.)\n{_EQUIP}",
+               EquippedGets(1, 1, (DEATHTOUCH,))),
     CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
             text="At the beginning of each player's draw step, if Howling Mine is untapped, "
                  "that player draws an additional card.",
@@ -805,6 +877,10 @@ CARDS = [
                                  condition=SourceUntapped(),
                                  text="That player draws an additional card."),)),
     _life_when_cast("Kraken's Eye", "U"),
+    _equipment("Magebane Armor", "{3}",
+               "Equipped creature gets +2/+4 and loses flying.\nPrevent all noncombat damage "
+               f"that would be dealt to equipped creature.\n{_EQUIP}",
+               EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
     CardDef(name="Mirror of Fate", types=ARTIFACT, cost=mana_cost("{5}"),
             text="{T}, Sacrifice Mirror of Fate: Choose up to seven face-up exiled cards you "
                  "own. Exile all the cards from your library, then put the chosen cards on top "
@@ -813,6 +889,10 @@ CARDS = [
                                  text="Choose up to seven face-up exiled cards you own."),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
+    _equipment("Whispersilk Cloak", "{3}",
+               "Equipped creature can't be blocked and has shroud. (It can't be the target of "
+               "spells or abilities.)\nEquip {2}",
+               EquippedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
     _life_when_cast("Wurm's Tooth", "G"),
     _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
     _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
