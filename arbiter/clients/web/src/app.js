@@ -7,6 +7,7 @@
 
 import { BlockPlan } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
+import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { Connection } from "./net.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
 import * as T from "./table.js";
@@ -77,6 +78,9 @@ export class App {
     this.answered = new Map(); // room -> serial we answered
     this.watching = new Set(); // match rooms we spectate
     this.autoPass = localStorage.getItem("arbiter.autopass") !== "off";
+    this.stops = parseStops(localStorage.getItem("arbiter.stops")); // stops.js
+    this.stopsOpen = false; // the stops panel is shown
+    this.hold = null; // "pass until end of turn / my turn", while it runs
     this.autoPasses = 0;
     this.match = null; // the match room on screen (null: the lobby)
     this.status = { state: "connecting" };
@@ -644,6 +648,21 @@ export class App {
       case "autopass":
         this.toggleAutoPass();
         break;
+      case "stops":
+        this.stopsOpen = !this.stopsOpen;
+        this.render();
+        break;
+      case "stop":
+        this.stops = toggleStop(this.stops, data.side, data.step);
+        localStorage.setItem("arbiter.stops", JSON.stringify(this.stops));
+        this.render();
+        break;
+      case "hold": {
+        const view = this.view(this.activeRoom(this.match)) ?? {};
+        this.hold = { until: data.until, turn: view.t?.[0] };
+        this.render(); // passes now, as the hold says
+        break;
+      }
       case "bot":
         this.addBot(this.match, Number(data.seat), this.root.querySelector("#bot-strategy")?.value);
         break;
@@ -838,9 +857,13 @@ export class App {
     const { pending } = ctx;
     this.blocks.follow(ctx.room, pending && pending[0] === ctx.room ? pending[1] : null, ctx.view.t?.[2]);
     if (this.sendBlocks(pending)) return; // act() rendered the table again
-    if (pending && this.autoPass && T.onlyPassing(pending[1])) {
+    if (this.hold && !holding(this.hold, ctx.view, ctx.me)) this.hold = null;
+    if (pending && pending[1].kind === "priority" && pending[1].actions.some((a) => a.kind === "pass")
+        && passFor(ctx.view, ctx.me, { onlyPassing: T.onlyPassing(pending[1]), autoPass: this.autoPass,
+          stops: this.stops, hold: this.hold })) {
       // Passing (CR 117.3d) is all there is to do (mana with nothing to spend it on empties at
-      // the end of the step, CR 500.4): do it without asking, as the player chose.
+      // the end of the step, CR 500.4), or the step is none the player stops at, or a hold
+      // runs (stops.js): pass without asking, as the player chose.
       this.autoPasses += 1;
       const pass = pending[1].actions.find((a) => a.kind === "pass");
       this.answered.set(pending[0], pending[1].serial);
@@ -865,7 +888,8 @@ export class App {
     }
     this.renderRegion("stack", T.stackHtml(ctx));
     this.renderRegion("hand", T.handHtml(ctx));
-    this.renderRegion("actions", T.actionsHtml(ctx, this.autoPass));
+    this.renderRegion("actions", T.actionsHtml(ctx, this.autoPass, this.hold)
+      + (this.stopsOpen ? T.stopsHtml(this.stops) : ""));
     this.renderRegion("popup", T.popupHtml(this.popup));
     this.renderLog();
     this.renderDetail(ctx);

@@ -3,6 +3,7 @@
 // page only when its HTML changed.
 
 import { cardHtml, detailHtml, poolHtml } from "./cards.js";
+import { STOP_STEPS } from "./stops.js";
 import { keyOf } from "./protocol/codec.js";
 import { activePlayers, clockText, decider, describeRef, esc, nameOf, plural, REASONS,
   resultText, seatName, seatsOf, STEPS } from "./text.js";
@@ -227,7 +228,8 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
   const buttons = [];
   const finished = summary?.state === "finished";
   if (!watching && !finished) {
-    buttons.push(`<button data-do="autopass" class="small${autoPass ? " on" : ""}" aria-pressed="${autoPass}" title="A: pass for me when passing is all I can do">Auto-pass ${autoPass ? "on" : "off"}</button>`);
+    buttons.push(`<button data-do="autopass" class="small${autoPass ? " on" : ""}" aria-pressed="${autoPass}" title="A: pass for me when passing is all I can do, or at steps I do not stop at">Auto-pass ${autoPass ? "on" : "off"}</button>`);
+    buttons.push(`<button data-do="stops" class="small" title="the steps where auto-pass stops for you">Stops</button>`);
     const offer = view.d;
     if (!view.x && me !== null) {
       if (!offer) buttons.push(`<button data-do="draw" data-op="propose" class="small">Offer a draw</button>`);
@@ -437,14 +439,14 @@ export function handHtml(ctx) {
   return `<div class="hand-label">Your hand <small>(${cards.length})</small></div><div class="hand-cards">${cards.map(([id, o]) => cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "handcard" })).join("") || '<span class="empty">empty</span>'}</div>`;
 }
 
-export function actionsHtml(ctx, autoPass) {
+export function actionsHtml(ctx, autoPass, hold = null) {
   const { pending, view, names, me, summary } = ctx;
   if (!pending) {
     const who = decider(view);
     let text;
     if (view.x) text = "The game is over.";
     else if (Array.isArray(view.w) && view.w[0] === "subgame") text = "This game waits for its subgame.";
-    else if (who === me && me !== null) text = autoPass ? "Passing: nothing else to do now." : "Sending…";
+    else if (who === me && me !== null) text = hold ? "Passing (a hold)…" : autoPass ? "Passing: nothing else to do now." : "Sending…";
     else if (who !== null) text = `Waiting for ${nameOf(names, who)}…`;
     else if (summary?.state === "finished") text = "The match is over.";
     else text = "Waiting…";
@@ -469,8 +471,25 @@ export function actionsHtml(ctx, autoPass) {
     const extra = a.kind === "amount" ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
     return `<li><button data-do="act" data-id="${a.id}" data-key="a${a.id}" class="act${a === primary ? " primary" : ""}">${keyHint} ${esc(label(a))}${extra}${a === primary ? " <kbd>Space</kbd>" : ""}${where}</button></li>`;
   }).join("");
-  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div><ol class="acts">${items}</ol>`;
+  // Holds (stops.js): pass every priority until the turn ends, or until the player's next
+  // turn, unless something happens to them.
+  const holds = decision.kind === "priority" && decision.actions.some((a) => a.kind === "pass")
+    ? `<div class="holds"><button data-do="hold" data-until="end_of_turn" class="small">Pass until end of turn</button> <button data-do="hold" data-until="my_turn" class="small">Pass until my turn</button> <button data-do="stops" class="small link">Stops…</button></div>`
+    : "";
+  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div><ol class="acts">${items}</ol>${holds}`;
 }
+
+/** The stops panel: a box per step and side; a checked box is a step the page stops at when
+ * the player could act there (stops.js). */
+export function stopsHtml(stops) {
+  const row = (side, label) => `<tr><th scope="row">${label}</th>${STOP_STEPS.map((step) => `<td><input type="checkbox" data-do="stop" data-side="${side}" data-step="${step}" aria-label="${esc(`${label}: ${STEPS[step]}`)}"${stops[side].includes(step) ? " checked" : ""}></td>`).join("")}</tr>`;
+  return `<div class="stops" id="stops-panel"><div class="prompt">Stops <small>where the page stops passing for you when you could act; being attacked or a spell of another player always stops it</small></div>
+<table><thead><tr><th></th>${STOP_STEPS.map((s) => `<th scope="col">${esc(STEP_SHORT[s])}</th>`).join("")}</tr></thead><tbody>${row("mine", "Your turn")}${row("theirs", "Opponents' turns")}</tbody></table>
+<button data-do="stops" class="small">Close</button></div>`;
+}
+
+const STEP_SHORT = { upkeep: "Upk", draw: "Draw", main1: "Main 1", begin_combat: "Comb", declare_attackers: "Att",
+  declare_blockers: "Blk", combat_damage: "Dmg", end_combat: "EoC", main2: "Main 2", end: "End" };
 
 export function popupHtml(popup) {
   if (!popup) return "";
