@@ -205,9 +205,12 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             return book.mana_value(vk.name(o)) if o else 0
         return int(max(actions, key=keepability)["id"])
 
-    if kind in ("search", "wish"):
+    if kind == "wish":
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
+
+    if kind in _CARD_PICKS:
+        return _pick_card(book, view, me, objs, kind, actions)
 
     if kind in ("assign_damage", "order_triggers"):
         # Damage: the first option is lethal damage, killing what can be killed. Triggers:
@@ -244,6 +247,39 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         return _choose_share(book, objs, actions)
 
     return int(actions[0]["id"])  # e.g. commander to the command zone: yes
+
+
+# Decisions that name cards, often ones the bot cannot see in its view (a library's): it reads
+# the card's name from the action's label. It finds, takes, keeps on top and names its best
+# card (the priciest; on top of its library a land while it has fewer than five), takes the
+# opponent's best, chooses its best exiled cards, and sacrifices its least valuable permanent.
+_CARD_PICKS = ("search", "order", "choose_discard", "put_from_hand", "choose_exiled",
+               "name_card", "sacrifice")
+
+
+def _named(book: _Book, label: str) -> str:
+    """The longest card name in ``label`` (labels name cards: "Put Forest into your hand")."""
+    return max((n for n in book.cards if n in label), key=len, default="")
+
+
+def _pick_card(book: _Book, view: View, me: int, objs: Objects, kind: str,
+               actions: list[dict[str, Any]]) -> int:
+    cards = [a for a in actions if a["kind"] not in ("choose_none", "done")]
+    if not cards:
+        return int(actions[0]["id"])
+    if kind == "sacrifice":
+        return int(min(cards, key=lambda a: book.value(objs[a["obj"]]) if a.get("obj") in objs
+                       else 0)["id"])
+    lands = sum(1 for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) == me
+                and book.is_(vk.name(o), "Land"))
+    want_land = kind == "order" and lands < 5
+
+    def worth(a: Mapping[str, Any]) -> tuple[bool, bool, int]:
+        name = _named(book, str(a["label"]))
+        return (book.is_(name, "Land") == want_land,
+                kind == "name_card" and book.is_(name, "Creature"), book.mana_value(name))
+
+    return int(max(cards, key=worth)["id"])
 
 
 def _loyalty_cost(label: str) -> int | None:
@@ -453,7 +489,7 @@ def _worth_casting(book: _Book, view: View, me: int, objs: Objects,
 
 _HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
             "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
-            "Consume Spirit", "Capricious Efreet")
+            "Consume Spirit", "Capricious Efreet", "Tome Scour", "Haunting Echoes")
 
 
 def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:

@@ -14,6 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
+from arbiter.server.rules.cards.vocab import (
+    OpponentsPlayWithHandsRevealed,
+    PlayWithTopCardRevealed,
+)
 from arbiter.server.rules.commands import Command
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
@@ -97,6 +101,24 @@ class ViewMirror:
                 self.compared += 1
                 if self.look is not None:
                     self.look(game, v, view)
+
+
+def revealed_to_all(game: Game) -> set[int]:
+    """The hidden cards the rules show every player now, worked out from the battlefield on
+    its own (the oracle for the secrecy properties, not the engine's bookkeeping): the hands
+    of the opponents of a player who controls "your opponents play with their hands
+    revealed", and the top card of the library of a player who controls "play with the top
+    card of your library revealed" (CR 701.16a)."""
+    out: set[int] = set()
+    for o in game.battlefield:
+        if o.phased_out or not game.in_game(o.controller):
+            continue
+        for st in o.defn.statics:
+            if isinstance(st, OpponentsPlayWithHandsRevealed):
+                out.update(c.oid for p in game.opponents(o.controller) for c in game.hand(p))
+            elif isinstance(st, PlayWithTopCardRevealed) and game.library(o.controller):
+                out.add(game.library(o.controller)[-1].oid)
+    return out
 
 
 def replay(config: GameConfig, seed: int, log: list[Command]) -> Table:

@@ -20,7 +20,8 @@ LAND_FOR = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "F
 def _lands(name: str) -> list[str]:
     """Lands that pay exactly ``name``'s mana cost."""
     cost = POOL[name].cost
-    assert cost is not None
+    if cost is None:  # a land: nothing to pay
+        return []
     return ["Wastes"] * cost.generic + [LAND_FOR[c] for c, n in cost.pips for _ in range(n)]
 
 
@@ -44,7 +45,10 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         bool(card.enchant.where.tapped)
     g = (Scene().battlefield(0, *lands).hand(0, name)
          .battlefield(1, "Grizzly Bears", tapped=tapped).start())
-    if card.enchant is not None:  # an Aura: it resolves onto its target
+    if card.is_("Land"):  # no cost: it is played, never cast (CR 305.1)
+        g.choose("play_land", name)
+        assert g.obj(name).controller == 0
+    elif card.enchant is not None:  # an Aura: it resolves onto its target
         g.cast(0, name)
         aim = g.find("target", "Grizzly Bears") or g.find("target")  # "Enchant land": a land
         assert aim is not None and aim.ref is not None
@@ -53,12 +57,12 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
             g.choose("land_type")
         assert g.obj(name).attached_to == aim.ref[1]
     elif card.targets or not card.is_permanent_card:
-        # A spell that targets a player (Sleep) targets the opponent; others the Bears.
-        aim = 1 if card.targets and card.targets[0].kind == "player" else "Grizzly Bears"
-        g.cast(0, name, *((aim,) if card.targets else ())).resolve()
-        if g.decision.kind == "choose_source":  # Harm's Way: a source chosen as it resolves
-            g.choose("choose_source")
-        assert g.zone_names("graveyard", 0) == [name]
+        player_target = card.targets and card.targets[0].kind in ("player", "opponent")
+        g.cast(0, name, *((1 if player_target else "Grizzly Bears",) if card.targets else ()))
+        g.resolve()
+        while g.decision.kind != "priority":  # choices its resolution asks: the first each
+            g.choose(g.decision.actions[0].kind)
+        assert g.zone_names("graveyard", 0)[-1:] == [name]  # the last card to get there
     else:
         g.cast(0, name).resolve()
         if g.decision.kind == "name":  # Pithing Needle: it names a card as it enters

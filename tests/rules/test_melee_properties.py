@@ -30,7 +30,7 @@ from arbiter.server.rules.game import Game
 from arbiter.server.rules.state import HAND, LIBRARY, STACK
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR
 
-from .random_play import ViewMirror, replay
+from .random_play import ViewMirror, replay, revealed_to_all
 
 QUICK = ("quick-red", "quick-green", "quick-infect")
 LIFECYCLE = ("Cast Second Beginning", "Cast Tale Within a Tale", "Cast Shahrazad",
@@ -250,9 +250,11 @@ def test_the_random_grand_melee_games_do_what_the_properties_need() -> None:
 
 
 def _hidden(game: Game, viewer: int) -> set[int]:
-    """Objects ``viewer`` may not see: every library card, and hands not theirs."""
-    return {o.oid for o in game.objects.values()
-            if o.zone == LIBRARY or (o.zone == HAND and viewer not in (o.owner, OMNISCIENT))}
+    """Objects ``viewer`` may not see: every library card, and hands not theirs, unless a
+    rule reveals them to everyone."""
+    shown = revealed_to_all(game)
+    return {o.oid for o in game.objects.values() if o.oid not in shown and (
+        o.zone == LIBRARY or (o.zone == HAND and viewer not in (o.owner, OMNISCIENT)))}
 
 
 @settings(max_examples=2)

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from arbiter.server.rules import GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
+from arbiter.server.rules.state import HAND, LIBRARY
+from arbiter.server.rules.view import OMNISCIENT
 
 from .random_play import (
     ACTION_LIMIT,
@@ -21,6 +23,7 @@ from .random_play import (
     cards_dealt,
     random_play,
     replay,
+    revealed_to_all,
 )
 
 CONSTRUCTED = sorted(d for d in READY_MADE if "commander" not in d)
@@ -71,3 +74,65 @@ def test_incremental_views_equal_fresh_snapshots(case: tuple[Any, ...]) -> None:
     mirror = ViewMirror(players)
     random_play(config, seed, bot_seed, concede_rate=0.002, check=mirror)
     assert mirror.compared
+
+
+# --------------------------------------------------------------------------- secrecy
+
+# Magic 2010's library and hand cards (Ponder, Telepathy, Duress, Vampire Nocturnus, the
+# searches, Warp World...), four of the ones that reveal, on the four basic colours' lands.
+_LIBRARY_SPELLS = ("Ponder", "Sage Owl", "Fabricate", "Diabolic Tutor", "Duress",
+                   "Burning Inquiry", "Haunting Echoes", "Sphinx Ambassador", "Lurking Predators",
+                   "Mirror of Fate", "Borderland Ranger", "Rampant Growth", "Terramorphic Expanse",
+                   "Elvish Piper", "Merfolk Looter", "Yawning Fissure", "Tome Scour", "Warp World",
+                   "Polymorph")
+LIBRARY_DECK = (*("Island", "Swamp", "Forest", "Mountain") * 6, *_LIBRARY_SPELLS * 2,
+                *("Telepathy", "Vampire Nocturnus") * 4)
+
+
+def _library_config(players: int) -> GameConfig:
+    return GameConfig(players=tuple(PlayerConfig(f"P{i}", LIBRARY_DECK) for i in range(players)),
+                      variant="two_player" if players == 2 else "free_for_all")
+
+
+def _exactly_what_the_rules_reveal(game: Any, viewer: int, view: dict[Any, Any]) -> None:
+    """A viewer sees a card in a library only while a rule reveals it to everyone, another
+    player's hand card only while one does (and every such card, for every viewer)."""
+    shown = revealed_to_all(game)
+    for o in game.objects.values():
+        own = viewer in (OMNISCIENT, o.owner, *game.teammates(o.owner))
+        if o.zone == LIBRARY or (o.zone == HAND and not own):
+            assert (o.oid in view) == (o.oid in shown), (o.name, o.zone, viewer)
+
+
+@settings(max_examples=10)
+@given(st.sampled_from([2, 3]), st.integers(0, 2**32 - 1), st.integers(0, 2**16))
+def test_library_and_hand_cards_show_a_viewer_exactly_what_the_rules_reveal(
+        players: int, seed: int, bot_seed: int) -> None:
+    config = _library_config(players)
+    dealt = cards_dealt(config)
+    mirror = ViewMirror(players, look=_exactly_what_the_rules_reveal)
+
+    def check(table: Table) -> None:
+        assert_conserved(table, dealt)
+        mirror(table)
+
+    table, log = random_play(config, seed, bot_seed, concede_rate=0.002, check=check)
+    assert mirror.compared and (table.finished or len(log) == ACTION_LIMIT)
+    assert replay(config, seed, log).state_hash() == table.state_hash()
+
+
+def test_the_library_games_reveal_hands_and_top_cards() -> None:
+    """The property is only as good as its games: across a fixed set of them, hands and top
+    cards are revealed and cards are looked at and ordered."""
+    seen: set[str] = set()
+
+    def watch(table: Table) -> None:
+        game = table.top
+        shown = revealed_to_all(game)
+        seen.update(f"revealed {game.objects[oid].zone}" for oid in shown)
+        if table.pending is not None:
+            seen.add(table.pending.kind)
+
+    for seed in (0, 6):
+        random_play(_library_config(2), seed, seed, check=watch)
+    assert {"revealed hand", "revealed library", "order", "search", "sacrifice"} <= seen

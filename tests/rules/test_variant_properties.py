@@ -4,7 +4,7 @@ where it applies): games end or reach the action limit without error, replay to 
 hash, conserve every card (nontraditional ones included) through restarts and subgames, keep
 every viewer's incremental view equal to a fresh snapshot (restarts and subgames included),
 and never show anyone a card in a library, a planar deck, a scheme deck or another player's
-hand."""
+hand that no rule reveals."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from .random_play import (
     cards_dealt,
     random_play,
     replay,
+    revealed_to_all,
 )
 
 DECKS = ["gruul-stompy", "azorius-skies", "dimir-control", "boros-lifecycle", "quick-red",
@@ -89,7 +90,11 @@ def test_variant_games_replay_to_the_same_state_hash(case: tuple[Any, ...]) -> N
 def _hidden_from(game: Game, viewer: int) -> set[int]:
     """Objects ``viewer`` may not see: every card in a library, a planar deck or a scheme deck,
     and the cards in hands other than their own and their teammates'."""
+    shown = revealed_to_all(game)
+
     def hidden(o: Obj) -> bool:
+        if o.oid in shown:
+            return False
         if o.zone in HIDDEN_ZONES:
             return True
         return o.zone == HAND and viewer != OMNISCIENT and viewer not in (

@@ -1,6 +1,5 @@
 """Effects that move cards between a library or graveyards and elsewhere, beyond the basic
-ones in :mod:`resolve`: a search that puts the found card on top of the library, "put all
-creature cards from all graveyards onto the battlefield", "put target creature on top of its
+ones in :mod:`resolve` (searches are in :mod:`libraries`): "put target creature on top of its
 owner's library" and "put target creature card from a graveyard onto the battlefield". One
 handler per effect type, which :mod:`resolve` registers with its own.
 """
@@ -9,46 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards.vocab import PutOntoBattlefield, PutOnTopOfLibrary, SearchToTop
-from .state import BATTLEFIELD, COMMAND, GRAVEYARD, LIBRARY, Action, Obj
+from .cards.vocab import PutOntoBattlefield, PutOnTopOfLibrary
+from .state import BATTLEFIELD, COMMAND, GRAVEYARD, LIBRARY
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .game import Flow
     from .resolve import Ctx
-
-
-def _search_to_top(ctx: Ctx, e: SearchToTop) -> Flow:
-    """Search your library for a card, shuffle, then put that card on top. A search of a
-    hidden zone may find nothing (CR 701.19b): "Find nothing" is always offered, so a bot
-    choosing at random always finishes."""
-    g, pid = ctx.game, ctx.controller
-    library = g.library(pid)
-
-    def build() -> list[Action]:
-        seen: dict[str, Obj] = {}
-        for o in library:
-            if e.filter.matches(o.defn) and o.name not in seen:
-                seen[o.name] = o  # identical cards are one choice
-        return [Action(0, "choose_none", "Find nothing"),
-                *(Action(i + 1, "choose_card", f"Put {name} on top of your library", obj=o.oid)
-                  for i, (name, o) in enumerate(sorted(seen.items())))]
-
-    answer = yield from ctx.choose(pid, "search",
-                                   f"Search your library for a {e.filter.describe()}", build)
-    found = g.objects.get(answer.obj) if answer is not None and answer.kind == "choose_card" \
-        else None
-    if not g.in_game(pid):
-        return
-    g.shuffle(pid)
-    if found is not None and found.zone == LIBRARY and found.zone_owner == pid:
-        # The chosen card stays the same object while it moves within the library (CR 400.7
-        # concerns changes of zone): take it out and put it back on top.
-        library.remove(found)
-        library.append(found)
-        g.say(f"{g.name(pid)} searches their library and puts a card on top of it.")
-    g.touch_player(pid)
 
 
 def _on_top(ctx: Ctx, e: PutOnTopOfLibrary) -> Flow:
@@ -83,6 +50,5 @@ def _onto_battlefield(ctx: Ctx, e: PutOntoBattlefield) -> None:
 
 
 CARD_MOVE_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    SearchToTop: _search_to_top,
     PutOnTopOfLibrary: _on_top, PutOntoBattlefield: _onto_battlefield,
 }

@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import reveals
 from .cards.vocab import (
     DISCARDS,
     DRAWS,
@@ -113,6 +114,9 @@ class Game:
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
         self.chars_shown: dict[int, Chars] = {}
+        # Hidden cards a static ability keeps revealed, as the views were last told
+        # (reveals.py).
+        self.revealed: frozenset[int] = frozenset()
         self.last_chars: dict[int, Chars] = {}  # of permanents that left (layers.py)
         self.pending_triggers: list[Obj] = []
         self.passed: set[int] = set()
@@ -192,6 +196,7 @@ class Game:
         characteristics changed since the views were last told. Most changes mark their
         objects themselves; this catches what changes at a distance (a Swamp entering changes
         a creature whose power counts Swamps)."""
+        reveals.settle(self)  # and the hidden cards a static ability reveals
         if not (self.continuous or self.global_sources or self.chars_shown):
             return
         current = self.chars
@@ -581,6 +586,7 @@ class Game:
 
     def shuffle(self, pid: int) -> None:
         self.rng.shuffle(self.library(pid))
+        self.chars = None  # an ability may read the top card (reveals.top_card_is)
 
     # ------------------------------------------------------------------ object status
 

@@ -49,6 +49,7 @@ from .cards.vocab import (
     PowerToughnessEqualToLife,
     SharedTypeBonus,
 )
+from .reveals import top_card_is
 from .state import Continuous, Obj
 
 if TYPE_CHECKING:
@@ -286,7 +287,9 @@ def _lord(game: Game, src: Obj, st: CreaturesGet | CreaturesHave) -> LayerEffect
     objects = game.objects
 
     def affects(state: State) -> list[int]:
-        out = []
+        out: list[int] = []
+        if st.while_top_card and not top_card_is(game, src.controller, st.while_top_card):
+            return out
         for oid, ch in state.items():
             o = objects[oid]
             if "Creature" not in ch.types:
@@ -295,7 +298,8 @@ def _lord(game: Game, src: Obj, st: CreaturesGet | CreaturesHave) -> LayerEffect
                 continue
             if st.other and oid == src.oid:
                 continue
-            if st.subtype and st.subtype not in ch.subtypes:
+            if (st.subtype and st.subtype not in ch.subtypes
+                    and not (st.self_too and oid == src.oid)):
                 continue
             if st.color and st.color not in ch.colors:
                 continue

@@ -40,6 +40,7 @@ from .cards.vocab import (
     INDESTRUCTIBLE,
     OTHER_OPPONENTS,
     SELF,
+    TARGET_CONTROLLER,
     UNTIL_YOUR_NEXT_TURN,
     YOU,
     ActivatedThisTurnAtLeast,
@@ -97,7 +98,6 @@ from .cards.vocab import (
     RemoveCounters,
     RestartGame,
     ReturnToHand,
-    SearchLibrary,
     SetLife,
     Simultaneously,
     SourceUntapped,
@@ -128,6 +128,7 @@ from .filters import matches
 from .free_play import FREE_PLAY_HANDLERS
 from .keywords import destroy
 from .layer_effects import LAYER_HANDLERS, copy_choice
+from .libraries import LIBRARY_HANDLERS
 from .naming import name_choice
 from .pack_strike import PACK_HANDLERS
 from .replacement_effects import REPLACEMENT_HANDLERS
@@ -168,6 +169,14 @@ class Ctx:
     targets: list[tuple[str, int] | None]  # None where a target became illegal
     event: dict[str, Any]
     memory: dict[str, Any] = field(default_factory=dict)
+    # Each object target's controller as the resolution began: "its controller" after an
+    # earlier effect moved it is read from this last known information (CR 608.2h).
+    target_controllers: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        objects = self.game.objects
+        self.target_controllers = {t[1]: objects[t[1]].controller for t in self.targets
+                                   if t is not None and t[0] == "o" and t[1] in objects}
 
     @property
     def unlimited(self) -> bool:
@@ -254,6 +263,10 @@ def players_of(ctx: Ctx, ref: Ref) -> list[int]:
     elif ref == OTHER_OPPONENTS:
         first = ctx.targets[0] if ctx.targets else None
         out = [p for p in g.opponents(ctx.controller) if first != ("p", p)]
+    elif ref == TARGET_CONTROLLER:
+        first = ctx.targets[0] if ctx.targets else None
+        found = ctx.target_controllers.get(first[1]) if first and first[0] == "o" else None
+        out = [found] if found is not None else []
     else:
         out = []
     # CR 801.10: a spell or ability can't affect players outside its controller's range.
@@ -584,47 +597,6 @@ def _grant(ctx: Ctx, e: GrantKeyword) -> None:
                                     affected=o.oid, keyword=e.keyword,
                                     expires_turn_of=_duration_owner(ctx, e.duration)))
         g.touch(o)
-
-
-def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
-    g = ctx.game
-    owners = players_of(ctx, e.whose)
-    if not owners:
-        return
-    owner = owners[0]
-    searcher = ctx.controller
-
-    found: list[Obj] = []  # the chosen cards stay in the library until the search is over
-
-    def build() -> list[Action]:
-        taken = {o.oid for o in found}
-        seen: dict[str, Obj] = {}
-        for o in g.library(owner):
-            if e.filter.matches(o.defn) and o.name not in seen and o.oid not in taken:
-                seen[o.name] = o
-        acts = [Action(0, "choose_none", "Find nothing")]
-        acts += [Action(i + 1, "choose_card", f"Put {name} onto the battlefield", obj=o.oid)
-                 for i, (name, o) in enumerate(sorted(seen.items()))]
-        return acts
-
-    for n in range(e.count):
-        left = "" if e.count == 1 else f" ({n + 1} of up to {e.count})"
-        answer = yield from choose(g, searcher, "search",
-                                   f"Search {g.name(owner)}'s library for a "
-                                   f"{e.filter.describe()}{left}", build)
-        if answer is None or answer.kind != "choose_card" or answer.obj not in g.objects:
-            break
-        found.append(g.objects[answer.obj])
-    under = players_of(ctx, e.under)
-    for card in found:
-        if under and card.oid in g.objects:
-            new = g.put_onto_battlefield(card, under[0], cause="search", tapped=e.tapped)
-            if new is not None:
-                g.say(f"{g.name(searcher)} puts {new.name} onto the battlefield from "
-                      f"{g.name(owner)}'s library{' tapped' if e.tapped else ''}.")
-    if g.in_game(owner):
-        g.shuffle(owner)
-        g.touch_player(owner)
 
 
 def _win(ctx: Ctx, e: WinGame) -> None:
@@ -1035,7 +1007,7 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     Damage: _damage, GainLife: _gain_life, LoseLife: _lose_life, SetLife: _set_life,
     LoseHalfLife: _lose_half_life,
     Draw: _draw, Mill: _mill, GainControl: _gain_control, GiveControl: _give_control,
-    Untap: _untap, Tap: _tap, GrantKeyword: _grant, SearchLibrary: _search, WinGame: _win,
+    Untap: _untap, Tap: _tap, GrantKeyword: _grant, WinGame: _win,
     LoseGame: _lose, DrawGame: _draw_game, HighestLifeWins: _highest_life,
     PutCounters: _put_counters, RemoveCounters: _remove_counters, If: _if,
     PutSelfIntoLibrary: _put_self_into_library, WishFromOutside: _wish,
@@ -1047,13 +1019,14 @@ HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     RedirectDamage: _redirect, Simultaneously: _simultaneously,
     OpponentChoosesMode: _opponent_chooses_mode, ChooseOpponent: _choose_opponent,
     ExtraTurn: _extra_turn, CopySpell: _copy,
-    **VARIANT_HANDLERS, **LAYER_HANDLERS, **CARD_MOVE_HANDLERS, **PACK_HANDLERS,
+    **VARIANT_HANDLERS, **LAYER_HANDLERS, **PACK_HANDLERS,
     **REPLACEMENT_HANDLERS, **DELAYED_HANDLERS, **FREE_PLAY_HANDLERS,
     **TRIGGER_HANDLERS,
     **ATTACH_HANDLERS,
     **SACRIFICE_HANDLERS,
     **RESTRICTION_HANDLERS,
     **COUNTER_HANDLERS,
+    **LIBRARY_HANDLERS, **CARD_MOVE_HANDLERS,
 }
 
 

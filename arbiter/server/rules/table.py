@@ -15,7 +15,7 @@ from typing import Any
 
 from arbiter.protocol.errors import Code, Refusal
 
-from . import ending, flow, melee, nontraditional
+from . import ending, flow, melee, nontraditional, reveals
 from .cards.vocab import CardFilter
 from .commands import Act, Command, Concede, DrawOffer, Penalty
 from .config import (
@@ -371,7 +371,7 @@ class Table:
                 request.game = game.number
                 game.pending = request
                 game.dirty.add("w")
-                if game.continuous or game.global_sources or game.chars_shown:
+                if game.continuous or game.global_sources or game.chars_shown or game.revealed:
                     game.settle_chars()  # tested here: most decisions have nothing layered
                 return
             if isinstance(request, SubgameRequest):
@@ -389,6 +389,7 @@ class Table:
         assert game.result is not None
         game.pending = None
         game.dirty.add("w")
+        reveals.settle(game)  # no decision follows to settle what its last action revealed
         self.history.append(game.result)
         if game.depth == 0:
             self.result = game.result

@@ -17,7 +17,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .characteristics import granted_keywords, is_type, power, toughness
-from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, HAND, HIDDEN_ZONES, STACK, Obj
+from .state import (
+    BATTLEFIELD,
+    COMMAND,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    HIDDEN_ZONES,
+    LIBRARY,
+    STACK,
+    Obj,
+)
 from .teams import acting_orders
 
 if TYPE_CHECKING:
@@ -26,7 +36,8 @@ if TYPE_CHECKING:
 SPECTATOR = -1
 OMNISCIENT = -2
 
-ZONE_CODES = {HAND: "h", BATTLEFIELD: "b", GRAVEYARD: "g", EXILE: "e", STACK: "s", COMMAND: "c"}
+ZONE_CODES = {HAND: "h", BATTLEFIELD: "b", GRAVEYARD: "g", EXILE: "e", STACK: "s", COMMAND: "c",
+              LIBRARY: "l"}  # a library card only while a static ability reveals it
 
 
 def player_key(pid: int) -> str:
@@ -142,7 +153,11 @@ def project(game: Game, key: Any) -> tuple[Any, dict[int, Any] | None]:
     """
     if isinstance(key, int):
         o = game.objects.get(key)
-        if o is None or o.zone in HIDDEN_ZONES:
+        if o is None:
+            return None, None
+        if key in game.revealed:  # shown to every player (reveals.py, CR 701.16a)
+            return _object(game, o), None
+        if o.zone in HIDDEN_ZONES:
             return None, None
         if o.zone == HAND:
             entry = _object(game, o)
@@ -210,7 +225,8 @@ def _game_entry(game: Game) -> dict[str, Any]:
 def all_keys(game: Game) -> list[Any]:
     keys: list[Any] = ["g", "t", "w", "r", "m", "d", "x", "pc"]
     keys.extend(player_key(p) for p in game.seats)
-    keys.extend(oid for oid, o in game.objects.items() if o.zone not in HIDDEN_ZONES)
+    keys.extend(oid for oid, o in game.objects.items()
+                if o.zone not in HIDDEN_ZONES or oid in game.revealed)
     return keys
 
 

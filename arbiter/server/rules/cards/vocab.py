@@ -140,6 +140,9 @@ CHOSEN = Ref("chosen")
 CHOSEN_PLAYER = Ref("chosen_player")
 EACH_OTHER_PLAYER = Ref("each_other_player")  # every player but you
 OTHER_OPPONENTS = Ref("other_opponents")  # your opponents other than the first target
+# The controller of the first target as the resolution began ("its controller" after the
+# spell destroyed it: last known information, CR 608.2h).
+TARGET_CONTROLLER = Ref("target_controller")
 EACH_CREATURE = Ref("each_creature")  # every creature on the battlefield
 EACH_CREATURE_WITH_FLYING = Ref("each_creature_with_flying")
 EACH_CREATURE_WITHOUT_FLYING = Ref("each_creature_without_flying")
@@ -367,24 +370,37 @@ Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandO
 
 @dataclass(frozen=True, slots=True)
 class CardFilter:
-    """Which cards qualify, by card type (and supertype); an empty ``types`` means any card."""
+    """Which cards qualify, by card type (and supertype); an empty ``types`` means any card.
+    ``excluded`` are types a card must not have ("noncreature, nonland card")."""
 
     types: frozenset[str] = frozenset()
     nontoken: bool = False
     supertypes: frozenset[str] = frozenset()
+    excluded: frozenset[str] = frozenset()
 
     def describe(self) -> str:
         head = " ".join(sorted(t.lower() for t in self.supertypes))
         kinds = " or ".join(sorted(t.lower() for t in self.types)) if self.types else ""
-        words = " ".join(w for w in (head, kinds) if w)
+        non = ", ".join(f"non{t.lower()}" for t in sorted(self.excluded))
+        words = " ".join(w for w in (head, f"{non}," if non and kinds else non, kinds) if w)
         return f"{words} card" if words else "card"
+
+    @property
+    def has_quality(self) -> bool:
+        """Does it ask for a card with a stated quality? Then a search of a hidden zone may
+        fail to find one (CR 701.19b); a search for just "a card" must find one if it can
+        (CR 701.19d)."""
+        return bool(self.types or self.supertypes or self.excluded)
 
     def matches(self, defn: CardDef) -> bool:
         return ((not self.types or bool(defn.types & self.types))
-                and self.supertypes <= defn.supertypes)
+                and self.supertypes <= defn.supertypes and not defn.types & self.excluded)
 
 
+ANY_CARD = CardFilter()
+ARTIFACT_CARD = CardFilter(frozenset({"Artifact"}))
 CREATURE_CARD = CardFilter(frozenset({"Creature"}))
+NONCREATURE_NONLAND_CARD = CardFilter(excluded=frozenset({"Creature", "Land"}))
 CREATURE_OR_LAND_CARD = CardFilter(frozenset({"Creature", "Land"}))
 BASIC_LAND_CARD = CardFilter(frozenset({"Land"}), supertypes=frozenset({"Basic"}))
 
@@ -568,12 +584,19 @@ class GrantKeyword:
     duration: str
 
 
+# Where a found or revealed card goes.
+TO_BATTLEFIELD, TO_HAND, TO_TOP = "battlefield", "hand", "top"
+
+
 @dataclass(frozen=True, slots=True)
 class SearchLibrary:
-    """``searcher`` searches ``whose`` library for up to ``count`` cards matching ``filter`` and
-    puts them onto the battlefield (``tapped`` or not) under ``under``'s control; then that
-    library's owner shuffles. A search of a hidden zone may fail to find (CR 701.19b), so each
-    pick includes "nothing"."""
+    """``searcher`` searches ``whose`` library for up to ``count`` cards matching ``filter``
+    (CR 701.19) and puts them ``to`` the battlefield (``tapped`` or not, under ``under``'s
+    control), into the searcher's hand, or on top of the library after the shuffle
+    (CR 701.20b: the found cards are not shuffled); then that library's owner shuffles
+    (CR 701.20). A search for a card with a stated quality may fail to find (CR 701.19b), so
+    its picks include "nothing"; one for just "a card" must find one (CR 701.19d). Found cards
+    are shown to everyone only when ``reveal`` says so (CR 701.19e)."""
 
     whose: Ref
     filter: CardFilter
@@ -581,6 +604,106 @@ class SearchLibrary:
     searcher: Ref = YOU
     count: int = 1
     tapped: bool = False
+    to: str = TO_BATTLEFIELD
+    reveal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Each player in ``who`` shuffles their library (CR 701.20a)."""
+
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class LookAtTop:
+    """``who`` looks at the top ``count`` cards of their library, then puts them back in any
+    order: one pick at a time, the card that goes on top first. Only that player sees them."""
+
+    count: int
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class PutFromHand:
+    """You may put a card matching ``filter`` from your hand onto the battlefield."""
+
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeOne:
+    """Each player in ``who`` sacrifices a permanent of one of ``types`` of their choice
+    (CR 701.17a), in APNAP order (CR 101.4)."""
+
+    who: Ref
+    types: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class RevealHandYouChoose:
+    """``who`` reveals their hand (to everyone, CR 701.16a); you choose a card matching
+    ``filter`` from it; that player discards it."""
+
+    who: Ref
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class RevealTopCard:
+    """Reveal the top card of your library. If it matches ``filter``, put it onto the
+    battlefield; otherwise you may put it on the bottom of your library."""
+
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class RevealUntil:
+    """``who`` reveals cards from the top of their library until they reveal a card matching
+    ``filter``, puts that card onto the battlefield, then shuffles all the other cards
+    revealed this way into their library."""
+
+    filter: CardFilter
+    who: Ref = YOU
+
+
+@dataclass(frozen=True, slots=True)
+class ExileGraveyardAndNamesakes:
+    """Exile every card in ``who``'s graveyard except those matching ``spare``; for each card
+    exiled this way, search that player's library for all cards with its name and exile them;
+    then that player shuffles (CR 701.19, 701.20)."""
+
+    who: Ref
+    spare: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryFromExile:
+    """Choose up to ``count`` face-up exiled cards you own; exile all the cards from your
+    library, then put the chosen cards on top of it (in an order you choose, CR 401.4)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SearchThenNamed:
+    """Search ``whose`` library for a card (CR 701.19d: a card must be found if there is one);
+    that player chooses a card name; if the found card is a card matching ``filter`` without
+    that name, you may put it onto the battlefield under your control. Then that player
+    shuffles."""
+
+    whose: Ref
+    filter: CardFilter
+
+
+@dataclass(frozen=True, slots=True)
+class PermanentsShuffledAndRedealt:
+    """Each player shuffles all permanents they own into their library, then reveals that many
+    cards from the top; each puts the revealed cards of ``first`` types onto the battlefield,
+    then those of ``then`` types, then the rest on the bottom in an order they choose."""
+
+    first: frozenset[str]
+    then: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,14 +817,6 @@ class CreateToken:
     token: str  # name of a token definition in the pool
     under: Ref
     count: Amount = 1
-
-
-@dataclass(frozen=True, slots=True)
-class SearchToTop:
-    """"Search your library for a ``filter``, then shuffle and put that card on top": the
-    search may fail to find (CR 701.19b), the library is shuffled either way."""
-
-    filter: CardFilter
 
 
 @dataclass(frozen=True, slots=True)
@@ -1136,11 +1251,14 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | SearchToTop |
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
-    PutOntoBattlefield | AlsoBecomes | EachCreatureGets)
+    PutOntoBattlefield | AlsoBecomes | EachCreatureGets |
+    Shuffle | LookAtTop | PutFromHand | SacrificeOne | RevealHandYouChoose | RevealTopCard |
+    RevealUntil | ExileGraveyardAndNamesakes | LibraryFromExile | SearchThenNamed |
+    PermanentsShuffledAndRedealt)
 
 # --------------------------------------------------------------------------- trigger events
 
@@ -1467,7 +1585,10 @@ class CreaturesGet:
     +``power``/+``toughness`` (layer 7c). The filters narrow it: ``other`` (not the source
     itself), ``subtype`` ("Other Goblin creatures"), ``color`` ("White creatures", a colour
     letter, read after layer 5) and ``having`` (creatures with that keyword, read after
-    layer 6)."""
+    layer 6). ``self_too`` counts the source itself whatever its types ("~ and other Vampire
+    creatures"); ``while_top_card`` (a colour letter) applies it only while the top card of
+    its controller's library has that colour ("as long as the top card of your library is
+    black")."""
 
     power: int
     toughness: int
@@ -1476,6 +1597,8 @@ class CreaturesGet:
     subtype: str = ""
     color: str = ""
     having: Keyword = ""
+    self_too: bool = False
+    while_top_card: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1490,6 +1613,8 @@ class CreaturesHave:
     subtype: str = ""
     color: str = ""
     having: Keyword = ""
+    self_too: bool = False
+    while_top_card: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1708,6 +1833,18 @@ class AnyNumberInDeck:
     (CR 100.2a). It works outside the game, in deck construction."""
 
 
+@dataclass(frozen=True, slots=True)
+class OpponentsPlayWithHandsRevealed:
+    """Your opponents play with their hands revealed: shown to every player (CR 701.16a) for
+    as long as the ability applies."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayWithTopCardRevealed:
+    """Play with the top card of your library revealed: whichever card is on top is shown to
+    every player for as long as the ability applies."""
+
+
 Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersTapped |
     EntersWithCounters | CreaturesGet | CreaturesHave | SpellsCostLess | CombatLimit |
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
@@ -1717,7 +1854,8 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType |
     NoMaximumHandSizeStatic | CantBeBlocked | AttacksEachCombat | CantAttackOrBlockAlone |
     MustBeBlockedByAll | CantAttackUnlessDefenderControls | GetsPerOtherNamed |
-    AnyNumberInDeck | ChooseCardName | NamedCantBeActivated | BlocksAnyNumber)
+    AnyNumberInDeck | ChooseCardName | NamedCantBeActivated | BlocksAnyNumber |
+    OpponentsPlayWithHandsRevealed | PlayWithTopCardRevealed)
 
 # The statics whose effects are applied in layers (server/rules/layers.py).
 LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqualTo,
@@ -1729,7 +1867,8 @@ LAYERED_STATICS = (CreaturesGet, CreaturesHave, EnchantedGets, PowerToughnessEqu
 # the objects that have them in a list so that each check is a short loop.
 GLOBAL_STATICS = (*LAYERED_STATICS, SpellsCostLess, CombatLimit, PreventOneFromOpponents,
                   UntapDuringOpponentsUntap, EnchantedCant, PreventNoncombatDamageToEnchanted,
-                  NoMaximumHandSizeStatic, NamedCantBeActivated)
+                  NoMaximumHandSizeStatic, NamedCantBeActivated,
+                  OpponentsPlayWithHandsRevealed, PlayWithTopCardRevealed)
 Ability = ManaAbility | Activated | Triggered | Static
 
 # --------------------------------------------------------------------------- the card

@@ -34,8 +34,11 @@ from ..build import (
     token,
 )
 from ..vocab import (
+    ANY_CARD,
     ANY_TARGET,
+    ARTIFACT_CARD,
     ATTACKS_YOU,
+    BASIC_LAND_CARD,
     BLOCK_PARTNER,
     CANT_BE_BLOCKED,
     CANT_BLOCK,
@@ -68,18 +71,22 @@ from ..vocab import (
     HASTE,
     INDESTRUCTIBLE,
     LIFELINK,
+    NONCREATURE_NONLAND_CARD,
     PLAYER_OR_PLANESWALKER,
     REACH,
     SELF,
     SHROUD,
     SUBTYPE,
     TAPS_LAND_FOR_MANA,
+    TARGET_CONTROLLER,
     TARGET_CREATURE,
     TARGET_INSTANT_OR_SORCERY_SPELL,
     TARGET_OPPONENT,
     TARGET_OPPONENT_CREATURE,
     TARGET_PERMANENT,
     TARGET_PLAYER,
+    TO_HAND,
+    TO_TOP,
     TRAMPLE,
     UNTIL_END_OF_TURN,
     VIGILANCE,
@@ -138,6 +145,7 @@ from ..vocab import (
     EntersWithCounters,
     EquippedGets,
     Exile,
+    ExileGraveyardAndNamesakes,
     ExtraTurn,
     GainLife,
     GetsPerOtherNamed,
@@ -146,6 +154,8 @@ from ..vocab import (
     InCombatThisTurn,
     Keyword,
     Landwalk,
+    LibraryFromExile,
+    LookAtTop,
     LoseLife,
     ManaAbility,
     May,
@@ -156,11 +166,14 @@ from ..vocab import (
     NumberYouControl,
     ObjectFilter,
     OpponentsCantCastThisTurn,
+    OpponentsPlayWithHandsRevealed,
     PackStrike,
+    PermanentsShuffledAndRedealt,
     PermanentsYouControl,
     PlayerCastsSpell,
     PlayerDoes,
     PlayTopCardFree,
+    PlayWithTopCardRevealed,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
     PreventAllCombatDamage,
@@ -171,6 +184,7 @@ from ..vocab import (
     Protection,
     Pump,
     PutCounters,
+    PutFromHand,
     PutOntoBattlefield,
     PutOnTopOfLibrary,
     RedirectFromChosenSource,
@@ -178,12 +192,18 @@ from ..vocab import (
     Remembered,
     ReturnAllFromGraveyards,
     ReturnToHand,
+    RevealHandYouChoose,
+    RevealTopCard,
+    RevealUntil,
     Sacrifice,
     SacrificeCreature,
-    SearchToTop,
+    SacrificeOne,
+    SearchLibrary,
+    SearchThenNamed,
     SelfDies,
     SelfEnters,
     SharedTypeBonus,
+    Shuffle,
     ShuffleIntoLibraryInstead,
     SourceUntapped,
     Tap,
@@ -521,6 +541,10 @@ CARDS = [
                                        "it."))),
     _counterspell("Essence Scatter", "{1}{U}",
                   TargetSpec("spell", where("target creature spell", types=("Creature",)))),
+    CardDef(name="Fabricate", types=SORCERY, cost=mana_cost("{2}{U}"),
+            text="Search your library for an artifact card, reveal it, put it into your hand, "
+                 "then shuffle.",
+            spell=(SearchLibrary(YOU, ARTIFACT_CARD, to=TO_HAND, reveal=True),)),
     _counterspell("Flashfreeze", "{1}{U}",
                   TargetSpec("spell", where("target red or green spell", colors="RG"))),
     CardDef(name="Hive Mind", types=ENCHANTMENT, cost=mana_cost("{5}{U}"),
@@ -554,6 +578,10 @@ CARDS = [
             spell=(GrantKeyword(Target(0), FLYING, UNTIL_END_OF_TURN),)),
     CardDef(name="Levitation", types=ENCHANTMENT, cost=mana_cost("{2}{U}{U}"),
             text="Creatures you control have flying.", abilities=(CreaturesHave(FLYING, "you"),)),
+    creature("Merfolk Looter", "{1}{U}", "Merfolk Rogue", 1, 1, (),
+             "{T}: Draw a card, then discard a card.",
+             abilities=(Activated(Cost(tap=True), (Draw(1, YOU), Discard(1, YOU)),
+                                  text="Draw a card, then discard a card."),)),
     creature("Merfolk Sovereign", "{1}{U}{U}", "Merfolk Noble", 2, 2, (),
              "Other Merfolk creatures you control get +1/+1.\n{T}: Target Merfolk creature "
              "can't be blocked this turn.",
@@ -570,6 +598,25 @@ CARDS = [
                                             not_types=("Creature",)))),
     creature("Phantom Warrior", "{1}{U}{U}", "Illusion Warrior", 2, 2, (),
              "Phantom Warrior can't be blocked.", abilities=(CantBeBlocked(),)),
+    CardDef(name="Polymorph", types=SORCERY, cost=mana_cost("{3}{U}"),
+            text="Destroy target creature. It can't be regenerated. Its controller reveals "
+                 "cards from the top of their library until they reveal a creature card. The "
+                 "player puts that card onto the battlefield, then shuffles all other cards "
+                 "revealed this way into their library.",
+            targets=(TARGET_CREATURE,),
+            spell=(Destroy(Target(0), no_regen=True),
+                   RevealUntil(CREATURE_CARD, TARGET_CONTROLLER))),
+    CardDef(name="Ponder", types=SORCERY, cost=mana_cost("{U}"),
+            text="Look at the top three cards of your library, then put them back in any "
+                 "order. You may shuffle.\nDraw a card.",
+            spell=(LookAtTop(3), May((Shuffle(),), prompt="Shuffle your library?"),
+                   Draw(1, YOU))),
+    creature("Sage Owl", "{1}{U}", "Bird", 1, 1, (FLYING,),
+             "Flying\nWhen Sage Owl enters, look at the top four cards of your library, then "
+             "put them back in any order.",
+             abilities=(Triggered(SelfEnters(), (LookAtTop(4),),
+                                  text="Look at the top four cards of your library, then put "
+                                       "them back in any order."),)),
     CardDef(name="Serpent of the Endless Sea", types=CREATURE, cost=mana_cost("{4}{U}"),
             subtypes=("Serpent",),
             text="Serpent of the Endless Sea's power and toughness are each equal to the number "
@@ -582,9 +629,24 @@ CARDS = [
                  "that player's next untap step.",
             targets=(TARGET_PLAYER,), spell=(TapCreaturesOf(Target(0), skip_next_untap=True),)),
     creature("Snapping Drake", "{3}{U}", "Drake", 3, 2, (FLYING,), _FLYING),
+    creature("Sphinx Ambassador", "{5}{U}{U}", "Sphinx", 5, 5, (FLYING,),
+             "Flying\nWhenever Sphinx Ambassador deals combat damage to a player, search that "
+             "player's library for a card, then that player chooses a card name. If you "
+             "searched for a creature card that doesn't have that name, you may put it onto "
+             "the battlefield under your control. Then that player shuffles.",
+             abilities=(Triggered(DealsCombatDamage("player"),
+                                  (SearchThenNamed(EVENT_PLAYER, CREATURE_CARD),),
+                                  text="Search that player's library for a card; that player "
+                                       "names a card."),)),
+    CardDef(name="Telepathy", types=ENCHANTMENT, cost=mana_cost("{U}"),
+            text="Your opponents play with their hands revealed.",
+            abilities=(OpponentsPlayWithHandsRevealed(),)),
     CardDef(name="Time Warp", types=SORCERY, cost=mana_cost("{3}{U}{U}"),
             text="Target player takes an extra turn after this one.",
             targets=(TARGET_PLAYER,), spell=(ExtraTurn(Target(0)),)),
+    CardDef(name="Tome Scour", types=SORCERY, cost=mana_cost("{U}"),
+            text="Target player mills five cards.",
+            targets=(TARGET_PLAYER,), spell=(Mill(5, Target(0)),)),
     CardDef(name="Twincast", types=INSTANT, cost=mana_cost("{U}{U}"),
             text="Copy target instant or sorcery spell. You may choose new targets for the "
                  "copy.",
@@ -627,6 +689,9 @@ CARDS = [
             targets=(ANY_TARGET,), spell=(Damage(X, Target(0)), GainLife(X, YOU))),
     _destroy_creature("Deathmark", "{B}", SORCERY,
                       where("target green or white creature", colors="GW")),
+    CardDef(name="Diabolic Tutor", types=SORCERY, cost=mana_cost("{2}{B}{B}"),
+            text="Search your library for a card, put that card into your hand, then shuffle.",
+            spell=(SearchLibrary(YOU, ANY_CARD, to=TO_HAND),)),
     CardDef(name="Disentomb", types=SORCERY, cost=mana_cost("{B}"),
             text="Return target creature card from your graveyard to your hand.",
             targets=(TargetSpec("your_graveyard_card",
@@ -639,6 +704,11 @@ CARDS = [
              "Dread Warlock can't be blocked except by black creatures.",
              abilities=(CantBeBlocked(except_colors="B"),)),
     _regenerator("Drudge Skeletons", "{1}{B}", "Skeleton", 1, 1, "{B}"),
+    CardDef(name="Duress", types=SORCERY, cost=mana_cost("{B}"),
+            text="Target opponent reveals their hand. You choose a noncreature, nonland card "
+                 "from it. That player discards that card.",
+            targets=(TARGET_OPPONENT,),
+            spell=(RevealHandYouChoose(Target(0), NONCREATURE_NONLAND_CARD),)),
     creature("Gravedigger", "{3}{B}", "Zombie", 2, 2, (),
              "When Gravedigger enters, you may return target creature card from your graveyard "
              "to your hand.",
@@ -650,6 +720,12 @@ CARDS = [
                                       types=("Creature",))),),
                                   text="You may return target creature card from your "
                                        "graveyard to your hand."),)),
+    CardDef(name="Haunting Echoes", types=SORCERY, cost=mana_cost("{3}{B}{B}"),
+            text="Exile all cards from target player's graveyard other than basic land cards. "
+                 "For each card exiled this way, search that player's library for all cards "
+                 "with the same name as that card and exile them. Then that player shuffles.",
+            targets=(TARGET_PLAYER,),
+            spell=(ExileGraveyardAndNamesakes(Target(0), BASIC_LAND_CARD),)),
     creature("Howling Banshee", "{2}{B}{B}", "Spirit", 3, 3, (FLYING,),
              "Flying\nWhen Howling Banshee enters, each player loses 3 life.",
              abilities=(Triggered(SelfEnters(), (LoseLife(3, EACH_PLAYER),),
@@ -667,7 +743,7 @@ CARDS = [
                  "all graveyards onto the battlefield under your control.",
                  (loyalty_ability(1, (Discard(1, Target(0)),), "Target player discards a card.",
                                   (TARGET_PLAYER,)),
-                  loyalty_ability(-2, (SearchToTop(CardFilter()),),
+                  loyalty_ability(-2, (SearchLibrary(YOU, ANY_CARD, to=TO_TOP),),
                                   "Search your library for a card, then shuffle and put that "
                                   "card on top."),
                   loyalty_ability(-8, (ReturnAllFromGraveyards(CREATURE_CARD, yours=True),),
@@ -738,6 +814,15 @@ CARDS = [
              "Sacrifice a creature: Vampire Aristocrat gets +2/+2 until end of turn.",
              abilities=(Activated(Cost(sacrifice="Creature"), (Pump(SELF, 2, 2),),
                                   text="Vampire Aristocrat gets +2/+2 until end of turn."),)),
+    creature("Vampire Nocturnus", "{1}{B}{B}{B}", "Vampire", 3, 3, (),
+             "Play with the top card of your library revealed.\nAs long as the top card of "
+             "your library is black, Vampire Nocturnus and other Vampire creatures you "
+             "control get +2/+1 and have flying.",
+             abilities=(PlayWithTopCardRevealed(),
+                        CreaturesGet(2, 1, "you", subtype="Vampire", self_too=True,
+                                     while_top_card="B"),
+                        CreaturesHave(FLYING, "you", subtype="Vampire", self_too=True,
+                                      while_top_card="B"))),
     _regenerator("Wall of Bone", "{2}{B}", "Skeleton Wall", 1, 4, "{B}", (DEFENDER,),
                  f"{_DEFENDER}\n"),
     creature("Warpath Ghoul", "{2}{B}", "Zombie", 3, 2),
@@ -768,6 +853,9 @@ CARDS = [
                                   targets=(ANY_TARGET,),
                                   text="It deals 5 damage divided as you choose among any "
                                        "number of targets."),)),
+    CardDef(name="Burning Inquiry", types=SORCERY, cost=mana_cost("{R}"),
+            text="Each player draws three cards, then discards three cards at random.",
+            spell=(Draw(3, EACH_PLAYER), Discard(3, EACH_PLAYER, at_random=True))),
     CardDef(name="Burst of Speed", types=SORCERY, cost=mana_cost("{R}"),
             text="Creatures you control gain haste until end of turn. (They can attack and {T} "
                  "even if they just came under your control.)",
@@ -934,6 +1022,17 @@ CARDS = [
     creature("Wall of Fire", "{1}{R}{R}", "Wall", 0, 5, (DEFENDER,),
               f"{_DEFENDER}\n{{R}}: Wall of Fire gets +1/+0 until end of turn.",
               abilities=(_pump("Wall of Fire", "{R}", 1, 0),)),
+    CardDef(name="Warp World", types=SORCERY, cost=mana_cost("{5}{R}{R}{R}"),
+            text="Each player shuffles all permanents they own into their library, then "
+                 "reveals that many cards from the top of their library. Each player puts all "
+                 "artifact, creature, and land cards revealed this way onto the battlefield, "
+                 "then does the same for enchantment cards, then puts all cards revealed this "
+                 "way that weren't put onto the battlefield on the bottom of their library.",
+            spell=(PermanentsShuffledAndRedealt(frozenset({"Artifact", "Creature", "Land"}),
+                                                ENCHANTMENT),)),
+    CardDef(name="Yawning Fissure", types=SORCERY, cost=mana_cost("{4}{R}"),
+            text="Each opponent sacrifices a land.",
+            spell=(SacrificeOne(EACH_OPPONENT, LAND),)),
     creature("Ant Queen", "{3}{G}{G}", "Insect", 5, 5, (),
              "{1}{G}: Create a 1/1 green Insect creature token.",
              abilities=(Activated(Cost(mana=mana_cost("{1}{G}")),
@@ -951,6 +1050,14 @@ CARDS = [
                  text="Target Forest becomes a 4/5 green Treefolk creature."),)),
     creature("Birds of Paradise", "{G}", "Bird", 0, 1, (FLYING,),
               "Flying\n{T}: Add one mana of any color.", abilities=(ManaAbility(ANY_COLOR),)),
+    creature("Borderland Ranger", "{2}{G}", "Human Scout Ranger", 2, 2, (),
+             "When Borderland Ranger enters, you may search your library for a basic land "
+             "card, reveal it, put it into your hand, then shuffle.",
+             abilities=(Triggered(SelfEnters(),
+                                  (May((SearchLibrary(YOU, BASIC_LAND_CARD, to=TO_HAND,
+                                                      reveal=True),),
+                                       prompt="Search your library for a basic land card?"),),
+                                  text="You may search your library for a basic land card."),)),
     CardDef(name="Bountiful Harvest", types=SORCERY, cost=mana_cost("{4}{G}"),
             text="You gain 1 life for each land you control.",
             spell=(GainLife(NumberYouControl(where("lands", types=("Land",))), YOU),)),
@@ -967,6 +1074,12 @@ CARDS = [
              "Other Elf creatures you control get +1/+1.\n{T}: Add {G} for each Elf you control.",
              abilities=(CreaturesGet(1, 1, "you", other=True, subtype="Elf"),
                         ManaAbility("G", per_subtype="Elf"))),
+    creature("Elvish Piper", "{3}{G}", "Elf Shaman", 1, 1, (),
+             "{G}, {T}: You may put a creature card from your hand onto the battlefield.",
+             abilities=(Activated(Cost(mana=mana_cost("{G}"), tap=True),
+                                  (PutFromHand(CREATURE_CARD),),
+                                  text="You may put a creature card from your hand onto the "
+                                       "battlefield."),)),
     creature("Elvish Visionary", "{1}{G}", "Elf Shaman", 1, 1, (),
              "When Elvish Visionary enters, draw a card.",
              abilities=(Triggered(SelfEnters(), (Draw(1, YOU),), text="Draw a card."),)),
@@ -1001,6 +1114,13 @@ CARDS = [
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
             spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
+    CardDef(name="Lurking Predators", types=ENCHANTMENT, cost=mana_cost("{4}{G}{G}"),
+            text="Whenever an opponent casts a spell, reveal the top card of your library. If "
+                 "it's a creature card, put it onto the battlefield. Otherwise, you may put that "
+                 "card on the bottom of your library.",
+            abilities=(Triggered(PlayerCastsSpell(who="opponent"),
+                                 (RevealTopCard(CREATURE_CARD),),
+                                 text="Reveal the top card of your library."),)),
     creature("Master of the Wild Hunt", "{2}{G}{G}", "Human Shaman", 3, 3, (),
              "At the beginning of your upkeep, create a 2/2 green Wolf creature token.\n{T}: "
              "Tap all untapped Wolf creatures you control. Each Wolf tapped this way deals "
@@ -1051,6 +1171,10 @@ CARDS = [
                                            "Put two +1/+1 counters on Protean Hydra."),),
                                   text="Put two +1/+1 counters on it at the beginning of the "
                                        "next end step."))),
+    CardDef(name="Rampant Growth", types=SORCERY, cost=mana_cost("{1}{G}"),
+            text="Search your library for a basic land card, put that card onto the "
+                 "battlefield tapped, then shuffle.",
+            spell=(SearchLibrary(YOU, BASIC_LAND_CARD, tapped=True),)),
     CardDef(name="Regenerate", types=INSTANT, cost=mana_cost("{1}{G}"),
             text=f"Regenerate target creature. {_regeneration('that creature')}",
             targets=(TARGET_CREATURE,), spell=(Regenerate(Target(0)),)),
@@ -1085,6 +1209,12 @@ CARDS = [
                "Equipped creature gets +2/+4 and loses flying.\nPrevent all noncombat damage "
                f"that would be dealt to equipped creature.\n{_EQUIP}",
                EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
+    CardDef(name="Mirror of Fate", types=ARTIFACT, cost=mana_cost("{5}"),
+            text="{T}, Sacrifice Mirror of Fate: Choose up to seven face-up exiled cards you "
+                 "own. Exile all the cards from your library, then put the chosen cards on top "
+                 "of your library.",
+            abilities=(Activated(Cost(tap=True, sacrifice_self=True), (LibraryFromExile(7),),
+                                 text="Choose up to seven face-up exiled cards you own."),)),
     creature("Ornithopter", "{0}", "Thopter", 0, 2, (FLYING,), "Flying",
               types=ARTIFACT_CREATURE),
     CardDef(name="Pithing Needle", types=ARTIFACT, cost=mana_cost("{1}"),
@@ -1116,4 +1246,10 @@ CARDS = [
     _dual("Glacial Fortress", "Plains", "Island", "WU"),
     _dual("Rootbound Crag", "Mountain", "Forest", "RG"),
     _dual("Sunpetal Grove", "Forest", "Plains", "GW"),
+    CardDef(name="Terramorphic Expanse", types=LAND,
+            text="{T}, Sacrifice Terramorphic Expanse: Search your library for a basic land "
+                 "card, put it onto the battlefield tapped, then shuffle.",
+            abilities=(Activated(Cost(tap=True, sacrifice_self=True),
+                                 (SearchLibrary(YOU, BASIC_LAND_CARD, tapped=True),),
+                                 text="Search your library for a basic land card."),)),
 ]
