@@ -410,3 +410,22 @@ def test_magma_phoenix_triggers_only_when_it_dies() -> None:
     g = (Scene().battlefield(0, "Magma Phoenix", "Island").hand(0, "Unsummon").start())
     g.cast(0, "Unsummon", "Magma Phoenix").resolve()  # to a hand: it did not die (CR 700.4)
     assert not g.game.stack and g.life(0) == 20 and g.zone_names("hand", 0) == ["Magma Phoenix"]
+
+
+def test_acidic_slime_destroys_an_artifact_enchantment_or_land_as_it_enters() -> None:
+    g = (Scene().battlefield(0, *["Forest"] * 5).hand(0, "Acidic Slime")
+         .battlefield(1, "Pacifism", "Ornithopter", "Island", "Grizzly Bears").start())
+    g.cast(0, "Acidic Slime").resolve()
+    assert g.decision.kind == "target"
+    offered = {g.game.objects[a.ref[1]].name for a in g.decision.actions}
+    assert offered >= {"Ornithopter", "Island", "Forest"} and "Grizzly Bears" not in offered
+    g.target("Island").resolve()
+    assert "Island" in g.zone_names("graveyard", 1)
+
+
+def test_702_2b_acidic_slime_kills_what_it_deals_damage_to() -> None:
+    g = (Scene().battlefield(0, "Acidic Slime").battlefield(1, "Craw Wurm")
+         .at("begin_combat").start())
+    g.pass_(2).attack(("Acidic Slime", 1)).pass_(2).block(1, ("Craw Wurm", "Acidic Slime"))
+    g.until("main2")
+    assert "Craw Wurm" in g.zone_names("graveyard", 1)

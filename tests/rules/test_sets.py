@@ -8,7 +8,7 @@ import pytest
 from arbiter.server import cli
 from arbiter.server.rules.cards.catalog import type_line
 from arbiter.server.rules.cards.pool import lookup
-from arbiter.server.rules.cards.sets import SETS, Printing, printings
+from arbiter.server.rules.cards.sets import SETS, Printing, m10, printings
 
 M10 = printings("M10")
 
@@ -31,6 +31,17 @@ def test_each_definition_agrees_with_its_card_data(p: Printing) -> None:
         assert (card.power, card.toughness) == (int(p.power), int(p.toughness))
     if p.loyalty:
         assert card.loyalty == int(p.loyalty)
+
+
+def test_every_card_of_m10_is_playable() -> None:
+    missing = [p.name for p in M10 if lookup(p.name) is None]
+    assert missing == []
+
+
+def test_the_set_file_holds_its_cards_in_collector_number_order() -> None:
+    number = {p.name: p.number for p in M10}
+    numbers = [number[c.name] for c in m10.CARDS]
+    assert numbers == sorted(numbers)
 
 
 def test_arbiter_cards_lists_the_set_name_first_in_collector_order(

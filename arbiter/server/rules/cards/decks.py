@@ -330,6 +330,131 @@ READY_MADE: dict[str, DeckList] = {
         1 Runeclaw Bear""",
         planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Maraxus",
     ),
+    # Magic 2010 (M10): six decks of the set's cards alone, legal in constructed, each a
+    # colour and a style, and between them most of what the set's rules do.
+    "m10-white-weenie": _deck(
+        """21 Plains
+        4 Elite Vanguard
+        2 Soul Warden
+        4 Silvercoat Lion
+        4 White Knight
+        4 Veteran Swordsmith
+        4 Stormfront Pegasus
+        3 Serra Angel
+        2 Captain of the Watch
+        4 Pacifism
+        4 Honor of the Pure
+        2 Glorious Charge
+        2 Ajani Goldmane""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Serra",
+    ),
+    "m10-blue-skies": _deck(
+        """21 Island
+        4 Zephyr Sprite
+        4 Wind Drake
+        4 Snapping Drake
+        3 Air Elemental
+        2 Sage Owl
+        3 Illusionary Servant
+        1 Djinn of Wishes
+        1 Sphinx Ambassador
+        2 Cancel
+        3 Essence Scatter
+        3 Unsummon
+        2 Ponder
+        2 Divination
+        2 Jace Beleren
+        1 Time Warp
+        2 Ice Cage""",
+        planar=PLANAR_SCHOLAR, schemes=SCHEMES_SCHEMER, vanguard="Serra",
+    ),
+    "m10-black-control": _deck(
+        """22 Swamp
+        3 Drudge Skeletons
+        2 Vampire Aristocrat
+        3 Gravedigger
+        2 Royal Assassin
+        3 Hypnotic Specter
+        2 Howling Banshee
+        1 Xathrid Demon
+        2 Nightmare
+        4 Doom Blade
+        2 Assassinate
+        2 Mind Rot
+        2 Duress
+        3 Sign in Blood
+        2 Tendrils of Corruption
+        2 Liliana Vess
+        2 Consume Spirit
+        1 Underworld Dreams""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Maraxus",
+    ),
+    "m10-red-burn": _deck(
+        """24 Mountain
+        4 Goblin Piker
+        2 Raging Goblin
+        3 Prodigal Pyromancer
+        3 Dragon Whelp
+        3 Canyon Minotaur
+        2 Fiery Hellhound
+        1 Shivan Dragon
+        2 Siege-Gang Commander
+        2 Ball Lightning
+        4 Lightning Bolt
+        2 Fireball
+        2 Seismic Strike
+        2 Lava Axe
+        2 Chandra Nalaar
+        1 Earthquake
+        1 Firebreathing""",
+        planar=PLANAR_GRAND_TOUR, schemes=SCHEMES_TYRANT, vanguard="Hanna",
+    ),
+    "m10-green-stompy": _deck(
+        """24 Forest
+        4 Llanowar Elves
+        4 Runeclaw Bear
+        4 Centaur Courser
+        2 Giant Spider
+        3 Cudgel Troll
+        2 Craw Wurm
+        2 Great Sable Stag
+        1 Master of the Wild Hunt
+        1 Ant Queen
+        1 Acidic Slime
+        1 Enormous Baloth
+        4 Giant Growth
+        2 Rampant Growth
+        2 Garruk Wildspeaker
+        1 Overrun
+        1 Howl of the Night Pack
+        1 Naturalize""",
+        planar=PLANAR_WANDERER, schemes=SCHEMES_TYRANT, vanguard="Tahngarth",
+    ),
+    "m10-azorius-artifacts": _deck(
+        """4 Glacial Fortress
+        9 Plains
+        9 Island
+        4 Ornithopter
+        3 Veteran Armorsmith
+        3 Veteran Swordsmith
+        2 Serra Angel
+        2 Air Elemental
+        1 Wall of Faith
+        2 Horned Turtle
+        2 Guardian Seraph
+        2 Gorgon Flail
+        2 Whispersilk Cloak
+        2 Magebane Armor
+        3 Pacifism
+        2 Unsummon
+        2 Negate
+        1 Lifelink
+        1 Coat of Arms
+        1 Pithing Needle
+        2 Divination
+        1 Indestructibility""",
+        planar=PLANAR_SCHOLAR, schemes=SCHEMES_SCHEMER, vanguard="Serra",
+    ),
     # Small decks for quick tests and load runs: games end in a few turns.
     "quick-red": _deck(
         """8 Mountain

@@ -268,6 +268,9 @@ READY_FORMATS = {
     "gruul-stompy": CONSTRUCTED, "azorius-skies": CONSTRUCTED, "dimir-control": CONSTRUCTED,
     "boros-lifecycle": CONSTRUCTED, "quick-red": CASUAL, "quick-green": CASUAL,
     "quick-infect": CASUAL, "isamaru-commander": COMMANDER, "phage-commander": COMMANDER,
+    "m10-white-weenie": CONSTRUCTED, "m10-blue-skies": CONSTRUCTED,
+    "m10-black-control": CONSTRUCTED, "m10-red-burn": CONSTRUCTED,
+    "m10-green-stompy": CONSTRUCTED, "m10-azorius-artifacts": CONSTRUCTED,
 }
 
 

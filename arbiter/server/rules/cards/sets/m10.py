@@ -1033,6 +1033,14 @@ CARDS = [
     CardDef(name="Yawning Fissure", types=SORCERY, cost=mana_cost("{4}{R}"),
             text="Each opponent sacrifices a land.",
             spell=(SacrificeOne(EACH_OPPONENT, LAND),)),
+    creature("Acidic Slime", "{3}{G}{G}", "Ooze", 2, 2, (DEATHTOUCH,),
+             f"{_DEATHTOUCH}\nWhen Acidic Slime enters, destroy target artifact, enchantment, or "
+             "land.",
+             abilities=(Triggered(SelfEnters(), (Destroy(Target(0)),),
+                                  targets=(TargetSpec("permanent", where(
+                                      "target artifact, enchantment, or land",
+                                      types=("Artifact", "Enchantment", "Land"))),),
+                                  text="Destroy target artifact, enchantment, or land."),)),
     creature("Ant Queen", "{3}{G}{G}", "Insect", 5, 5, (),
              "{1}{G}: Create a 1/1 green Insect creature token.",
              abilities=(Activated(Cost(mana=mana_cost("{1}{G}")),
