@@ -4,7 +4,7 @@ a destroy effect or by the state-based actions for lethal damage and deathtouch 
 from __future__ import annotations
 
 from arbiter.server.rules.keywords import destroy
-from arbiter.server.rules.replacement import regenerate
+from arbiter.server.rules.replacement import REGENERATION, regenerate
 
 from .helpers import G, Scene
 
@@ -105,3 +105,29 @@ def test_701_15_indestructible_is_not_regeneration_and_keeps_the_shield() -> Non
     # CR 702.12b: not destroyed at all, so nothing was replaced and the shield is still there.
     assert not myr.tapped
     assert [e.amount for e in g.game.effects if e.kind == "regenerate"] == [1]
+
+
+def test_701_15b_a_static_ability_regenerates_each_time_using_up_nothing() -> None:
+    # A test-only 4/4 whose static ability regenerates it: two Lightning Bolts and a Doom
+    # Blade, three destructions, each replaced; no shield is made or used up.
+    g = (Scene().battlefield(0, "Rootbound Troll")
+         .battlefield(1, *["Mountain"] * 2, "Swamp", "Swamp")
+         .hand(1, "Lightning Bolt", "Lightning Bolt", "Doom Blade").start())
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Rootbound Troll")
+    g.cast(1, "Lightning Bolt", "Rootbound Troll").resolve_all()  # 6 damage: lethal, 704.5g
+    troll = g.obj("Rootbound Troll")
+    assert troll.damage == 0 and troll.tapped
+    g.pass_()
+    g.cast(1, "Doom Blade", "Rootbound Troll").resolve()
+    assert g.objs("Rootbound Troll", "battlefield")
+    assert not any(e.kind == REGENERATION for e in g.game.effects)
+
+
+def test_701_15b_it_does_not_regenerate_once_its_abilities_are_gone() -> None:
+    g = (Scene().battlefield(0, "Rootbound Troll", "Island")
+         .battlefield(1, "Swamp", "Swamp").hand(0, "Null Touch").hand(1, "Doom Blade").start())
+    g.cast(0, "Null Touch", "Rootbound Troll").resolve()  # loses all abilities (layer 6)
+    g.pass_()
+    g.cast(1, "Doom Blade", "Rootbound Troll").resolve()
+    assert "Rootbound Troll" in g.zone_names("graveyard", 0)

@@ -112,7 +112,7 @@ def destroy(game: Game, obj: Obj, *, cause: str = "destroy", regen: bool = True)
     Returns whether it was destroyed."""
     if has_keyword(game, obj, INDESTRUCTIBLE):
         return False  # not destroyed at all, so no shield is used up
-    if regen and game.effects and regenerated(game, obj):
+    if regen and (game.effects or obj.defn.statics) and regenerated(game, obj):
         return False
     game.move(obj, GRAVEYARD, cause=cause)
     return True

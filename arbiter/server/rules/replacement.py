@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards.vocab import ShuffleIntoLibraryInstead
-from .characteristics import is_type, subtypes
+from .cards.vocab import RegenerateInstead, ShuffleIntoLibraryInstead
+from .characteristics import chars_of, is_type, subtypes
 from .state import REFRESH, Action, Continuous, Decision, Obj
 
 if TYPE_CHECKING:
@@ -116,9 +116,10 @@ def regenerated(game: Game, obj: Obj) -> bool:
     it, and it is removed from combat. Returns whether it regenerated."""
     shield = next((e for e in game.effects if e.kind == REGENERATION
                    and e.affected == obj.oid and e.amount > 0), None)
-    if shield is None:
+    if shield is not None:
+        shield.amount = 0  # used up: a shield replaces one destruction (701.15a)
+    elif not _regenerates_by_itself(game, obj):
         return False
-    shield.amount = 0  # used up (a shield from a static ability would stay, 701.15b)
     obj.damage = 0
     obj.deathtouched = False  # the destruction it was due is the one replaced
     game.set_tapped(obj, True)
@@ -126,6 +127,15 @@ def regenerated(game: Game, obj: Obj) -> bool:
     game.touch(obj)
     game.say(f"{obj.name} regenerates.", "regenerate", obj=obj.oid)
     return True
+
+
+def _regenerates_by_itself(game: Game, obj: Obj) -> bool:
+    """CR 701.15b: a static ability that regenerates its permanent does so each time, while
+    the permanent has it (an effect that removes all abilities takes it away, layer 6)."""
+    if not any(isinstance(st, RegenerateInstead) for st in obj.defn.statics):
+        return False
+    ch = chars_of(game, obj)
+    return ch is None or ch.abilities
 
 
 def remove_from_combat(game: Game, obj: Obj) -> None:

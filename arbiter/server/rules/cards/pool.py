@@ -121,6 +121,7 @@ from .vocab import (
     PutCounters,
     PutSelfIntoLibrary,
     RedirectDamage,
+    RegenerateInstead,
     Remembered,
     RemoveCounters,
     RestartGame,
@@ -469,6 +470,9 @@ def _instant(name: str, cost: str, text: str, *effects: Effect) -> CardDef:
 # abilities, a colour change), counters put by a spell, and static abilities whose reach
 # depends on other effects of their layer (613.8).
 LAYER_TEST_CARDS = [
+    _creature("Rootbound Troll", "{3}{G}{G}", "Troll", 4, 4, (),
+              "If Rootbound Troll would be destroyed, regenerate it.", test_only=True,
+              abilities=(RegenerateInstead(),)),
     CardDef(name="Quickening Earth", types=INSTANT, cost=_C("{G}"), test_only=True,
             text="Target land becomes a 3/3 creature until end of turn. It's still a land.",
             targets=(TargetSpec("permanent", where("target land", types=("Land",))),),

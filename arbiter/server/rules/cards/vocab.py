@@ -1751,6 +1751,12 @@ class CantBeCountered:
 
 
 @dataclass(frozen=True, slots=True)
+class RegenerateInstead:
+    """"If ~ would be destroyed, regenerate it": a static ability that regenerates the
+    permanent each time it would be destroyed, using up nothing (CR 701.15b)."""
+
+
+@dataclass(frozen=True, slots=True)
 class UntapDuringOpponentsUntap:
     """Untap all permanents you control during each opponent's untap step."""
 
@@ -1850,7 +1856,7 @@ Static = (ControlEnchanted | CantLose | CantWin | EmptyLibraryDrawWins | EntersT
     PreventOneFromOpponents | UntapDuringOpponentsUntap | CostsMorePerExtraTarget |
     EnchantedGets | PowerToughnessEqualTo | SharedTypeBonus | EntersAsCopy |
     PowerToughnessEqualToLife | PreventDamageRemoveCounters | EntersTappedUnlessControl |
-    ShuffleIntoLibraryInstead | CantBeCountered | EnchantedCant |
+    ShuffleIntoLibraryInstead | CantBeCountered | RegenerateInstead | EnchantedCant |
     PreventNoncombatDamageToEnchanted | ChooseBasicLandType | EnchantedIsChosenType |
     NoMaximumHandSizeStatic | CantBeBlocked | AttacksEachCombat | CantAttackOrBlockAlone |
     MustBeBlockedByAll | CantAttackUnlessDefenderControls | GetsPerOtherNamed |
