@@ -6,7 +6,7 @@ from real cards (M10 and the pool) where one exists and from test-only cards oth
 from __future__ import annotations
 
 from arbiter.server.local import ViewKeeper
-from arbiter.server.rules.cards.vocab import FIRST_STRIKE, FLYING, VIGILANCE
+from arbiter.server.rules.cards.vocab import COLOR, FIRST_STRIKE, FLYING, VIGILANCE, Protection
 from arbiter.server.rules.characteristics import colors, has_keyword, is_type
 from arbiter.server.rules.view import snapshot
 
@@ -286,3 +286,19 @@ def test_115_a_target_filter_admits_only_what_it_names() -> None:
     labels = g.labels()
     assert any("Forest" in x for x in labels) and any("Mountain" in x for x in labels)
     assert not any("Grizzly Bears" in x or "Player" in x for x in labels)
+
+
+def test_613_1c_a_text_changing_effect_rewrites_the_colour_word_of_protection() -> None:
+    # White Knight has protection from black: Doom Blade (black) can't target it. Its text
+    # changed, "black" read as "red" (layer 3, CR 612.2), it has protection from red instead:
+    # Doom Blade can, Lightning Bolt (red) can't.
+    g = (Scene().battlefield(0, "Island", "Swamp", "Swamp", "Mountain")
+         .battlefield(1, "White Knight").hand(0, "Hue Twist", "Doom Blade", "Lightning Bolt")
+         .start())
+    knight = g.obj("White Knight")
+    assert has_keyword(g.game, knight, Protection(COLOR, "B"))
+    g.cast(0, "Hue Twist", knight).resolve()
+    assert has_keyword(g.game, knight, Protection(COLOR, "R"))
+    assert not has_keyword(g.game, knight, Protection(COLOR, "B"))
+    g.cast(0, "Doom Blade", knight).resolve()
+    assert "White Knight" in g.zone_names("graveyard", 1)

@@ -50,6 +50,8 @@ def _effect(e: Continuous) -> tuple[Any, ...]:
         out = (*out, e.colors, e.subtype)
     if e.while_on is not None:
         out = (*out, e.while_on)
+    if e.words is not None:
+        out = (*out, e.words)
     return out
 
 

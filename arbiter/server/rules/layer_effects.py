@@ -21,6 +21,7 @@ from .cards.vocab import (
     BecomeCreature,
     BecomeSubtype,
     CardDef,
+    ChangeText,
     CreaturesYouControlGet,
     EachCreatureGets,
     EntersAsCopy,
@@ -90,6 +91,11 @@ def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
         g.touch(o)
 
 
+def _change_text(ctx: Ctx, e: ChangeText) -> None:
+    for o in ctx.objects(e.what):
+        _until_end_of_turn(ctx, "text", o, words=(e.old, e.new))
+
+
 def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
     for o in ctx.game.creatures():
         if o.controller != ctx.controller:
@@ -132,6 +138,7 @@ def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
     BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
+    ChangeText: _change_text,
     CreaturesYouControlGet: _creatures_you_control_get, EachCreatureGets: _each_creature_gets,
     AlsoBecomes: _also_becomes,
 }

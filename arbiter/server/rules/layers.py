@@ -9,7 +9,9 @@ What each layer holds here (docs/architecture.md, "Continuous effects in layers"
   is its card again (CR 400.7).
 * layer 2, control (613.2b): ``Game.control_changed`` keeps each permanent's ``controller``
   current, because control is read everywhere and changes rarely; it runs in timestamp order.
-* layer 3 (text): no effect in the pool changes text.
+* layer 3 (text, 613.1c, 612): "replace every colour word or land type X with Y" rewrites the
+  words in the object's keyword abilities (protection from a colour, landwalk); see
+  docs/rulings.md for what else text-changing effects do not reach yet.
 * layer 4 (type, 613.1d): effects that add a card type ("becomes a creature"; it is still a
   land) or a subtype ("becomes a Goblin in addition to its other types"); what reads types
   after it here (lords' "Goblin creatures", protection from a subtype) and everything the
@@ -39,14 +41,19 @@ from typing import TYPE_CHECKING
 
 from .cards.vocab import (
     BASIC_LAND_MANA,
+    COLOR,
+    COLOR_NAMES,
+    COLOR_WORDS,
     CreaturesGet,
     CreaturesHave,
     EnchantedGets,
     EnchantedIsChosenType,
     GetsPerOtherNamed,
     Keyword,
+    Landwalk,
     PowerToughnessEqualTo,
     PowerToughnessEqualToLife,
+    Protection,
     SharedTypeBonus,
 )
 from .reveals import top_card_is
@@ -91,7 +98,7 @@ Affects = Callable[[State], list[int]]
 Apply = Callable[[Chars], None]
 
 # The layers and sublayers applied here, in order (CR 613.1, 613.4).
-ORDER = ("4", "5", "6", "7a", "7b", "7c", "7d")
+ORDER = ("3", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
 @dataclass(slots=True)
@@ -215,6 +222,13 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
         return [oid]
 
     kind = eff.kind
+    if kind == "text" and eff.words is not None:
+        old, new = eff.words
+
+        def rewrite(ch: Chars) -> None:
+            ch.keywords = {reworded(k, old, new) for k in ch.keywords}
+
+        return LayerEffect("3", eff.timestamp, one, rewrite)
     if kind == "keyword":
         keyword = eff.keyword
 
@@ -269,6 +283,18 @@ def _resolved(eff: Continuous, state: State) -> LayerEffect | None:
     if kind == "switch_pt":
         return LayerEffect("7d", eff.timestamp, one, _switch)
     return None  # control, prevention, redirection, hand size: not characteristics
+
+
+def reworded(keyword: Keyword, old: str, new: str) -> Keyword:
+    """A keyword with the colour word or land type ``old`` in its text replaced by ``new``
+    (CR 612.2: only a word used as a colour word or a land type): "protection from black"
+    becomes "protection from red", "swampwalk" "islandwalk"."""
+    if isinstance(keyword, Protection) and keyword.kind == COLOR:
+        if COLOR_NAMES.get(keyword.value) == old and new in COLOR_WORDS:
+            return Protection(COLOR, COLOR_WORDS[new])
+    elif isinstance(keyword, Landwalk) and keyword.land_type == old:
+        return Landwalk(new)
+    return keyword
 
 
 def _lose_all(ch: Chars) -> None:

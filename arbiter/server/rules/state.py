@@ -186,6 +186,8 @@ class Continuous:
     subtype: str = ""  # the subtype a "subtype" effect, or card type a "card_type" one, adds
     # "For as long as ~ remains on the battlefield" (CR 611.2b): the object id it lasts with.
     while_on: int | None = None
+    # A "text" effect's word and its replacement ("black", "red"; layer 3, CR 612).
+    words: tuple[str, str] | None = None
 
 
 class EffectList(list[Continuous]):

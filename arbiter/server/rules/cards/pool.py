@@ -74,6 +74,7 @@ from .vocab import (
     CardLeavesYourZone,
     CastAnotherNamedThisGame,
     CastFromHand,
+    ChangeText,
     ChooseOpponent,
     ControlEnchanted,
     Cost,
@@ -473,6 +474,9 @@ LAYER_TEST_CARDS = [
     _creature("Rootbound Troll", "{3}{G}{G}", "Troll", 4, 4, (),
               "If Rootbound Troll would be destroyed, regenerate it.", test_only=True,
               abilities=(RegenerateInstead(),)),
+    _instant("Hue Twist", "{U}",
+             "Change the text of target creature by replacing all instances of \"black\" with "
+             "\"red\" until end of turn.", ChangeText(Target(0), "black", "red")),
     CardDef(name="Quickening Earth", types=INSTANT, cost=_C("{G}"), test_only=True,
             text="Target land becomes a 3/3 creature until end of turn. It's still a land.",
             targets=(TargetSpec("permanent", where("target land", types=("Land",))),),

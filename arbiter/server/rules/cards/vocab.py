@@ -60,6 +60,7 @@ class Landwalk:
 
 
 COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+COLOR_WORDS = {word: letter for letter, word in COLOR_NAMES.items()}
 
 # What a protection ability's quality is (CR 702.16a): a colour ("B"), a card type
 # ("Creature": sources that are creatures), a subtype ("Demon"), or everything (702.16j).
@@ -1022,6 +1023,18 @@ class BecomeSubtype:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeText:
+    """Change the text of ``what`` by replacing every instance of the colour word or basic
+    land type ``old`` with ``new`` until end of turn: a text-changing effect (CR 612, layer 3,
+    613.1c). Colour words are written as players read them ("black"), land types as on type
+    lines ("Swamp"). What it rewrites: see docs/rulings.md."""
+
+    what: Ref
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
 class BecomeCreature:
     """``what`` becomes a ``power``/``toughness`` creature until end of turn and keeps its
     other types ("it's still a land"): a card type added in layer 4, base power and
@@ -1251,7 +1264,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
+    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | ChangeText |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
