@@ -67,3 +67,13 @@ def test_arbiter_cards_lists_the_sets_and_refuses_an_unknown_one(
     assert capsys.readouterr().out.startswith(f"M10  {SETS['M10']}  ")
     assert cli.main(["cards", "--set", "ZZZ"]) == 2
     assert "unknown set 'ZZZ'" in capsys.readouterr().err
+
+
+def test_the_catalog_says_where_each_card_of_a_set_is_printed() -> None:
+    from arbiter.server.rules.cards.catalog import cards
+    data = cards()
+    assert {k: data["Baneslayer Angel"][k] for k in ("set", "number", "rarity")} == {
+        "set": "M10", "number": 4, "rarity": "M"}
+    assert data["Lightning Bolt"]["rarity"] == "C"  # defined in the pool, printed in M10
+    assert "set" not in data["Hill Giant"]  # a pool card that is in no set here
+    assert all(data[p.name]["set"] == "M10" for p in M10)

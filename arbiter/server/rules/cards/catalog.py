@@ -14,6 +14,7 @@ from typing import Any
 from .decks import READY_MADE
 from .formats import READY_FORMATS
 from .pool import POOL, TEST_POOL, TOKEN_DEFS
+from .sets import SETS, printings
 from .vocab import VANGUARD, CardDef
 
 TYPE_ORDER = ("Tribal", "Artifact", "Enchantment", "Land", "Creature", "Planeswalker",
@@ -48,7 +49,19 @@ def card_data(card: CardDef) -> dict[str, Any]:
            if card.is_(VANGUARD) else {}),
         # An Aura that hurts what it enchants: a bot aims it at an opponent's creature.
         **({"harmful": True} if card.harmful else {}),
+        **_printing(card.name),
     }
+
+
+@cache
+def _printed_in() -> dict[str, dict[str, Any]]:
+    """Where each card of a set is printed: its set code, collector number and rarity."""
+    return {p.name: {"set": code, "number": p.number, "rarity": p.rarity}
+            for code in SETS for p in printings(code)}
+
+
+def _printing(name: str) -> dict[str, Any]:
+    return _printed_in().get(name, {})
 
 
 def deck_format(name: str) -> str:
