@@ -183,7 +183,6 @@ async def test_arbiter_bot_plays_the_deck_lists_of_its_deck_files(
     bolts.write_text(DECK_LIST.replace("4 Lava Axe", "4 Fireball"))
     args = bot_args("--url", url(server), "--create", "--deck-file", str(green),
                     "--deck-file", str(bolts), "--seed", "3")
-    args.deck_texts = bot_cmd.read_deck_files(args.deck_file)
     sent: list[tuple[str | None, str | None]] = []
     submit = Client.submit_deck
 
@@ -204,7 +203,6 @@ async def test_arbiter_bot_says_which_card_of_a_deck_file_the_server_does_not_kn
     path = tmp_path / "deck.txt"
     path.write_text(DECK_LIST.replace("Lava Axe", "Lava Axxe"))
     args = bot_args("--url", url(server), "--create", "--deck-file", str(path))
-    args.deck_texts = bot_cmd.read_deck_files(args.deck_file)
     with pytest.raises(RequestError) as refused:
         await bot_cmd._main(args)
     assert refused.value.code == "bad_deck" and "'Lava Axxe'" in str(refused.value)

@@ -172,6 +172,7 @@ async def _create_and_play(args: argparse.Namespace, rng: random.Random) -> int:
 async def _main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     try:
+        args.deck_texts = read_deck_files(args.deck_file or [])
         if args.create:
             return await _create_and_play(args, rng)
         await _join_and_play(args, args.room, args.seat, args.name or "Bot", rng)
@@ -196,7 +197,6 @@ def run(args: argparse.Namespace) -> int:
         print("arbiter bot: --draw-after is a number of rounds (0: never)", file=sys.stderr)
         return 2
     try:
-        args.deck_texts = read_deck_files(args.deck_file or [])
         return trio.run(_main, args)
     except ConnectError as exc:
         print(f"arbiter bot: {exc}", file=sys.stderr)
