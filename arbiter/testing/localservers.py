@@ -249,6 +249,10 @@ class LocalServer:
         self.starts += 1
         log = self.directory / f"{self.name}.log"
         with open(log, "ab") as out:
+            # Where this start's lines begin, taken before the child exists: it shares the
+            # file's offset, so once it runs, telling the offset may already be past the line
+            # that says its port was taken (a flake seen under load).
+            log_from = out.tell()
             user = self._user
             process = subprocess.Popen(
                 self._command(), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
@@ -257,7 +261,7 @@ class LocalServer:
                 extra_groups=[] if user else None,
                 preexec_fn=(_die_with_parent
                             if threading.current_thread() is threading.main_thread() else None))
-            child = self._child = _Child(process, log, out.tell())
+            child = self._child = _Child(process, log, log_from)
         try:
             proc.wait_until(self._ready, timeout, f"{self.name} in {self.directory}",
                             self._exited)
