@@ -196,10 +196,12 @@ class LocalServer:
     _stop_signal = signal.SIGTERM
     _user: pwd.struct_passwd | None = None
 
-    def __init__(self, *, tcp: bool = False) -> None:
+    def __init__(self, *, tcp: bool = False, port: int | None = None) -> None:
+        """``port``: a TCP port of the caller's choosing (``tcp`` implied); otherwise, with
+        ``tcp``, a free one."""
         self.host = "127.0.0.1"
-        self.tcp = tcp
-        self.port: int | None = free_port() if tcp else None
+        self.tcp = tcp or port is not None
+        self.port: int | None = port if port is not None else free_port() if tcp else None
         self.directory = Path(tempfile.mkdtemp(prefix=f"arbiter-{self.name}-"))
         _FOLDERS.append(self.directory)
         self._child: _Child | None = None
@@ -362,10 +364,11 @@ class LocalRedis(LocalServer):
 
     name = "redis"
 
-    def __init__(self, *, persistent: bool = False, tcp: bool = False) -> None:
+    def __init__(self, *, persistent: bool = False, tcp: bool = False,
+                 port: int | None = None) -> None:
         self.binary = find_redis()
         self.persistent = persistent
-        super().__init__(tcp=tcp)
+        super().__init__(tcp=tcp, port=port)
         self.socket = self._socket("redis.sock")
 
     def _command(self) -> list[str]:
@@ -405,12 +408,12 @@ class LocalPostgres(LocalServer):
     SOCKET_PORT = 5432  # names the socket file when there is no TCP port
 
     def __init__(self, *, durable: bool = False, tcp: bool = False,
-                 template: Path | None = None) -> None:
+                 template: Path | None = None, port: int | None = None) -> None:
         self.bin = find_postgres()
         self._user = _run_as()
         self.durable = durable
         self.template = template
-        super().__init__(tcp=tcp)
+        super().__init__(tcp=tcp, port=port)
         self.data = self.directory / "data"
         self._socket(f".s.PGSQL.{self.SOCKET_PORT}")
 

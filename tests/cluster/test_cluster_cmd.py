@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
-from arbiter.server.cluster.cluster_cmd import busy_ports, client_hint, node_args
+from arbiter.server.cluster.cluster_cmd import busy_ports, client_hint, node_args, restart_command
 from tests.e2e.procs import ARBITER, free_port, run_arbiter, wait_for
 
 
@@ -100,3 +101,34 @@ def test_each_node_gets_the_cluster_flags_and_clients_get_every_url() -> None:
     assert node_args(9001, "r", "d", Path("/n"), None, "INFO")[-1] == "INFO"  # default lease
     hint = client_hint(["ws://a/", "ws://b/"])
     assert "arbiter bot --url ws://a/,ws://b/" in hint
+
+
+def test_a_node_s_restart_line_is_quoted_for_the_shell() -> None:
+    args = node_args(9001, "redis://127.0.0.1:1/0", "host=127.0.0.1 dbname=arbiter",
+                     Path("/tmp/my cluster/n1"), None, "INFO")
+    line = restart_command(args)
+    assert "'host=127.0.0.1 dbname=arbiter'" in line and "'/tmp/my cluster/n1'" in line
+    assert shlex.split(line) == args
+
+
+def test_the_cluster_takes_chosen_ports_and_says_how_durable_postgres_is(
+        tmp_path: Path) -> None:
+    node_port = _two_free_ports()
+    redis_port = next(p for p in iter(_two_free_ports, None) if abs(p - node_port) > 1)
+    postgres_port = redis_port + 1
+    out = tmp_path / "cluster.out"
+    with open(out, "w") as sink:
+        proc = subprocess.Popen([*ARBITER, "cluster", "--nodes", "1", "--port",
+                                 str(node_port), "--redis-port", str(redis_port),
+                                 "--postgres-port", str(postgres_port)],
+                                stdout=sink, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for(lambda: "Ctrl-C stops everything" in out.read_text() or proc.poll() is not None,
+                 90, "the cluster to be ready")
+        text = out.read_text()
+        assert f"redis://127.0.0.1:{redis_port}" in text, text
+        assert f"port={postgres_port}" in text, text
+        assert "fsync on" in text and "append-only file on" in text, text
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=90)

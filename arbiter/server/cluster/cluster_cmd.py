@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -47,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the nodes' lease time (default: arbiter serve's)")
     parser.add_argument("--log-level", default="WARNING",
                         help="the nodes' log level (their logs are in the cluster's folder)")
+    parser.add_argument("--redis-port", type=int, default=None, metavar="PORT",
+                        help="Redis' TCP port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--postgres-port", type=int, default=None, metavar="PORT",
+                        help="PostgreSQL's TCP port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--fast", action="store_true",
+                        help="run PostgreSQL with fsync and full_page_writes off: faster, but "
+                             "a crash of the machine (not of a process) may lose commits")
 
 
 @dataclass
@@ -182,6 +190,12 @@ def _start(node: NodeProcess) -> None:
     _say(f"node {node.index}: {node.url} (pid {node.proc.pid}, log {node.log})")
 
 
+def restart_command(args: list[str]) -> str:
+    """A node's command line as a shell reads it back: quoted where a word needs it (a data
+    folder with a space, a DSN with several words)."""
+    return shlex.join(args)
+
+
 def _watch(nodes: list[NodeProcess]) -> None:
     """Until interrupted: report each node that exits on its own, once."""
     while True:
@@ -191,7 +205,7 @@ def _watch(nodes: list[NodeProcess]) -> None:
                 node.reported = True
                 _say(f"node {node.index} ({node.url}) exited with status {code}; its log "
                      f"ends:\n{node.log_tail()}\n[cluster] to start it again: "
-                     f"{' '.join(node.args)}")
+                     f"{restart_command(node.args)}")
         time.sleep(POLL)
 
 
@@ -199,7 +213,8 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.nodes <= 64:
         print("arbiter cluster: --nodes must be between 1 and 64", file=sys.stderr)
         return 2
-    busy = busy_ports(args.port, args.nodes)
+    busy = busy_ports(args.port, args.nodes) + [
+        p for p in (args.redis_port, args.postgres_port) if p is not None and busy_ports(p, 1)]
     if busy:
         print(f"arbiter cluster: port(s) {', '.join(map(str, busy))} of 127.0.0.1 are in use; "
               "choose another --port", file=sys.stderr)
@@ -210,11 +225,14 @@ def run(args: argparse.Namespace) -> int:
             folder = Path(tmp)
             _say(f"starting Redis and PostgreSQL (files in {folder})")
             # On TCP, as a deployment's nodes connect (and tools like psql can).
-            with LocalRedis(persistent=True, tcp=True) as redis, \
-                    LocalPostgres(tcp=True) as postgres:
+            with LocalRedis(persistent=True, tcp=True, port=args.redis_port) as redis, \
+                    LocalPostgres(tcp=True, port=args.postgres_port,
+                                  durable=not args.fast) as postgres:
                 dsn = postgres.create_database("arbiter")
-                _say(f"redis: {redis.url} (pid {redis.pid})")
-                _say(f"postgres: {dsn} (pid {postgres.pid})")
+                _say(f"redis: {redis.url} (pid {redis.pid}; append-only file on)")
+                _say(f"postgres: {dsn} (pid {postgres.pid}; "
+                     + ("fsync and full_page_writes OFF (--fast): a machine crash may lose "
+                        "commits)" if args.fast else "fsync on)"))
                 with _nodes(args.nodes, args.port, redis.url, dsn, folder, args) as nodes:
                     for node in nodes:
                         _start(node)
