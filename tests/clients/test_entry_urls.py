@@ -7,7 +7,9 @@ first, then the others in turn. (Redirects between the nodes of a cluster: test_
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,40 @@ async def test_a_request_made_while_the_client_is_between_nodes_is_sent_once_it_
     with trio.fail_after(30):
         room = await ann.create({"seats": 2})
     assert ann.url == url(b) and [r["r"] for r in await ann.list_rooms()] == [room]
+
+
+async def test_a_node_that_drops_every_connection_at_once_gets_fewer_and_fewer_reconnects(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    """Issue 27, reconnect storms: through a proxy that cuts every connection a fifth of a
+    second after it is made, the client connects (the hello is answered) and is dropped, again
+    and again; the backoff must grow as it would for failed connects, not start afresh at each
+    short-lived connection (a reconnect every ~0.25 s of virtual time before)."""
+    server, _ = await _server(nursery, tmp_path / "a")
+    cut = 0
+
+    async def proxy(stream: trio.SocketStream) -> None:
+        nonlocal cut
+        upstream = await trio.open_tcp_stream("127.0.0.1", server.port)
+
+        async def pump(src: trio.abc.Stream, dst: trio.abc.Stream) -> None:
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while data := await src.receive_some(65536):
+                    await dst.send_all(data)
+
+        async with trio.open_nursery() as pipes:
+            pipes.start_soon(pump, stream, upstream)
+            pipes.start_soon(pump, upstream, stream)
+            await trio.sleep(0.2)
+            cut += 1
+            pipes.cancel_scope.cancel()
+        await upstream.aclose()
+        await stream.aclose()
+
+    listeners = await nursery.start(partial(trio.serve_tcp, proxy, 0, host="127.0.0.1"))
+    port = listeners[0].socket.getsockname()[1]
+    ann = await client_at(nursery, f"ws://127.0.0.1:{port}/", "Ann",
+                          backoff=Backoff(initial=0.05, maximum=5.0, jitter=0.0))
+    await trio.sleep(60)
+    # 0.05, 0.1, 0.2, ..., 3.2, then 5 s a time: about 17 connects in a minute, not 200.
+    assert 8 <= ann.stats.connects <= 20, ann.stats.connects
+    assert cut >= ann.stats.connects - 1

@@ -90,12 +90,16 @@ _RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooS
 
 @dataclass
 class Backoff:
-    """Delays between reconnection attempts: exponential, capped, with jitter."""
+    """Delays between reconnection attempts: exponential, capped, with jitter. They start
+    afresh only after a connection that lasted ``stable`` seconds: a node that accepts and
+    drops at once (or a redirect back to a dead node) must not make every client reconnect
+    at the first delay forever (issue 27: a storm of a connect every 80-100 ms a client)."""
 
     initial: float = 0.1
     maximum: float = 5.0
     factor: float = 2.0
     jitter: float = 0.5  # each delay is scaled by a random factor in [1 - jitter, 1]
+    stable: float = 10.0
 
     def delays(self, rng: random.Random) -> Iterator[float]:
         delay = self.initial
@@ -209,6 +213,7 @@ class Client:
         self._bucket: _Bucket | None = None
         self._ever_connected = False
         self._delays: Iterator[float] | None = None
+        self._connected_at = 0.0  # when the current (or last) connection was made
         self._catalog: dict[str, Any] | None = None
         self._stopped = False  # run() has returned: no connection will come
         self._moving: str | None = None  # the node a redirect sends us to, until we are there
@@ -262,6 +267,8 @@ class Client:
                 failures.append((url, failure))
                 continue  # the next entry URL, at once
             moved, self._moving = self._moving, None
+            if connected and trio.current_time() - self._connected_at >= self.backoff.stable:
+                self._delays = None  # it held: the next drop starts the backoff afresh
             self._lost(reason, moved=moved is not None)
             if self._closing or (not self.reconnect and moved is None):
                 break
@@ -325,7 +332,7 @@ class Client:
         self._here = set()
         self._connected.set()
         self._notify()
-        self._delays = None  # connected: the next drop starts the backoff afresh
+        self._connected_at = trio.current_time()  # a long connection resets the backoff
         if not self._ever_connected:
             self._ever_connected = True
             task_status.started(self)
