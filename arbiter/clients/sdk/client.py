@@ -88,6 +88,14 @@ _RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooS
               TimeoutError, Refusal, RequestError)
 
 
+# Heartbeats (websocket pings) the client sends: a server that stops answering (frozen, or
+# cut off without a close) is noticed within PING_INTERVAL + PING_TIMEOUT seconds and the
+# client goes to another entry. A frozen node's socket still accepts, so nothing else tells
+# (issue 27: 37-40 s with 20 s heartbeats, against a 4 s failover).
+PING_INTERVAL = 2.5
+PING_TIMEOUT = 2.5
+
+
 @dataclass
 class Backoff:
     """Delays between reconnection attempts: exponential, capped, with jitter. They start
@@ -172,7 +180,8 @@ class Client:
     def __init__(self, urls: str | Sequence[str], name: str | None = None, *,
                  session: str | None = None,
                  reconnect: bool = True, backoff: Backoff | None = None,
-                 ping_interval: float | None = 20.0, ping_timeout: float | None = 20.0,
+                 ping_interval: float | None = PING_INTERVAL,
+                 ping_timeout: float | None = PING_TIMEOUT,
                  open_timeout: float | None = 10.0, strict: bool = False, pace: bool = True,
                  rng: random.Random | None = None) -> None:
         if name is None and session is None:
