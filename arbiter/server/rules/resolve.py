@@ -85,7 +85,6 @@ from .cards.vocab import (
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
-    PermanentsYouControl,
     PlaySubgame,
     PowerAtMost,
     PreventAllCombatDamage,
@@ -117,7 +116,7 @@ from .casting import (
     targeting_source,
     unlimited_source,
 )
-from .characteristics import has_keyword, power, subtypes
+from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .countering import COUNTER_HANDLERS
 from .damage import damage_flow
@@ -363,9 +362,6 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
-    if isinstance(amount, PermanentsYouControl):
-        return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
-                   and amount.subtype in subtypes(ctx.game, o))
     if isinstance(amount, DividedAsYouChoose):
         return share(ctx.obj, recipient)  # CR 601.2d: announced as it was cast
     if isinstance(amount, NumberYouControl):

@@ -327,14 +327,6 @@ class XDividedEvenly:
 
 
 @dataclass(frozen=True, slots=True)
-class PermanentsYouControl:
-    """The number of permanents you control with the subtype ``subtype`` ("for each Forest you
-    control")."""
-
-    subtype: str
-
-
-@dataclass(frozen=True, slots=True)
 class EventAmount:
     """"That much": the amount the triggering event carried (life gained, damage dealt)."""
 
@@ -362,7 +354,7 @@ X_DIVIDED_EVENLY = XDividedEvenly()
 EVENT_AMOUNT = EventAmount()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly | PermanentsYouControl | EventAmount |
+          XValue | XDividedEvenly | EventAmount |
           DividedAsYouChoose | NumberYouControl)
 
 # --------------------------------------------------------------------------- card filters

@@ -169,7 +169,6 @@ from ..vocab import (
     OpponentsPlayWithHandsRevealed,
     PackStrike,
     PermanentsShuffledAndRedealt,
-    PermanentsYouControl,
     PlayerCastsSpell,
     PlayerDoes,
     PlayTopCardFree,
@@ -356,6 +355,7 @@ def _destroy_creature(name: str, mana: str, types: frozenset[str],
 _ARTIFACT_OR_ENCHANTMENT = TargetSpec("permanent", where("target artifact or enchantment",
                                                          types=("Artifact", "Enchantment")))
 _SWAMPS = NumberYouControl(where("Swamps", subtypes=("Swamp",)))
+_FORESTS = NumberYouControl(where("Forests", subtypes=("Forest",)))
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -1120,7 +1120,7 @@ CARDS = [
              "or black.)", abilities=(CantBeCountered(),)),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
-            spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
+            spell=(CreateToken("Wolf Token", YOU, _FORESTS),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
     CardDef(name="Lurking Predators", types=ENCHANTMENT, cost=mana_cost("{4}{G}{G}"),
             text="Whenever an opponent casts a spell, reveal the top card of your library. If "
