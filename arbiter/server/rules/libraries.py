@@ -34,6 +34,7 @@ from .cards.vocab import (
     Shuffle,
 )
 from .characteristics import card_types
+from .naming import choose_name
 from .reveals import top_card
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, LIBRARY, Action, Obj
 
@@ -188,13 +189,9 @@ def _search_then_named(ctx: Ctx, e: SearchThenNamed) -> Flow:
     g.say(f"{g.name(me)} searches {g.name(owner)}'s library"
           f"{' and finds a card' if card is not None else ''}.")
 
-    def names() -> list[Action]:
-        owned = sorted({o.name for o in g.objects.values()
-                        if o.owner == owner and o.card is not None})
-        return _numbered([Action(0, "name_card", name) for name in owned])
-
-    named = yield from ctx.choose(owner, "name_card", "Choose a card name", names)
-    name = named.label if named is not None else None
+    name = yield from choose_name(owner, lambda: sorted(
+        {o.name for o in g.objects.values() if o.owner == owner and o.card is not None}),
+        ctx.choose)
     if name is not None:
         g.say(f"{g.name(owner)} names {name}.")
     if (card is not None and card.oid in g.objects and card.zone == LIBRARY
