@@ -209,6 +209,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
 
+    if kind == "name_card" and actions and actions[0].get("obj") is not None:
+        return int(actions[0]["id"])  # a permanent naming a card lists what it would stop first
+
     if kind in _CARD_PICKS:
         return _pick_card(book, view, me, objs, kind, actions)
 
