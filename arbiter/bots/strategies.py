@@ -189,8 +189,8 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         return _choose_block(book, view, me, objs, by_kind)
 
     if kind == "target":
-        if "done" in by_kind:  # "any number of targets": all of X to the first one
-            return int(by_kind["done"][0]["id"])
+        if actions and actions[0]["kind"] == "done":  # "any number of targets" after the
+            return int(actions[0]["id"])  # first (done comes first): all of X to the first one
         return _choose_target(book, view, me, objs, actions)
 
     if kind == "enchant":  # an Aura entering uncast: chosen as its target would be

@@ -1074,7 +1074,7 @@ def _resolve_ability(game: Game, obj: Obj) -> Flow:
     assert ab is not None
     specs = target_specs(ab, len(obj.targets))  # "any number of targets" repeats the last
     checked = _check_targets(game, obj, specs)
-    if specs and all(t is None for t in checked):
+    if checked and all(t is None for t in checked):  # CR 608.2b
         game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")
         game.remove_object(obj)
         return
@@ -1096,8 +1096,9 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
     d = obj.defn
     specs = spell_target_specs(d, len(obj.targets))
     checked = _check_targets(game, obj, specs)
-    if specs and all(t is None for t in checked):
-        # CR 608.2b: every target is illegal, so the spell doesn't resolve.
+    if checked and all(t is None for t in checked):
+        # CR 608.2b: every target is illegal, so the spell doesn't resolve (with "up to"
+        # targets and none chosen it has no targets, and resolves).
         game.say(f"{obj.name} has no legal targets left and does not resolve.")
         game.move(obj, GRAVEYARD, cause="fizzle")
         return

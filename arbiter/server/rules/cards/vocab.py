@@ -230,7 +230,9 @@ class TargetSpec:
     ``spell`` (any spell on the stack), ``graveyard_card`` (a card in any graveyard),
     ``your_graveyard_card`` (a card in your graveyard). ``where`` narrows it further.
     ``optional``: "up to" one more such target; the chooser may stop (CR 601.2c, 115.1),
-    and it is skipped when nothing qualifies. Optional targets come after the others.
+    and it is skipped when nothing qualifies. Optional targets come after the others: "up to
+    N target creatures" is N optional specs. A spell or ability with none chosen has no
+    targets and still resolves (CR 608.2b).
     """
 
     kind: str
@@ -1890,9 +1892,6 @@ class CardDef:
     # "Any number of targets" (at least one): the last of ``targets`` may be chosen again, for
     # a different player or object each time (CR 601.2c).
     any_number_of_targets: bool = False
-    # "Up to N target ...": the caster chooses from none to ``max_targets`` different ones of
-    # the one kind in ``targets`` (CR 601.2c); with none chosen the spell still resolves.
-    max_targets: int = 0
     # "Spend only black mana on X": the colour each {X} must be paid with (CR 107.3, 601.2h).
     x_color: str = ""
     abilities: tuple[Ability, ...] = ()

@@ -298,6 +298,7 @@ def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
                      text=f"When {name} enters, create {count} {token_name}s.")
 
 
+_UP_TO_ONE_CREATURE = TargetSpec("creature", optional=True)
 _TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
 _CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
     "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
@@ -964,7 +965,7 @@ CARDS = [
                                  text="Manabarbs deals 1 damage to that player."),)),
     CardDef(name="Panic Attack", types=SORCERY, cost=mana_cost("{2}{R}"),
             text="Up to three target creatures can't block this turn.",
-            targets=(TARGET_CREATURE,), max_targets=3,
+            targets=(_UP_TO_ONE_CREATURE,) * 3,
             spell=(InCombatThisTurn(EACH_TARGET, CANT_BLOCK),)),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
