@@ -626,15 +626,6 @@ class PutFromHand:
 
 
 @dataclass(frozen=True, slots=True)
-class SacrificeOne:
-    """Each player in ``who`` sacrifices a permanent of one of ``types`` of their choice
-    (CR 701.17a), in APNAP order (CR 101.4)."""
-
-    who: Ref
-    types: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
 class RevealHandYouChoose:
     """``who`` reveals their hand (to everyone, CR 701.16a); you choose a card matching
     ``filter`` from it; that player discards it."""
@@ -1155,19 +1146,6 @@ class DoesntUntap:
 
 
 @dataclass(frozen=True, slots=True)
-class SacrificeCreature:
-    """You sacrifice a creature you control of your choice (``other``: not the source). Its
-    power as it last existed (CR 608.2h) is remembered under ``remember``; ``then`` follows
-    when a creature was sacrificed, ``otherwise`` when none could be ("If you can't
-    sacrifice a creature, ...")."""
-
-    other: bool = False
-    remember: str = ""
-    then: tuple[Effect, ...] = ()
-    otherwise: tuple[Effect, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class DestroyOneAtRandom:
     """Destroy one of ``what`` (the legal targets, by default) chosen at random, with the
     game's random generator (CR 701.7)."""
@@ -1189,6 +1167,23 @@ class Sacrifice:
     indestructible does not stop; only a permanent its controller still controls."""
 
     what: Ref = SELF
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeOne:
+    """Each player in ``who`` sacrifices a permanent of one of ``types`` of their choice
+    ("sacrifice a creature", "each opponent sacrifices a land", CR 701.17a): they choose in
+    APNAP order, then all are sacrificed at once (CR 101.4). ``other``: not the source ("other
+    than ~"). The sacrificed permanent's power as it last existed (CR 608.2h) is remembered
+    under ``remember``; ``then`` follows when something was sacrificed, ``otherwise`` when
+    nothing could be ("If you can't sacrifice a creature, ...")."""
+
+    who: Ref
+    types: frozenset[str]
+    other: bool = False
+    remember: str = ""
+    then: tuple[Effect, ...] = ()
+    otherwise: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1246,7 +1241,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
     BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
-    ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
+    ReturnAllFromGraveyards | PackStrike | DoesntUntap |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
     PutOntoBattlefield | AlsoBecomes | EachCreatureGets |

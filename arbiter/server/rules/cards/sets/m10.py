@@ -195,7 +195,6 @@ from ..vocab import (
     RevealTopCard,
     RevealUntil,
     Sacrifice,
-    SacrificeCreature,
     SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
@@ -833,8 +832,8 @@ CARDS = [
              "than Xathrid Demon, then each opponent loses life equal to the sacrificed "
              "creature's power. If you can't sacrifice a creature, tap Xathrid Demon and you "
              "lose 7 life.",
-             abilities=(Triggered(AtUpkeep(), (SacrificeCreature(
-                 other=True, remember="power",
+             abilities=(Triggered(AtUpkeep(), (SacrificeOne(
+                 YOU, CREATURE, other=True, remember="power",
                  then=(LoseLife(Remembered("power"), EACH_OPPONENT),),
                  otherwise=(Tap(SELF), LoseLife(7, YOU))),),
                  text="Sacrifice another creature; each opponent loses life equal to its "
