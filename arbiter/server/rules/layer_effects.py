@@ -21,7 +21,6 @@ from .cards.vocab import (
     BecomeCreature,
     BecomeSubtype,
     CardDef,
-    CreaturesYouControlGet,
     EachCreatureGets,
     EntersAsCopy,
     LoseAllAbilities,
@@ -90,15 +89,6 @@ def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
         g.touch(o)
 
 
-def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
-    for o in ctx.game.creatures():
-        if o.controller != ctx.controller:
-            continue
-        _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
-        if e.keyword:
-            _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
-
-
 def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
     """The creatures are those that pass the filter as it resolves (CR 611.2c): a creature
     that attacks later does not get the bonus, one removed from combat keeps it. Only those
@@ -108,6 +98,8 @@ def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
         if matches(g, o, e.where, ctx.controller) and (
                 ctx.unlimited or g.obj_in_range(ctx.controller, o)):
             _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
+            if e.keyword:
+                _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
 
 
 def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
@@ -132,7 +124,7 @@ def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
     BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
-    CreaturesYouControlGet: _creatures_you_control_get, EachCreatureGets: _each_creature_gets,
+    EachCreatureGets: _each_creature_gets,
     AlsoBecomes: _also_becomes,
 }
 

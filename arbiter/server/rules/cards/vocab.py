@@ -988,16 +988,6 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
-class CreaturesYouControlGet:
-    """"Creatures you control get +``power``/+``toughness`` [and gain ``keyword``] until end of
-    turn": the creatures are those you control as it resolves (CR 611.2c)."""
-
-    power: int
-    toughness: int
-    keyword: Keyword = ""
-
-
-@dataclass(frozen=True, slots=True)
 class BecomeSubtype:
     """``what`` becomes a ``subtype`` in addition to its other types until end of turn
     (layer 4)."""
@@ -1081,12 +1071,14 @@ class AlsoBecomes:
 
 @dataclass(frozen=True, slots=True)
 class EachCreatureGets:
-    """"[Attacking] creatures get +``power``/+``toughness`` until end of turn": each creature
-    that passes ``where`` as it resolves (CR 611.2c), whoever controls it."""
+    """"[Attacking] creatures get +``power``/+``toughness`` [and gain ``keyword``] until end of
+    turn": each creature that passes ``where`` as it resolves (CR 611.2c), whoever controls it
+    ("creatures you control" is a ``where`` with ``controller="you"``)."""
 
     where: ObjectFilter
     power: int
     toughness: int
+    keyword: Keyword = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1240,7 +1232,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature |
+    BecomeSubtype | BecomeCreature |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |

@@ -124,7 +124,6 @@ from ..vocab import (
     CreatureEnters,
     CreaturesGet,
     CreaturesHave,
-    CreaturesYouControlGet,
     Damage,
     DealsCombatDamage,
     DealsDamage,
@@ -356,6 +355,7 @@ _ARTIFACT_OR_ENCHANTMENT = TargetSpec("permanent", where("target artifact or enc
                                                          types=("Artifact", "Enchantment")))
 _SWAMPS = NumberYouControl(where("Swamps", subtypes=("Swamp",)))
 _FORESTS = NumberYouControl(where("Forests", subtypes=("Forest",)))
+_YOUR_CREATURES = where("creatures you control", controller="you")
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -420,7 +420,7 @@ CARDS = [
             targets=(TARGET_CREATURE,), spell=(PutOnTopOfLibrary(Target(0)),)),
     CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Creatures you control get +1/+1 until end of turn.",
-            spell=(CreaturesYouControlGet(1, 1),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
     creature("Guardian Seraph", "{2}{W}{W}", "Angel", 3, 4, (FLYING,),
@@ -859,7 +859,7 @@ CARDS = [
     CardDef(name="Burst of Speed", types=SORCERY, cost=mana_cost("{R}"),
             text="Creatures you control gain haste until end of turn. (They can attack and {T} "
                  "even if they just came under your control.)",
-            spell=(CreaturesYouControlGet(0, 0, HASTE),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 0, 0, HASTE),)),
     creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
     creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
              "At the beginning of your upkeep, choose target nonland permanent you control and "
@@ -1108,7 +1108,7 @@ CARDS = [
                                   "Untap two target lands.", (_TARGET_LAND, _TARGET_LAND)),
                   loyalty_ability(-1, (CreateToken("Beast Token", YOU),),
                                   "Create a 3/3 green Beast creature token."),
-                  loyalty_ability(-4, (CreaturesYouControlGet(3, 3, TRAMPLE),),
+                  loyalty_ability(-4, (EachCreatureGets(_YOUR_CREATURES, 3, 3, TRAMPLE),),
                                   "Creatures you control get +3/+3 and gain trample until end "
                                   "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
@@ -1164,7 +1164,7 @@ CARDS = [
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
-            spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 3, 3, TRAMPLE),)),
     creature("Prized Unicorn", "{3}{G}", "Unicorn", 2, 2, (),
              "All creatures able to block Prized Unicorn do so.",
              abilities=(MustBeBlockedByAll(),)),
