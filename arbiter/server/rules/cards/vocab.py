@@ -1600,7 +1600,9 @@ class CreaturesHave:
 
 @dataclass(frozen=True, slots=True)
 class EnchantedGets:
-    """An Aura's "Enchanted creature gets +``power``/+``toughness``" (layer 7c), times the
+    """An Aura's "Enchanted creature gets +``power``/+``toughness``", or an Equipment's
+    "Equipped creature gets ..." (read of the creature it is attached to, CR 301.5a, 301.5f;
+    like ``EnchantedCant``), in layer 7c, times the
     number of lands of ``per_land`` its controller controls when that is set ("+1/+1 for each
     Plains you control"), "and has ``keywords``" (layer 6), "and loses ``loses``" (layer 6,
     after the keywords it grants)."""
@@ -1610,12 +1612,6 @@ class EnchantedGets:
     keywords: tuple[Keyword, ...] = ()
     per_land: str = ""
     loses: tuple[Keyword, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class EquippedGets(EnchantedGets):
-    """An Equipment's "Equipped creature gets ... and has ...": the same word as an Aura's,
-    read of the creature it is attached to (CR 301.5a, 301.5f)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,7 +142,6 @@ from ..vocab import (
     EntersAsCopy,
     EntersTappedUnlessControl,
     EntersWithCounters,
-    EquippedGets,
     Exile,
     ExileGraveyardAndNamesakes,
     ExtraTurn,
@@ -1205,7 +1204,7 @@ CARDS = [
     _equipment("Gorgon Flail", "{2}",
                "Equipped creature gets +1/+1 and has deathtouch. (Any amount of damage it "
                f"deals to a creature is enough to destroy that creature.)\n{_EQUIP}",
-               EquippedGets(1, 1, (DEATHTOUCH,))),
+               EnchantedGets(1, 1, (DEATHTOUCH,))),
     CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
             text="At the beginning of each player's draw step, if Howling Mine is untapped, "
                  "that player draws an additional card.",
@@ -1216,7 +1215,7 @@ CARDS = [
     _equipment("Magebane Armor", "{3}",
                "Equipped creature gets +2/+4 and loses flying.\nPrevent all noncombat damage "
                f"that would be dealt to equipped creature.\n{_EQUIP}",
-               EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
+               EnchantedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
     CardDef(name="Mirror of Fate", types=ARTIFACT, cost=mana_cost("{5}"),
             text="{T}, Sacrifice Mirror of Fate: Choose up to seven face-up exiled cards you "
                  "own. Exile all the cards from your library, then put the chosen cards on top "
@@ -1239,7 +1238,7 @@ CARDS = [
     _equipment("Whispersilk Cloak", "{3}",
                "Equipped creature can't be blocked and has shroud. (It can't be the target of "
                "spells or abilities.)\nEquip {2}",
-               EquippedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
+               EnchantedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
     _life_when_cast("Wurm's Tooth", "G"),
     _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
     _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
