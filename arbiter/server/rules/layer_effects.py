@@ -19,7 +19,6 @@ from .cards.vocab import (
     AlsoBecomes,
     BecomeColor,
     BecomeCreature,
-    BecomeSubtype,
     CardDef,
     EachCreatureGets,
     EntersAsCopy,
@@ -63,11 +62,6 @@ def _become_color(ctx: Ctx, e: BecomeColor) -> None:
         _until_end_of_turn(ctx, "color", o, colors=e.color)
 
 
-def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
-    for o in ctx.objects(e.what):
-        _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
-
-
 def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
     g = ctx.game
     lasting = e.duration == WHILE_SOURCE_ON_BATTLEFIELD
@@ -105,7 +99,8 @@ def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
 def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
     """Layer 4 adds each subtype and layer 5 each colour to those it already has (CR
     613.1d-e, 205.1b "in addition to its other types"), unlike ``BecomeColor``, which
-    replaces. It lasts as long as the permanent stays the same object (CR 400.7)."""
+    replaces. It lasts as long as the permanent stays the same object (CR 400.7), or until end
+    of turn."""
     g = ctx.game
     for o in ctx.objects(e.what):
         if o.zone != BATTLEFIELD:
@@ -113,17 +108,17 @@ def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
         for subtype in e.subtypes:
             g.table.timestamp += 1
             g.effects.append(Continuous("subtype", ctx.controller, g.table.timestamp,
-                                        INDEFINITELY, affected=o.oid, subtype=subtype))
+                                        e.duration, affected=o.oid, subtype=subtype))
         if e.colors:
             g.table.timestamp += 1
             g.effects.append(Continuous("add_color", ctx.controller, g.table.timestamp,
-                                        INDEFINITELY, affected=o.oid, colors=e.colors))
+                                        e.duration, affected=o.oid, colors=e.colors))
         g.touch(o)
 
 
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
-    BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
+    BecomeColor: _become_color, BecomeCreature: _become_creature,
     EachCreatureGets: _each_creature_gets,
     AlsoBecomes: _also_becomes,
 }

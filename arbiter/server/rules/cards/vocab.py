@@ -988,15 +988,6 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
-class BecomeSubtype:
-    """``what`` becomes a ``subtype`` in addition to its other types until end of turn
-    (layer 4)."""
-
-    what: Ref
-    subtype: str
-
-
-@dataclass(frozen=True, slots=True)
 class BecomeCreature:
     """``what`` becomes a ``power``/``toughness`` creature until end of turn and keeps its
     other types ("it's still a land"): a card type added in layer 4, base power and
@@ -1061,12 +1052,14 @@ class PutOntoBattlefield:
 @dataclass(frozen=True, slots=True)
 class AlsoBecomes:
     """``what`` is ``colors`` (letters) and ``subtypes`` in addition to its other colours and
-    types, for as long as it stays on the battlefield (layers 4 and 5, adding, not
-    replacing)."""
+    types (layers 4 and 5, adding, not replacing), for as long as it stays on the battlefield,
+    or ``UNTIL_END_OF_TURN`` ("becomes a Goblin in addition to its other types until end of
+    turn")."""
 
     what: Ref
     colors: str = ""
     subtypes: tuple[str, ...] = ()
+    duration: str = INDEFINITELY
 
 
 @dataclass(frozen=True, slots=True)
@@ -1232,7 +1225,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | BecomeCreature |
+    BecomeCreature |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
