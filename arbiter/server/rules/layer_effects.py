@@ -34,12 +34,18 @@ if TYPE_CHECKING:
     from .resolve import Ctx
 
 
-def _until_end_of_turn(ctx: Ctx, kind: str, obj: Obj, **fields: Any) -> None:
+def _lasting(ctx: Ctx, kind: str, obj: Obj, duration: str, **fields: Any) -> None:
+    """One continuous effect of ``kind`` on ``obj`` from the resolving spell or ability, with
+    its own timestamp (CR 613.7a)."""
     g = ctx.game
     g.table.timestamp += 1
-    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, UNTIL_END_OF_TURN,
+    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, duration,
                                 affected=obj.oid, **fields))
     g.touch(obj)
+
+
+def _until_end_of_turn(ctx: Ctx, kind: str, obj: Obj, **fields: Any) -> None:
+    _lasting(ctx, kind, obj, UNTIL_END_OF_TURN, **fields)
 
 
 def _set_pt(ctx: Ctx, e: SetPowerToughness) -> None:
@@ -63,7 +69,6 @@ def _become_color(ctx: Ctx, e: BecomeColor) -> None:
 
 
 def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
-    g = ctx.game
     lasting = e.duration == WHILE_SOURCE_ON_BATTLEFIELD
     # CR 611.2b: tied to the source; if it has already left, the effect never applies.
     while_on = ctx.source.oid if lasting else None
@@ -76,11 +81,8 @@ def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
         if e.color:
             parts.append(("color", {"colors": e.color}))
         for kind, fields in parts:
-            g.table.timestamp += 1
-            g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp,
-                                        INDEFINITELY if lasting else UNTIL_END_OF_TURN,
-                                        affected=o.oid, while_on=while_on, **fields))
-        g.touch(o)
+            _lasting(ctx, kind, o, INDEFINITELY if lasting else UNTIL_END_OF_TURN,
+                     while_on=while_on, **fields)
 
 
 def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
@@ -101,19 +103,13 @@ def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
     613.1d-e, 205.1b "in addition to its other types"), unlike ``BecomeColor``, which
     replaces. It lasts as long as the permanent stays the same object (CR 400.7), or until end
     of turn."""
-    g = ctx.game
     for o in ctx.objects(e.what):
         if o.zone != BATTLEFIELD:
             continue
         for subtype in e.subtypes:
-            g.table.timestamp += 1
-            g.effects.append(Continuous("subtype", ctx.controller, g.table.timestamp,
-                                        e.duration, affected=o.oid, subtype=subtype))
+            _lasting(ctx, "subtype", o, e.duration, subtype=subtype)
         if e.colors:
-            g.table.timestamp += 1
-            g.effects.append(Continuous("add_color", ctx.controller, g.table.timestamp,
-                                        e.duration, affected=o.oid, colors=e.colors))
-        g.touch(o)
+            _lasting(ctx, "add_color", o, e.duration, colors=e.colors)
 
 
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
