@@ -146,8 +146,6 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
                 # Keep restart and subgame cards for when they help: rarely, for a bot.
                 if vk.name(o) in ("Shahrazad",):
                     return -1
-                if book.harmful(vk.name(o)) and not _opposing_creatures(book, view, objs, me):
-                    return -1  # a Pacifism with no opposing creature would land on its own
                 return book.mana_value(vk.name(o))
             # Counterspells only at an opponent's spell, removal only where an opponent has
             # something to remove, a sweeper only when it costs them more than it costs us.
@@ -189,8 +187,8 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
         return _choose_block(book, view, me, objs, by_kind)
 
     if kind == "target":
-        if "done" in by_kind:  # "any number of targets": all of X to the first one
-            return int(by_kind["done"][0]["id"])
+        if actions and actions[0]["kind"] == "done":  # "any number of targets" after the
+            return int(actions[0]["id"])  # first (done comes first): all of X to the first one
         return _choose_target(book, view, me, objs, actions)
 
     if kind == "enchant":  # an Aura entering uncast: chosen as its target would be
@@ -208,6 +206,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
     if kind == "wish":
         pick = [a for a in actions if a["kind"] != "choose_none"]
         return int((pick or actions)[0]["id"])
+
+    if kind == "name_card" and actions and actions[0].get("obj") is not None:
+        return int(actions[0]["id"])  # a permanent naming a card lists what it would stop first
 
     if kind in _CARD_PICKS:
         return _pick_card(book, view, me, objs, kind, actions)
@@ -427,10 +428,32 @@ def _choose_share(book: _Book, objs: Objects, actions: list[dict[str, Any]]) -> 
     return int(max(actions, key=lambda a: int(a["n"]))["id"])
 
 
-# Spells aimed at what an opponent has: their text begins so, or they deal damage.
-_HARMFUL_TEXT = re.compile(r"(Destroy target|Exile target|Counter target|Return target creature "
-                           r"to its owner|Put target creature on top|Target player discards"
-                           r"|[^.]* deals [^.]*damage (to (any|target)|divided))")
+# Cards aimed at what an opponent has: a line of their text begins so (a loyalty or activated
+# ability's "Target player ..." after its cost), or deals damage to a target.
+_HARMFUL_TEXT = re.compile(
+    r"^(Destroy target|Exile target|Counter target|Return target creature to its owner"
+    r"|Put target creature on top|([^.\n]*: )?Target player (discards|mills|exiles|loses)"
+    r"|Gain control of target|Search target opponent's|You control enchanted"
+    r"|Exile all cards from target player's|[^.]* target [^.]*you don't control"
+    r"|[^.]* deals [^.]*damage (to (any|target)|divided))", re.M)
+# An ability that does one of these to its target is aimed at an opponent or their things.
+_HARM_WORDS = ("damage", "discards", "mills", "Exile", "Destroy", "Tap", "loses")
+# What the bot knows by name when it is given no catalog (so no card texts): the harmful cards
+# it is most often handed.
+_HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
+            "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
+            "Consume Spirit", "Capricious Efreet", "Tome Scour", "Haunting Echoes")
+
+
+def _harmful(book: _Book, name: str, ability_text: str | None = None) -> bool:
+    """The one answer to "is this aimed at an opponent or their things?": for an ability on
+    the stack, what its text does to its target; for a card, its text or, for an Aura, the
+    catalog's "harmful" (it hurts what it enchants); without a catalog, its name."""
+    if ability_text is not None and ability_text != "ability":
+        return any(w in ability_text for w in _HARM_WORDS)
+    if book.card(name) is None:
+        return name in _HARMFUL
+    return book.harmful(name) or bool(_HARMFUL_TEXT.search(book.text(name)))
 _COUNTER = re.compile(r"Counter target (.*?) ?spell\.")
 # "Destroy all nonland permanents", "Destroy all enchantments", "deals 2 damage to each
 # creature": what a sweeper hits.
@@ -479,17 +502,12 @@ def _worth_casting(book: _Book, view: View, me: int, objs: Objects,
 
         lost = sum(book.value(x) for x in objs.values() if hit(x) and vk.controller(x) in team)
         return sum(book.value(x) for x in theirs if hit(x)) > lost
-    if name in _HARMFUL or _HARMFUL_TEXT.match(text):
+    if _harmful(book, name):
         wants = "Creature" if "creature" in text else None
         return any(vk.zone(x) == "b" and not book.is_(vk.name(x), "Land")
                    and (wants is None or book.is_(vk.name(x), wants)) for x in theirs) \
             or "player" in text or "any target" in text
     return True
-
-
-_HARMFUL = ("Lightning Bolt", "Lava Axe", "Traumatize", "Glimpse the Unthinkable", "Act of Treason",
-            "Mind Control", "Bribery", "Karn Liberated", "Door to Nothingness", "Fireball",
-            "Consume Spirit", "Capricious Efreet", "Tome Scour", "Haunting Echoes")
 
 
 def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:
@@ -498,10 +516,6 @@ def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> 
     if target is None or attacker is None:
         return False
     return book.pt(attacker)[0] >= vk.counters(target).get("loyalty", 0)
-
-
-# An ability that does one of these to its target is aimed at an opponent or their things.
-_HARM_WORDS = ("damage", "discards", "mills", "Exile", "Destroy", "Tap", "loses")
 
 
 def _choose_x(book: _Book, view: View, me: int, objs: Objects,
@@ -527,12 +541,9 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
                    actions: list[dict[str, Any]]) -> int:
     source = objs.get(actions[0].get("obj", -1)) if actions else None
     source_name = vk.name(source) if source else ""
-    friendly = (source_name != "" and source_name not in _HARMFUL
-                and not book.harmful(source_name)
-                and not _HARMFUL_TEXT.match(book.text(source_name)))
     text = vk.ability_text(source) if source is not None else None
-    if text is not None and text != "ability":  # an ability: what it does says who it is for
-        friendly = not any(w in text for w in _HARM_WORDS)
+    is_ability = text is not None and text != "ability"
+    friendly = (is_ability or source_name != "") and not _harmful(book, source_name, text)
     team = _team(view, me)
 
     def score(a: Mapping[str, Any]) -> float:

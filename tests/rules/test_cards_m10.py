@@ -65,8 +65,8 @@ def test_each_card_is_cast_for_exactly_its_cost(name: str) -> None:
         assert g.zone_names("graveyard", 0)[-1:] == [name]  # the last card to get there
     else:
         g.cast(0, name).resolve()
-        if g.decision.kind == "name":  # Pithing Needle: it names a card as it enters
-            g.choose("name")
+        if g.decision.kind == "name_card":  # Pithing Needle: it names a card as it enters
+            g.choose("name_card")
         if g.decision.kind == "copy":  # Clone: it may enter as a copy; here as itself, a 0/0
             g.choose("no_copy")
             assert g.zone_names("graveyard", 0) == [name]  # CR 704.5f

@@ -207,12 +207,12 @@ def test_pithing_needle_stops_the_named_cards_activated_abilities_but_not_mana()
          .battlefield(1, "Prodigal Pyromancer", "Birds of Paradise", "Wall of Fire",
                       "Mountain").start())
     g.cast(0, "Pithing Needle").resolve()
-    assert g.decision.kind == "name"
+    assert g.decision.kind == "name_card"
     # The names of permanents with abilities it would stop come first (not the Birds: a mana
     # ability); any card may be named.
     assert g.labels()[:2] == ["Prodigal Pyromancer", "Wall of Fire"]
     assert "Lightning Bolt" in g.labels()
-    g.choose("name", "Prodigal Pyromancer")
+    g.choose("name_card", "Prodigal Pyromancer")
     needle = g.obj("Pithing Needle")
     assert needle.chosen_name == "Prodigal Pyromancer"
     assert g.view(1)[needle.oid]["nm"] == "Prodigal Pyromancer"
@@ -223,7 +223,7 @@ def test_pithing_needle_stops_the_named_cards_activated_abilities_but_not_mana()
     g2 = (Scene().battlefield(0, "Wastes").hand(0, "Pithing Needle")
           .battlefield(1, "Birds of Paradise").hand(1, "Raging Goblin").at("main1", 1).start())
     g2.next_turn(0)
-    g2.cast(0, "Pithing Needle").resolve().choose("name", "Birds of Paradise")
+    g2.cast(0, "Pithing Needle").resolve().choose("name_card", "Birds of Paradise")
     g2.next_turn(1)
     g2.cast(1, "Raging Goblin")  # paid with the Birds' mana
     assert g2.game.stack[-1].name == "Raging Goblin"

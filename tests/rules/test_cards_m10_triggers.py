@@ -239,7 +239,7 @@ def test_capricious_efreet_destroys_one_of_its_targets_at_random() -> None:
 def test_capricious_efreet_may_choose_none_of_an_opponents_permanents() -> None:
     g = (Scene().battlefield(0, "Capricious Efreet").battlefield(1, "Serra Angel")
          .at("upkeep").start())
-    g.target("Capricious Efreet").choose("no_target")
+    g.target("Capricious Efreet").choose("done")
     g.resolve()
     assert g.zone_names("graveyard", 0) == ["Capricious Efreet"]
     assert g.objs("Serra Angel", "battlefield")

@@ -292,13 +292,13 @@ def choose_targets(game: Game, obj: Obj, specs: tuple[TargetSpec, ...]) -> Flow:
             actions = [Action(k, "target", f"Target {describe_ref(game, r)}", obj=obj.oid, ref=r)
                        for k, r in enumerate(options)]
             if spec.optional:
-                actions.append(Action(len(actions), "no_target", "No more targets", obj=obj.oid))
+                actions.append(Action(len(actions), "done", "No more targets", obj=obj.oid))
             answer = yield Decision("target", obj.controller,
                                     f"Choose {_which(spec, i, len(specs))} for {obj.name}",
                                     actions)
             if answer is REFRESH:
                 continue
-            if answer.kind != "no_target":
+            if answer.kind != "done":
                 chosen.append(answer.ref)
             break
         if len(chosen) <= i:
@@ -333,7 +333,7 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
     if not can_afford(game, pid, spell_cost(game, pid, obj)):
         return False
     chosen: tuple[Ref, ...] = ()
-    for spec in spell_target_specs(d):  # "up to three targets" needs none
+    for spec in spell_target_specs(d):  # "up to" targets need none (TargetSpec.optional)
         options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
         if not options and spec.optional:
             break
@@ -480,14 +480,11 @@ def play_land(game: Game, pid: int, obj: Obj) -> None:
 
 def spell_target_specs(defn: CardDef, count: int = 0) -> tuple[TargetSpec, ...]:
     """What a spell's targets must be: an Aura's enchant, or its targets; for a spell with
-    "any number of targets" or "up to N targets" that has ``count`` of them, the last kind
-    repeated."""
+    "any number of targets" that has ``count`` of them, the last kind repeated."""
     specs = (defn.enchant,) if defn.enchant is not None else defn.targets
     out = tuple(s for s in specs if s is not None)
     if defn.any_number_of_targets and out and count > len(out):
         out = (*out, *(out[-1],) * (count - len(out)))
-    if defn.max_targets:  # "up to N": as many of the one kind as were chosen
-        return out[:1] * min(count, defn.max_targets)
     return out
 
 
@@ -579,10 +576,6 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
         ok = yield from choose_more_targets(
             game, spell, specs[-1],
             lambda n: spell_cost(game, pid, card, x=spell.x, targets=n, free=free), most=divided)
-    elif ok and d.max_targets:  # "up to N targets" (CR 601.2c)
-        ok = yield from choose_more_targets(
-            game, spell, d.targets[0], lambda n: spell_cost(game, pid, card, x=spell.x,
-                                                            free=free), d.max_targets)
     if ok and divided is not None:  # CR 601.2d: the division, after the targets
         ok = yield from choose_division(game, spell, divided)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f

@@ -19,10 +19,8 @@ from .cards.vocab import (
     AlsoBecomes,
     BecomeColor,
     BecomeCreature,
-    BecomeSubtype,
     CardDef,
     ChangeText,
-    CreaturesYouControlGet,
     EachCreatureGets,
     EntersAsCopy,
     LoseAllAbilities,
@@ -37,12 +35,18 @@ if TYPE_CHECKING:
     from .resolve import Ctx
 
 
-def _until_end_of_turn(ctx: Ctx, kind: str, obj: Obj, **fields: Any) -> None:
+def _lasting(ctx: Ctx, kind: str, obj: Obj, duration: str, **fields: Any) -> None:
+    """One continuous effect of ``kind`` on ``obj`` from the resolving spell or ability, with
+    its own timestamp (CR 613.7a)."""
     g = ctx.game
     g.table.timestamp += 1
-    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, UNTIL_END_OF_TURN,
+    g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp, duration,
                                 affected=obj.oid, **fields))
     g.touch(obj)
+
+
+def _until_end_of_turn(ctx: Ctx, kind: str, obj: Obj, **fields: Any) -> None:
+    _lasting(ctx, kind, obj, UNTIL_END_OF_TURN, **fields)
 
 
 def _set_pt(ctx: Ctx, e: SetPowerToughness) -> None:
@@ -65,13 +69,7 @@ def _become_color(ctx: Ctx, e: BecomeColor) -> None:
         _until_end_of_turn(ctx, "color", o, colors=e.color)
 
 
-def _become_subtype(ctx: Ctx, e: BecomeSubtype) -> None:
-    for o in ctx.objects(e.what):
-        _until_end_of_turn(ctx, "subtype", o, subtype=e.subtype)
-
-
 def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
-    g = ctx.game
     lasting = e.duration == WHILE_SOURCE_ON_BATTLEFIELD
     # CR 611.2b: tied to the source; if it has already left, the effect never applies.
     while_on = ctx.source.oid if lasting else None
@@ -84,25 +82,13 @@ def _become_creature(ctx: Ctx, e: BecomeCreature) -> None:
         if e.color:
             parts.append(("color", {"colors": e.color}))
         for kind, fields in parts:
-            g.table.timestamp += 1
-            g.effects.append(Continuous(kind, ctx.controller, g.table.timestamp,
-                                        INDEFINITELY if lasting else UNTIL_END_OF_TURN,
-                                        affected=o.oid, while_on=while_on, **fields))
-        g.touch(o)
+            _lasting(ctx, kind, o, INDEFINITELY if lasting else UNTIL_END_OF_TURN,
+                     while_on=while_on, **fields)
 
 
 def _change_text(ctx: Ctx, e: ChangeText) -> None:
     for o in ctx.objects(e.what):
         _until_end_of_turn(ctx, "text", o, words=(e.old, e.new))
-
-
-def _creatures_you_control_get(ctx: Ctx, e: CreaturesYouControlGet) -> None:
-    for o in ctx.game.creatures():
-        if o.controller != ctx.controller:
-            continue
-        _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
-        if e.keyword:
-            _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
 
 
 def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
@@ -114,32 +100,28 @@ def _each_creature_gets(ctx: Ctx, e: EachCreatureGets) -> None:
         if matches(g, o, e.where, ctx.controller) and (
                 ctx.unlimited or g.obj_in_range(ctx.controller, o)):
             _until_end_of_turn(ctx, "pt", o, power=e.power, toughness=e.toughness)
+            if e.keyword:
+                _until_end_of_turn(ctx, "keyword", o, keyword=e.keyword)
 
 
 def _also_becomes(ctx: Ctx, e: AlsoBecomes) -> None:
     """Layer 4 adds each subtype and layer 5 each colour to those it already has (CR
     613.1d-e, 205.1b "in addition to its other types"), unlike ``BecomeColor``, which
-    replaces. It lasts as long as the permanent stays the same object (CR 400.7)."""
-    g = ctx.game
+    replaces. It lasts as long as the permanent stays the same object (CR 400.7), or until end
+    of turn."""
     for o in ctx.objects(e.what):
         if o.zone != BATTLEFIELD:
             continue
         for subtype in e.subtypes:
-            g.table.timestamp += 1
-            g.effects.append(Continuous("subtype", ctx.controller, g.table.timestamp,
-                                        INDEFINITELY, affected=o.oid, subtype=subtype))
+            _lasting(ctx, "subtype", o, e.duration, subtype=subtype)
         if e.colors:
-            g.table.timestamp += 1
-            g.effects.append(Continuous("add_color", ctx.controller, g.table.timestamp,
-                                        INDEFINITELY, affected=o.oid, colors=e.colors))
-        g.touch(o)
+            _lasting(ctx, "add_color", o, e.duration, colors=e.colors)
 
 
 LAYER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SetPowerToughness: _set_pt, SwitchPowerToughness: _switch_pt, LoseAllAbilities: _lose_all,
-    BecomeColor: _become_color, BecomeSubtype: _become_subtype, BecomeCreature: _become_creature,
-    ChangeText: _change_text,
-    CreaturesYouControlGet: _creatures_you_control_get, EachCreatureGets: _each_creature_gets,
+    BecomeColor: _become_color, BecomeCreature: _become_creature, ChangeText: _change_text,
+    EachCreatureGets: _each_creature_gets,
     AlsoBecomes: _also_becomes,
 }
 

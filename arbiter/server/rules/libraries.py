@@ -28,14 +28,13 @@ from .cards.vocab import (
     RevealHandYouChoose,
     RevealTopCard,
     RevealUntil,
-    SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
     Shuffle,
 )
-from .characteristics import card_types
+from .naming import choose_name
 from .reveals import top_card
-from .state import BATTLEFIELD, EXILE, GRAVEYARD, LIBRARY, Action, Obj
+from .state import EXILE, GRAVEYARD, LIBRARY, Action, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -188,13 +187,9 @@ def _search_then_named(ctx: Ctx, e: SearchThenNamed) -> Flow:
     g.say(f"{g.name(me)} searches {g.name(owner)}'s library"
           f"{' and finds a card' if card is not None else ''}.")
 
-    def names() -> list[Action]:
-        owned = sorted({o.name for o in g.objects.values()
-                        if o.owner == owner and o.card is not None})
-        return _numbered([Action(0, "name_card", name) for name in owned])
-
-    named = yield from ctx.choose(owner, "name_card", "Choose a card name", names)
-    name = named.label if named is not None else None
+    name = yield from choose_name(owner, lambda: sorted(
+        {o.name for o in g.objects.values() if o.owner == owner and o.card is not None}),
+        ctx.choose)
     if name is not None:
         g.say(f"{g.name(owner)} names {name}.")
     if (card is not None and card.oid in g.objects and card.zone == LIBRARY
@@ -363,28 +358,6 @@ def _reveal_hand_you_choose(ctx: Ctx, e: RevealHandYouChoose) -> Flow:
         g.say(f"{g.name(p)} discards {card.name}.")
 
 
-def _sacrifice_one(ctx: Ctx, e: SacrificeOne) -> Flow:
-    """Each player chooses in APNAP order, then all sacrifice at once (CR 101.4)."""
-    g = ctx.game
-    who = ctx.players(e.who)
-    picks: list[tuple[int, Obj]] = []
-    for p in [q for q in g.apnap() if q in who]:
-        def build(p: int = p) -> list[Action]:
-            mine = [o for o in g.permanents()
-                    if o.controller == p and card_types(g, o) & e.types]
-            return _numbered([Action(0, "choose_card", f"Sacrifice {o.name}", obj=o.oid)
-                              for o in mine])
-
-        answer = yield from ctx.choose(p, "sacrifice", "Choose a permanent to sacrifice",
-                                       build)
-        if answer is not None and answer.obj in g.objects:
-            picks.append((p, g.objects[answer.obj]))
-    for p, o in picks:
-        if o.oid in g.objects and o.zone == BATTLEFIELD:
-            g.move(o, GRAVEYARD, cause="sacrifice")
-            g.say(f"{g.name(p)} sacrifices {o.name}.")
-
-
 # --------------------------------------------------------------------------- redealing
 
 
@@ -445,7 +418,7 @@ def _enchant_options(game: Game, aura: Obj, pid: int) -> Callable[[], list[Actio
 
 LIBRARY_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
     SearchLibrary: _search, Shuffle: _shuffle, LookAtTop: _look_at_top,
-    PutFromHand: _put_from_hand, SacrificeOne: _sacrifice_one,
+    PutFromHand: _put_from_hand,
     RevealHandYouChoose: _reveal_hand_you_choose, RevealTopCard: _reveal_top_card,
     RevealUntil: _reveal_until,
     ExileGraveyardAndNamesakes: _exile_graveyard_and_namesakes,

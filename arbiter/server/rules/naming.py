@@ -25,6 +25,21 @@ _NAMEABLE = sorted(n for n, c in POOL.items()
                    if not (c.token or c.test_only or c.supplementary))
 
 
+def choose_name(pid: int, names: Callable[[], list[str]], choose: Chooser,
+                prompt: str = "Choose a card name", source: int | None = None) -> Flow:
+    """The one way a player names a card: a ``name_card`` decision with one action per name
+    of ``names()`` (read again after a refresh), the name its label. Returns the name, or
+    None if nobody could choose (the player left)."""
+    offered: list[str] = []
+
+    def options() -> list[Action]:
+        offered[:] = names()
+        return [Action(i, "name_card", n, obj=source, index=i) for i, n in enumerate(offered)]
+
+    answer = yield from choose(pid, "name_card", prompt, options)
+    return offered[answer.index] if answer is not None else None
+
+
 def name_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
     """As a permanent spell with "choose a card name" resolves, its controller names a card;
     returns the name, or "" when it has no such ability (or nobody could choose)."""
@@ -33,17 +48,13 @@ def name_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
     active = sorted({o.name for o in game.battlefield if o.name in POOL
                      and any(isinstance(a, Activated) for a in o.defn.abilities)})
     names = active + [n for n in _NAMEABLE if n not in active]
-
-    def options() -> list[Action]:
-        return [Action(i, "name", n, obj=spell.oid, index=i) for i, n in enumerate(names)]
-
-    answer = yield from choose(spell.controller, "name", f"{spell.name}: choose a card name",
-                               options)
-    if answer is None:
+    name = yield from choose_name(spell.controller, lambda: names, choose,
+                                  f"{spell.name}: choose a card name", spell.oid)
+    if name is None:
         return ""
-    game.say(f"{game.name(spell.controller)} names {names[answer.index]}.", "name",
+    game.say(f"{game.name(spell.controller)} names {name}.", "name",
              player=spell.controller, obj=spell.oid)
-    return names[answer.index]
+    return str(name)
 
 
 def activation_stopped(game: Game, obj: Obj) -> bool:

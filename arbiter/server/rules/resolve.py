@@ -85,7 +85,6 @@ from .cards.vocab import (
     OpponentChoosesCreatureToSacrifice,
     OpponentChoosesMode,
     Paid,
-    PermanentsYouControl,
     PlaySubgame,
     PowerAtMost,
     PreventAllCombatDamage,
@@ -117,7 +116,7 @@ from .casting import (
     targeting_source,
     unlimited_source,
 )
-from .characteristics import has_keyword, power, subtypes
+from .characteristics import has_keyword, power
 from .copies import copy_spell
 from .countering import COUNTER_HANDLERS
 from .damage import damage_flow
@@ -363,9 +362,6 @@ def amount_of(ctx: Ctx, amount: object, recipient: tuple[str, int] | None = None
         return max(ctx.game.players[who].life, 0) if who is not None else 0
     if isinstance(amount, Remembered):
         return int(ctx.memory.get(amount.key, 0))
-    if isinstance(amount, PermanentsYouControl):
-        return sum(1 for o in ctx.game.permanents() if o.controller == ctx.controller
-                   and amount.subtype in subtypes(ctx.game, o))
     if isinstance(amount, DividedAsYouChoose):
         return share(ctx.obj, recipient)  # CR 601.2d: announced as it was cast
     if isinstance(amount, NumberYouControl):
@@ -1078,7 +1074,7 @@ def _resolve_ability(game: Game, obj: Obj) -> Flow:
     assert ab is not None
     specs = target_specs(ab, len(obj.targets))  # "any number of targets" repeats the last
     checked = _check_targets(game, obj, specs)
-    if specs and all(t is None for t in checked):
+    if checked and all(t is None for t in checked):  # CR 608.2b
         game.say(f"The ability of {obj.name} has no legal targets left and does nothing.")
         game.remove_object(obj)
         return
@@ -1100,8 +1096,9 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
     d = obj.defn
     specs = spell_target_specs(d, len(obj.targets))
     checked = _check_targets(game, obj, specs)
-    if specs and all(t is None for t in checked):
-        # CR 608.2b: every target is illegal, so the spell doesn't resolve.
+    if checked and all(t is None for t in checked):
+        # CR 608.2b: every target is illegal, so the spell doesn't resolve (with "up to"
+        # targets and none chosen it has no targets, and resolves).
         game.say(f"{obj.name} has no legal targets left and does not resolve.")
         game.move(obj, GRAVEYARD, cause="fizzle")
         return

@@ -1,16 +1,18 @@
 """Sacrificing (CR 701.17): a permanent's controller moves it from the battlefield to its
 owner's graveyard. It is not destroyed, so neither indestructible nor what replaces destruction
-(regeneration) applies. Two ways to it: the ``Sacrifice`` effect (a resolving ability
-sacrifices what it names), and costs that sacrifice a permanent of a kind ("Sacrifice a
-creature", "Sacrifice a Goblin"), chosen as the cost is paid (CR 601.2h by way of 602.2b)."""
+(regeneration) applies. Three ways to it: the ``Sacrifice`` effect (a resolving ability
+sacrifices what it names), the ``SacrificeOne`` effect (players sacrifice a permanent of a
+kind of their choice as it resolves), and costs that sacrifice a permanent of a kind
+("Sacrifice a creature", "Sacrifice a Goblin"), chosen as the cost is paid (CR 601.2h by way
+of 602.2b)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .cards.vocab import CARD_TYPES, Sacrifice
-from .characteristics import is_type, subtypes
+from .cards.vocab import CARD_TYPES, Sacrifice, SacrificeOne
+from .characteristics import card_types, is_type, power, subtypes
 from .state import BATTLEFIELD, GRAVEYARD, REFRESH, Action, Decision, Obj
 
 if TYPE_CHECKING:
@@ -27,7 +29,37 @@ def _sacrifice(ctx: Ctx, e: Sacrifice) -> None:
             g.say(f"{g.name(ctx.controller)} sacrifices {o.name}.")
 
 
-SACRIFICE_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {Sacrifice: _sacrifice}
+def _sacrifice_one(ctx: Ctx, e: SacrificeOne) -> Flow:
+    """Each player of ``who`` chooses in APNAP order, then all sacrifice at once (CR 101.4)."""
+    g = ctx.game
+    who = ctx.players(e.who)
+    what = "permanent" if len(e.types) != 1 else next(iter(e.types)).lower()
+    picks: list[tuple[int, Obj]] = []
+    for p in [q for q in g.apnap() if q in who]:
+        def build(p: int = p) -> list[Action]:
+            mine = [o for o in g.permanents() if o.controller == p and card_types(g, o) & e.types
+                    and not (e.other and o.oid == ctx.source.oid)]
+            return [Action(i, "choose_card", f"Sacrifice {o.name}", obj=o.oid)
+                    for i, o in enumerate(mine)]
+
+        answer = yield from ctx.choose(
+            p, "sacrifice", f"{ctx.source.name}: choose a {what} to sacrifice", build)
+        if answer is not None and answer.obj in g.objects:
+            picks.append((p, g.objects[answer.obj]))
+    picks = [(p, o) for p, o in picks if o.zone == BATTLEFIELD]
+    if not picks:
+        yield from ctx.run(e.otherwise)
+        return
+    if e.remember:  # as it last existed (CR 608.2h)
+        ctx.memory[e.remember] = sum(max(power(g, o), 0) for _, o in picks)
+    for p, o in picks:
+        g.move(o, GRAVEYARD, cause="sacrifice")
+        g.say(f"{g.name(p)} sacrifices {o.name}.")
+    yield from ctx.run(e.then)
+
+
+SACRIFICE_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
+    Sacrifice: _sacrifice, SacrificeOne: _sacrifice_one}
 
 
 def candidates(game: Game, pid: int, kind: str) -> list[Obj]:

@@ -1,5 +1,5 @@
 """What the effects of the core set's triggered abilities do: a creature held down through
-its controller's next untap step, a sacrifice with a fallback, a random destruction among
+its controller's next untap step, a random destruction among
 targets, and making a delayed triggered ability (CR 603.7). One handler per effect type, as
 in :mod:`resolve`, which registers these with its own.
 """
@@ -12,16 +12,14 @@ from .cards.vocab import (
     INDEFINITELY,
     DestroyOneAtRandom,
     DoesntUntap,
-    SacrificeCreature,
 )
-from .characteristics import power
 from .keywords import destroy
-from .state import BATTLEFIELD, GRAVEYARD, Action, Continuous, Obj
+from .state import BATTLEFIELD, Continuous
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
 
-    from .game import Flow, Game
+    from .game import Game
     from .resolve import Ctx
 
 
@@ -54,32 +52,6 @@ def held_down(game: Game, untappers: Collection[int]) -> set[int]:
     return {e.affected for e in due if e.affected is not None}
 
 
-def _sacrifice(ctx: Ctx, e: SacrificeCreature) -> Flow:
-    """The controller chooses one of their creatures (another than the source, with
-    ``other``) and sacrifices it (CR 701.17a); with none to sacrifice, ``otherwise``."""
-    g = ctx.game
-    me = ctx.controller
-
-    def candidates() -> list[Obj]:
-        return [o for o in g.creatures() if o.controller == me
-                and not (e.other and o.oid == ctx.source.oid)]
-
-    answer = yield from ctx.choose(
-        me, "sacrifice", f"{ctx.source.name}: choose a creature to sacrifice",
-        lambda: [Action(i, "choose_card", f"Sacrifice {o.name}", obj=o.oid)
-                 for i, o in enumerate(candidates())])
-    victim = g.objects.get(answer.obj) if answer is not None and answer.obj is not None \
-        else None
-    if victim is None or victim.zone != BATTLEFIELD:
-        yield from ctx.run(e.otherwise)
-        return
-    if e.remember:
-        ctx.memory[e.remember] = max(power(g, victim), 0)  # as it last existed (CR 608.2h)
-    g.move(victim, GRAVEYARD, cause="sacrifice")
-    g.say(f"{g.name(me)} sacrifices {victim.name}.")
-    yield from ctx.run(e.then)
-
-
 def _destroy_one_at_random(ctx: Ctx, e: DestroyOneAtRandom) -> None:
     """Only the targets still legal are in the draw (CR 608.2b: the illegal ones are not
     affected)."""
@@ -97,6 +69,6 @@ def _destroy_one_at_random(ctx: Ctx, e: DestroyOneAtRandom) -> None:
 
 
 TRIGGER_HANDLERS: dict[type, Callable[[Ctx, Any], Any]] = {
-    DoesntUntap: _doesnt_untap, SacrificeCreature: _sacrifice,
+    DoesntUntap: _doesnt_untap,
     DestroyOneAtRandom: _destroy_one_at_random,
 }

@@ -231,7 +231,9 @@ class TargetSpec:
     ``spell`` (any spell on the stack), ``graveyard_card`` (a card in any graveyard),
     ``your_graveyard_card`` (a card in your graveyard). ``where`` narrows it further.
     ``optional``: "up to" one more such target; the chooser may stop (CR 601.2c, 115.1),
-    and it is skipped when nothing qualifies. Optional targets come after the others.
+    and it is skipped when nothing qualifies. Optional targets come after the others: "up to
+    N target creatures" is N optional specs. A spell or ability with none chosen has no
+    targets and still resolves (CR 608.2b).
     """
 
     kind: str
@@ -328,14 +330,6 @@ class XDividedEvenly:
 
 
 @dataclass(frozen=True, slots=True)
-class PermanentsYouControl:
-    """The number of permanents you control with the subtype ``subtype`` ("for each Forest you
-    control")."""
-
-    subtype: str
-
-
-@dataclass(frozen=True, slots=True)
 class EventAmount:
     """"That much": the amount the triggering event carried (life gained, damage dealt)."""
 
@@ -363,7 +357,7 @@ X_DIVIDED_EVENLY = XDividedEvenly()
 EVENT_AMOUNT = EventAmount()
 
 Amount = (int | HalfLibrary | HalfLife | LifeTotalOf | Remembered | CardsInHandOfRecipient |
-          XValue | XDividedEvenly | PermanentsYouControl | EventAmount |
+          XValue | XDividedEvenly | EventAmount |
           DividedAsYouChoose | NumberYouControl)
 
 # --------------------------------------------------------------------------- card filters
@@ -630,15 +624,6 @@ class PutFromHand:
     """You may put a card matching ``filter`` from your hand onto the battlefield."""
 
     filter: CardFilter
-
-
-@dataclass(frozen=True, slots=True)
-class SacrificeOne:
-    """Each player in ``who`` sacrifices a permanent of one of ``types`` of their choice
-    (CR 701.17a), in APNAP order (CR 101.4)."""
-
-    who: Ref
-    types: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1004,25 +989,6 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
-class CreaturesYouControlGet:
-    """"Creatures you control get +``power``/+``toughness`` [and gain ``keyword``] until end of
-    turn": the creatures are those you control as it resolves (CR 611.2c)."""
-
-    power: int
-    toughness: int
-    keyword: Keyword = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BecomeSubtype:
-    """``what`` becomes a ``subtype`` in addition to its other types until end of turn
-    (layer 4)."""
-
-    what: Ref
-    subtype: str
-
-
-@dataclass(frozen=True, slots=True)
 class ChangeText:
     """Change the text of ``what`` by replacing every instance of the colour word or basic
     land type ``old`` with ``new`` until end of turn: a text-changing effect (CR 612, layer 3,
@@ -1099,22 +1065,26 @@ class PutOntoBattlefield:
 @dataclass(frozen=True, slots=True)
 class AlsoBecomes:
     """``what`` is ``colors`` (letters) and ``subtypes`` in addition to its other colours and
-    types, for as long as it stays on the battlefield (layers 4 and 5, adding, not
-    replacing)."""
+    types (layers 4 and 5, adding, not replacing), for as long as it stays on the battlefield,
+    or ``UNTIL_END_OF_TURN`` ("becomes a Goblin in addition to its other types until end of
+    turn")."""
 
     what: Ref
     colors: str = ""
     subtypes: tuple[str, ...] = ()
+    duration: str = INDEFINITELY
 
 
 @dataclass(frozen=True, slots=True)
 class EachCreatureGets:
-    """"[Attacking] creatures get +``power``/+``toughness`` until end of turn": each creature
-    that passes ``where`` as it resolves (CR 611.2c), whoever controls it."""
+    """"[Attacking] creatures get +``power``/+``toughness`` [and gain ``keyword``] until end of
+    turn": each creature that passes ``where`` as it resolves (CR 611.2c), whoever controls it
+    ("creatures you control" is a ``where`` with ``controller="you"``)."""
 
     where: ObjectFilter
     power: int
     toughness: int
+    keyword: Keyword = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1174,19 +1144,6 @@ class DoesntUntap:
 
 
 @dataclass(frozen=True, slots=True)
-class SacrificeCreature:
-    """You sacrifice a creature you control of your choice (``other``: not the source). Its
-    power as it last existed (CR 608.2h) is remembered under ``remember``; ``then`` follows
-    when a creature was sacrificed, ``otherwise`` when none could be ("If you can't
-    sacrifice a creature, ...")."""
-
-    other: bool = False
-    remember: str = ""
-    then: tuple[Effect, ...] = ()
-    otherwise: tuple[Effect, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class DestroyOneAtRandom:
     """Destroy one of ``what`` (the legal targets, by default) chosen at random, with the
     game's random generator (CR 701.7)."""
@@ -1208,6 +1165,23 @@ class Sacrifice:
     indestructible does not stop; only a permanent its controller still controls."""
 
     what: Ref = SELF
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeOne:
+    """Each player in ``who`` sacrifices a permanent of one of ``types`` of their choice
+    ("sacrifice a creature", "each opponent sacrifices a land", CR 701.17a): they choose in
+    APNAP order, then all are sacrificed at once (CR 101.4). ``other``: not the source ("other
+    than ~"). The sacrificed permanent's power as it last existed (CR 608.2h) is remembered
+    under ``remember``; ``then`` follows when something was sacrificed, ``otherwise`` when
+    nothing could be ("If you can't sacrifice a creature, ...")."""
+
+    who: Ref
+    types: frozenset[str]
+    other: bool = False
+    remember: str = ""
+    then: tuple[Effect, ...] = ()
+    otherwise: tuple[Effect, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1264,8 +1238,8 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeSubtype | CreaturesYouControlGet | BecomeCreature | ChangeText |
-    ReturnAllFromGraveyards | PackStrike | DoesntUntap | SacrificeCreature |
+    BecomeCreature | ChangeText |
+    ReturnAllFromGraveyards | PackStrike | DoesntUntap |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
     PutOntoBattlefield | AlsoBecomes | EachCreatureGets |
@@ -1632,7 +1606,9 @@ class CreaturesHave:
 
 @dataclass(frozen=True, slots=True)
 class EnchantedGets:
-    """An Aura's "Enchanted creature gets +``power``/+``toughness``" (layer 7c), times the
+    """An Aura's "Enchanted creature gets +``power``/+``toughness``", or an Equipment's
+    "Equipped creature gets ..." (read of the creature it is attached to, CR 301.5a, 301.5f;
+    like ``EnchantedCant``), in layer 7c, times the
     number of lands of ``per_land`` its controller controls when that is set ("+1/+1 for each
     Plains you control"), "and has ``keywords``" (layer 6), "and loses ``loses``" (layer 6,
     after the keywords it grants)."""
@@ -1642,12 +1618,6 @@ class EnchantedGets:
     keywords: tuple[Keyword, ...] = ()
     per_land: str = ""
     loses: tuple[Keyword, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class EquippedGets(EnchantedGets):
-    """An Equipment's "Equipped creature gets ... and has ...": the same word as an Aura's,
-    read of the creature it is attached to (CR 301.5a, 301.5f)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1917,9 +1887,6 @@ class CardDef:
     # "Any number of targets" (at least one): the last of ``targets`` may be chosen again, for
     # a different player or object each time (CR 601.2c).
     any_number_of_targets: bool = False
-    # "Up to N target ...": the caster chooses from none to ``max_targets`` different ones of
-    # the one kind in ``targets`` (CR 601.2c); with none chosen the spell still resolves.
-    max_targets: int = 0
     # "Spend only black mana on X": the colour each {X} must be paid with (CR 107.3, 601.2h).
     x_color: str = ""
     abilities: tuple[Ability, ...] = ()

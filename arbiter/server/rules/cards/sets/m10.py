@@ -124,7 +124,6 @@ from ..vocab import (
     CreatureEnters,
     CreaturesGet,
     CreaturesHave,
-    CreaturesYouControlGet,
     Damage,
     DealsCombatDamage,
     DealsDamage,
@@ -143,7 +142,6 @@ from ..vocab import (
     EntersAsCopy,
     EntersTappedUnlessControl,
     EntersWithCounters,
-    EquippedGets,
     Exile,
     ExileGraveyardAndNamesakes,
     ExtraTurn,
@@ -169,7 +167,6 @@ from ..vocab import (
     OpponentsPlayWithHandsRevealed,
     PackStrike,
     PermanentsShuffledAndRedealt,
-    PermanentsYouControl,
     PlayerCastsSpell,
     PlayerDoes,
     PlayTopCardFree,
@@ -196,7 +193,6 @@ from ..vocab import (
     RevealTopCard,
     RevealUntil,
     Sacrifice,
-    SacrificeCreature,
     SacrificeOne,
     SearchLibrary,
     SearchThenNamed,
@@ -299,6 +295,7 @@ def _makes_tokens(name: str, token_name: str, count: int) -> Triggered:
                      text=f"When {name} enters, create {count} {token_name}s.")
 
 
+_UP_TO_ONE_CREATURE = TargetSpec("creature", optional=True)
 _TARGET_LAND = TargetSpec("permanent", where("target land", types=("Land",)))
 _CREATURE_CARD_IN_A_GRAVEYARD = TargetSpec(
     "graveyard_card", where("target creature card from a graveyard", types=("Creature",)))
@@ -356,6 +353,8 @@ def _destroy_creature(name: str, mana: str, types: frozenset[str],
 _ARTIFACT_OR_ENCHANTMENT = TargetSpec("permanent", where("target artifact or enchantment",
                                                          types=("Artifact", "Enchantment")))
 _SWAMPS = NumberYouControl(where("Swamps", subtypes=("Swamp",)))
+_FORESTS = NumberYouControl(where("Forests", subtypes=("Forest",)))
+_YOUR_CREATURES = where("creatures you control", controller="you")
 
 # The tokens M10's cards create, named by CR 111.4 ("Wolf Token").
 TOKENS = [
@@ -420,7 +419,7 @@ CARDS = [
             targets=(TARGET_CREATURE,), spell=(PutOnTopOfLibrary(Target(0)),)),
     CardDef(name="Glorious Charge", types=INSTANT, cost=mana_cost("{1}{W}"),
             text="Creatures you control get +1/+1 until end of turn.",
-            spell=(CreaturesYouControlGet(1, 1),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 1, 1),)),
     creature("Griffin Sentinel", "{2}{W}", "Griffin", 1, 3, (FLYING, VIGILANCE),
               "Flying\nVigilance (Attacking doesn't cause this creature to tap.)"),
     creature("Guardian Seraph", "{2}{W}{W}", "Angel", 3, 4, (FLYING,),
@@ -832,8 +831,8 @@ CARDS = [
              "than Xathrid Demon, then each opponent loses life equal to the sacrificed "
              "creature's power. If you can't sacrifice a creature, tap Xathrid Demon and you "
              "lose 7 life.",
-             abilities=(Triggered(AtUpkeep(), (SacrificeCreature(
-                 other=True, remember="power",
+             abilities=(Triggered(AtUpkeep(), (SacrificeOne(
+                 YOU, CREATURE, other=True, remember="power",
                  then=(LoseLife(Remembered("power"), EACH_OPPONENT),),
                  otherwise=(Tap(SELF), LoseLife(7, YOU))),),
                  text="Sacrifice another creature; each opponent loses life equal to its "
@@ -859,7 +858,7 @@ CARDS = [
     CardDef(name="Burst of Speed", types=SORCERY, cost=mana_cost("{R}"),
             text="Creatures you control gain haste until end of turn. (They can attack and {T} "
                  "even if they just came under your control.)",
-            spell=(CreaturesYouControlGet(0, 0, HASTE),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 0, 0, HASTE),)),
     creature("Canyon Minotaur", "{3}{R}", "Minotaur Warrior", 3, 3),
     creature("Capricious Efreet", "{4}{R}{R}", "Efreet", 6, 4, (),
              "At the beginning of your upkeep, choose target nonland permanent you control and "
@@ -964,7 +963,7 @@ CARDS = [
                                  text="Manabarbs deals 1 damage to that player."),)),
     CardDef(name="Panic Attack", types=SORCERY, cost=mana_cost("{2}{R}"),
             text="Up to three target creatures can't block this turn.",
-            targets=(TARGET_CREATURE,), max_targets=3,
+            targets=(_UP_TO_ONE_CREATURE,) * 3,
             spell=(InCombatThisTurn(EACH_TARGET, CANT_BLOCK),)),
     creature("Prodigal Pyromancer", "{2}{R}", "Human Wizard", 1, 1, (),
               "{T}: Prodigal Pyromancer deals 1 damage to any target.",
@@ -1108,7 +1107,7 @@ CARDS = [
                                   "Untap two target lands.", (_TARGET_LAND, _TARGET_LAND)),
                   loyalty_ability(-1, (CreateToken("Beast Token", YOU),),
                                   "Create a 3/3 green Beast creature token."),
-                  loyalty_ability(-4, (CreaturesYouControlGet(3, 3, TRAMPLE),),
+                  loyalty_ability(-4, (EachCreatureGets(_YOUR_CREATURES, 3, 3, TRAMPLE),),
                                   "Creatures you control get +3/+3 and gain trample until end "
                                   "of turn."))),
     _pump_spell("Giant Growth", "{G}", 3, 3),
@@ -1120,7 +1119,7 @@ CARDS = [
              "or black.)", abilities=(CantBeCountered(),)),
     CardDef(name="Howl of the Night Pack", types=SORCERY, cost=mana_cost("{6}{G}"),
             text="Create a 2/2 green Wolf creature token for each Forest you control.",
-            spell=(CreateToken("Wolf Token", YOU, PermanentsYouControl("Forest")),)),
+            spell=(CreateToken("Wolf Token", YOU, _FORESTS),)),
     creature("Kalonian Behemoth", "{5}{G}{G}", "Beast", 9, 9, (SHROUD,), _SHROUD),
     CardDef(name="Lurking Predators", types=ENCHANTMENT, cost=mana_cost("{4}{G}{G}"),
             text="Whenever an opponent casts a spell, reveal the top card of your library. If "
@@ -1164,7 +1163,7 @@ CARDS = [
     _aura("Oakenform", "{2}{G}", "gets +3/+3.", EnchantedGets(3, 3)),
     CardDef(name="Overrun", types=SORCERY, cost=mana_cost("{2}{G}{G}{G}"),
             text="Creatures you control get +3/+3 and gain trample until end of turn.",
-            spell=(CreaturesYouControlGet(3, 3, TRAMPLE),)),
+            spell=(EachCreatureGets(_YOUR_CREATURES, 3, 3, TRAMPLE),)),
     creature("Prized Unicorn", "{3}{G}", "Unicorn", 2, 2, (),
              "All creatures able to block Prized Unicorn do so.",
              abilities=(MustBeBlockedByAll(),)),
@@ -1205,7 +1204,7 @@ CARDS = [
     _equipment("Gorgon Flail", "{2}",
                "Equipped creature gets +1/+1 and has deathtouch. (Any amount of damage it "
                f"deals to a creature is enough to destroy that creature.)\n{_EQUIP}",
-               EquippedGets(1, 1, (DEATHTOUCH,))),
+               EnchantedGets(1, 1, (DEATHTOUCH,))),
     CardDef(name="Howling Mine", types=ARTIFACT, cost=mana_cost("{2}"),
             text="At the beginning of each player's draw step, if Howling Mine is untapped, "
                  "that player draws an additional card.",
@@ -1216,7 +1215,7 @@ CARDS = [
     _equipment("Magebane Armor", "{3}",
                "Equipped creature gets +2/+4 and loses flying.\nPrevent all noncombat damage "
                f"that would be dealt to equipped creature.\n{_EQUIP}",
-               EquippedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
+               EnchantedGets(2, 4, loses=(FLYING,)), PreventNoncombatDamageToEnchanted()),
     CardDef(name="Mirror of Fate", types=ARTIFACT, cost=mana_cost("{5}"),
             text="{T}, Sacrifice Mirror of Fate: Choose up to seven face-up exiled cards you "
                  "own. Exile all the cards from your library, then put the chosen cards on top "
@@ -1239,7 +1238,7 @@ CARDS = [
     _equipment("Whispersilk Cloak", "{3}",
                "Equipped creature can't be blocked and has shroud. (It can't be the target of "
                "spells or abilities.)\nEquip {2}",
-               EquippedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
+               EnchantedGets(0, 0, (SHROUD,)), EnchantedCant(be_blocked=True)),
     _life_when_cast("Wurm's Tooth", "G"),
     _dual("Dragonskull Summit", "Swamp", "Mountain", "BR"),
     _dual("Drowned Catacomb", "Island", "Swamp", "UB"),
