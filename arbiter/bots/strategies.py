@@ -537,12 +537,31 @@ def _worth_casting(book: _Book, view: View, me: int, objs: Objects,
     if _needs_own_creature(book, name, text):
         return any(vk.zone(x) == "b" and vk.controller(x) == me
                    and book.is_(vk.name(x), "Creature") for x in objs.values())
+    if "{X}" in str((book.card(name) or {}).get("cost", "")) and \
+            _mana_sources(book, objs, me) <= book.mana_value(name):
+        return False  # X would be 0: all cost, no effect (CR 107.3)
     if name in _HARMFUL or _HARMFUL_TEXT.match(text):
         wants = "Creature" if "creature" in text else None
         return any(vk.zone(x) == "b" and not book.is_(vk.name(x), "Land")
-                   and (wants is None or book.is_(vk.name(x), wants)) for x in theirs) \
+                   and (wants is None or book.is_(vk.name(x), wants))
+                   and _fits(book, text, x) for x in theirs) \
             or "player" in text or "any target" in text
     return True
+
+
+def _fits(book: _Book, text: str, x: Obj) -> bool:
+    """Does ``x`` meet the words before "creature" in "target tapped creature", "target
+    nonblack creature" (Assassinate, Doom Blade)? Else the only legal target may be our own."""
+    if "target tapped creature" in text and not vk.tapped(x):
+        return False
+    return not ("target nonblack creature" in text and "B" in book.colors(vk.name(x)))
+
+
+def _mana_sources(book: _Book, objs: Objects, me: int) -> int:
+    """About how much mana we can make now: untapped lands and "{T}: Add" permanents."""
+    return sum(1 for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) == me
+               and not vk.tapped(o) and (book.is_(vk.name(o), "Land")
+                                         or "{T}: Add" in book.text(vk.name(o))))
 
 
 # Spells that help creatures until end of turn (a pump, a keyword): combat tricks.

@@ -117,3 +117,28 @@ def test_the_combat_estimate_counts_deathtouch_double_strike_and_indestructible(
     assert not can_block(Fighter(2, 2, frozenset({"intimidate"}), "R"), bear)
     assert can_block(Fighter(2, 2, frozenset({"intimidate"}), "R"),
                      Fighter(0, 2, frozenset({"flying"}), "", artifact=True))
+
+
+def test_107_3a_no_fireball_for_x_0() -> None:
+    g = (Scene().battlefield(0, "Mountain").hand(0, "Fireball")
+         .battlefield(1, "Grizzly Bears").start())
+    assert _pick(g, 0) == "Pass priority"  # {X}{R} with one land: X = 0
+    g = (Scene().battlefield(0, "Mountain", "Mountain", "Mountain").hand(0, "Fireball")
+         .battlefield(1, "Grizzly Bears").start())
+    assert _pick(g, 0) == "Cast Fireball"
+    g.choose("cast", "Cast Fireball")
+    assert _pick(g, 0) == "X = 2"
+
+
+def test_its_removal_waits_for_an_opposing_creature_it_can_take() -> None:
+    """Assassinate destroys a tapped creature: with only its own Royal Assassin tapped it
+    would have to take that; Doom Blade leaves black creatures alone."""
+    g = (Scene().battlefield(0, *["Swamp"] * 3).battlefield(0, "Royal Assassin", tapped=True)
+         .hand(0, "Assassinate").battlefield(1, "Craw Wurm").start())
+    assert _pick(g, 0) == "Pass priority"
+    g = (Scene().battlefield(0, *["Swamp"] * 3).hand(0, "Assassinate")
+         .battlefield(1, "Craw Wurm", tapped=True).start())
+    assert _pick(g, 0) == "Cast Assassinate"
+    g = (Scene().battlefield(0, "Swamp", "Swamp", "Grizzly Bears").hand(0, "Doom Blade")
+         .battlefield(1, "Drudge Skeletons").start())
+    assert _pick(g, 0) == "Pass priority"
