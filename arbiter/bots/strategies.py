@@ -432,8 +432,9 @@ def _choose_block(book: _Book, view: View, me: int, objs: Objects,
         if best is not None:
             used.add(best[1])
             plan.append((best[1], aoid))
-            if at_us:
-                unblocked -= at.power
+            if at_us:  # a trampler still deals what the blocker can't soak up (CR 702.19c)
+                soaked = book.fighter(objs[best[1]]).toughness
+                unblocked -= min(at.power, soaked) if "trample" in at.keywords else at.power
     for pair in plan:
         if pair in offered:
             return offered[pair]

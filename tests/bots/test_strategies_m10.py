@@ -142,3 +142,21 @@ def test_its_removal_waits_for_an_opposing_creature_it_can_take() -> None:
     g = (Scene().battlefield(0, "Swamp", "Swamp", "Grizzly Bears").hand(0, "Doom Blade")
          .battlefield(1, "Drudge Skeletons").start())
     assert _pick(g, 0) == "Pass priority"
+
+
+def test_702_19c_a_chump_block_on_a_trampler_counts_only_what_the_blocker_soaks() -> None:
+    """At 5 life against a 4/4 trampler and a 3/3: chumping the Rhino with a 1/1 still lets 3
+    through, so the 3/3 must be blocked too."""
+    g = (Scene().battlefield(0, "Stampeding Rhino", "Centaur Courser")
+         .battlefield(1, "Elite Vanguard", "Soul Warden").life(1, 5).at("begin_combat").start())
+    g.until("declare_attackers", 0).attack(("Stampeding Rhino", 1), ("Centaur Courser", 1))
+    _to_blocks(g)
+    blocks: list[str] = []
+    while g.decision.kind == "blockers":
+        label = _pick(g, 1)
+        if not label.startswith("Block "):
+            break
+        blocks.append(label)
+        g.choose("block", label)
+    assert blocks == ["Block Stampeding Rhino with Soul Warden",
+                      "Block Centaur Courser with Elite Vanguard"]
