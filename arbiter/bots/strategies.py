@@ -21,6 +21,8 @@ from typing import Any
 from arbiter.protocol import view_keys as vk
 from arbiter.protocol.view_keys import View
 
+from .combat import Fighter, can_block, fight
+
 Obj = Mapping[str, Any]  # one object's entry in a view
 Objects = dict[int, Obj]
 Decision = Mapping[str, Any]
@@ -69,10 +71,18 @@ class _Book:
             pt = (int(printed[0]), int(printed[1])) if printed else (0, 0)
         return pt
 
-    def flying(self, o: Obj) -> bool:
+    def has(self, o: Obj, keyword: str) -> bool:
+        """Does ``o`` have ``keyword``, printed (the catalog) or granted (its view entry)?"""
         c = self.cards.get(vk.name(o))
-        return (c is not None and "flying" in c.get("keywords", ())) or \
-            "flying" in vk.granted_keywords(o)
+        return (c is not None and keyword in c.get("keywords", ())) or \
+            keyword in vk.granted_keywords(o)
+
+    def flying(self, o: Obj) -> bool:
+        return self.has(o, "flying")
+
+    def keywords(self, o: Obj) -> set[str]:
+        c = self.cards.get(vk.name(o))
+        return {*(c.get("keywords", ()) if c is not None else ()), *vk.granted_keywords(o)}
 
     def harmful(self, name: str) -> bool:
         """An Aura that hurts what it enchants (the catalog's "harmful")."""
@@ -86,6 +96,11 @@ class _Book:
     def colors(self, name: str) -> str:
         c = self.cards.get(name)
         return str(c.get("colors", "")) if c is not None else ""
+
+    def fighter(self, o: Obj) -> Fighter:
+        p, t = self.pt(o)
+        return Fighter(p, t - vk.damage(o), frozenset(self.keywords(o)), self.colors(vk.name(o)),
+                       self.is_(vk.name(o), "Artifact"))
 
     def value(self, o: Obj) -> int:
         if vk.name(o) not in self.cards:
@@ -354,39 +369,77 @@ def _choose_attack(book: _Book, view: View, objs: Objects,
             vk.controller(target) if target is not None else None)
         # With shared team turns the defender's whole team may block (CR 805.10d).
         defenders = _team(view, defender, "turns") if defender is not None else set()
-        ap, at = book.pt(attacker)
-        blockers = [o for o in objs.values()
+        # Safe when no creature that can block it (by flying, reach, intimidate, protection)
+        # kills it without dying too, first strike, deathtouch and the rest counted.
+        me = book.fighter(attacker)
+        blockers = [book.fighter(o) for o in objs.values()
                     if vk.zone(o) == "b" and not vk.tapped(o) and vk.controller(o) in defenders
-                    and book.is_(vk.name(o), "Creature")
-                    and (not book.flying(attacker) or book.flying(o))]
-        safe = all(book.pt(b)[0] < at or ap >= book.pt(b)[1] for b in blockers)
-        if ap > 0 and safe:
+                    and book.is_(vk.name(o), "Creature")]
+        outcomes = [fight(me, b) for b in blockers if can_block(me, b)]
+        safe = all(blocker_dies or not dies for dies, blocker_dies in outcomes)
+        if me.power > 0 and safe:
             return int(a["id"])
     return _finish(by_kind, "attack")
 
 
 def _choose_block(book: _Book, view: View, me: int, objs: Objects,
                   by_kind: dict[str, list[dict[str, Any]]]) -> int:
+    """The next block of a plan: each attacker, the strongest first, gets the blocker that
+    fares best against it (first strike, deathtouch and the rest counted), if one kills it and
+    survives, survives it, trades up, or must chump because the unblocked attackers would
+    take our last life; one blocker an attacker, so no gang blocks. The engine keeps the
+    blocks being declared out of the views (CR 509.1), and the bot has no memory: it makes
+    the whole plan again at each answer, a creature of its own no longer offered counting as
+    one the plan already placed, and adds the plan's first block still offered."""
     team = _team(view, me, "life")  # in Two-Headed Giant an attack on a teammate costs us too
-    incoming = sum(book.pt(o)[0] for o in objs.values()
-                   if (aim := vk.attacking(o)) is not None and aim[0] == "p" and aim[1] in team)
-    planned = {vk.blocking(o) for o in objs.values()
-               if vk.controller(o) == me and vk.blocking(o) is not None}
-    danger = incoming >= vk.life(view, me)
-    best: tuple[int, int] | None = None
-    for a in by_kind.get("block", []):
-        blocker, attacker = objs.get(a["obj"]), objs.get(a["ref"][1])
-        if blocker is None or attacker is None or int(a["ref"][1]) in planned:
-            continue
-        bp, bt = book.pt(blocker)
-        ap, at = book.pt(attacker)
-        survives = ap < bt
-        kills = bp >= at
-        score = (2 if kills else 0) + (2 if survives else 0) + (3 if danger else 0)
-        worth_it = survives or (kills and book.value(attacker) >= book.value(blocker)) or danger
-        if worth_it and (best is None or score > best[0]):
-            best = (score, int(a["id"]))
-    return best[1] if best is not None else _finish(by_kind, "block")
+    offered = {(int(a["obj"]), int(a["ref"][1])): int(a["id"]) for a in by_kind.get("block", [])}
+    offered_blockers = {b for b, _ in offered}
+    hindered = {vk.attached_to(o) for o in objs.values() if book.harmful(vk.name(o))}
+    attackers = sorted(((oid, o) for oid, o in objs.items() if vk.attacking(o) is not None
+                        and vk.controller(o) not in team),
+                       key=lambda e: (-book.pt(e[1])[0], e[0]))
+    mine = [(oid, o) for oid, o in sorted(objs.items()) if oid in offered_blockers or (
+        vk.zone(o) == "b" and vk.controller(o) == me and not vk.tapped(o)
+        and oid not in hindered and book.is_(vk.name(o), "Creature"))]
+
+    def possible(boid: int, blocker: Obj, aoid: int, attacker: Obj) -> bool:
+        if boid in offered_blockers:
+            return (boid, aoid) in offered
+        return can_block(book.fighter(attacker), book.fighter(blocker))  # placed already
+
+    unblocked = sum(book.pt(o)[0] for _, o in attackers if (aim := vk.attacking(o)) is not None
+                    and aim[0] == "p" and aim[1] in team)
+    life = vk.life(view, me)
+    used: set[int] = set()
+    plan: list[tuple[int, int]] = []
+    for aoid, attacker in attackers:
+        at = book.fighter(attacker)
+        aim = vk.attacking(attacker)
+        at_us = aim is not None and aim[0] == "p" and aim[1] in team
+        danger = at_us and unblocked >= life
+        best: tuple[tuple[int, int], int] | None = None
+        for boid, blocker in mine:
+            if boid in used or not possible(boid, blocker, aoid, attacker):
+                continue
+            bl = book.fighter(blocker)
+            kills, dies = fight(at, bl)  # the attacker dies, the blocker dies
+            survives = not dies
+            worth_it = survives or (kills and book.value(attacker) >= book.value(blocker)) \
+                or danger
+            # The best outcome; among equals (a chump block), the least valuable blocker.
+            score = (2 * kills + 2 * survives, -book.value(blocker))
+            if worth_it and (best is None or score > best[0]):
+                best = (score, boid)
+        if best is not None:
+            used.add(best[1])
+            plan.append((best[1], aoid))
+            if at_us:  # a trampler still deals what the blocker can't soak up (CR 702.19c)
+                soaked = book.fighter(objs[best[1]]).toughness
+                unblocked -= min(at.power, soaked) if "trample" in at.keywords else at.power
+    for pair in plan:
+        if pair in offered:
+            return offered[pair]
+    return _finish(by_kind, "block")
 
 
 def _finish(by_kind: dict[str, list[dict[str, Any]]], kind: str) -> int:
@@ -454,6 +507,8 @@ def _harmful(book: _Book, name: str, ability_text: str | None = None) -> bool:
     if book.card(name) is None:
         return name in _HARMFUL
     return book.harmful(name) or bool(_HARMFUL_TEXT.search(book.text(name)))
+
+
 _COUNTER = re.compile(r"Counter target (.*?) ?spell\.")
 # "Destroy all nonland permanents", "Destroy all enchantments", "deals 2 damage to each
 # creature": what a sweeper hits.
@@ -502,12 +557,72 @@ def _worth_casting(book: _Book, view: View, me: int, objs: Objects,
 
         lost = sum(book.value(x) for x in objs.values() if hit(x) and vk.controller(x) in team)
         return sum(book.value(x) for x in theirs if hit(x)) > lost
+    trick = _TRICK.match(text)
+    if trick:
+        return _trick_time(book, view, me, objs, trick.group(1), book.is_(name, "Instant"))
+    if _needs_own_creature(book, name, text):
+        return any(vk.zone(x) == "b" and vk.controller(x) == me
+                   and book.is_(vk.name(x), "Creature") for x in objs.values())
+    if "{X}" in str((book.card(name) or {}).get("cost", "")) and \
+            _mana_sources(book, objs, me) <= book.mana_value(name):
+        return False  # X would be 0: all cost, no effect (CR 107.3)
     if _harmful(book, name):
         wants = "Creature" if "creature" in text else None
         return any(vk.zone(x) == "b" and not book.is_(vk.name(x), "Land")
-                   and (wants is None or book.is_(vk.name(x), wants)) for x in theirs) \
+                   and (wants is None or book.is_(vk.name(x), wants))
+                   and _fits(book, text, x) for x in theirs) \
             or "player" in text or "any target" in text
     return True
+
+
+def _fits(book: _Book, text: str, x: Obj) -> bool:
+    """Does ``x`` meet the words before "creature" in "target tapped creature", "target
+    nonblack creature" (Assassinate, Doom Blade)? Else the only legal target may be our own."""
+    if "target tapped creature" in text and not vk.tapped(x):
+        return False
+    return not ("target nonblack creature" in text and "B" in book.colors(vk.name(x)))
+
+
+def _mana_sources(book: _Book, objs: Objects, me: int) -> int:
+    """About how much mana we can make now: untapped lands and "{T}: Add" permanents."""
+    return sum(1 for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) == me
+               and not vk.tapped(o) and (book.is_(vk.name(o), "Land")
+                                         or "{T}: Add" in book.text(vk.name(o))))
+
+
+# Spells that help creatures until end of turn (a pump, a keyword): combat tricks.
+_TRICK = re.compile(r"(Target (?:blocking |attacking )?creature|Creatures you control"
+                    r"|Attacking creatures) (?:gets?|gains?) [+a-z][^.]*until end of turn\.")
+
+
+def _trick_time(book: _Book, view: View, me: int, objs: Objects, aim: str,
+                instant: bool) -> bool:
+    """An instant trick after blockers are declared, while a creature of ours that it can
+    help is in combat (attacking, or blocking for "Target blocking creature"); a sorcery one
+    (Overrun) in our first main phase with a creature that can attack. Never at another time,
+    where it is wasted, or lands on an opponent's creature for want of one of ours."""
+    ours = [o for o in objs.values() if vk.zone(o) == "b" and vk.controller(o) == me
+            and book.is_(vk.name(o), "Creature")]
+    if not instant:
+        return vk.active_player(view) == me and vk.step(view) == "main1" and any(
+            not vk.tapped(o) and not book.has(o, "defender") for o in ours)
+    if vk.step(view) != "declare_blockers":
+        return False
+    if "blocking" in aim:
+        return any(vk.blocking(o) is not None for o in ours)
+    if "Attacking" in aim:
+        return any(vk.attacking(o) is not None for o in ours)
+    return any(vk.attacking(o) is not None or vk.blocking(o) is not None for o in ours)
+
+
+def _needs_own_creature(book: _Book, name: str, text: str) -> bool:
+    """A spell that helps the creature it targets or enchants (an Aura that is not harmful,
+    "target creature" in a friendly spell): cast only while we have a creature for it."""
+    if _harmful(book, name):
+        return False
+    return text.startswith("Enchant creature") or text.startswith("Target creature")
+
+
 
 
 def _finishes_planeswalker(book: _Book, objs: Objects, a: Mapping[str, Any]) -> bool:
@@ -561,6 +676,11 @@ def _choose_target(book: _Book, view: View, me: int, objs: Objects,
                 return base
             if source_name == "Lightning Bolt":
                 base += 10 if book.pt(o)[1] - vk.damage(o) <= 3 else -10
+            if friendly and mine:  # help where it counts: in combat, not on a wall
+                if vk.attacking(o) is not None or vk.blocking(o) is not None:
+                    base += 20
+                if book.has(o, "defender"):
+                    base -= 10
         return base if mine == friendly else -base - 50
 
     return int(max(actions, key=score)["id"])

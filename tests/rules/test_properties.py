@@ -20,6 +20,7 @@ from .random_play import (
     ACTION_LIMIT,
     ViewMirror,
     assert_conserved,
+    assert_replays_and_conserves,
     cards_dealt,
     random_play,
     replay,
@@ -36,9 +37,15 @@ def _config(players: int, decks: list[str]) -> GameConfig:
         variant="two_player" if players == 2 else "free_for_all")
 
 
-games = st.tuples(st.sampled_from([2, 4]), st.lists(st.sampled_from(CONSTRUCTED), min_size=4,
-                                                    max_size=4),
-                  st.integers(0, 2**32 - 1), st.integers(0, 2**16))
+def _games(decks: list[str]) -> st.SearchStrategy[tuple[Any, ...]]:
+    """Two or four players, four decks drawn from ``decks`` (the first ones seated), a seed
+    for the table and one for the bots."""
+    return st.tuples(st.sampled_from([2, 4]), st.lists(st.sampled_from(decks), min_size=4,
+                                                        max_size=4),
+                     st.integers(0, 2**32 - 1), st.integers(0, 2**16))
+
+
+games = _games(CONSTRUCTED)
 
 
 @settings(max_examples=12)
@@ -136,3 +143,55 @@ def test_the_library_games_reveal_hands_and_top_cards() -> None:
     for seed in (0, 6):
         random_play(_library_config(2), seed, seed, check=watch)
     assert {"revealed hand", "revealed library", "order", "search", "sacrifice"} <= seen
+
+
+# --------------------------------------------------------------------------- Magic 2010
+
+# The same invariants over games of the six ready-made Magic 2010 decks alone (issue 25):
+# their Auras, Equipment, tokens (Siege-Gang Commander, Ant Queen, Garruk, Master of the Wild
+# Hunt) and planeswalkers come and go, Duress, Mind Rot, Sage Owl, Ponder and Jace look at and
+# reveal hidden cards, and Time Warp takes extra turns. A token is no card: the census counts
+# cards only, so each dealt card stays in exactly one zone while tokens appear and vanish.
+M10_DECKS = sorted(d for d in READY_MADE if d.startswith("m10-"))
+
+m10_games = _games(M10_DECKS)
+
+
+@settings(max_examples=8)
+@given(m10_games)
+def test_m10_games_conserve_cards_and_replay_to_the_same_state_hash(case: tuple[Any, ...]
+                                                                    ) -> None:
+    players, decks, seed, bot_seed = case
+    table, log = assert_replays_and_conserves(_config(players, decks), seed, bot_seed)
+    assert table.finished or len(log) == ACTION_LIMIT
+
+
+@settings(max_examples=5)
+@given(m10_games)
+def test_m10_games_views_converge_and_show_exactly_what_the_rules_reveal(
+        case: tuple[Any, ...]) -> None:
+    players, decks, seed, bot_seed = case
+    mirror = ViewMirror(players, look=_exactly_what_the_rules_reveal)
+    random_play(_config(players, decks), seed, bot_seed, concede_rate=0.002, check=mirror)
+    assert mirror.compared
+
+
+def test_the_m10_games_make_tokens_look_at_libraries_and_take_hand_cards() -> None:
+    """The M10 properties are only as good as their games: across a fixed set of them, tokens
+    are created and leave, libraries are searched or ordered, and a player picks a card from
+    another's hand (Duress)."""
+    seen: set[str] = set()
+
+    def watch(table: Table) -> None:
+        game = table.top
+        if any(o.is_token for o in game.objects.values()):
+            seen.add("token")
+        if table.pending is not None:
+            seen.add(table.pending.kind)
+
+    for seed in range(4):
+        random_play(_config(2, ["m10-black-control", "m10-blue-skies"] * 2), seed, seed,
+                    check=watch)
+        random_play(_config(2, ["m10-red-burn", "m10-green-stompy"] * 2), seed, seed,
+                    check=watch)
+    assert {"token", "order", "search", "choose_discard", "target", "x"} <= seen, seen
