@@ -1,0 +1,270 @@
+"""The game's lifecycle with the cards of Magic 2010: a player leaving a multiplayer game
+(CR 800.4), a restart (724) and a Shahrazad subgame (726) while the set's stolen creatures,
+Auras, Equipment, tokens, copies, counters, planeswalkers, delayed triggers and extra turns are
+in play, and the state-based actions (704.5d, 704.5m, 704.5n) that meet several of them at once.
+
+Players: Alex (0), Bianca (1) and Carissa (2), who keeps a three-player game going when one of
+the others leaves; a fourth, Dmitri (3), where four are needed."""
+
+from __future__ import annotations
+
+from arbiter.server.rules.characteristics import power, toughness
+from arbiter.server.rules.state import GRAVEYARD, Obj
+from arbiter.server.rules.view import SPECTATOR
+
+from .helpers import G, Scene
+
+ALEX, BIANCA, CARISSA, DMITRI = 0, 1, 2, 3
+BLUE5 = ("Island",) * 5
+TREASON = ("Mountain", "Wastes", "Wastes")
+
+
+def _pt(g: G, obj: Obj) -> tuple[int, int]:
+    return power(g.game, obj), toughness(g.game, obj)
+
+
+def _seen(g: G, viewer: int, name: str) -> bool:
+    """Whether ``viewer``'s view shows a card called ``name`` in a hand."""
+    return any(isinstance(v, dict) and v.get("n") == name and v.get("z") == "h"
+               for v in g.view(viewer).values())
+
+
+# --------------------------------------------------------------------------- 800.4a: control
+
+
+def test_800_4a_mind_control_and_act_of_treason_end_when_their_controller_leaves() -> None:
+    g = (Scene(3).battlefield(ALEX, *BLUE5, *TREASON).hand(ALEX, "Mind Control",
+                                                           "Act of Treason")
+         .battlefield(BIANCA, "Serra Angel").battlefield(CARISSA, "Stone Giant").start())
+    g.cast(ALEX, "Mind Control", "Serra Angel").resolve()
+    g.cast(ALEX, "Act of Treason", "Stone Giant").resolve()
+    angel, giant = g.obj("Serra Angel"), g.obj("Stone Giant")
+    assert (angel.controller, giant.controller) == (ALEX, ALEX)
+    g.concede(ALEX)
+    # Mind Control left the game with its owner; Act of Treason's effect gave Alex control and
+    # ends (800.4a). Each creature is back with its owner, the same object as before.
+    assert g.objs("Mind Control") == [] and g.objs("Act of Treason") == []
+    assert (g.obj("Serra Angel").oid, g.obj("Serra Angel").controller) == (angel.oid, BIANCA)
+    assert (g.obj("Stone Giant").oid, g.obj("Stone Giant").controller) == (giant.oid, CARISSA)
+    assert not any(e.kind == "control" for e in g.game.effects)
+
+
+def test_800_4a_a_token_owned_by_the_leaver_leaves_even_under_anothers_control() -> None:
+    g = (Scene(3).battlefield(ALEX, "Mountain", "Mountain", "Mountain", "Wastes", "Wastes")
+         .hand(ALEX, "Siege-Gang Commander")
+         .battlefield(BIANCA, *TREASON).hand(BIANCA, "Act of Treason").start())
+    g.cast(ALEX, "Siege-Gang Commander").resolve().resolve()
+    goblins = g.objs("Goblin Token", "battlefield")
+    assert len(goblins) == 3 and all(o.is_token and o.owner == ALEX for o in goblins)
+    g.until("main1", BIANCA)
+    g.cast(BIANCA, "Act of Treason", goblins[0]).resolve()
+    assert goblins[0].controller == BIANCA
+    g.concede(ALEX)
+    # Every object Alex owns leaves, the stolen token too (800.4a); tokens leave no card.
+    assert g.objs("Goblin Token") == [] and g.objs("Siege-Gang Commander") == []
+    departed = [c.name for c in g.game.departed_cards[ALEX]]
+    assert "Siege-Gang Commander" in departed and "Goblin Token" not in departed
+    assert all(o.owner != ALEX for o in g.game.objects.values())
+
+
+# --------------------------------------------------------------------------- 800.4a: Auras
+
+
+def test_800_4a_auras_leave_with_their_owner_and_auras_on_their_permanents_fall_off() -> None:
+    g = (Scene(3).battlefield(ALEX, "Plains", "Wastes", "Island", "Wastes", "Grizzly Bears")
+         .hand(ALEX, "Pacifism", "Ice Cage")
+         .battlefield(BIANCA, "Hill Giant", "Serra Angel", "Plains", "Wastes")
+         .hand(BIANCA, "Pacifism").start())
+    g.cast(ALEX, "Pacifism", "Hill Giant").resolve()
+    g.cast(ALEX, "Ice Cage", "Serra Angel").resolve()
+    g.until("main1", BIANCA)
+    g.cast(BIANCA, "Pacifism", "Grizzly Bears").resolve()
+    assert g.obj("Pacifism", controller=BIANCA).attached_to == g.obj("Grizzly Bears").oid
+    g.concede(ALEX)
+    # Alex's Auras are gone with him, so Bianca's creatures are free again; Bianca's Pacifism
+    # enchanted a creature that left: the next check puts it into her graveyard (704.5m).
+    assert g.objs("Ice Cage") == [] and g.objs("Grizzly Bears") == []
+    assert [o.owner for o in g.objs("Pacifism")] == [BIANCA]
+    g.pass_()  # a state-based check happens before anyone gets priority again
+    assert g.zone_names(GRAVEYARD, BIANCA) == ["Pacifism"]
+    g.until("declare_attackers", BIANCA)
+    attackers = {g.game.objects[a.obj].name for a in g.options(BIANCA) if a.kind == "attack"}
+    assert attackers == {"Hill Giant", "Serra Angel"}
+
+
+def test_800_4a_sleeps_effect_outlives_the_player_who_cast_it() -> None:
+    # Sleep's "don't untap" is an effect of a resolved spell, not an object Alex owns and not
+    # control: 800.4a ends neither it nor the tapping.
+    g = (Scene(3).battlefield(ALEX, "Island", "Island", "Wastes", "Wastes").hand(ALEX, "Sleep")
+         .battlefield(BIANCA, "Grizzly Bears", "Hill Giant").start())
+    g.cast(ALEX, "Sleep", BIANCA).resolve()
+    assert all(g.obj(n).tapped for n in ("Grizzly Bears", "Hill Giant"))
+    g.concede(ALEX)
+    g.until("main1", BIANCA)
+    assert all(g.obj(n).tapped for n in ("Grizzly Bears", "Hill Giant"))
+    g.next_turn(BIANCA)
+    assert not any(g.obj(n).tapped for n in ("Grizzly Bears", "Hill Giant"))
+
+
+# --------------------------------------------------------------------------- 800.4a: Equipment
+
+
+def test_800_4a_301_5c_an_equipment_of_the_leaver_on_anothers_creature_leaves_the_game() -> None:
+    # Alex steals Carissa's creature, equips it, and gives it back at end of turn with Gorgon
+    # Flail still on it (301.5d). When Alex leaves, the Flail leaves with him: Carissa's
+    # creature stays, unequipped.
+    g = (Scene(3).battlefield(ALEX, "Gorgon Flail", *TREASON, "Wastes", "Wastes")
+         .hand(ALEX, "Act of Treason").battlefield(CARISSA, "Runeclaw Bear").start())
+    g.cast(ALEX, "Act of Treason", "Runeclaw Bear").resolve()
+    g.activate(ALEX, "Gorgon Flail", "{2}", target="Runeclaw Bear").resolve()
+    bear = g.obj("Runeclaw Bear")
+    g.until("upkeep", BIANCA)
+    assert bear.controller == CARISSA and g.obj("Gorgon Flail").attached_to == bear.oid
+    assert _pt(g, bear) == (3, 3)
+    g.concede(ALEX)
+    assert g.objs("Gorgon Flail") == []
+    assert g.obj("Runeclaw Bear").oid == bear.oid
+    assert not any(o.attached_to == bear.oid for o in g.game.battlefield)
+    assert _pt(g, bear) == (2, 2)
+
+
+# --------------------------------------------------------------------------- 800.4a: copies
+
+
+def test_800_4a_a_copy_of_the_leavers_spell_made_by_another_player_stays() -> None:
+    g = (Scene(3).battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
+         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast").start())
+    g.cast(ALEX, "Lightning Bolt", CARISSA).pass_()
+    bolt = g.game.stack[-1]
+    g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
+    g.choose("target", "Keep", player=BIANCA)
+    copy = g.game.stack[-1]
+    assert copy.controller == BIANCA and copy.card is None
+    g.concede(ALEX)
+    # Alex's Bolt (a card he owns) left the game with him; Bianca's copy is hers (707.10):
+    # it stays and resolves.
+    assert g.game.stack == [copy]
+    assert "Lightning Bolt" in [c.name for c in g.game.departed_cards[ALEX]]
+    g.resolve()
+    assert g.life(CARISSA) == 17
+
+
+def test_800_4a_the_leavers_own_copy_of_their_spell_ceases_to_exist() -> None:
+    g = (Scene(3).battlefield(ALEX, "Mountain", "Island", "Island")
+         .hand(ALEX, "Lightning Bolt", "Twincast").start())
+    g.cast(ALEX, "Lightning Bolt", BIANCA)
+    g.cast(ALEX, "Twincast", g.game.stack[-1]).resolve()
+    g.choose("target", "Keep", player=ALEX)
+    assert [o.name for o in g.game.stack] == ["Lightning Bolt", "Lightning Bolt"]
+    copy = g.game.stack[-1]
+    g.concede(ALEX)
+    # The copy was not a card: it ceases to exist (800.4a); no exile holds it.
+    assert g.game.stack == [] and copy.oid not in g.game.objects
+    assert g.game.exile == []
+    assert g.decision.player == BIANCA and g.life(BIANCA) == 20
+
+
+# --------------------------------------------------------------------------- 800.4a: others
+
+
+def test_800_4a_506_4c_an_attacked_planeswalker_leaves_with_its_owner() -> None:
+    g = (Scene(3).battlefield(ALEX, "Hill Giant").battlefield(BIANCA, "Jace Beleren")
+         .at("begin_combat").start())
+    g.pass_(3)
+    jace = g.obj("Jace Beleren")
+    g.attack(("Hill Giant", jace))
+    g.concede(BIANCA)
+    # The giant stays an attacking creature attacking nothing and deals no damage (506.4c).
+    giant = g.obj("Hill Giant")
+    assert g.objs("Jace Beleren") == [] and giant.attacking is not None
+    g.until("combat_damage")
+    assert not any("combat damage" in line for line in g.log)
+    assert (g.life(ALEX), g.life(CARISSA)) == (20, 20)
+
+
+def test_800_4a_603_7_a_delayed_trigger_of_the_leaver_never_fires() -> None:
+    # Stone Giant's delayed "destroy that creature" is controlled by Alex; the creature it
+    # names is Carissa's (stolen with Act of Treason). Alex leaves: nothing destroys it.
+    g = (Scene(3).battlefield(ALEX, "Stone Giant", *TREASON).hand(ALEX, "Act of Treason")
+         .battlefield(CARISSA, "Grizzly Bears").start())
+    g.cast(ALEX, "Act of Treason", "Grizzly Bears").resolve()
+    g.activate(ALEX, "Stone Giant", target="Grizzly Bears").resolve()
+    assert len(g.game.delayed_triggers) == 1
+    g.concede(ALEX)
+    bears = g.obj("Grizzly Bears")
+    assert bears.controller == CARISSA
+    g.until("end", ALEX)
+    assert g.game.stack == [] and g.game.delayed_triggers == []  # 800.4d: never triggered
+    g.until("upkeep", BIANCA)
+    assert g.obj("Grizzly Bears").oid == bears.oid
+
+
+def test_800_4a_701_16a_telepathy_stops_revealing_when_its_controller_leaves() -> None:
+    g = (Scene(4).battlefield(ALEX, "Island").hand(ALEX, "Telepathy")
+         .hand(BIANCA, "Lightning Bolt").hand(CARISSA, "Grizzly Bears").start())
+    g.cast(ALEX, "Telepathy").resolve()
+    assert _seen(g, DMITRI, "Lightning Bolt") and _seen(g, SPECTATOR, "Grizzly Bears")
+    g.concede(ALEX)
+    assert not _seen(g, DMITRI, "Lightning Bolt") and not _seen(g, SPECTATOR, "Grizzly Bears")
+    assert _seen(g, BIANCA, "Lightning Bolt")  # their own hands, as always
+
+
+# --------------------------------------------------------------------------- extra turns
+
+
+def _warp(g: G, pid: int, target: int) -> G:
+    g.choose("cast", "Cast Time Warp", player=pid).target(target)
+    return g.resolve()
+
+
+def _turns(g: G, count: int) -> list[int]:
+    """Who takes each of the next ``count`` turns (passing through them)."""
+    out = []
+    for _ in range(count):
+        start = g.game.turn
+        while g.game.turn == start and not g.table.finished:
+            g.step_on()
+        out.append(g.game.active)
+    return out
+
+
+def test_800_4k_an_extra_turn_of_a_player_who_left_doesnt_begin_in_a_four_player_game() -> None:
+    g = Scene(4).battlefield(ALEX, *BLUE5).hand(ALEX, "Time Warp").start()
+    _warp(g, ALEX, CARISSA)
+    assert g.game.extra_turns == [CARISSA]
+    g.concede(CARISSA)
+    # Carissa's extra turn doesn't begin; the normal order goes on from Alex's turn.
+    assert _turns(g, 3) == [BIANCA, DMITRI, ALEX]
+    assert g.game.extra_turns == []
+
+
+def test_104_3a_800_4j_conceding_during_ones_own_extra_turn_the_game_goes_on() -> None:
+    g = (Scene(3).battlefield(ALEX, *BLUE5, "Hill Giant").hand(ALEX, "Time Warp").start())
+    _warp(g, ALEX, ALEX)
+    g.next_turn(ALEX, "declare_attackers")
+    assert g.game.turn == 2 and g.game.active == ALEX
+    g.attack(("Hill Giant", BIANCA))
+    g.concede(ALEX)
+    # The extra turn goes on without its active player (800.4j); Alex's creature is gone.
+    assert g.outcome(ALEX) == ("lost", "concession") and not g.table.finished
+    assert g.game.active == ALEX and g.objs("Hill Giant") == []
+    assert _turns(g, 2) == [BIANCA, CARISSA]
+    assert g.life(BIANCA) == 20
+
+
+def test_800_4j_603_7_each_end_step_triggers_in_the_turn_of_a_player_who_left() -> None:
+    # Carissa's Bolt takes three counters off Bianca's Protean Hydra in Alex's turn; Alex
+    # leaves. His turn still has its end step (800.4j), and that is the "next end step" of the
+    # Hydra's delayed triggers: they put their counters on at once, not a turn later.
+    g = (Scene(3).battlefield(BIANCA, "Protean Hydra", counters={"+1/+1": 4})
+         .battlefield(CARISSA, "Mountain").hand(CARISSA, "Lightning Bolt").start())
+    hydra = g.obj("Protean Hydra")
+    g.pass_()
+    g.pass_()
+    g.cast(CARISSA, "Lightning Bolt", hydra).resolve_all()  # and the three triggers
+    assert hydra.counters["+1/+1"] == 1 and len(g.game.delayed_triggers) == 3
+    g.concede(ALEX)
+    g.until("end", ALEX)
+    assert g.game.active == ALEX and len(g.game.stack) == 3
+    g.resolve_all()
+    assert hydra.counters["+1/+1"] == 7 and g.game.delayed_triggers == []
