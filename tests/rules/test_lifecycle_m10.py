@@ -9,7 +9,9 @@ the others leaves; a fourth, Dmitri (3), where four are needed."""
 from __future__ import annotations
 
 from arbiter.server.rules.characteristics import power, toughness
-from arbiter.server.rules.state import GRAVEYARD, Obj
+from arbiter.server.rules.game import Game
+from arbiter.server.rules.hashing import game_state
+from arbiter.server.rules.state import BATTLEFIELD, GRAVEYARD, LIBRARY, Obj
 from arbiter.server.rules.view import SPECTATOR
 
 from .helpers import G, Scene
@@ -268,3 +270,136 @@ def test_800_4j_603_7_each_end_step_triggers_in_the_turn_of_a_player_who_left() 
     assert g.game.active == ALEX and len(g.game.stack) == 3
     g.resolve_all()
     assert hydra.counters["+1/+1"] == 7 and g.game.delayed_triggers == []
+
+
+# --------------------------------------------------------------------------- 724 and 726
+
+# Alex's mana for Pacifism, Siege-Gang Commander, equip, Clone and Time Warp (18), and two
+# Plains for Shahrazad.
+FULL_LANDS = ("Plains", "Mountain", "Mountain", "Island", "Island", "Island") + ("Wastes",) * 12
+
+
+def _full_table(scene: Scene) -> G:
+    """Alex's main phase with everything of the set in play: Protean Hydra with +1/+1
+    counters, Gorgon Flail on a Goblin token of Siege-Gang Commander, Pacifism on Bianca's
+    Hill Giant, a Clone of it, Jace and Bianca's Ajani with their loyalty, Stone Giant's delayed
+    trigger waiting (for the equipped token) and an extra turn of Alex's pending."""
+    g = (scene.battlefield(ALEX, *FULL_LANDS, "Gorgon Flail", "Stone Giant")
+         .battlefield(ALEX, "Protean Hydra", counters={"+1/+1": 3})
+         .battlefield(ALEX, "Jace Beleren", counters={"loyalty": 3})
+         .hand(ALEX, "Pacifism", "Siege-Gang Commander", "Clone", "Time Warp")
+         .battlefield(BIANCA, "Hill Giant").battlefield(BIANCA, "Ajani Goldmane",
+                                                         counters={"loyalty": 4})
+         .start())
+    g.cast(ALEX, "Pacifism", "Hill Giant").resolve()
+    g.cast(ALEX, "Siege-Gang Commander").resolve().resolve()
+    goblin = g.objs("Goblin Token", BATTLEFIELD)[0]
+    g.activate(ALEX, "Gorgon Flail", "{2}", target=goblin).resolve()
+    g.cast(ALEX, "Clone").resolve().choose("copy", "Copy Hill Giant")
+    g.activate(ALEX, "Stone Giant", target=goblin).resolve()
+    _warp(g, ALEX, ALEX)
+    assert g.obj("Gorgon Flail").attached_to == goblin.oid
+    assert len(g.objs("Hill Giant", BATTLEFIELD)) == 2  # Bianca's and Alex's Clone
+    assert len(g.game.delayed_triggers) == 1 and g.game.extra_turns == [ALEX]
+    return g
+
+
+def _cids(game: Game, pid: int, zone: str | None = None) -> set[int]:
+    return {o.card.cid for o in game.objects.values()
+            if o.card is not None and o.owner == pid and (zone is None or o.zone == zone)}
+
+
+def test_724_1_724_2_a_restart_leaves_nothing_of_the_sets_objects_behind() -> None:
+    g = _full_table(Scene(3).battlefield(ALEX, "Karn Liberated", counters={"loyalty": 14}))
+    g.concede(CARISSA)  # she left before the restart: she isn't in the new game
+    owned = {p: _cids(g.main, p) for p in (ALEX, BIANCA)}
+    old = g.main
+    g.activate(ALEX, "Karn Liberated", "\u221214").resolve()
+    new = g.main
+    assert new is not old and g.table.history[0].restarted
+    # 724.1: a new game for the players still in it, by rule 103; 724.2: the same cards, each
+    # with its owner, and nothing else: no token, counter, attachment, effect, delayed trigger
+    # or extra turn of the old game.
+    assert new.seats == [ALEX, BIANCA] and not new.in_game(CARISSA)
+    assert {p: _cids(new, p) for p in (ALEX, BIANCA)} == owned
+    assert all(o.card is not None and o.owner == o.card.owner for o in new.objects.values())
+    assert new.battlefield == [] and new.stack == [] and new.exile == []
+    assert not any(o.counters or o.attached_to is not None or o.controller != o.owner
+                   for o in new.objects.values())
+    assert (new.effects, new.delayed_triggers, new.extra_turns, new.pending_triggers) == \
+        ([], [], [], [])
+    assert [new.players[p].life for p in (ALEX, BIANCA)] == [20, 20]
+    assert [len(new.hand(p)) for p in (ALEX, BIANCA)] == [7, 7]
+    assert "Clone" in [o.name for o in new.objects.values()]  # a card again, copying nothing
+    g.keep_hands()
+    # 724.1a: Alex starts; no extra turn of the old game is taken: turns alternate.
+    assert (new.turn, new.active) == (1, ALEX)
+    assert _turns(g, 2) == [BIANCA, ALEX]
+
+
+def _board(game: Game) -> list[tuple[object, ...]]:
+    """What the main game's permanents are: everything a subgame must leave alone."""
+    return sorted((o.oid, o.name, o.owner, o.controller, o.is_token, o.tapped, o.attached_to,
+                   tuple(sorted(o.counters.items()))) for o in game.battlefield)
+
+
+def test_726_3_726_5_a_subgame_leaves_the_main_games_objects_as_they_were() -> None:
+    g = _full_table(Scene().battlefield(ALEX, "Plains", "Plains").hand(ALEX, "Shahrazad"))
+    main = g.main
+    libraries = {p: _cids(main, p, LIBRARY) for p in (ALEX, BIANCA)}
+    g.cast(ALEX, "Shahrazad")
+    board = _board(main)  # Shahrazad's Plains are tapped now
+    while g.table.top is main:
+        g.pass_()
+    sub = g.game
+    suspended = game_state(main)
+    # 726.2: only the libraries went in; the main game's permanents are outside (726.4).
+    assert sub.battlefield == [] and {p: _cids(sub, p) for p in (ALEX, BIANCA)} == libraries
+    g.keep_hands()
+    g.next_turn(sub.active)
+    assert game_state(main) == suspended  # nothing of the main game moved meanwhile
+    g.concede(BIANCA)  # Bianca concedes the subgame: Alex won it
+    assert g.table.top is main and main.in_game(BIANCA)
+    # 726.5: the libraries are back; the permanents, counters, loyalty, attachments, token,
+    # copy, delayed trigger and extra turn are as they were. Shahrazad: Bianca, who didn't win,
+    # loses half her life, rounded up.
+    assert {p: _cids(main, p, LIBRARY) for p in (ALEX, BIANCA)} == libraries
+    assert _board(main) == board
+    assert len(main.delayed_triggers) == 1 and main.extra_turns == [ALEX]
+    assert (g.life(ALEX, main), g.life(BIANCA, main)) == (20, 10)
+    # The main game goes on: at this turn's end step Stone Giant destroys the equipped token;
+    # the token ceases to exist (704.5d) and Gorgon Flail stays, unattached (704.5n, 301.5c).
+    goblins = len(g.objs("Goblin Token", BATTLEFIELD))
+    g.until("end", ALEX).resolve()
+    assert len(g.objs("Goblin Token", BATTLEFIELD)) == goblins - 1
+    assert not any(o.is_token for o in main.objects.values() if o.zone != BATTLEFIELD)
+    assert g.obj("Gorgon Flail").attached_to is None
+    assert _turns(g, 1) == [ALEX]  # the extra turn
+
+
+# --------------------------------------------------------------------------- 704 all at once
+
+
+def test_704_5d_704_5m_704_5n_one_sweep_kills_tokens_under_equipment_and_an_enchanted_creature(
+) -> None:
+    g = (Scene().battlefield(ALEX, "Plains", "Mountain", "Mountain", "Mountain", *["Wastes"] * 7,
+                             "Gorgon Flail")
+         .battlefield(ALEX, "Protean Hydra", counters={"+1/+1": 3})
+         .hand(ALEX, "Siege-Gang Commander", "Pacifism", "Pyroclasm")
+         .battlefield(BIANCA, "Grizzly Bears").start())
+    g.cast(ALEX, "Siege-Gang Commander").resolve().resolve()
+    goblin = g.objs("Goblin Token", BATTLEFIELD)[0]
+    g.activate(ALEX, "Gorgon Flail", "{2}", target=goblin).resolve()
+    g.cast(ALEX, "Pacifism", "Grizzly Bears").resolve()
+    g.cast(ALEX, "Pyroclasm").resolve()
+    # One sweep: the creatures with lethal damage die together (704.5g); at the next check
+    # Pacifism, enchanting nothing, goes to its owner's graveyard (704.5m), Gorgon Flail stays
+    # unattached (704.5n, 301.5c) and the tokens that went to the graveyard cease to exist
+    # (704.5d). The Hydra's damage was prevented, its counters removed instead.
+    assert sorted(g.zone_names(GRAVEYARD, ALEX)) == ["Pacifism", "Pyroclasm",
+                                                     "Siege-Gang Commander"]
+    assert g.zone_names(GRAVEYARD, BIANCA) == ["Grizzly Bears"]
+    assert g.objs("Goblin Token") == []
+    flail = g.obj("Gorgon Flail")
+    assert flail.attached_to is None and flail.zone == BATTLEFIELD
+    assert g.obj("Protean Hydra").counters["+1/+1"] == 1
