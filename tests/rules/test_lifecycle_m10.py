@@ -403,3 +403,81 @@ def test_704_5d_704_5m_704_5n_one_sweep_kills_tokens_under_equipment_and_an_ench
     flail = g.obj("Gorgon Flail")
     assert flail.attached_to is None and flail.zone == BATTLEFIELD
     assert g.obj("Protean Hydra").counters["+1/+1"] == 1
+
+
+# --------------------------------------------------------------------------- more of 800.4a
+
+
+def test_800_4a_506_4_a_creature_stolen_by_the_leaver_leaves_combat_with_its_new_controller(
+) -> None:
+    g = (Scene(3).battlefield(ALEX, *TREASON).hand(ALEX, "Act of Treason")
+         .battlefield(CARISSA, "Hill Giant").start())
+    g.cast(ALEX, "Act of Treason", "Hill Giant").resolve()
+    g.until("declare_attackers", ALEX).attack(("Hill Giant", BIANCA))
+    assert g.obj("Hill Giant").attacking == ("p", BIANCA)
+    g.concede(ALEX)
+    # Control goes back to Carissa (800.4a), which removes it from combat (506.4).
+    giant = g.obj("Hill Giant")
+    assert giant.controller == CARISSA and giant.attacking is None
+    g.until("end", ALEX)
+    assert (g.life(BIANCA), g.life(CARISSA)) == (20, 20)
+
+
+def test_800_4a_603_7c_a_delayed_trigger_about_a_creature_that_left_with_its_owner() -> None:
+    # Bianca's Stone Giant marks Alex's creature, stolen with Act of Treason; Alex leaves and
+    # takes it with him. Her delayed trigger still triggers and finds nothing to destroy.
+    g = (Scene(3).battlefield(BIANCA, "Stone Giant", *TREASON).hand(BIANCA, "Act of Treason")
+         .battlefield(ALEX, "Grizzly Bears").at("main1", BIANCA).start())
+    g.cast(BIANCA, "Act of Treason", "Grizzly Bears").resolve()
+    g.activate(BIANCA, "Stone Giant", target="Grizzly Bears").resolve()
+    g.concede(ALEX)
+    assert g.objs("Grizzly Bears") == []
+    g.until("end", BIANCA)
+    assert [o.name for o in g.game.stack] == ["Stone Giant"]
+    g.resolve()
+    assert g.game.stack == [] and g.obj("Stone Giant").zone == BATTLEFIELD
+    assert g.zone_names(GRAVEYARD, BIANCA) == ["Act of Treason"]
+
+
+def test_800_4a_608_2b_a_copy_aimed_at_the_leaver_does_nothing() -> None:
+    g = (Scene(3).battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
+         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast").start())
+    g.cast(ALEX, "Lightning Bolt", BIANCA).pass_()
+    bolt = g.game.stack[-1]
+    g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
+    g.choose("target", ref=("p", ALEX), player=BIANCA)  # the copy changes its target to Alex
+    copy = g.game.stack[-1]
+    assert copy.targets == [("p", ALEX)]
+    g.concede(ALEX)
+    assert g.game.stack == [copy]
+    g.resolve()
+    assert g.game.stack == [] and [g.life(p) for p in (BIANCA, CARISSA)] == [20, 20]
+
+
+def test_800_4a_707_2_a_clone_of_the_leavers_creature_stays_what_it_copied() -> None:
+    g = (Scene(3).battlefield(ALEX, "Serra Angel")
+         .battlefield(BIANCA, "Island", "Wastes", "Wastes", "Wastes").hand(BIANCA, "Clone")
+         .at("main1", BIANCA).start())
+    g.cast(BIANCA, "Clone").resolve().choose("copy", "Copy Serra Angel")
+    g.concede(ALEX)
+    assert g.objs("Serra Angel", controller=ALEX) == []
+    (clone,) = g.objs("Serra Angel", BATTLEFIELD)
+    # Its copiable values were fixed as it entered (707.2); the original leaving changes
+    # nothing.
+    assert clone.owner == BIANCA and clone.card is not None and clone.card.name == "Clone"
+    assert _pt(g, clone) == (4, 4)
+
+
+def test_506_4_an_attacker_whose_control_effect_ends_mid_combat_is_removed_from_combat() -> None:
+    g = (Scene(3).battlefield(ALEX, *BLUE5).hand(ALEX, "Mind Control")
+         .battlefield(BIANCA, "Serra Angel")
+         .battlefield(CARISSA, "Forest", "Wastes").hand(CARISSA, "Naturalize").start())
+    g.cast(ALEX, "Mind Control", "Serra Angel").resolve()
+    g.next_turn(ALEX, "declare_attackers").attack(("Serra Angel", CARISSA))
+    while g.decision.player != CARISSA:
+        g.pass_()
+    g.cast(CARISSA, "Naturalize", "Mind Control").resolve()
+    angel = g.obj("Serra Angel")
+    assert angel.controller == BIANCA and angel.attacking is None
+    g.until("end", ALEX)
+    assert g.life(CARISSA) == 20
