@@ -15,6 +15,8 @@ from arbiter.server.rules.state import BATTLEFIELD, GRAVEYARD, LIBRARY, Obj
 from arbiter.server.rules.view import SPECTATOR
 
 from .helpers import G, Scene
+from .test_extra_turns_500_7 import _turns, _warp
+from .test_subgames_726 import _cids, _next_own_main, _own_main_phase
 
 ALEX, BIANCA, CARISSA, DMITRI = 0, 1, 2, 3
 BLUE5 = ("Island",) * 5
@@ -214,22 +216,6 @@ def test_800_4a_701_16a_telepathy_stops_revealing_when_its_controller_leaves() -
 # --------------------------------------------------------------------------- extra turns
 
 
-def _warp(g: G, pid: int, target: int) -> G:
-    g.choose("cast", "Cast Time Warp", player=pid).target(target)
-    return g.resolve()
-
-
-def _turns(g: G, count: int) -> list[int]:
-    """Who takes each of the next ``count`` turns (passing through them)."""
-    out = []
-    for _ in range(count):
-        start = g.game.turn
-        while g.game.turn == start and not g.table.finished:
-            g.step_on()
-        out.append(g.game.active)
-    return out
-
-
 def test_800_4k_an_extra_turn_of_a_player_who_left_doesnt_begin_in_a_four_player_game() -> None:
     g = Scene(4).battlefield(ALEX, *BLUE5).hand(ALEX, "Time Warp").start()
     _warp(g, ALEX, CARISSA)
@@ -302,11 +288,6 @@ def _full_table(scene: Scene) -> G:
     assert len(g.objs("Hill Giant", BATTLEFIELD)) == 2  # Bianca's and Alex's Clone
     assert len(g.game.delayed_triggers) == 1 and g.game.extra_turns == [ALEX]
     return g
-
-
-def _cids(game: Game, pid: int, zone: str | None = None) -> set[int]:
-    return {o.card.cid for o in game.objects.values()
-            if o.card is not None and o.owner == pid and (zone is None or o.zone == zone)}
 
 
 def test_724_1_724_2_a_restart_leaves_nothing_of_the_sets_objects_behind() -> None:
@@ -481,3 +462,120 @@ def test_506_4_an_attacker_whose_control_effect_ends_mid_combat_is_removed_from_
     assert angel.controller == BIANCA and angel.attacking is None
     g.until("end", ALEX)
     assert g.life(CARISSA) == 20
+
+
+def test_800_4a_a_creature_the_leaver_reanimated_is_exiled() -> None:
+    # Rise from the Grave puts Bianca's creature onto the battlefield under Alex's control: no
+    # effect gives it to anyone else when he leaves, so it is exiled (800.4a's last step), a
+    # new object that is no Zombie any more (400.7).
+    g = (Scene(3).battlefield(ALEX, "Swamp", *["Wastes"] * 4).hand(ALEX, "Rise from the Grave")
+         .graveyard(BIANCA, "Serra Angel").start())
+    g.cast(ALEX, "Rise from the Grave", g.obj("Serra Angel", GRAVEYARD)).resolve()
+    assert g.obj("Serra Angel").controller == ALEX
+    g.concede(ALEX)
+    assert g.objs("Serra Angel", BATTLEFIELD) == []
+    exiled = g.obj("Serra Angel", "exile")
+    assert exiled.owner == BIANCA and not any(e.affected == exiled.oid for e in g.game.effects)
+
+
+def test_800_4a_an_opponents_aura_stays_on_the_creature_the_leaver_had_stolen() -> None:
+    # Bianca pacifies Carissa's Hill Giant while Alex controls it with Mind Control; Alex
+    # leaves: the giant goes back to Carissa, and Bianca's Aura stays on it (still legal).
+    g = (Scene(3).battlefield(ALEX, *BLUE5).hand(ALEX, "Mind Control")
+         .battlefield(BIANCA, "Plains", "Wastes").hand(BIANCA, "Pacifism")
+         .battlefield(CARISSA, "Hill Giant").start())
+    g.cast(ALEX, "Mind Control", "Hill Giant").resolve()
+    g.until("main1", BIANCA)
+    g.cast(BIANCA, "Pacifism", "Hill Giant").resolve()
+    giant, pacifism = g.obj("Hill Giant"), g.obj("Pacifism")
+    assert giant.controller == ALEX
+    g.concede(ALEX)
+    g.pass_()  # a state-based check has been made
+    assert giant.controller == CARISSA and pacifism.attached_to == giant.oid
+    assert pacifism.zone == BATTLEFIELD and pacifism.controller == BIANCA
+
+
+def test_800_4a_an_extra_turn_the_leaver_gave_another_player_is_still_taken() -> None:
+    g = Scene(3).battlefield(ALEX, *BLUE5).hand(ALEX, "Time Warp").start()
+    _warp(g, ALEX, CARISSA)
+    g.concede(ALEX)
+    # The extra turn is Carissa's (500.7): Alex leaving doesn't take it away.
+    assert g.game.extra_turns == [CARISSA]
+    assert _turns(g, 3) == [CARISSA, BIANCA, CARISSA]
+
+
+def test_724_2_a_copy_of_a_spell_on_the_stack_is_no_card_of_the_new_game() -> None:
+    # Second Beginning is the test pool's instant "Restart the game.", for a moment Karn
+    # can't reach: a Bolt and Bianca's Twincast copy of it on the stack.
+    g = (Scene().battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
+         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast", "Second Beginning")
+         .start())
+    g.cast(ALEX, "Lightning Bolt", BIANCA).pass_()
+    bolt = g.game.stack[-1]
+    g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
+    g.choose("target", "Keep", player=BIANCA)
+    assert [o.card is None for o in g.game.stack] == [False, True]
+    owned = {p: _cids(g.main, p) for p in (ALEX, BIANCA)}
+    g.pass_()
+    g.cast(BIANCA, "Second Beginning").resolve()
+    new = g.main
+    # 724.2: the Bolt card is in the new game; the copy, no card, is not (707.10a).
+    assert {p: _cids(new, p) for p in (ALEX, BIANCA)} == owned
+    assert new.stack == [] and all(o.card is not None for o in new.objects.values())
+    assert new.starting_player == BIANCA  # 724.1a
+    g.keep_hands()
+    assert [g.life(p) for p in (ALEX, BIANCA)] == [20, 20]
+
+
+def test_800_4a_726_conceding_the_main_game_from_a_subgame_ends_what_the_player_controlled(
+) -> None:
+    # Alex controls Bianca's Serra Angel (Mind Control) and has Pacifism on Carissa's Hill
+    # Giant when Bianca's Shahrazad starts a subgame. From inside it Alex concedes the main
+    # game: there 800.4a takes his cards and ends his control; the subgame goes on without him.
+    g = (Scene(3).battlefield(ALEX, *BLUE5, "Plains", "Wastes")
+         .hand(ALEX, "Mind Control", "Pacifism")
+         .battlefield(BIANCA, "Serra Angel", "Plains", "Plains").hand(BIANCA, "Shahrazad")
+         .battlefield(CARISSA, "Hill Giant").start())
+    main = g.main
+    g.cast(ALEX, "Mind Control", "Serra Angel").resolve()
+    g.cast(ALEX, "Pacifism", "Hill Giant").resolve()
+    g.until("main1", BIANCA)
+    g.cast(BIANCA, "Shahrazad")
+    while g.table.top is main:
+        g.pass_()
+    sub = g.game
+    g.keep_hands()
+    g.concede(ALEX, main.number)
+    assert not main.in_game(ALEX) and not sub.in_game(ALEX) and g.table.top is sub
+    assert g.obj("Serra Angel", game=main).controller == BIANCA
+    assert g.objs("Mind Control", game=main) == [] and g.objs("Pacifism", game=main) == []
+    g.concede(CARISSA, sub.number)  # Bianca wins the subgame
+    assert g.table.top is main and main.in_game(CARISSA)
+    assert (g.life(BIANCA, main), g.life(CARISSA, main)) == (20, 10)
+    assert g.obj("Serra Angel").controller == BIANCA
+
+
+def test_726_2_726_5_counters_put_in_a_subgame_stay_there_and_its_cards_go_home() -> None:
+    # Alex's library (four Forests, four Protean Hydras: every opening hand of seven holds
+    # three of each) becomes his subgame library. He plays a Hydra with a counter there; when
+    # Bianca concedes the subgame the card goes back into his main-game library with the rest,
+    # and the counter ceases to exist with the subgame (726.4b, 726.5).
+    g = (Scene().battlefield(ALEX, "Plains", "Plains").hand(ALEX, "Shahrazad")
+         .battlefield(ALEX, "Protean Hydra", counters={"+1/+1": 2})
+         .library(ALEX, *["Forest", "Protean Hydra"] * 4).start())
+    main = g.main
+    library = _cids(main, ALEX, LIBRARY)
+    g.cast(ALEX, "Shahrazad")
+    while g.table.top is main:
+        g.pass_()
+    sub = g.game
+    g.keep_hands()
+    _own_main_phase(g, ALEX).play_land(ALEX, "Forest")
+    _next_own_main(g, ALEX).play_land(ALEX, "Forest")
+    g.choose("cast", "Cast Protean Hydra").choose("x", "X = 1").resolve()
+    (hydra,) = g.objs("Protean Hydra", BATTLEFIELD, game=sub)
+    assert hydra.counters == {"+1/+1": 1}
+    g.concede(BIANCA)
+    assert g.table.top is main and _cids(main, ALEX, LIBRARY) == library
+    assert [o.counters for o in g.objs("Protean Hydra", BATTLEFIELD)] == [{"+1/+1": 2}]
+    assert g.life(BIANCA, main) == 10
