@@ -8,7 +8,7 @@ the others leaves; a fourth, Dmitri (3), where four are needed."""
 
 from __future__ import annotations
 
-from arbiter.server.rules.characteristics import power, toughness
+from arbiter.server.rules.characteristics import power, subtypes, toughness
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.hashing import game_state
 from arbiter.server.rules.state import BATTLEFIELD, GRAVEYARD, LIBRARY, Obj
@@ -579,3 +579,20 @@ def test_726_2_726_5_counters_put_in_a_subgame_stay_there_and_its_cards_go_home(
     assert g.table.top is main and _cids(main, ALEX, LIBRARY) == library
     assert [o.counters for o in g.objs("Protean Hydra", BATTLEFIELD)] == [{"+1/+1": 2}]
     assert g.life(BIANCA, main) == 10
+
+
+def test_800_4a_leaving_while_choosing_convincing_mirages_land_type() -> None:
+    # "As it enters, choose a basic land type" (614.12) is asked with Convincing Mirage on the
+    # battlefield; Alex leaves instead of answering. The Aura left with him: nobody chose a
+    # type for it and the log must not say it entered under his control.
+    g = (Scene(3).battlefield(ALEX, "Island", "Wastes").hand(ALEX, "Convincing Mirage")
+         .battlefield(BIANCA, "Forest").start())
+    g.cast(ALEX, "Convincing Mirage", "Forest").pass_(3)
+    assert (g.decision.kind, g.decision.player) == ("land_type", ALEX)
+    g.concede(ALEX)
+    after = g.log[g.log.index("A loses the game (concession, CR 104.3a)."):]
+    assert after == ["A loses the game (concession, CR 104.3a).",
+                     "Convincing Mirage stops resolving: its controller has left the game."]
+    assert g.objs("Convincing Mirage") == []
+    assert set(subtypes(g.game, g.obj("Forest"))) == {"Forest"}
+    assert g.decision.player == BIANCA
