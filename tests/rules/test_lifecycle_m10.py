@@ -596,3 +596,16 @@ def test_800_4a_leaving_while_choosing_convincing_mirages_land_type() -> None:
     assert g.objs("Convincing Mirage") == []
     assert set(subtypes(g.game, g.obj("Forest"))) == {"Forest"}
     assert g.decision.player == BIANCA
+
+
+def test_800_4a_leaving_while_searching_with_liliana_vess() -> None:
+    g = (Scene(3).battlefield(ALEX, "Liliana Vess", counters={"loyalty": 5})
+         .library(ALEX, "Wastes", "Lightning Bolt", "Wastes").start())
+    g.activate(ALEX, "Liliana Vess", "\u22122").pass_(3)
+    assert (g.decision.kind, g.decision.player) == ("search", ALEX)
+    g.concede(ALEX)
+    # The search ends with him: no shuffle or card on top is reported for a departed player.
+    after = g.log[g.log.index("A loses the game (concession, CR 104.3a)."):]
+    assert after == ["A loses the game (concession, CR 104.3a).",
+                     "Liliana Vess stops resolving: its controller has left the game."]
+    assert g.game.stack == [] and g.decision.player == BIANCA
