@@ -324,7 +324,7 @@ def _board(game: Game) -> list[tuple[object, ...]]:
                    tuple(sorted(o.counters.items()))) for o in game.battlefield)
 
 
-def test_726_3_726_5_a_subgame_leaves_the_main_games_objects_as_they_were() -> None:
+def test_726_4_726_5_a_subgame_leaves_the_main_games_objects_as_they_were() -> None:
     g = _full_table(Scene().battlefield(ALEX, "Plains", "Plains").hand(ALEX, "Shahrazad"))
     main = g.main
     libraries = {p: _cids(main, p, LIBRARY) for p in (ALEX, BIANCA)}
@@ -609,3 +609,27 @@ def test_800_4a_leaving_while_searching_with_liliana_vess() -> None:
     assert after == ["A loses the game (concession, CR 104.3a).",
                      "Liliana Vess stops resolving: its controller has left the game."]
     assert g.game.stack == [] and g.decision.player == BIANCA
+
+
+def test_726_3_a_library_milled_short_loses_the_subgame_at_its_first_upkeep() -> None:
+    # Tome Scour leaves Bianca five cards; Shahrazad's subgame deals her all five, and she
+    # loses it when state-based actions are first checked, in the first upkeep (726.3, 704.5b),
+    # whatever she does with her hand. Back in the main game she has her five cards again.
+    g = (Scene().battlefield(ALEX, "Island", "Plains", "Plains").hand(ALEX, "Tome Scour",
+                                                                      "Shahrazad")
+         .library(BIANCA, *["Wastes"] * 5, *["Grizzly Bears"] * 5).start())
+    main = g.main
+    g.cast(ALEX, "Tome Scour", BIANCA).resolve()
+    left = _cids(main, BIANCA, LIBRARY)
+    assert len(left) == 5 and g.zone_names(GRAVEYARD, BIANCA) == ["Wastes"] * 5
+    g.cast(ALEX, "Shahrazad")
+    while g.table.top is main:
+        g.pass_()
+    sub = g.game
+    assert len(sub.hand(BIANCA)) == 5 and sub.library(BIANCA) == []
+    g.keep_hands()
+    result = g.table.history[-1]
+    assert result.game == sub.number and result.winners == (ALEX,)
+    assert result.outcome_of(BIANCA).reason == "decking"
+    assert g.table.top is main and main.in_game(BIANCA)
+    assert _cids(main, BIANCA, LIBRARY) == left and g.life(BIANCA, main) == 10
