@@ -630,6 +630,7 @@ def test_726_3_a_library_milled_short_loses_the_subgame_at_its_first_upkeep() ->
     g.keep_hands()
     result = g.table.history[-1]
     assert result.game == sub.number and result.winners == (ALEX,)
-    assert result.outcome_of(BIANCA).reason == "decking"
+    outcome = result.outcome_of(BIANCA)
+    assert outcome is not None and outcome.reason == "decking"
     assert g.table.top is main and main.in_game(BIANCA)
     assert _cids(main, BIANCA, LIBRARY) == left and g.life(BIANCA, main) == 10
