@@ -135,14 +135,25 @@ def test_800_4a_301_5c_an_equipment_of_the_leaver_on_anothers_creature_leaves_th
 # --------------------------------------------------------------------------- 800.4a: copies
 
 
-def test_800_4a_a_copy_of_the_leavers_spell_made_by_another_player_stays() -> None:
-    g = (Scene(3).battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
-         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast").start())
-    g.cast(ALEX, "Lightning Bolt", CARISSA).pass_()
+def _bianca_copies_alexs_bolt(bolt_at: int, copy_at: int | None = None, players: int = 3,
+                              *more: str) -> tuple[G, Obj]:
+    """Alex's Lightning Bolt aimed at ``bolt_at`` on the stack, and above it the copy Bianca's
+    Twincast makes of it, aimed at ``copy_at`` (kept on the Bolt's target if None). ``more``
+    goes into Bianca's hand."""
+    g = (Scene(players).battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
+         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast", *more).start())
+    g.cast(ALEX, "Lightning Bolt", bolt_at).pass_()
     bolt = g.game.stack[-1]
     g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
-    g.choose("target", "Keep", player=BIANCA)
-    copy = g.game.stack[-1]
+    if copy_at is None:
+        g.choose("target", "Keep", player=BIANCA)
+    else:
+        g.choose("target", ref=("p", copy_at), player=BIANCA)
+    return g, g.game.stack[-1]
+
+
+def test_800_4a_a_copy_of_the_leavers_spell_made_by_another_player_stays() -> None:
+    g, copy = _bianca_copies_alexs_bolt(CARISSA)
     assert copy.controller == BIANCA and copy.card is None
     g.concede(ALEX)
     # Alex's Bolt (a card he owns) left the game with him; Bianca's copy is hers (707.10):
@@ -421,13 +432,7 @@ def test_800_4a_603_7c_a_delayed_trigger_about_a_creature_that_left_with_its_own
 
 
 def test_800_4a_608_2b_a_copy_aimed_at_the_leaver_does_nothing() -> None:
-    g = (Scene(3).battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
-         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast").start())
-    g.cast(ALEX, "Lightning Bolt", BIANCA).pass_()
-    bolt = g.game.stack[-1]
-    g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
-    g.choose("target", ref=("p", ALEX), player=BIANCA)  # the copy changes its target to Alex
-    copy = g.game.stack[-1]
+    g, copy = _bianca_copies_alexs_bolt(BIANCA, ALEX)  # the copy's target is changed to Alex
     assert copy.targets == [("p", ALEX)]
     g.concede(ALEX)
     assert g.game.stack == [copy]
@@ -507,13 +512,7 @@ def test_800_4a_an_extra_turn_the_leaver_gave_another_player_is_still_taken() ->
 def test_724_2_a_copy_of_a_spell_on_the_stack_is_no_card_of_the_new_game() -> None:
     # Second Beginning is the test pool's instant "Restart the game.", for a moment Karn
     # can't reach: a Bolt and Bianca's Twincast copy of it on the stack.
-    g = (Scene().battlefield(ALEX, "Mountain").hand(ALEX, "Lightning Bolt")
-         .battlefield(BIANCA, "Island", "Island").hand(BIANCA, "Twincast", "Second Beginning")
-         .start())
-    g.cast(ALEX, "Lightning Bolt", BIANCA).pass_()
-    bolt = g.game.stack[-1]
-    g.choose("cast", "Cast Twincast", player=BIANCA).target(bolt).resolve()
-    g.choose("target", "Keep", player=BIANCA)
+    g, _ = _bianca_copies_alexs_bolt(BIANCA, None, 2, "Second Beginning")
     assert [o.card is None for o in g.game.stack] == [False, True]
     owned = {p: _cids(g.main, p) for p in (ALEX, BIANCA)}
     g.pass_()
@@ -581,6 +580,16 @@ def test_726_2_726_5_counters_put_in_a_subgame_stay_there_and_its_cards_go_home(
     assert g.life(BIANCA, main) == 10
 
 
+def _alex_leaves_while_asked(g: G, kind: str, resolving: str) -> None:
+    """Alex concedes while ``resolving`` asks him ``kind``: after his loss the log says only
+    that it stops resolving (800.4a), nothing more done in his name."""
+    assert (g.decision.kind, g.decision.player) == (kind, ALEX)
+    g.concede(ALEX)
+    loss = "A loses the game (concession, CR 104.3a)."
+    assert g.log[g.log.index(loss):] == [
+        loss, f"{resolving} stops resolving: its controller has left the game."]
+
+
 def test_800_4a_leaving_while_choosing_convincing_mirages_land_type() -> None:
     # "As it enters, choose a basic land type" (614.12) is asked with Convincing Mirage on the
     # battlefield; Alex leaves instead of answering. The Aura left with him: nobody chose a
@@ -588,11 +597,7 @@ def test_800_4a_leaving_while_choosing_convincing_mirages_land_type() -> None:
     g = (Scene(3).battlefield(ALEX, "Island", "Wastes").hand(ALEX, "Convincing Mirage")
          .battlefield(BIANCA, "Forest").start())
     g.cast(ALEX, "Convincing Mirage", "Forest").pass_(3)
-    assert (g.decision.kind, g.decision.player) == ("land_type", ALEX)
-    g.concede(ALEX)
-    after = g.log[g.log.index("A loses the game (concession, CR 104.3a)."):]
-    assert after == ["A loses the game (concession, CR 104.3a).",
-                     "Convincing Mirage stops resolving: its controller has left the game."]
+    _alex_leaves_while_asked(g, "land_type", "Convincing Mirage")
     assert g.objs("Convincing Mirage") == []
     assert set(subtypes(g.game, g.obj("Forest"))) == {"Forest"}
     assert g.decision.player == BIANCA
@@ -602,12 +607,8 @@ def test_800_4a_leaving_while_searching_with_liliana_vess() -> None:
     g = (Scene(3).battlefield(ALEX, "Liliana Vess", counters={"loyalty": 5})
          .library(ALEX, "Wastes", "Lightning Bolt", "Wastes").start())
     g.activate(ALEX, "Liliana Vess", "\u22122").pass_(3)
-    assert (g.decision.kind, g.decision.player) == ("search", ALEX)
-    g.concede(ALEX)
     # The search ends with him: no shuffle or card on top is reported for a departed player.
-    after = g.log[g.log.index("A loses the game (concession, CR 104.3a)."):]
-    assert after == ["A loses the game (concession, CR 104.3a).",
-                     "Liliana Vess stops resolving: its controller has left the game."]
+    _alex_leaves_while_asked(g, "search", "Liliana Vess")
     assert g.game.stack == [] and g.decision.player == BIANCA
 
 
