@@ -635,3 +635,19 @@ def test_726_3_a_library_milled_short_loses_the_subgame_at_its_first_upkeep() ->
     assert outcome is not None and outcome.reason == "decking"
     assert g.table.top is main and main.in_game(BIANCA)
     assert _cids(main, BIANCA, LIBRARY) == left and g.life(BIANCA, main) == 10
+
+
+def test_726_1b_a_main_game_telepathy_reveals_nothing_in_the_subgame() -> None:
+    g = (Scene().battlefield(ALEX, "Telepathy", "Plains", "Plains").hand(ALEX, "Shahrazad")
+         .hand(BIANCA, "Lightning Bolt").library(BIANCA, *["Grizzly Bears"] * 10).start())
+    assert _seen(g, ALEX, "Lightning Bolt") and _seen(g, SPECTATOR, "Lightning Bolt")
+    g.cast(ALEX, "Shahrazad")
+    while g.table.top is g.main:
+        g.pass_()
+    g.keep_hands()
+    # Bianca's subgame hand is all Grizzly Bears: no effect of the main game means anything in
+    # the subgame (726.1b), so nobody but her sees it.
+    assert _seen(g, BIANCA, "Grizzly Bears")
+    assert not _seen(g, ALEX, "Grizzly Bears") and not _seen(g, SPECTATOR, "Grizzly Bears")
+    g.concede(BIANCA)
+    assert g.table.top is g.main and _seen(g, SPECTATOR, "Lightning Bolt")
