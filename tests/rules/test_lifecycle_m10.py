@@ -651,3 +651,31 @@ def test_726_1b_a_main_game_telepathy_reveals_nothing_in_the_subgame() -> None:
     assert not _seen(g, ALEX, "Grizzly Bears") and not _seen(g, SPECTATOR, "Grizzly Bears")
     g.concede(BIANCA)
     assert g.table.top is g.main and _seen(g, SPECTATOR, "Lightning Bolt")
+
+
+def test_724_4_724_5_karns_exiled_clone_enters_the_new_game_with_nothing_to_copy() -> None:
+    # Karn exiles Bianca's Clone (a copy of Alex's Serra Angel) and a Goblin token. The token
+    # ceased to exist in exile (704.5d); the Clone card is left out of the new decks (724.5)
+    # and enters under Alex's control just before the first untap step (724.4), when no
+    # creature is on the battlefield to copy (707.2): a 0/0, it dies at the first check.
+    g = (Scene().battlefield(ALEX, "Karn Liberated", counters={"loyalty": 20})
+         .battlefield(ALEX, "Serra Angel")
+         .battlefield(BIANCA, "Island", "Wastes", "Wastes", "Wastes", *["Mountain"] * 5)
+         .hand(BIANCA, "Clone", "Siege-Gang Commander").at("main1", BIANCA).start())
+    g.cast(BIANCA, "Clone").resolve().choose("copy", "Copy Serra Angel")
+    g.cast(BIANCA, "Siege-Gang Commander").resolve().resolve()
+    g.next_turn(ALEX)
+    g.activate(ALEX, "Karn Liberated", "\u22123", target=g.objs("Goblin Token")[0]).resolve()
+    assert g.objs("Goblin Token", "exile") == []
+    g.next_turn(ALEX)
+    clone = g.obj("Serra Angel", controller=BIANCA)
+    g.activate(ALEX, "Karn Liberated", "\u22123", target=clone).resolve()
+    clone_card = g.obj("Clone", "exile").card
+    g.next_turn(ALEX)
+    g.activate(ALEX, "Karn Liberated", "\u221214").resolve()
+    new = g.main
+    assert [o.card for o in new.exile] == [clone_card]
+    g.keep_hands()
+    assert (new.turn, new.step, g.decision.kind) == (1, "upkeep", "priority")
+    assert new.battlefield == [] and g.zone_names(GRAVEYARD, BIANCA) == ["Clone"]
+    assert not any(o.is_token for o in new.objects.values())
