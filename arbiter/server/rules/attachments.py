@@ -192,7 +192,9 @@ def choose_land_type(game: Game, obj: Obj, choose: Chooser) -> Flow:
     answer = yield from choose(
         obj.controller, "land_type", f"Choose a basic land type for {obj.name}",
         lambda: [Action(i, "land_type", t, obj=obj.oid, index=i) for i, t in enumerate(types)])
-    obj.chosen = types[answer.index if answer is not None else 0]
+    if answer is None:
+        return  # its controller left while choosing (800.4a): the permanent left with them
+    obj.chosen = types[answer.index]
     game.touch(obj)
     game.statics_changed()
     game.say(f"{game.name(obj.controller)} chooses {obj.chosen} for {obj.name}.")
@@ -246,6 +248,8 @@ def _return_all(ctx: Ctx, e: ReturnAllFromGraveyards) -> Flow:
             new.attached_to = host.oid
             _changed(g, new)
         yield from choose_land_type(g, new, ctx.choose)
+        if new.oid not in g.objects:
+            continue  # its controller left while choosing: it left with them (800.4a)
         g.say(f"{new.name} returns to the battlefield under {g.name(new.controller)}'s control.")
 
 

@@ -394,9 +394,12 @@ def step_with_priority(game: Game, step: str, *, upkeep: bool = False, main1: bo
                        event: str = "") -> Flow:
     game.set_step(step)
     if upkeep or event:
+        # "At the beginning of your upkeep / end step" triggers for each player whose turn it
+        # is; a turn whose player has left still has its steps (CR 800.4j), so "each end step"
+        # abilities (a delayed "at the beginning of the next end step") trigger in it too.
         actives = teams.active_players(game)
-        if actives:  # "at the beginning of your upkeep / end step", for each whose turn it is
-            game.emit("upkeep" if upkeep else event, player=actives[0], players=actives)
+        game.emit("upkeep" if upkeep else event, player=actives[0] if actives else game.active,
+                  players=actives)
     if main1:
         archenemy.set_in_motion(game)  # CR 904.9
     yield from priority(game)

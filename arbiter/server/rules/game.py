@@ -29,7 +29,7 @@ from .cards.vocab import (
 from .characteristics import is_type
 from .config import GameConfig
 from .layers import Chars, compute
-from .replacement import controls_one_of, shuffled_in_instead
+from .replacement import controls_one_of, remove_from_combat, shuffled_in_instead
 from .results import GameResult, PlayerOutcome
 from .rng import Rng
 from .state import (
@@ -708,6 +708,7 @@ class Game:
                 self.table.timestamp += 1
                 obj.since = self.table.timestamp  # CR 302.6: a new controller's creature is new
                 self.dirty.add(oid)
+                remove_from_combat(self, obj)  # CR 506.4: its controller changed
 
     def cant_lose(self, pid: int) -> bool:
         """Does an effect say ``pid`` can't lose the game (Platinum Angel, Abyssal Persecutor)?"""

@@ -144,6 +144,8 @@ def _search(ctx: Ctx, e: SearchLibrary) -> Flow:
         if answer is None or answer.kind != "choose_card" or answer.obj not in g.objects:
             break
         found.append(g.objects[answer.obj])
+    if not g.in_game(searcher):
+        return  # they left while searching (800.4a): nothing more of the search happens
     found = [o for o in found if o.oid in g.objects and o.zone == LIBRARY]
     if e.reveal and found:
         _reveal(g, searcher, found, "the card found" if len(found) == 1 else "the cards found")

@@ -1118,6 +1118,8 @@ def _resolve_spell(game: Game, obj: Obj) -> Flow:
             game.control_changed()
         yield from choose_land_type(
             game, new, lambda p, kind, prompt, build: choose(game, p, kind, prompt, build))
+        if not game.in_game(obj.controller):
+            raise Aborted  # they left while choosing: the permanent left with them (800.4a)
         game.say(f"{new.name} enters the battlefield under {game.name(new.controller)}'s "
                  "control.", "resolve", obj=new.oid)
         return
