@@ -61,7 +61,7 @@ export function cardHtml(id, o, { catalog, view, names, acts = [], size = "", pl
   if (acts.length) classes.push("actionable");
   if (planned !== undefined) classes.push("planned-block");
   if (o.x) classes.push("phased");
-  const willBlock = planned !== undefined ? [`will block ${planned}`] : [];
+  const willBlock = planned !== undefined ? [`will block ${[planned].flat().join(" and ")}`] : [];
   const tags = [...willBlock, ...flags(o, view, names).filter((f) => f !== "tapped" || size !== "")];
   const owner = controller !== o.o ? `<div class="c-owner">owned by ${esc(nameOf(names, o.o))}</div>` : "";
   const text = o.ab ?? card?.text ?? "";

@@ -460,23 +460,78 @@ export function actionsHtml(ctx, autoPass, hold = null) {
   const planned = ctx.planned ?? new Map();
   const label = (a) => {
     if (a.kind === "done" && decision.kind === "blockers" && planned.size && a.label === "No blocks") {
-      return `Declare these blockers (${planned.size})`;
+      return `Declare these blockers (${[...planned.values()].flat().length})`;
     }
     if (a.kind === "block" && planned.has(String(a.obj))) return `${a.label} (chosen: click the card to take it back)`;
     return a.label;
   };
-  const items = decision.actions.map((a, i) => {
+  const item = (a, i) => {
     const keyHint = i < 9 ? `<kbd>${i + 1}</kbd>` : "";
     const where = placed.has(a.id) ? ` <small class="hint">or click the ${Array.isArray(a.ref) && a.ref[0] === "p" && (a.kind === "target" || a.kind === "choose_player") ? "player" : "card"}</small>` : "";
-    const extra = a.kind === "amount" ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
+    // Combat damage among blockers names the blocker in obj; a divided spell's share names
+    // its target in its label already (docs/protocol.md, "divide").
+    const extra = a.kind === "amount" && !a.ref ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
     return `<li><button data-do="act" data-id="${a.id}" data-key="a${a.id}" class="act${a === primary ? " primary" : ""}">${keyHint} ${esc(label(a))}${extra}${a === primary ? " <kbd>Space</kbd>" : ""}${where}</button></li>`;
-  }).join("");
+  };
+  // A long list (a card name among hundreds, CR 614.12b) is searched, not shown whole: the
+  // other actions (done, choose_none) stay buttons and the list shows what the filter finds.
+  const keyed = keyedActions(decision, ctx.filter ?? "");
+  const items = keyed.map(item).join("");
   // Holds (stops.js): pass every priority until the turn ends, or until the player's next
   // turn, unless something happens to them.
   const holds = decision.kind === "priority" && decision.actions.some((a) => a.kind === "pass")
     ? `<div class="holds"><button data-do="hold" data-until="end_of_turn" class="small">Pass until end of turn</button> <button data-do="hold" data-until="my_turn" class="small">Pass until my turn</button> <button data-do="stops" class="small link">Stops…</button></div>`
     : "";
-  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div><ol class="acts">${items}</ol>${holds}`;
+  // A declaration that leaves "done" out until its requirements are met (CR 508.1d, 509.1c):
+  // say why, and for blocks chosen in the page offer the page's own Declare (blocks.js).
+  const needs = (decision.kind === "attackers" || decision.kind === "blockers")
+    && !decision.actions.some((a) => a.kind === "done")
+    ? `<div class="hint needs">A creature here must ${decision.kind === "attackers" ? "attack" : "block"}: choose until the declaration is legal.</div>` : "";
+  const declare = ctx.declarable
+    ? `<div class="holds"><button data-do="declare-blocks" data-key="declare-blocks" class="act primary">Declare these blockers (${[...planned.values()].flat().length}) <kbd>Space</kbd></button></div>` : "";
+  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div>${needs}${chooser(ctx, decision)}<ol class="acts">${items}</ol>${declare}${holds}`;
+}
+
+// ------------------------------------------------------------------ long lists
+
+const LONG = 16; // more choices than this are searched
+const SHOWN = 12; // matches shown at once
+
+/** The kind most of a long decision's actions have (the list to search), or null when the
+ * decision is short enough to show whole. */
+export function listKind(decision) {
+  if (decision.actions.length <= LONG) return null;
+  const counts = new Map();
+  for (const a of decision.actions) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
+  return [...counts.entries()].sort((x, y) => y[1] - x[1])[0][0];
+}
+
+/** The actions of a long list whose label has every word typed in `filter` (any case). */
+export function matching(decision, filter) {
+  const kind = listKind(decision);
+  const words = String(filter).toLowerCase().split(/\s+/).filter(Boolean);
+  return decision.actions.filter((a) => a.kind === kind
+    && words.every((w) => String(a.label).toLowerCase().includes(w)));
+}
+
+/** The actions as the page lists them, in the order the keys 1-9 choose them: all of them,
+ * or for a long list its other actions, then the first matches of `filter`. */
+export function keyedActions(decision, filter) {
+  const kind = listKind(decision);
+  if (kind === null) return decision.actions;
+  return [...decision.actions.filter((a) => a.kind !== kind), ...matching(decision, filter).slice(0, SHOWN)];
+}
+
+/** The search box of a long list, and how many the filter finds. */
+function chooser(ctx, decision) {
+  const kind = listKind(decision);
+  if (kind === null) return "";
+  const all = decision.actions.filter((a) => a.kind === kind).length;
+  const found = matching(decision, ctx.filter ?? "").length;
+  const more = found > SHOWN ? `showing ${SHOWN} of ${found}: type more of the name` : `${found} of ${all}`;
+  return `<form id="choice-form" class="choice-form" autocomplete="off"><input id="choice-filter" name="filter" type="search"
+ data-key="choice-filter" value="${esc(ctx.filter ?? "")}" placeholder="Type to find one of ${all}" aria-label="Find a choice among ${all}">
+<small class="choice-count" aria-live="polite">${esc(more)}</small></form>`;
 }
 
 /** The stops panel: a box per step and side; a checked box is a step the page stops at when
