@@ -387,8 +387,23 @@ export function seatClass(ctx, pid) {
     p.s && p.s !== "in" ? "out" : "", decider(view) === pid ? "deciding" : ""].filter(Boolean).join(" ");
 }
 
+/** Another player's cards the rules show every viewer: their hand while an opponent has
+ * Telepathy ("play with their hands revealed"), face up in their area; and the top card of
+ * their library kept revealed (Vampire Nocturnus, zone `l`), on their library. A player's own
+ * hand is in the hand region. */
+function revealedHtml(ctx, pid) {
+  const { view, catalog, names, me, places } = ctx;
+  const card = ([id, o]) => cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "small" });
+  const hand = pid === me ? [] : objectsIn(view, "h", (o) => o.o === pid);
+  const top = objectsIn(view, "l", (o) => o.o === pid);
+  const out = [];
+  if (hand.length) out.push(`<div class="revealed-label">Hand, revealed (${hand.length})</div><div class="revealed-hand" data-revealed="hand">${hand.map(card).join("")}</div>`);
+  if (top.length) out.push(`<div class="revealed-label">Top of library, revealed</div><div class="revealed-hand" data-revealed="library">${top.map(card).join("")}</div>`);
+  return out.length ? `<div class="revealed">${out.join("")}</div>` : "";
+}
+
 export function seatHtml(ctx, pid) {
-  return `${playerHead(ctx, pid)}
+  return `${playerHead(ctx, pid)}${revealedHtml(ctx, pid)}
 <div class="bf">${battlefieldHtml(ctx, pid)}</div>
 <div class="piles">${pileHtml(ctx, pid, "g", "Graveyard")}${pileHtml(ctx, pid, "e", "Exile")}${pileHtml(ctx, pid, "c", "Command")}</div>`;
 }
