@@ -616,10 +616,11 @@ export class App {
       this.render();
       return;
     }
-    if (pending[1].kind === "blockers" && el.dataset.obj !== undefined
-        && this.blocks.room === pending[0] && this.blocks.takeBack(el.dataset.obj)) {
-      this.render(); // a chosen blocker clicked again: taken back
-      return;
+    const view = this.view(pending[0]) ?? {};
+    if (pending[1].kind === "blockers" && el.dataset.obj !== undefined && this.blocks.room === pending[0]
+        && !blocksMany(view[el.dataset.obj], this.catalog) && this.blocks.takeBack(el.dataset.obj)) {
+      this.render(); // a chosen blocker clicked again: taken back (one that blocks several
+      return; // offers its blocks again instead, each taken back by choosing it again)
     }
     const acts = T.actionsByPlace(pending[1]).get(key) ?? [];
     if (acts.length === 1) {

@@ -477,7 +477,9 @@ export function actionsHtml(ctx, autoPass, hold = null) {
     if (a.kind === "done" && decision.kind === "blockers" && planned.size && a.label === "No blocks") {
       return `Declare these blockers (${[...planned.values()].flat().length})`;
     }
-    if (a.kind === "block" && planned.has(String(a.obj))) return `${a.label} (chosen: click the card to take it back)`;
+    if (a.kind === "block" && (planned.get(String(a.obj)) ?? []).includes(describeRef(a.ref, view, names))) {
+      return `${a.label} (chosen: choose it again to take it back)`;
+    }
     return a.label;
   };
   const item = (a, i) => {
