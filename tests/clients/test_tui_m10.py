@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from arbiter.clients.tui.app import ArbiterApp
 
-from .test_tui import ServerAndBot, at_the_bots_table, choose, started, until
+from .test_tui import ServerAndBot, answer_until, at_the_bots_table, passing, started, until
 
 NEEDLE = {
     "players": [
@@ -20,31 +21,22 @@ NEEDLE = {
 }
 
 
+def cast_the_needle(decision: dict[str, Any]) -> int:
+    """Cast Pithing Needle, tapping mana when asked, else pass."""
+    kinds = [a["kind"] for a in decision["actions"]]
+    for i, a in enumerate(decision["actions"]):
+        if a["kind"] == "cast" and "Pithing Needle" in a["label"]:
+            return i
+    return kinds.index("mana") if "mana" in kinds else passing(decision)
+
+
 async def person_names_a_card(tmp_path: Path) -> tuple[int, str, str]:
     world = started(ServerAndBot(tmp_path, NEEDLE))
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
             table = await at_the_bots_table(app, pilot, world)
-            for _ in range(20):
-                await until(app, pilot, lambda: table.decision is not None, "a decision")
-                assert table.decision is not None
-                decision = table.decision[1]
-                if decision["kind"] == "name":
-                    break
-                labels = [a["label"] for a in decision["actions"]]
-                pick = next((i for i, a in enumerate(decision["actions"])
-                             if a["kind"] == "cast" and "Pithing Needle" in a["label"]), None)
-                if pick is None:
-                    kinds = [a["kind"] for a in decision["actions"]]
-                    pick = kinds.index("mana") if "mana" in kinds else (
-                        kinds.index("pass") if "pass" in kinds else 0)
-                serial = decision["serial"]
-                await choose(pilot, labels, pick)
-                await until(app, pilot, lambda s=serial: table.decision is None
-                            or table.decision[1]["serial"] != s, "the answer taken")
-            else:
-                raise AssertionError("no name decision")
+            decision = await answer_until(app, pilot, table, "name", cast_the_needle)
             offered = len(decision["actions"])
             for key in "jace":
                 await pilot.press(key)

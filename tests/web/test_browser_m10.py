@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browser import Person, Server, aggressive
-from .test_browser_table import ANSWERED, scenario_room, sit_with_a_bot
+from .browser import Person, Server
+from .test_browser_table import ANSWERED, scenario_room, sit_with_a_bot, until_ann_blocks
 
 
-def answer_until(ann: Person, kind: str, choose: Any) -> dict[str, Any]:
+def answer_until(ann: Person, kind: str, choose: Any) -> Any:
     """Answer Ann's decisions with ``choose(decision)`` until one of ``kind`` comes."""
     for _ in range(30):
         state = ann.wait_turn()
@@ -26,7 +26,7 @@ def answer_until(ann: Person, kind: str, choose: Any) -> dict[str, Any]:
 
 
 def cast(card: str) -> Any:
-    def choose(decision: dict[str, Any]) -> dict[str, Any]:
+    def choose(decision: dict[str, Any]) -> Any:
         acts = decision["actions"]
         for a in acts:
             if a["kind"] == "cast" and card in a["label"]:
@@ -79,7 +79,7 @@ def test_601_2d_damage_is_divided_among_the_targets(browser: Any, server: Server
     sit_with_a_bot(ann, room)
     vanguard, merfolk = obj_named(ann, "Elite Vanguard"), obj_named(ann, "Coral Merfolk")
 
-    def aim(decision: dict[str, Any]) -> dict[str, Any]:
+    def aim(decision: dict[str, Any]) -> Any:
         if decision["kind"] == "target":  # the Vanguard, then the Merfolk, then done
             for a in decision["actions"]:
                 if a.get("ref") in (["o", int(vanguard)], ["o", int(merfolk)]):
@@ -104,28 +104,7 @@ def test_509_1a_a_creature_that_blocks_any_number_is_declared_blocking_two(
         {"library": ["Plains"] * 10, "battlefield": ["Palace Guard", "Plains"]},
         {"library": ["Forest"] * 10, "battlefield": ["Grizzly Bears", "Grizzly Bears", "Forest"]}],
         active=1)
-    ann, bob = Person(browser, server, "Ann"), Person(browser, server, "Bob")
-    for person, seat in ((ann, 0), (bob, 1)):
-        person.enter(f"#/room/{room}")
-        person.page.click(f'button[data-do=join][data-seat="{seat}"]')
-        person.page.wait_for_selector("#deck-form")
-        person.page.click("#deck-form button[type=submit]")
-    for p in (ann, bob):
-        p.wait("() => document.querySelector('.table-screen')")
-
-    def blocking() -> bool:
-        d = (ann.read() or {}).get("decision")
-        return d is not None and d["kind"] == "blockers"
-    for _ in range(30):  # Bob attacks with both Bears; Ann passes until she must block
-        if blocking():
-            break
-        for p in (ann, bob):
-            state = p.read()
-            if state and state["decision"] is not None:
-                p.click_action(aggressive(state))
-                p.page.wait_for_function(ANSWERED, arg=state["decision"]["serial"])
-        ann.page.wait_for_timeout(50)
-    assert blocking(), ann.read()
+    ann, bob = until_ann_blocks(browser, server, room)  # Bob attacks with both Bears
     guard = f'#seat-0 [data-obj="{obj_named(ann, "Palace Guard")}"]'
     for pick in (1, 2):  # the popup offers each Bear; the second adds to the first
         ann.page.click(guard)

@@ -91,7 +91,7 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
         shares = view_keys.divided_damage(o)  # divided damage: each target's share (601.2d)
         flags.append("targets " + ", ".join(
             _ref(list(t), objs or {}, names or {})
-            + (f" ({shares[i]} damage)" if i < len(shares) else "")
+            + (f" ({shares[i]})" if i < len(shares) else "")
             for i, t in enumerate(view_keys.targets(o))))
     return " ".join(parts) + (f" ({', '.join(flags)})" if flags else "")
 
