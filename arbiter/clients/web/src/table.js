@@ -16,13 +16,16 @@ const STATUS = { in: "", won: "won", lost: "lost", drew: "drew" };
 // ------------------------------------------------------------------ legal actions
 
 /** Where each action is clicked: "o<id>" (a card) or "p<seat>" (a player); actions with
- * neither are buttons only. Targets and player choices go on what they name; attackers,
+ * neither are buttons only. Targets, player choices and what an Aura may enchant go on what
+ * they name; attackers,
  * blockers, spells and abilities on the card that acts. */
 export function actionsByPlace(decision) {
   const out = new Map();
   for (const a of decision.actions) {
     let key = null;
-    const onRef = a.kind === "target" || a.kind === "choose_player" || a.obj === undefined;
+    // An Aura entering without being cast (CR 303.4f) is put on the permanent it may enchant.
+    const onRef = a.kind === "target" || a.kind === "choose_player" || a.kind === "enchant"
+      || a.obj === undefined;
     if (onRef && Array.isArray(a.ref)) key = a.ref[0] === "p" ? `p${a.ref[1]}` : `o${a.ref[1]}`;
     else if (a.obj !== undefined && a.obj !== null) key = `o${a.obj}`;
     if (key === null) continue;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { cardHtml, flags } from "../src/cards.js";
-import { actionsHtml, keyedActions, listKind, matching, seatHtml } from "../src/table.js";
+import { actionsByPlace, actionsHtml, keyedActions, listKind, matching, seatHtml } from "../src/table.js";
 
 const NAMES = new Map([[0, "Ann"], [1, "Bob"]]);
 const VIEW = {
@@ -104,4 +104,14 @@ test("509.1c: a blockers decision without done says a creature must block", () =
   const html = actionsHtml(ctx({ pending: ["9", d], planned: new Map([["11", ["Hill Giant"]]]), declarable: true }), false);
   assert.match(html, /must block/);
   assert.match(html, /data-do="declare-blocks"/);
+});
+
+test("303.4f: what an Aura may enchant is clicked on that permanent, not on the Aura", () => {
+  const d = { serial: 12, kind: "enchant", actions: [
+    { id: 0, kind: "enchant", label: "Enchant Mountain", obj: 16, ref: ["o", 17] },
+    { id: 1, kind: "enchant", label: "Enchant Jace Beleren", obj: 16, ref: ["o", 18] }] };
+  const places = actionsByPlace(d);
+  assert.deepEqual(places.get("o17").map((a) => a.id), [0]);
+  assert.deepEqual(places.get("o18").map((a) => a.id), [1]);
+  assert.equal(places.get("o16"), undefined);
 });
