@@ -78,3 +78,6 @@ def test_a_long_list_of_names_is_searched_and_short_lists_are_whole() -> None:
     assert [a["kind"] for a in render.menu_actions(exiled, "zzz")] == ["done"]
     short = {"kind": "land_type", "actions": [{"id": 0, "kind": "land_type", "label": "Plains"}]}
     assert render.list_kind(short) is None and render.menu_actions(short, "x") == short["actions"]
+    priority = {"kind": "priority", "actions": [
+        {"id": i, "kind": "mana", "label": f"Tap land {i}"} for i in range(30)]}
+    assert render.list_kind(priority) is None

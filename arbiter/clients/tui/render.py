@@ -436,7 +436,8 @@ def list_kind(decision: Mapping[str, Any]) -> str | None:
     """The action kind most of a long decision's actions have (the list to search: a card
     name, CR 614.12b), or None when the decision is short enough to list whole."""
     actions = decision.get("actions", [])
-    if len(actions) <= LONG_LIST:
+    # Priority and the combat declarations are the game's everyday menus: always listed whole.
+    if len(actions) <= LONG_LIST or decision.get("kind") in ("priority", "attackers", "blockers"):
         return None
     kinds = [a.get("kind") for a in actions]
     return str(max(dict.fromkeys(kinds), key=kinds.count))

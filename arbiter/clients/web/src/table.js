@@ -516,11 +516,13 @@ export function actionsHtml(ctx, autoPass, hold = null) {
 
 const LONG = 16; // more choices than this are searched
 const SHOWN = 12; // matches shown at once
+const ON_TABLE = new Set(["priority", "attackers", "blockers"]);
 
 /** The kind most of a long decision's actions have (the list to search), or null when the
  * decision is short enough to show whole. */
 export function listKind(decision) {
-  if (decision.actions.length <= LONG) return null;
+  // Priority and the combat declarations act on the table's cards: never hidden behind a box.
+  if (decision.actions.length <= LONG || ON_TABLE.has(decision.kind)) return null;
   const counts = new Map();
   for (const a of decision.actions) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
   return [...counts.entries()].sort((x, y) => y[1] - x[1])[0][0];

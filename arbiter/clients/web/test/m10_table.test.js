@@ -88,6 +88,8 @@ test("a long list keeps its other actions as buttons, first under the keys", () 
   const short = { serial: 9, kind: "land_type", actions: ["Plains", "Island"].map((label, id) => ({ id, kind: "land_type", label })) };
   assert.equal(listKind(short), null);
   assert.equal(keyedActions(short, "zzz"), short.actions, "a short list is shown whole");
+  const priority = { serial: 10, kind: "priority", actions: Array.from({ length: 30 }, (_, id) => ({ id, kind: "mana", label: `Tap land ${id}` })) };
+  assert.equal(listKind(priority), null, "priority is never hidden behind a search box");
 });
 
 test("601.2d: dividing damage offers each share for the target it names", () => {
