@@ -378,8 +378,8 @@ export class App {
       this.render();
       return;
     }
-    if (decision.kind === "blockers" && (a.kind === "done" || a.kind === "declare")
-        && this.blocks.room === room && this.blocks.picks.length) {
+    if (decision.kind === "blockers" && a.kind === "done" && this.blocks.room === room
+        && this.blocks.picks.length) {
       this.blocks.declare(); // renderTable sends the blocks, one decision at a time
       this.popup = null;
       this.render();
