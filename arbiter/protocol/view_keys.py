@@ -164,7 +164,8 @@ def name(obj: Entry) -> str:
 
 
 def zone(obj: Entry) -> str:
-    """``h`` hand, ``b`` battlefield, ``g`` graveyard, ``e`` exile, ``s`` stack, ``c`` command."""
+    """``h`` hand, ``b`` battlefield, ``g`` graveyard, ``e`` exile, ``s`` stack, ``c`` command,
+    ``l`` library (only its top card, while a static ability keeps it revealed)."""
     return str(obj["z"])
 
 
@@ -241,3 +242,56 @@ def blocking(obj: Entry) -> int | None:
     """The attacker the object blocks, if any."""
     bl = obj.get("bl")
     return int(bl) if bl is not None else None
+
+
+def blocked_attackers(obj: Entry) -> tuple[int, ...]:
+    """Every attacker the object blocks: ``bl`` first, then ``bx``, the others of a creature
+    that blocks several (CR 509.1a); empty when it blocks none."""
+    first = blocking(obj)
+    return () if first is None else (first, *(int(b) for b in obj.get("bx") or ()))
+
+
+def chosen_land_type(obj: Entry) -> str | None:
+    """The basic land type chosen as the permanent entered (Convincing Mirage, CR 305.6)."""
+    ch = obj.get("ch")
+    return str(ch) if ch is not None else None
+
+
+def chosen_name(obj: Entry) -> str | None:
+    """The card name chosen as the permanent entered (Pithing Needle, CR 614.12b)."""
+    nm = obj.get("nm")
+    return str(nm) if nm is not None else None
+
+
+def divided_damage(obj: Entry) -> tuple[int, ...]:
+    """Each target's share of a spell's or ability's divided damage, in the order of its
+    targets (CR 601.2d); empty when it divides none."""
+    return tuple(int(n) for n in obj.get("dv") or ())
+
+
+def targets(obj: Entry) -> list[tuple[str, int]]:
+    """A spell's or ability's targets: ``("p", player)`` or ``("o", object)``."""
+    return [(str(t[0]), int(t[1])) for t in obj.get("tg") or ()]
+
+
+def loyalty(obj: Entry) -> int | None:
+    """A planeswalker's loyalty: its loyalty counters (CR 306.5c); None for anything else."""
+    n = (obj.get("k") or {}).get("loyalty")
+    return int(n) if n is not None else None
+
+
+def is_token(obj: Entry) -> bool:
+    return bool(obj.get("tk"))
+
+
+LIBRARY_TOP = "l"  # the zone of a library's top card kept revealed (Vampire Nocturnus)
+HAND = "h"
+
+
+def revealed(view: View, pid: int, zone: str) -> list[Entry]:
+    """Player ``pid``'s cards of ``zone`` the view shows, by arrival order: a hand the viewer
+    sees (their own, a teammate's, or one revealed by Telepathy) or a library's revealed top
+    card (zone ``l``)."""
+    cards = [o for o in objects(view).values()
+             if o.get("z") == zone and int(o.get("o", -1)) == pid]
+    return sorted(cards, key=lambda o: int(o.get("i", 0)))

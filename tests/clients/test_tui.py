@@ -353,24 +353,36 @@ ATTACKS = {
 }
 
 
+def passing(decision: dict[str, Any]) -> int:
+    """The menu index of "pass", or of the first action when there is none."""
+    kinds = [a["kind"] for a in decision["actions"]]
+    return kinds.index("pass") if "pass" in kinds else 0
+
+
+async def answer_until(app: ArbiterApp, pilot: Any, table: TableScreen, kind: str,
+                       pick: Callable[[dict[str, Any]], int]) -> dict[str, Any]:
+    """Answer the person's decisions with the menu index ``pick(decision)`` until one of
+    ``kind`` comes, and return it."""
+    for _ in range(40):
+        await until(app, pilot, lambda: table.decision is not None, "a decision")
+        assert table.decision is not None
+        decision = table.decision[1]
+        if decision["kind"] == kind:
+            return decision
+        serial = decision["serial"]
+        await choose(pilot, [a["label"] for a in decision["actions"]], pick(decision))
+        await until(app, pilot, lambda s=serial: table.decision is None
+                    or table.decision[1]["serial"] != s, "the answer taken")
+    raise AssertionError(f"no {kind} decision came")
+
+
 async def person_declares_attackers(tmp_path: Path) -> None:
     world = started(ServerAndBot(tmp_path, ATTACKS))
     app = ArbiterApp(f"ws://127.0.0.1:{world.port}/", "Ann", ping_interval=None)
     try:
         async with app.run_test(size=(180, 60)) as pilot:
             table = await at_the_bots_table(app, pilot, world)
-            while True:
-                await until(app, pilot, lambda: table.decision is not None, "a decision")
-                assert table.decision is not None
-                decision = table.decision[1]
-                if decision["kind"] == "attackers":
-                    break
-                labels = [a["label"] for a in decision["actions"]]
-                kinds = [a["kind"] for a in decision["actions"]]
-                serial = decision["serial"]
-                await choose(pilot, labels, kinds.index("pass") if "pass" in kinds else 0)
-                await until(app, pilot, lambda s=serial: table.decision is None
-                            or table.decision[1]["serial"] != s, "the answer taken")
+            decision = await answer_until(app, pilot, table, "attackers", passing)
             menu = table.query_one("#actions", OptionList)
             assert decision["actions"][0]["label"] == "No attacks"
             highlighted = menu.highlighted

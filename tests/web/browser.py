@@ -128,7 +128,7 @@ def chromium() -> Iterator[Any]:
 def place_of(action: dict[str, Any]) -> str | None:
     """Where the page puts an action (arbiter/clients/web/src/table.js, actionsByPlace)."""
     ref = action.get("ref")
-    on_ref = action["kind"] in ("target", "choose_player") or action.get("obj") is None
+    on_ref = action["kind"] in ("target", "choose_player", "enchant") or action.get("obj") is None
     if on_ref and isinstance(ref, list):
         return f"p{ref[1]}" if ref[0] == "p" else f"o{ref[1]}"
     if action.get("obj") is not None:

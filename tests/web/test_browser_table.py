@@ -177,26 +177,22 @@ def test_the_final_board_stays_when_the_game_ends(browser: Any, server: Server) 
     ann.close()
 
 
-def test_a_chosen_blocker_is_marked_and_can_be_taken_back(browser: Any, server: Server) -> None:
-    room = scenario_room(server, [
-        {"library": ["Forest"] * 10, "battlefield": ["Runeclaw Bear", "Forest"]},
-        {"library": ["Forest"] * 10, "battlefield": ["Hill Giant", "Forest"]}], active=1)
+def until_ann_blocks(browser: Any, server: Server, room: str) -> tuple[Person, Person]:
+    """Ann (seat 0) and Bob (seat 1) at ``room``'s table; Bob attacks with everything and Ann
+    passes until she must declare blockers."""
     ann, bob = Person(browser, server, "Ann"), Person(browser, server, "Bob")
-    ann.enter(f"#/room/{room}")
-    ann.page.click('button[data-do=join][data-seat="0"]')
-    ann.page.wait_for_selector("#deck-form")
-    ann.page.click("#deck-form button[type=submit]")
-    bob.enter(f"#/room/{room}")
-    bob.page.click('button[data-do=join][data-seat="1"]')
-    bob.page.wait_for_selector("#deck-form")
-    bob.page.click("#deck-form button[type=submit]")
+    for person, seat in ((ann, 0), (bob, 1)):
+        person.enter(f"#/room/{room}")
+        person.page.click(f'button[data-do=join][data-seat="{seat}"]')
+        person.page.wait_for_selector("#deck-form")
+        person.page.click("#deck-form button[type=submit]")
     for p in (ann, bob):
         p.wait("() => document.querySelector('.table-screen')")
 
     def blocking() -> bool:
         d = (ann.read() or {}).get("decision")
         return d is not None and d["kind"] == "blockers"
-    for _ in range(30):  # Bob attacks with his Hill Giant; Ann passes until she must block
+    for _ in range(30):
         if blocking():
             break
         for p in (ann, bob):
@@ -206,6 +202,14 @@ def test_a_chosen_blocker_is_marked_and_can_be_taken_back(browser: Any, server: 
                 p.page.wait_for_function(ANSWERED, arg=state["decision"]["serial"])
         ann.page.wait_for_timeout(50)
     assert blocking(), ann.read()
+    return ann, bob
+
+
+def test_a_chosen_blocker_is_marked_and_can_be_taken_back(browser: Any, server: Server) -> None:
+    room = scenario_room(server, [
+        {"library": ["Forest"] * 10, "battlefield": ["Runeclaw Bear", "Forest"]},
+        {"library": ["Forest"] * 10, "battlefield": ["Hill Giant", "Forest"]}], active=1)
+    ann, bob = until_ann_blocks(browser, server, room)  # Bob attacks with his Hill Giant
     bear = ann.page.evaluate("() => { const v = window.arbiter.view(window.arbiter.match);"
                              " return Object.keys(v).find(k => v[k].n === 'Runeclaw Bear'); }")
     card = f'#seat-0 [data-obj="{bear}"]'

@@ -187,6 +187,9 @@ class TableScreen(ArbiterScreen):
             with Vertical(id="side"):
                 yield Static(id="hand")
                 yield Static(id="prompt")
+                # A long list of choices (a card name among ~300) is searched: what is typed
+                # here narrows the menu, Enter takes its first match.
+                yield Input(placeholder="find: type to narrow a long list", id="find")
                 yield OptionList(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False)
                 yield Input(placeholder="chat: type and press Enter", id="chat")
@@ -214,7 +217,7 @@ class TableScreen(ArbiterScreen):
             view, names, depth=depth, main_room=self.match, room=room,
             clock=app.clocks.get(self.match), banner=app.banner))
         self._set("players", render.players_text(view, names, me))
-        self._set("zones", render.zones_text(view, names))
+        self._set("zones", render.zones_text(view, names, me))
         self._set("hand", render.hand_text(view, me, names))
         self._update_menu(client, view, names)
 
@@ -246,11 +249,29 @@ class TableScreen(ArbiterScreen):
             self._set("prompt", Text("Passing: nothing else can be done now.", style="italic"))
             self.texts["actions"] = ""
             return
-        self._set("prompt", Text(f"{decision.get('prompt') or decision['kind']} "
-                                 "(choose with ↑↓ and Enter)", style="bold cyan"))
-        menu.add_options([Option(a["label"], id=str(a["id"])) for a in decision["actions"]])
-        menu.highlighted = render.first_choice(decision)
-        self.texts["actions"] = "\n".join(a["label"] for a in decision["actions"])
+        find = self.query_one("#find", Input)
+        find.value = ""
+        long = render.list_kind(decision) is not None
+        how = "type in find to narrow it, then ↑↓ and Enter" if long else "choose with ↑↓ and Enter"
+        self._set("prompt", Text(f"{decision.get('prompt') or decision['kind']} ({how})",
+                                 style="bold cyan"))
+        self._fill_menu(decision, "")
+        menu.highlighted = render.first_choice(decision) if not long else 0
+        if long:
+            find.focus()
+
+    def _fill_menu(self, decision: dict[str, Any], find: str) -> None:
+        menu = self.query_one("#actions", OptionList)
+        menu.clear_options()
+        shown = render.menu_actions(decision, find)
+        menu.add_options([Option(a["label"], id=str(a["id"])) for a in shown])
+        if shown:
+            menu.highlighted = 0
+        self.texts["actions"] = "\n".join(a["label"] for a in shown)
+
+    def on_input_changed(self, message: Input.Changed) -> None:
+        if message.input.id == "find" and self.decision is not None:
+            self._fill_menu(self.decision[1], message.value)
 
     def _idle_prompt(self, client: Client, view: Any, names: dict[int, str]) -> str:
         """What the prompt says when nothing is asked of the person."""
@@ -282,6 +303,18 @@ class TableScreen(ArbiterScreen):
         if message.input.id == "chat" and message.value.strip():
             self.app_.chat(self.match, message.value.strip())
             message.input.value = ""
+        elif message.input.id == "find" and self.decision is not None:
+            room, decision = self.decision
+            kind = render.list_kind(decision)
+            found = [a for a in render.menu_actions(decision, message.value)
+                     if a.get("kind") == kind]
+            if found:  # Enter in the find box takes the first match
+                self.app_.act(room, decision["serial"], found[0]["id"], found[0]["label"])
+                self.decision = None
+                self.query_one("#actions", OptionList).clear_options()
+                self.texts["actions"] = ""
+                message.input.value = ""
+                self.query_one("#actions", OptionList).focus()
 
     def action_concede(self) -> None:
         if not self.concede_armed:

@@ -13,7 +13,7 @@ from rich.text import Text
 from arbiter.protocol import view_keys
 
 ZONES = {"b": "battlefield", "g": "graveyard", "e": "exile", "s": "stack", "h": "hand",
-         "c": "command zone"}
+         "c": "command zone", "l": "library (top card, revealed)"}
 STEPS = {"untap": "untap", "upkeep": "upkeep", "draw": "draw", "main1": "first main phase",
          "begin_combat": "beginning of combat", "declare_attackers": "declare attackers",
          "declare_blockers": "declare blockers", "combat_damage": "combat damage",
@@ -46,13 +46,17 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
     parts = [name]
     if o.get("pt"):
         parts.append(f"{o['pt'][0]}/{o['pt'][1]}")
+    loyalty = view_keys.loyalty(o)
+    if loyalty is not None and not o.get("pt"):
+        parts.append(f"[loyalty {loyalty}]")  # a planeswalker's loyalty counters (CR 306.5c)
     flags = []
     if o.get("t"):
         flags.append("tapped")
     if o.get("d"):
         flags.append(f"{o['d']} damage")
-    for kind, n in (o.get("k") or {}).items():
-        flags.append(f"{n} {kind}")
+    for kind, n in view_keys.counters(o).items():
+        if kind != "loyalty" or o.get("pt"):
+            flags.append(f"{n} {kind}")
     if o.get("kw"):
         flags.extend(o["kw"])
     if o.get("tk"):
@@ -73,19 +77,22 @@ def card_text(o: Mapping[str, Any], objs: Mapping[int, Mapping[str, Any]] | None
     at = o.get("at")
     if at:
         flags.append("attacking " + _ref(at, objs or {}, names or {}))
-    if o.get("bl") is not None:
-        blocked = [o["bl"], *(o.get("bx") or ())]  # "bx": it blocks several (CR 509.1a)
+    blocked = view_keys.blocked_attackers(o)  # "bx": it blocks several (CR 509.1a)
+    if blocked:
         flags.append("blocking " + ", ".join(_ref(["o", b], objs or {}, names or {})
                                              for b in blocked))
-    if o.get("nm"):
-        flags.append(f"named {o['nm']}")
+    if view_keys.chosen_land_type(o):
+        flags.append(f"chosen: {view_keys.chosen_land_type(o)}")  # CR 305.6
+    if view_keys.chosen_name(o):
+        flags.append(f"named {view_keys.chosen_name(o)}")  # CR 614.12b
     if o.get("a") is not None:
         flags.append("attached to " + _ref(["o", o["a"]], objs or {}, names or {}))
     if o.get("tg"):
-        shares = list(o.get("dv") or ())  # divided damage: each target's share (CR 601.2d)
+        shares = view_keys.divided_damage(o)  # divided damage: each target's share (601.2d)
         flags.append("targets " + ", ".join(
-            _ref(t, objs or {}, names or {}) + (f" ({shares[i]})" if i < len(shares) else "")
-            for i, t in enumerate(o["tg"])))
+            _ref(list(t), objs or {}, names or {})
+            + (f" ({shares[i]})" if i < len(shares) else "")
+            for i, t in enumerate(view_keys.targets(o))))
     return " ".join(parts) + (f" ({', '.join(flags)})" if flags else "")
 
 
@@ -305,10 +312,12 @@ def _stack_line(out: Text, title: str, stack: Sequence[Mapping[str, Any]],
         out.append("empty\n")
 
 
-def zones_text(view: View, names: Mapping[int, str]) -> Text:
+def zones_text(view: View, names: Mapping[int, str], me: int | None = None) -> Text:
     """The plane, schemes and vanguards; the stack (in Grand Melee, each turn marker's stack);
-    then each player's battlefield, graveyard, exile and command zone."""
+    then each player's battlefield (Auras and Equipment with their hosts), graveyard, exile and
+    command zone, and what of theirs is revealed to all (a hand, a library's top card)."""
     out = nontraditional_text(view, names)
+    own: list[int] = [] if me is None else next((t for t in teams_of(view) if me in t), [me])
     objs = objects(view)
     stack = sorted((o for o in objs.values() if o.get("z") == "s"),
                    key=lambda o: -int(o.get("i", 0)))
@@ -332,8 +341,45 @@ def zones_text(view: View, names: Mapping[int, str]) -> Text:
             if not cards and zone == "c":
                 continue
             out.append(f"  {label}: ", style="bold")
-            out.append(("; ".join(card_text(o, objs, names) for o in cards) or "—") + "\n")
+            shown = _with_attachments(cards, objs, names) if zone == "b" else [
+                card_text(o, objs, names) for o in cards]
+            out.append(("; ".join(shown) or "—") + "\n")
+        _revealed(out, view, pid, objs, names, own)
     return out
+
+
+def _with_attachments(cards: Sequence[Mapping[str, Any]], objs: Mapping[int, Mapping[str, Any]],
+                      names: Mapping[int, str]) -> list[str]:
+    """A battlefield's permanents, each Aura or Equipment right after its host when both are
+    there ("Grizzly Bears 2/2 + Pacifism"), so what is attached reads with what it is on."""
+    oid_of = {id(v): k for k, v in objs.items()}
+    here = {oid_of.get(id(o)) for o in cards}
+    on_host: dict[int, list[str]] = {}
+    for o in cards:
+        host = view_keys.attached_to(o)
+        if host is not None and host in here:
+            on_host.setdefault(host, []).append(str(o.get("n", "?")))
+    return [card_text(o, objs, names) + "".join(f" + {a}" for a in on_host.get(oid, []))
+            for o in cards
+            if (oid := oid_of.get(id(o))) is not None
+            and view_keys.attached_to(o) not in here]
+
+
+def _revealed(out: Text, view: View, pid: int, objs: Mapping[int, Mapping[str, Any]],
+              names: Mapping[int, str], hidden_from: Sequence[int]) -> None:
+    """The cards of ``pid`` the rules reveal to every viewer: the top of their library kept
+    revealed (zone ``l``), and their hand while an opponent has Telepathy, face up in their
+    area. The viewer's own hand and their teammates' (``hidden_from``) are in the hand
+    panel."""
+    if pid not in hidden_from:
+        hand = view_keys.revealed(view, pid, view_keys.HAND)
+        if hand:
+            out.append(f"  Hand, revealed ({len(hand)}): ", style="bold")
+            out.append("; ".join(card_text(o, objs, names) for o in hand) + "\n")
+    top = view_keys.revealed(view, pid, view_keys.LIBRARY_TOP)
+    if top:
+        out.append("  Library top (revealed): ", style="bold")
+        out.append("; ".join(card_text(o, objs, names) for o in top) + "\n")
 
 
 def hand_text(view: View, me: int | None, names: Mapping[int, str] | None = None) -> Text:
@@ -380,3 +426,31 @@ def first_choice(decision: Mapping[str, Any]) -> int:
             if a.get("kind") != "done":
                 return i
     return 0
+
+
+LONG_LIST = 16  # a decision with more actions than this is searched (a name among ~300)
+SHOWN = 20  # matches listed at once
+
+
+def list_kind(decision: Mapping[str, Any]) -> str | None:
+    """The action kind most of a long decision's actions have (the list to search: a card
+    name, CR 614.12b), or None when the decision is short enough to list whole."""
+    actions = decision.get("actions", [])
+    # Priority and the combat declarations are the game's everyday menus: always listed whole.
+    if len(actions) <= LONG_LIST or decision.get("kind") in ("priority", "attackers", "blockers"):
+        return None
+    kinds = [a.get("kind") for a in actions]
+    return str(max(dict.fromkeys(kinds), key=kinds.count))
+
+
+def menu_actions(decision: Mapping[str, Any], find: str = "") -> list[Mapping[str, Any]]:
+    """The actions the menu lists: all of them, or for a long list its other actions (done,
+    choose_none) and then the first of those whose label has every word typed in ``find``."""
+    actions = list(decision.get("actions", []))
+    kind = list_kind(decision)
+    if kind is None:
+        return actions
+    words = find.lower().split()
+    found = [a for a in actions if a.get("kind") == kind
+             and all(w in str(a.get("label", "")).lower() for w in words)]
+    return [a for a in actions if a.get("kind") != kind] + found[:SHOWN]

@@ -5,7 +5,7 @@
 // message, region by region: a region's HTML is rebuilt as a string and written to the page only
 // when it changed, so a delta that taps one land rewrites one battlefield.
 
-import { BlockPlan } from "./blocks.js";
+import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { Connection } from "./net.js";
@@ -90,6 +90,7 @@ export class App {
     this.detailId = null;
     this.concedeArmed = false;
     this.blocks = new BlockPlan(); // blocks chosen and not yet declared (blocks.js)
+    this.filter = { serial: null, text: "" }; // what is typed to search a long list of choices
     this.live = new Map(); // room -> a copy of its view as it last was before its game ended
     this.regions = new Map(); // region name -> last HTML written
     this.perf = { delta: [], snapshot: [], apply: [] }; // milliseconds to apply (and render)
@@ -370,7 +371,9 @@ export class App {
    * they are declared (blocks.js); everything else is sent at once. */
   choose(room, decision, a) {
     if (decision.kind === "blockers" && a.kind === "block") {
-      this.blocks.toggle(room, a, describeRef(a.ref, this.view(room) ?? {}, this.names(matchOf(room))));
+      const view = this.view(room) ?? {};
+      this.blocks.toggle(room, a, describeRef(a.ref, view, this.names(matchOf(room))),
+        blocksMany(view[String(a.obj)], this.catalog));
       this.popup = null;
       this.render();
       return;
@@ -385,6 +388,13 @@ export class App {
     this.act(room, decision.serial, a.id);
   }
 
+  /** Blocks are chosen in the page for this blockers decision and it offers no "done" (the
+   * engine waits for requirements, CR 509.1c): the page's own Declare sends them. */
+  declarable(pending) {
+    return pending[1].kind === "blockers" && this.blocks.room === pending[0]
+      && this.blocks.picks.length > 0 && !pending[1].actions.some((a) => a.kind === "done");
+  }
+
   /** While declaring held blocks: answer the room's new blockers decision with the next. */
   sendBlocks(pending) {
     if (!pending || !this.blocks.sending || pending[0] !== this.blocks.room
@@ -394,7 +404,11 @@ export class App {
     for (const p of dropped) {
       this.toast(`${describeRef(["o", p.obj], this.view(pending[0]) ?? {}, names)} can no longer block ${p.attacker}.`);
     }
-    if (!action) return false;
+    if (!action) {
+      // No "done" yet: a requirement still asks for blocks (CR 509.1c); the person adds them.
+      if (!dropped.length) this.toast("These blocks are not a legal declaration yet: add the blocks it requires.");
+      return false;
+    }
     this.act(pending[0], pending[1].serial, action.id);
     return true;
   }
@@ -561,10 +575,13 @@ export class App {
         if (primary) {
           e.preventDefault();
           this.choose(pending[0], pending[1], primary);
+        } else if (this.declarable(pending)) {
+          e.preventDefault();
+          this.command("declare-blocks", {});
         }
       }
     } else if (/^[1-9]$/.test(e.key)) {
-      const acts = this.popup ? this.popup.acts : pending?.[1].actions;
+      const acts = this.popup ? this.popup.acts : pending && T.keyedActions(pending[1], this.filterFor(pending[1]));
       const a = acts?.[Number(e.key) - 1];
       if (a && pending) {
         e.preventDefault();
@@ -599,10 +616,11 @@ export class App {
       this.render();
       return;
     }
-    if (pending[1].kind === "blockers" && el.dataset.obj !== undefined
-        && this.blocks.room === pending[0] && this.blocks.takeBack(el.dataset.obj)) {
-      this.render(); // a chosen blocker clicked again: taken back
-      return;
+    const view = this.view(pending[0]) ?? {};
+    if (pending[1].kind === "blockers" && el.dataset.obj !== undefined && this.blocks.room === pending[0]
+        && !blocksMany(view[el.dataset.obj], this.catalog) && this.blocks.takeBack(el.dataset.obj)) {
+      this.render(); // a chosen blocker clicked again: taken back (one that blocks several
+      return; // offers its blocks again instead, each taken back by choosing it again)
     }
     const acts = T.actionsByPlace(pending[1]).get(key) ?? [];
     if (acts.length === 1) {
@@ -623,6 +641,12 @@ export class App {
         if (a) this.choose(pending[0], pending[1], a);
         break;
       }
+      case "declare-blocks":
+        if (pending && this.declarable(pending)) {
+          this.blocks.declare(); // renderTable sends the blocks, one decision at a time
+          this.render();
+        }
+        break;
       case "join":
         this.join(data.room, data.seat === undefined ? undefined : Number(data.seat));
         break;
@@ -694,6 +718,11 @@ export class App {
     } else if (form.id === "deck-form") {
       const deck = this.deckFrom(new FormData(form));
       if (deck) this.submitDeck(this.match, deck).then(() => this.render());
+    } else if (form.id === "choice-form") {
+      // Enter in the search box of a long list chooses the first match.
+      const pending = this.match !== null ? this.decision(this.match) : null;
+      const first = pending && T.matching(pending[1], this.filterFor(pending[1]))[0];
+      if (first) this.choose(pending[0], pending[1], first);
     } else if (form.id === "chat-form") {
       const input = form.querySelector("input");
       const text = input.value.trim();
@@ -704,8 +733,23 @@ export class App {
     }
   }
 
+  /** What is typed in the search box of `decision`'s long list ("" for a new decision). */
+  filterFor(decision) {
+    return this.filter.serial === decision.serial ? this.filter.text : "";
+  }
+
   onInput(e) {
     const t = e.target;
+    if (t.id === "choice-filter") {
+      const pending = this.match !== null ? this.decision(this.match) : null;
+      if (!pending) return;
+      this.filter = { serial: pending[1].serial, text: t.value };
+      this.render();
+      // The region was written again: the caret goes back to the end of what was typed.
+      const box = document.getElementById("choice-filter");
+      if (box && document.activeElement === box) box.setSelectionRange(box.value.length, box.value.length);
+      return;
+    }
     const form = t.form;
     if (!form || (form.id !== "create-form" && form.id !== "deck-form")) return;
     // Everything typed or chosen is kept: the lobby rewrites its form from this state whenever
@@ -846,10 +890,11 @@ export class App {
     const view = current.x ? finalBoard(this.live.get(room), current) : current;
     const me = this.mySeat(match);
     const names = this.names(match);
-    const planned = new Map(this.blocks.room === room
-      ? this.blocks.picks.map((p) => [String(p.obj), p.attacker]) : []);
+    const planned = this.blocks.room === room ? this.blocks.planned() : new Map();
+    const pending = this.decision(match);
     return { match, room, view, me, names, catalog: this.catalog, summary: this.summaries.get(match),
-      pending: this.decision(match), planned };
+      pending, planned, declarable: pending ? this.declarable(pending) : false,
+      filter: pending ? this.filterFor(pending[1]) : "" };
   }
 
   renderTable() {

@@ -40,11 +40,26 @@ export function flags(o, view, names) {
   if (o.xv) out.push(`X=${o.xv}`); // CR 107.3a
   if (o.cm) out.push("commander");
   if (o.x) out.push("phased out");
+  if (o.ch) out.push(`chosen: ${o.ch}`); // a basic land type chosen as it entered (CR 305.6)
+  if (o.nm) out.push(`named ${o.nm}`); // a card name chosen as it entered (CR 614.12b)
   if (o.at) out.push(`attacking ${describeRef(o.at, view, names)}`);
-  if (o.bl !== undefined && o.bl !== null) out.push(`blocking ${describeRef(["o", o.bl], view, names)}`);
+  if (o.bl !== undefined && o.bl !== null) {
+    // One creature may block several attackers (CR 509.1a): `bx` lists the others.
+    const blocked = [o.bl, ...(o.bx ?? [])].map((b) => describeRef(["o", b], view, names));
+    out.push(`blocking ${blocked.join(" and ")}`);
+  }
   if (o.a !== undefined && o.a !== null) out.push(`attached to ${describeRef(["o", o.a], view, names)}`);
-  if (o.tg?.length) out.push(`targets ${o.tg.map((t) => describeRef(t, view, names)).join(", ")}`);
+  if (o.tg?.length) out.push(`targets ${targetsText(o, view, names)}`);
+  if (o.z === "l") out.push("top of library, revealed");
   return out;
+}
+
+/** A spell's targets; with damage divided among them (CR 601.2d) each with its share. */
+export function targetsText(o, view, names) {
+  return o.tg.map((t, i) => {
+    const share = Array.isArray(o.dv) && o.dv[i] !== undefined ? ` (${o.dv[i]} damage)` : "";
+    return `${describeRef(t, view, names)}${share}`;
+  }).join(", ");
 }
 
 /** One card as HTML. `acts` are the legal actions this card is the place to click for;
@@ -61,12 +76,15 @@ export function cardHtml(id, o, { catalog, view, names, acts = [], size = "", pl
   if (acts.length) classes.push("actionable");
   if (planned !== undefined) classes.push("planned-block");
   if (o.x) classes.push("phased");
-  const willBlock = planned !== undefined ? [`will block ${planned}`] : [];
+  if (o.tk) classes.push("token");
+  const willBlock = planned !== undefined ? [`will block ${[planned].flat().join(" and ")}`] : [];
   const tags = [...willBlock, ...flags(o, view, names).filter((f) => f !== "tapped" || size !== "")];
   const owner = controller !== o.o ? `<div class="c-owner">owned by ${esc(nameOf(names, o.o))}</div>` : "";
   const text = o.ab ?? card?.text ?? "";
-  const loyalty = card?.loyalty !== undefined && card?.loyalty !== null && !pt
-    ? `<span class="c-pt">${esc(o.k?.loyalty ?? card.loyalty)}</span>` : "";
+  // A planeswalker's loyalty is its loyalty counters (CR 306.5c), shown where P/T would be.
+  const loyal = o.k?.loyalty ?? card?.loyalty;
+  const loyalty = loyal !== undefined && loyal !== null && !pt
+    ? `<span class="c-loyalty" title="loyalty">◆ ${esc(loyal)}</span>` : "";
   const label = [o.n, card?.types, pt ? `${pt[0]}/${pt[1]}` : "", ...willBlock, ...flags(o, view, names),
     acts.length ? `${acts.length} action${acts.length > 1 ? "s" : ""}: ${acts.map((a) => a.label).join("; ")}` : ""]
     .filter(Boolean).join(", ");
@@ -89,7 +107,8 @@ export function detailHtml(id, o, { catalog, view, names }) {
   const text = o.ab ?? card?.text;
   if (text) rows.push(`<div class="d-text">${esc(text).replace(/\n/g, "<br>")}</div>`);
   if (pt) rows.push(`<div class="d-pt">${esc(pt[0])}/${esc(pt[1])}${card?.pt && o.pt && (card.pt[0] !== o.pt[0] || card.pt[1] !== o.pt[1]) ? ` (printed ${esc(card.pt[0])}/${esc(card.pt[1])})` : ""}</div>`);
-  const where = [`in ${({ h: "a hand", b: "play", g: "a graveyard", e: "exile", s: "the stack", c: "the command zone" })[o.z] ?? o.z}`];
+  const where = [`in ${({ h: "a hand", b: "play", g: "a graveyard", e: "exile", s: "the stack", c: "the command zone",
+    l: "a library (its top card, revealed)" })[o.z] ?? o.z}`];
   where.push(`owner ${nameOf(names, o.o)}`);
   if (o.c !== undefined && o.c !== o.o) where.push(`controller ${nameOf(names, o.c)}`);
   rows.push(`<div class="d-where">${esc(where.join(" · "))}</div>`);

@@ -16,13 +16,16 @@ const STATUS = { in: "", won: "won", lost: "lost", drew: "drew" };
 // ------------------------------------------------------------------ legal actions
 
 /** Where each action is clicked: "o<id>" (a card) or "p<seat>" (a player); actions with
- * neither are buttons only. Targets and player choices go on what they name; attackers,
+ * neither are buttons only. Targets, player choices and what an Aura may enchant go on what
+ * they name; attackers,
  * blockers, spells and abilities on the card that acts. */
 export function actionsByPlace(decision) {
   const out = new Map();
   for (const a of decision.actions) {
     let key = null;
-    const onRef = a.kind === "target" || a.kind === "choose_player" || a.obj === undefined;
+    // An Aura entering without being cast (CR 303.4f) is put on the permanent it may enchant.
+    const onRef = a.kind === "target" || a.kind === "choose_player" || a.kind === "enchant"
+      || a.obj === undefined;
     if (onRef && Array.isArray(a.ref)) key = a.ref[0] === "p" ? `p${a.ref[1]}` : `o${a.ref[1]}`;
     else if (a.obj !== undefined && a.obj !== null) key = `o${a.obj}`;
     if (key === null) continue;
@@ -387,8 +390,23 @@ export function seatClass(ctx, pid) {
     p.s && p.s !== "in" ? "out" : "", decider(view) === pid ? "deciding" : ""].filter(Boolean).join(" ");
 }
 
+/** Another player's cards the rules show every viewer: their hand while an opponent has
+ * Telepathy ("play with their hands revealed"), face up in their area; and the top card of
+ * their library kept revealed (Vampire Nocturnus, zone `l`), on their library. A player's own
+ * hand is in the hand region. */
+function revealedHtml(ctx, pid) {
+  const { view, catalog, names, me, places } = ctx;
+  const card = ([id, o]) => cardHtml(id, o, { catalog, view, names, acts: places.get(`o${id}`) ?? [], size: "small" });
+  const hand = pid === me ? [] : objectsIn(view, "h", (o) => o.o === pid);
+  const top = objectsIn(view, "l", (o) => o.o === pid);
+  const out = [];
+  if (hand.length) out.push(`<div class="revealed-label">Hand, revealed (${hand.length})</div><div class="revealed-hand" data-revealed="hand">${hand.map(card).join("")}</div>`);
+  if (top.length) out.push(`<div class="revealed-label">Top of library, revealed</div><div class="revealed-hand" data-revealed="library">${top.map(card).join("")}</div>`);
+  return out.length ? `<div class="revealed">${out.join("")}</div>` : "";
+}
+
 export function seatHtml(ctx, pid) {
-  return `${playerHead(ctx, pid)}
+  return `${playerHead(ctx, pid)}${revealedHtml(ctx, pid)}
 <div class="bf">${battlefieldHtml(ctx, pid)}</div>
 <div class="piles">${pileHtml(ctx, pid, "g", "Graveyard")}${pileHtml(ctx, pid, "e", "Exile")}${pileHtml(ctx, pid, "c", "Command")}</div>`;
 }
@@ -460,23 +478,82 @@ export function actionsHtml(ctx, autoPass, hold = null) {
   const planned = ctx.planned ?? new Map();
   const label = (a) => {
     if (a.kind === "done" && decision.kind === "blockers" && planned.size && a.label === "No blocks") {
-      return `Declare these blockers (${planned.size})`;
+      return `Declare these blockers (${[...planned.values()].flat().length})`;
     }
-    if (a.kind === "block" && planned.has(String(a.obj))) return `${a.label} (chosen: click the card to take it back)`;
+    if (a.kind === "block" && (planned.get(String(a.obj)) ?? []).includes(describeRef(a.ref, view, names))) {
+      return `${a.label} (chosen: choose it again to take it back)`;
+    }
     return a.label;
   };
-  const items = decision.actions.map((a, i) => {
+  const item = (a, i) => {
     const keyHint = i < 9 ? `<kbd>${i + 1}</kbd>` : "";
     const where = placed.has(a.id) ? ` <small class="hint">or click the ${Array.isArray(a.ref) && a.ref[0] === "p" && (a.kind === "target" || a.kind === "choose_player") ? "player" : "card"}</small>` : "";
-    const extra = a.kind === "amount" ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
+    // Combat damage among blockers names the blocker in obj; a divided spell's share names
+    // its target in its label already (docs/protocol.md, "divide").
+    const extra = a.kind === "amount" && !a.ref ? ` <small>(${esc(a.n)} to ${esc(describeRef(["o", a.obj], view, names))})</small>` : "";
     return `<li><button data-do="act" data-id="${a.id}" data-key="a${a.id}" class="act${a === primary ? " primary" : ""}">${keyHint} ${esc(label(a))}${extra}${a === primary ? " <kbd>Space</kbd>" : ""}${where}</button></li>`;
-  }).join("");
+  };
+  // A long list (a card name among hundreds, CR 614.12b) is searched, not shown whole: the
+  // other actions (done, choose_none) stay buttons and the list shows what the filter finds.
+  const keyed = keyedActions(decision, ctx.filter ?? "");
+  const items = keyed.map(item).join("");
   // Holds (stops.js): pass every priority until the turn ends, or until the player's next
   // turn, unless something happens to them.
   const holds = decision.kind === "priority" && decision.actions.some((a) => a.kind === "pass")
     ? `<div class="holds"><button data-do="hold" data-until="end_of_turn" class="small">Pass until end of turn</button> <button data-do="hold" data-until="my_turn" class="small">Pass until my turn</button> <button data-do="stops" class="small link">Stops…</button></div>`
     : "";
-  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div><ol class="acts">${items}</ol>${holds}`;
+  // A declaration that leaves "done" out until its requirements are met (CR 508.1d, 509.1c):
+  // say why, and for blocks chosen in the page offer the page's own Declare (blocks.js).
+  const needs = (decision.kind === "attackers" || decision.kind === "blockers")
+    && !decision.actions.some((a) => a.kind === "done")
+    ? `<div class="hint needs">A creature here must ${decision.kind === "attackers" ? "attack" : "block"}: choose until the declaration is legal.</div>` : "";
+  const declare = ctx.declarable
+    ? `<div class="holds"><button data-do="declare-blocks" data-key="declare-blocks" class="act primary">Declare these blockers (${[...planned.values()].flat().length}) <kbd>Space</kbd></button></div>` : "";
+  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div>${needs}${chooser(ctx, decision)}<ol class="acts">${items}</ol>${declare}${holds}`;
+}
+
+// ------------------------------------------------------------------ long lists
+
+const LONG = 16; // more choices than this are searched
+const SHOWN = 12; // matches shown at once
+const ON_TABLE = new Set(["priority", "attackers", "blockers"]);
+
+/** The kind most of a long decision's actions have (the list to search), or null when the
+ * decision is short enough to show whole. */
+export function listKind(decision) {
+  // Priority and the combat declarations act on the table's cards: never hidden behind a box.
+  if (decision.actions.length <= LONG || ON_TABLE.has(decision.kind)) return null;
+  const counts = new Map();
+  for (const a of decision.actions) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
+  return [...counts.entries()].sort((x, y) => y[1] - x[1])[0][0];
+}
+
+/** The actions of a long list whose label has every word typed in `filter` (any case). */
+export function matching(decision, filter) {
+  const kind = listKind(decision);
+  const words = String(filter).toLowerCase().split(/\s+/).filter(Boolean);
+  return decision.actions.filter((a) => a.kind === kind
+    && words.every((w) => String(a.label).toLowerCase().includes(w)));
+}
+
+/** The actions as the page lists them, in the order the keys 1-9 choose them: all of them,
+ * or for a long list its other actions, then the first matches of `filter`. */
+export function keyedActions(decision, filter) {
+  const kind = listKind(decision);
+  if (kind === null) return decision.actions;
+  return [...decision.actions.filter((a) => a.kind !== kind), ...matching(decision, filter).slice(0, SHOWN)];
+}
+
+/** The search box of a long list, and how many the filter finds. */
+function chooser(ctx, decision) {
+  const kind = listKind(decision);
+  if (kind === null) return "";
+  const all = decision.actions.filter((a) => a.kind === kind).length;
+  const found = matching(decision, ctx.filter ?? "").length;
+  const more = found > SHOWN ? `showing ${SHOWN} of ${found}: type more of the name` : `${found} of ${all}`;
+  return `<form id="choice-form" class="choice-form" autocomplete="off"><input id="choice-filter" name="filter" type="search"
+ data-key="choice-filter" value="${esc(ctx.filter ?? "")}" placeholder="Type to find one of ${all}" aria-label="Find a choice among ${all}">
+<small class="choice-count" aria-live="polite">${esc(more)}</small></form>`;
 }
 
 /** The stops panel: a box per step and side; a checked box is a step the page stops at when

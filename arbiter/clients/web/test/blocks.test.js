@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { BlockPlan } from "../src/blocks.js";
+import { BlockPlan, blocksMany } from "../src/blocks.js";
 
 const decision = (serial, blocks, done = "No blocks") => ({
   serial, kind: "blockers",
@@ -50,4 +50,54 @@ test("a decision about something else, or another step, ends the plan", () => {
   assert.equal(plan.picks.length, 1, "another room's decision is not this one's");
   plan.follow("1", { kind: "priority", actions: [] }, "declare_blockers");
   assert.equal(plan.room, null);
+});
+
+test("a creature that can block any number keeps one pick per attacker (CR 509.1a)", () => {
+  const plan = new BlockPlan();
+  plan.toggle("1", { kind: "block", obj: 10, ref: ["o", 20] }, "Hill Giant", true);
+  plan.toggle("1", { kind: "block", obj: 10, ref: ["o", 21] }, "Ogre", true);
+  assert.deepEqual(plan.planned().get("10"), ["Hill Giant", "Ogre"]);
+  plan.toggle("1", { kind: "block", obj: 10, ref: ["o", 20] }, "Hill Giant", true); // taken back
+  assert.deepEqual(plan.planned().get("10"), ["Ogre"]);
+  plan.toggle("1", { kind: "block", obj: 10, ref: ["o", 20] }, "Hill Giant", true);
+  plan.declare();
+  // The engine offers the same blocker against the other attacker after the first block.
+  let step = plan.next(decision(8, [[10, 21], [10, 20]]));
+  assert.deepEqual([step.action.obj, step.action.ref[1]], [10, 21]);
+  step = plan.next(decision(9, [[10, 20]], "Declare these blockers"));
+  assert.deepEqual([step.action.obj, step.action.ref[1]], [10, 20]);
+  step = plan.next(decision(10, [], "Declare these blockers"));
+  assert.equal(step.action.kind, "done");
+});
+
+test("without done offered, the picks are sent and the person goes on choosing (CR 509.1c)", () => {
+  const noDone = (serial, blocks) => ({ ...decision(serial, blocks), actions: decision(serial, blocks).actions.slice(1) });
+  const plan = new BlockPlan();
+  const first = noDone(4, [[10, 20], [11, 20]]); // a creature must block: no "done" yet
+  assert.equal(plan.canDeclare(first), false, "nothing chosen, nothing to declare");
+  plan.toggle("1", first.actions[0], "Prized Unicorn");
+  assert.equal(plan.canDeclare(first), true, "the page's own Declare is offered");
+  plan.declare();
+  let step = plan.next(first);
+  assert.equal(step.action.obj, 10);
+  step = plan.next(noDone(5, [[11, 20]])); // still not legal: back to choosing, not stuck
+  assert.equal(step.action, null);
+  assert.equal(plan.sending, false);
+  assert.deepEqual(plan.planned().get("10"), ["Prized Unicorn"], "the block sent is still shown");
+  assert.equal(plan.takeBack("10"), false, "a block the engine holds is not taken back");
+  plan.toggle("1", { kind: "block", obj: 11, ref: ["o", 20] }, "Prized Unicorn");
+  plan.declare();
+  step = plan.next(noDone(6, [[11, 20]]));
+  assert.equal(step.action.obj, 11);
+  step = plan.next(decision(7, [], "Declare these blockers"));
+  assert.equal(step.action.kind, "done");
+  assert.equal(plan.room, null);
+});
+
+test("which blockers may block several, from their card's text", () => {
+  const catalog = { cards: { "Palace Guard": { text: "Palace Guard can block any number of creatures." },
+    "Grizzly Bears": { text: "" } } };
+  assert.equal(blocksMany({ n: "Palace Guard" }, catalog), true);
+  assert.equal(blocksMany({ n: "Grizzly Bears" }, catalog), false);
+  assert.equal(blocksMany(undefined, catalog), false);
 });
