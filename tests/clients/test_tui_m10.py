@@ -36,7 +36,7 @@ async def person_names_a_card(tmp_path: Path) -> tuple[int, str, str]:
     try:
         async with app.run_test(size=(180, 60)) as pilot:
             table = await at_the_bots_table(app, pilot, world)
-            decision = await answer_until(app, pilot, table, "name", cast_the_needle)
+            decision = await answer_until(app, pilot, table, "name_card", cast_the_needle)
             offered = len(decision["actions"])
             for key in "jace":
                 await pilot.press(key)

@@ -52,7 +52,7 @@ def test_614_12b_a_card_is_named_by_searching_the_long_list(browser: Any, server
         {"library": ["Forest"] * 10, "battlefield": ["Forest"]}], active=0, step="main1")
     ann = Person(browser, server, "Ann")
     sit_with_a_bot(ann, room)
-    decision = answer_until(ann, "name", cast("Pithing Needle"))
+    decision = answer_until(ann, "name_card", cast("Pithing Needle"))
     assert len(decision["actions"]) > 200, "every card name is offered"
     box = ann.page.locator("#choice-filter")
     assert ann.page.locator("#actions button[data-do=act]").count() <= 12, "not 300 buttons"
