@@ -250,8 +250,9 @@ def heuristic_strategy(view: View, decision: Decision, rng: random.Random,
             return book.value(o) if o else 0
         return int(min(actions, key=worth)["id"])
 
-    if kind == "pay":  # paying life to deny an opponent a card is rarely worth it
-        return int((by_kind.get("no") or actions)[0]["id"])
+    if kind == "pay":  # mana that keeps our spell from ward: yes; life to deny a card: rarely
+        mana = [a for a in by_kind.get("yes", []) if "{" in str(a["label"])]
+        return int((mana or by_kind.get("no") or actions)[0]["id"])
 
     if kind == "sacrifice":  # the least valuable permanent goes
         def worth(a: Mapping[str, Any]) -> int:

@@ -447,3 +447,37 @@ def test_keywords_are_words_of_the_vocabulary_and_their_parameters_are_data() ->
     baneslayer = card_data(POOL["Baneslayer Angel"])
     assert baneslayer["keywords"] == ["first strike", "flying", "lifelink",
                                       "protection from Demons", "protection from Dragons"]
+
+
+def test_702_21a_ward_counters_an_opponents_spell_unless_its_controller_pays() -> None:
+    g = (Scene().battlefield(0, "Warded Sentinel").battlefield(1, "Mountain")
+         .hand(1, "Lightning Bolt").start())
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Warded Sentinel")
+    # Ward triggers as the Bolt is cast; player 1 has no mana left to pay {2}: countered.
+    g.resolve_all()
+    assert g.objs("Warded Sentinel", "battlefield")
+    assert g.zone_names("graveyard", 1) == ["Lightning Bolt"]
+
+
+def test_702_21a_the_spell_resolves_when_its_controller_pays_the_ward_cost() -> None:
+    g = (Scene().battlefield(0, "Warded Sentinel").battlefield(1, *["Mountain"] * 3)
+         .hand(1, "Lightning Bolt").start())
+    g.pass_()
+    g.cast(1, "Lightning Bolt", "Warded Sentinel")
+    while g.decision.kind != "pay":
+        g.pass_()
+    assert g.decision.player == 1
+    g.choose("yes").resolve_all()
+    assert "Warded Sentinel" in g.zone_names("graveyard", 0)
+
+
+def test_702_21a_ward_counters_an_ability_and_ignores_its_controllers_own_spells() -> None:
+    g = (Scene().battlefield(0, "Warded Sentinel", "Forest").hand(0, "Giant Growth")
+         .battlefield(1, "Prodigal Pyromancer").start())
+    g.cast(0, "Giant Growth", "Warded Sentinel").resolve_all()  # its own: no ward trigger
+    assert g.view(1)[g.obj("Warded Sentinel").oid]["pt"] == [5, 5]
+    g.next_turn(1)
+    g.activate(1, "Prodigal Pyromancer", target="Warded Sentinel")
+    g.resolve_all()  # the ping is countered: player 1 cannot pay {2}
+    assert g.obj("Warded Sentinel").damage == 0

@@ -139,6 +139,7 @@ from .vocab import (
     TargetSpec,
     Triggered,
     Untap,
+    Ward,
     WinGame,
     WishFromOutside,
     where,
@@ -471,6 +472,9 @@ def _instant(name: str, cost: str, text: str, *effects: Effect) -> CardDef:
 # abilities, a colour change), counters put by a spell, and static abilities whose reach
 # depends on other effects of their layer (613.8).
 LAYER_TEST_CARDS = [
+    _creature("Warded Sentinel", "{2}{W}", "Human Soldier", 2, 2, (Ward("{2}"),),
+              "Ward {2} (Whenever this creature becomes the target of a spell or ability an "
+              "opponent controls, counter it unless that player pays {2}.)", test_only=True),
     _creature("Rootbound Troll", "{3}{G}{G}", "Troll", 4, 4, (),
               "If Rootbound Troll would be destroyed, regenerate it.", test_only=True,
               abilities=(RegenerateInstead(),)),

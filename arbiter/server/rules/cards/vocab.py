@@ -92,7 +92,19 @@ class Protection:
         return f"protection from {plural.lower() if self.kind == CARD_TYPE else plural}"
 
 
-Keyword = str | Landwalk | Protection
+@dataclass(frozen=True, slots=True)
+class Ward:
+    """"Ward [cost]" (CR 702.21): whenever the permanent becomes the target of a spell or
+    ability an opponent controls, that spell or ability is countered unless its controller
+    pays ``cost`` (a mana cost: "{2}")."""
+
+    cost: str
+
+    def __str__(self) -> str:
+        return f"ward {self.cost}"
+
+
+Keyword = str | Landwalk | Protection | Ward
 
 # --------------------------------------------------------------------------- card types
 
@@ -989,6 +1001,15 @@ class LoseAllAbilities:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterUnlessPays:
+    """Counter ``what`` (a spell or an ability on the stack) unless its controller pays
+    ``cost`` (a mana cost: "{2}"); ward's triggered ability (CR 702.21a)."""
+
+    what: Ref
+    cost: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeText:
     """Change the text of ``what`` by replacing every instance of the colour word or basic
     land type ``old`` with ``new`` until end of turn: a text-changing effect (CR 612, layer 3,
@@ -1238,7 +1259,7 @@ Effect = (Damage | GainLife | LoseLife | SetLife | LoseHalfLife | Draw | Mill | 
     DiscardHand | ShuffleHandAndGraveyardIntoLibrary | NoMaximumHandSize | Pump |
     OpponentChoosesSelfOrOthers | Planeswalk | BlankRollsAreChaos | Abandon | ExtraTurn |
     CopySpell | SetPowerToughness | SwitchPowerToughness | LoseAllAbilities | BecomeColor |
-    BecomeCreature | ChangeText |
+    BecomeCreature | ChangeText | CounterUnlessPays |
     ReturnAllFromGraveyards | PackStrike | DoesntUntap |
     DestroyOneAtRandom | Attach | Sacrifice | Delayed | InCombatThisTurn |
     OpponentsCantCastThisTurn | TapCreaturesOf | CounterSpell | PutOnTopOfLibrary |
@@ -1957,7 +1978,7 @@ class CardDef:
         return ONGOING in self.supertypes
 
     @cached_property
-    def keyword_values(self) -> tuple[Landwalk | Protection, ...]:
+    def keyword_values(self) -> tuple[Landwalk | Protection | Ward, ...]:
         """The keywords that carry a parameter, for the engine's questions about them."""
         return tuple(k for k in self.keywords if not isinstance(k, str))
 
