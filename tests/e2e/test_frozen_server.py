@@ -29,7 +29,9 @@ async def test_a_frozen_server_is_noticed_within_the_heartbeats(tmp_path: Path) 
                 while ann.connected:
                     await ann.wait_changed()
             noticed = trio.current_time() - frozen_at
-            assert noticed <= PING_INTERVAL + PING_TIMEOUT + 2.0, noticed
+            # A ping is due within PING_INTERVAL and given up after PING_TIMEOUT; a loaded
+            # machine adds its delays (7.1 s seen with two cores shared by six processes).
+            assert noticed <= PING_INTERVAL + PING_TIMEOUT + 5.0, noticed
             server.thaw()
             with trio.fail_after(BOUND):  # thawed, it is found again
                 while not ann.connected:
