@@ -76,12 +76,18 @@ def is_sick(game: Game, obj: Obj) -> bool:
 def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
     """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
     out: list[tuple[int, str]] = []
+    layered = game.global_sources
+    # Only a permanent something is attached to can be stopped by it (CR 602.5); asking only
+    # those keeps this loop, run for every legal-action list, to a set lookup per permanent.
+    hosts = attachments.hosts(game)
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
-        if game.global_sources and attachments.cant(game, o, "activate"):
+        if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
-        for ab in mana_abilities(game, o) if game.global_sources else o.defn.abilities:
+        # A land's mana abilities change only through the layers (CR 305.7); with no static
+        # ability on the battlefield its printed ones are the answer.
+        for ab in mana_abilities(game, o) if layered else o.defn.mana_abilities:
             if isinstance(ab, ManaAbility) and not is_sick(game, o):
                 if ab.per_subtype:  # one entry per mana it makes; activated once for all
                     out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
@@ -93,11 +99,21 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
     return out
 
 
-def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
+Sources = list[tuple[int, str]]
+
+
+def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None, *,
+               known: Sources | None = None) -> bool:
+    """Could ``pid`` pay ``cost`` now? ``known``: ``mana_sources(game, pid)``, when the caller
+    (the legal-action list) already has it and nothing has changed since; without ``exclude``'s
+    entries it is what ``mana_sources(game, pid, exclude)`` would give, in the same order."""
     if cost.mana_value == 0:
         return True
     pool = game.players[pid].mana
-    sources = mana_sources(game, pid, exclude)
+    if known is None:
+        sources = mana_sources(game, pid, exclude)
+    else:
+        sources = known if exclude is None else [s for s in known if s[0] != exclude]
     if cost.mana_value > sum(pool.values()) + len(sources):
         return False
     return plan_payment(cost, pool, sources) is not None
@@ -322,7 +338,7 @@ def castable_cards(game: Game, pid: int) -> list[Obj]:
     return cards
 
 
-def can_cast(game: Game, pid: int, obj: Obj) -> bool:
+def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bool:
     d = obj.defn
     if d.is_("Land") or d.cost is None:
         return False
@@ -330,7 +346,7 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
-    if not can_afford(game, pid, spell_cost(game, pid, obj)):
+    if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in spell_target_specs(d):  # "up to three targets" needs none
@@ -349,7 +365,8 @@ def works_from(ab: Activated, obj: Obj) -> bool:
     return obj.zone == ab.zone if ab.zone else obj.zone in (BATTLEFIELD, COMMAND)
 
 
-def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
+def can_activate(game: Game, pid: int, obj: Obj, ab: Activated,
+                 known: Sources | None = None) -> bool:
     if game.global_sources and activation_stopped(game, obj):
         return False  # "activated abilities of sources with the chosen name can't be..."
     cost = ab.cost
@@ -368,7 +385,8 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
     if cost.remove_counter and not obj.counter(cost.remove_counter):
         return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
-                                                 exclude=obj.oid if cost.tap else None):
+                                                 exclude=obj.oid if cost.tap else None,
+                                                 known=known):
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in ab.targets:
@@ -409,49 +427,52 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             if o.defn.is_("Land") and o.name not in seen:
                 seen.add(o.name)  # identical lands are one choice
                 add("play_land", f"Play {o.name}", o.oid)
+    # Nothing below changes the game, so the mana sources are found once for every question.
+    sources = mana_sources(game, pid)
     seen_cast: set[str] = set()
     for o in castable_cards(game, pid):
         key = f"{o.zone}:{o.name}"
         if key in seen_cast or o.defn.is_("Land"):
             continue
-        if can_cast(game, pid, o):
+        if can_cast(game, pid, o, sources):
             seen_cast.add(key)
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
+    deploy = game.config.uses_deploy
     for o in game.battlefield:
         if o.phased_out:
             continue
         if o.controller != pid:
             # CR 801.6: an ability any player may activate, only on objects within range.
-            for idx, ab in enumerate(o.defn.abilities):
-                if (isinstance(ab, Activated) and ab.anyone and game.obj_in_range(pid, o)
-                        and can_activate(game, pid, o, ab)):
+            for idx, ab in o.defn.activated:
+                if (ab.anyone and game.obj_in_range(pid, o)
+                        and can_activate(game, pid, o, ab, sources)):
                     add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
             continue
-        for idx, ab in enumerate(o.defn.abilities):
-            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+        for idx, ab in o.defn.activated:
+            if can_activate(game, pid, o, ab, sources):
                 cost = ab.cost.describe()
                 add("activate", f"{o.name}: {cost}: {ab.text}".rstrip(": "), o.oid, idx)
-        if can_deploy(game, pid, o):
+        if deploy and can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
     for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
         for idx in o.defn.graveyard_abilities:
-            ab = o.defn.abilities[idx]
-            assert isinstance(ab, Activated)
-            if can_activate(game, pid, o, ab):
-                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
+            from_yard = o.defn.abilities[idx]
+            assert isinstance(from_yard, Activated)
+            if can_activate(game, pid, o, from_yard, sources):
+                add("activate", f"{o.name}: {from_yard.cost.describe()}: {from_yard.text}",
+                    o.oid, idx)
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
             continue
-        for idx, ab in enumerate(o.defn.abilities):
-            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+        for idx, ab in o.defn.activated:
+            if can_activate(game, pid, o, ab, sources):
                 add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
     if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
-            and can_afford(game, pid, planechase.die_cost(game, pid))):
+            and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    sources = mana_sources(game, pid)
     for oid, produces in sources:
         name = game.objects[oid].name
         # A source with a choice of colours is one action per colour; ``index`` names it.

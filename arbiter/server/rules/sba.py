@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import archenemy, attachments, ending, planechase
-from .characteristics import is_type, toughness
+from .characteristics import layered_table, toughness
 from .config import ARCHENEMY, COMMANDER
 from .keywords import destroy
 from .resolve import choose
@@ -39,21 +39,25 @@ def check(game: Game) -> Flow:
     to_graveyard: list[Obj] = []
     doomed: list[Obj] = []  # to be destroyed, which indestructible stops (CR 702.12b)
     plus_minus: list[Obj] = []
+    # The layers once for the whole battlefield, as is_type and toughness would read them.
+    table = layered_table(game)
     for o in list(game.battlefield):
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
-        if is_type(game, o, "Creature"):
-            t = toughness(game, o)
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        types = o.defn.types if ch is None else ch.types
+        if "Creature" in types:
+            t = toughness(game, o) if ch is None else ch.toughness
             if t <= 0:
                 to_graveyard.append(o)  # CR 704.5f
             elif o.damage >= t:
                 doomed.append(o)  # CR 704.5g
             elif deathtouched:
                 doomed.append(o)  # CR 704.5h
-        if is_type(game, o, "Planeswalker") and o.counter("loyalty") <= 0:
+        if "Planeswalker" in types and o.counter("loyalty") <= 0:
             to_graveyard.append(o)  # CR 704.5i
-        if o.counter("+1/+1") and o.counter("-1/-1"):
+        if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
     to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
