@@ -8,7 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import attachments, planechase, planeswalkers
@@ -27,7 +27,7 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type, mana_abilities, subtypes
+from .characteristics import has_keyword, is_type, layered_table, mana_abilities, subtypes
 from .config import COMMANDER
 from .division import choose_division, divided_total
 from .filters import matches
@@ -55,6 +55,7 @@ from .statics import cost_reduction
 
 if TYPE_CHECKING:
     from .game import Flow, Game
+    from .layers import Chars
 
 # CR 804.2: with the deploy creatures option every creature has "{T}: Target teammate gains
 # control of this creature. Activate only as a sorcery." It is ability index -2.
@@ -76,27 +77,45 @@ def is_sick(game: Game, obj: Obj) -> bool:
 def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
     """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
     out: list[tuple[int, str]] = []
-    layered = game.global_sources
-    # Only a permanent something is attached to can be stopped by it (CR 602.5); asking only
-    # those keeps this loop, run for every legal-action list, to a set lookup per permanent.
+    creatures: list[tuple[int, str]] = []
+    # This runs for every legal-action list, so it reads the layers once (as is_sick and
+    # mana_abilities would) and asks about attachments only for permanents that have some:
+    # only those can be stopped from activating (CR 602.5).
+    table = layered_table(game)
+    statics = bool(game.global_sources)
     hosts = attachments.hosts(game)
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
         if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
         # A land's mana abilities change only through the layers (CR 305.7); with no static
         # ability on the battlefield its printed ones are the answer.
-        for ab in mana_abilities(game, o) if layered else o.defn.mana_abilities:
-            if isinstance(ab, ManaAbility) and not is_sick(game, o):
-                if ab.per_subtype:  # one entry per mana it makes; activated once for all
-                    out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
-                else:
-                    out.append((o.oid, ab.produces))
-                break
-    # Prefer lands over creatures, so creatures stay free to attack and block.
-    out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
-    return out
+        if statics and ch is not None and ch.land_mana is not None:
+            abilities: Sequence[ManaAbility] = [ManaAbility(m) for m in ch.land_mana]
+        else:
+            abilities = o.defn.mana_abilities
+        if not abilities or _sick(game, o, ch):
+            continue
+        ab = abilities[0]
+        # Prefer lands over creatures, so creatures stay free to attack and block.
+        into = creatures if o.defn.is_("Creature") else out
+        if ab.per_subtype:  # one entry per mana it makes; activated once for all
+            into.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
+        else:
+            into.append((o.oid, ab.produces))
+    return out + creatures
+
+
+def _sick(game: Game, obj: Obj, ch: Chars | None) -> bool:
+    """:func:`is_sick` with the permanent's layered characteristics ``ch`` already read."""
+    if ch is None:
+        return is_sick(game, obj)
+    if "Creature" not in ch.types or HASTE in ch.keywords:
+        return False
+    ps = game.players.get(obj.controller)
+    return ps is None or obj.since > ps.turn_started
 
 
 Sources = list[tuple[int, str]]

@@ -93,6 +93,11 @@ def check(game: Game) -> Flow:
         performed = True  # CR 704.6e
     if game.config.planechase and planechase.phenomenon_check(game):
         performed = True  # CR 704.6f
+    # Nothing found, not even what did nothing (a player who can't lose, an indestructible
+    # creature with lethal damage): the check changed nothing, so it is idempotent until the
+    # game changes.
+    game.sba_idle = not (performed or legend or commander or losers or to_graveyard or doomed
+                         or plus_minus)
     return performed or legend or commander
 
 
