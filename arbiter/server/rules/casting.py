@@ -459,8 +459,8 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             add("cast", f"Cast {o.name}{where}", o.oid)
     deploy = game.config.uses_deploy
     for o in game.battlefield:
-        if o.phased_out:
-            continue
+        if o.phased_out or not (o.defn.activated or deploy):
+            continue  # most permanents (lands: their mana abilities are below) have none
         if o.controller != pid:
             # CR 801.6: an ability any player may activate, only on objects within range.
             for idx, ab in o.defn.activated:
@@ -492,17 +492,20 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    for oid, produces in sources:
+    makes: dict[tuple[int, str], int] = {}  # how much each source makes at once, in order
+    for source in sources:
+        makes[source] = makes.get(source, 0) + 1
+    for (oid, produces), n in makes.items():
         name = game.objects[oid].name
         # A source with a choice of colours is one action per colour; ``index`` names it.
-        for color in mana_choices(produces):
+        choices = mana_choices(produces)
+        for color in choices:
             if (name, color) in seen_mana:
                 continue
             seen_mana.add((name, color))
-            index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
-            makes = sources.count((oid, produces))  # how much it makes at once
+            index = COLORS.index(color) if len(choices) > 1 else -1
             actions.append(Action(len(actions), "mana",
-                                  f"Tap {name} for {('{' + color + '}') * makes}",
+                                  f"Tap {name} for {('{' + color + '}') * n}",
                                   obj=oid, index=index))
     return actions
 

@@ -104,10 +104,12 @@ def check(game: Game) -> Flow:
 def _legend_rule(game: Game) -> Flow:
     """CR 704.5j: a player with two or more legendary permanents of one name keeps one."""
     performed = False
+    legends = [o for o in game.battlefield if o.defn.legendary and not o.phased_out]
+    if len(legends) < 2:
+        return False  # the common case, asked before every priority
     groups: dict[tuple[int, str], list[Obj]] = {}
-    for o in game.permanents():
-        if o.defn.legendary:
-            groups.setdefault((o.controller, o.name), []).append(o)
+    for o in legends:
+        groups.setdefault((o.controller, o.name), []).append(o)
     for (pid, name), objs in groups.items():
         if len(objs) < 2:
             continue
