@@ -448,13 +448,14 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
                 add("play_land", f"Play {o.name}", o.oid)
     # Nothing below changes the game, so the mana sources are found once for every question.
     sources = mana_sources(game, pid)
+    # Cards of one name in one zone are one choice, and castable or not alike: asked once.
     seen_cast: set[str] = set()
     for o in castable_cards(game, pid):
         key = f"{o.zone}:{o.name}"
         if key in seen_cast or o.defn.is_("Land"):
             continue
+        seen_cast.add(key)
         if can_cast(game, pid, o, sources):
-            seen_cast.add(key)
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
     deploy = game.config.uses_deploy

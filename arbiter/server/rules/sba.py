@@ -41,10 +41,12 @@ def check(game: Game) -> Flow:
     plus_minus: list[Obj] = []
     # The layers once for the whole battlefield, as is_type and toughness would read them.
     table = layered_table(game)
+    attached = False  # anything attached to anything: only then can an attachment be illegal
     for o in list(game.battlefield):
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
+        attached = attached or o.attached_to is not None or o.defn.is_aura
         ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
         types = o.defn.types if ch is None else ch.types
         if "Creature" in types:
@@ -59,7 +61,8 @@ def check(game: Game) -> Flow:
             to_graveyard.append(o)  # CR 704.5i
         if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
-    to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
+    if attached:
+        to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
     stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
     for o in sorted(stray, key=lambda o: o.oid):
@@ -73,7 +76,7 @@ def check(game: Game) -> Flow:
             game.remove_counters(o, "+1/+1", n)
             game.remove_counters(o, "-1/-1", n)
             performed = True
-    if attachments.unattach_illegal_equipment(game):  # CR 704.5n
+    if attached and attachments.unattach_illegal_equipment(game):  # CR 704.5n
         performed = True
     seen: set[int] = set()
     for o in to_graveyard + doomed:
