@@ -83,7 +83,7 @@ def printed(obj: Obj) -> Chars:
     """The copiable values (layer 1's outcome) before layers 2-7."""
     d = obj.defn
     return Chars(obj.oid, d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
-                 frozenset(d.subtypes), d.types)
+                 d.subtype_set, d.types)
 
 
 State = dict[int, Chars]

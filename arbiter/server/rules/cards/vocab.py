@@ -1925,7 +1925,7 @@ class CardDef:
     def is_(self, card_type: str) -> bool:
         return card_type in self.types
 
-    @property
+    @cached_property
     def colors(self) -> frozenset[str]:
         """CR 105.2, 202.2: a card's colours are those of the mana symbols in its cost."""
         printed = self.cost.colors if self.cost is not None else frozenset()
@@ -1974,6 +1974,11 @@ class CardDef:
     def keyword_values(self) -> tuple[Landwalk | Protection, ...]:
         """The keywords that carry a parameter, for the engine's questions about them."""
         return tuple(k for k in self.keywords if not isinstance(k, str))
+
+    @cached_property
+    def subtype_set(self) -> frozenset[str]:
+        """Its subtypes as a set, as the layers start from them (asked at every recompute)."""
+        return frozenset(self.subtypes)
 
     @cached_property
     def mana_abilities(self) -> tuple[ManaAbility, ...]:
