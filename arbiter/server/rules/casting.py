@@ -386,22 +386,26 @@ def works_from(ab: Activated, obj: Obj) -> bool:
 
 def can_activate(game: Game, pid: int, obj: Obj, ab: Activated,
                  known: Sources | None = None) -> bool:
-    if game.global_sources and activation_stopped(game, obj):
-        return False  # "activated abilities of sources with the chosen name can't be..."
+    # Every test here only reads the game, so the cheap ones come first: this runs for each
+    # activated ability at every priority, and most fail on timing or a tapped permanent.
     cost = ab.cost
     if not works_from(ab, obj):
         return False
-    if game.global_sources and attachments.cant(game, obj, "activate"):
-        return False  # CR 602.5
     if (ab.sorcery_speed or cost.is_loyalty) and not _sorcery_timing(game, pid):
         return False  # CR 606.3: loyalty abilities at sorcery speed
+    if cost.tap and obj.tapped:
+        return False
+    if cost.remove_counter and not obj.counter(cost.remove_counter):
+        return False
+    if game.global_sources and activation_stopped(game, obj):
+        return False  # "activated abilities of sources with the chosen name can't be..."
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5
     if cost.is_loyalty and not planeswalkers.loyalty_ready(game, obj, cost):
         return False
     if cost.sacrifice and not sacrifice_candidates(game, pid, cost.sacrifice):
         return False
-    if cost.tap and (obj.tapped or is_sick(game, obj)):
-        return False
-    if cost.remove_counter and not obj.counter(cost.remove_counter):
+    if cost.tap and is_sick(game, obj):
         return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
                                                  exclude=obj.oid if cost.tap else None,
