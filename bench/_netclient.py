@@ -26,6 +26,9 @@ from arbiter.bots.strategies import random_strategy
 from arbiter.protocol import pack
 from arbiter.protocol import requests as rq
 
+# The ready-made decks the four seats play; bench/server.py --set M10 puts the six Magic 2010
+# decks here, and each room slot then starts at another of them (slot * 4, so four decks give
+# every room the same seats).
 DECKS = ["quick-red", "quick-green", "quick-infect", "quick-red"]
 
 
@@ -166,7 +169,8 @@ class ArbiterBots:
                     raise RuntimeError(f"the server refused to create a room: {reply}")
             for n, p in enumerate(players):
                 await p.ws.send(_typed(rq.Join(0, room)))
-                await p.ws.send(_typed(rq.SubmitDeck(0, room, ready=DECKS[n])))
+                deck = DECKS[(self.slot * len(players) + n) % len(DECKS)]
+                await p.ws.send(_typed(rq.SubmitDeck(0, room, ready=deck)))
             async with trio.open_nursery() as nursery:
                 over = trio.Event()
                 for p in players:

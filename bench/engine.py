@@ -14,6 +14,12 @@ four players or more and is meant for ten or more (the default with it). ``--pla
 ``--vanguard`` add those options (``--variant planechase`` or ``vanguard`` is that option on the
 default variant); the ready-made decks bring their planar decks, vanguards and scheme decks.
 
+``--set M10`` plays the six ready-made Magic 2010 decks (``--set pool``: the constructed decks
+built before it, from the original pool). ``--repeat 3 --beside pool`` plays the same games
+three times, alternating each run with one of the ``--beside`` set's decks, and prints each
+set's median rate of applied actions per CPU second: the figure the measurements quote, taken
+beside its baseline under the same noise.
+
 "Applied actions" are commands the engine accepted (every decision answered). With the random
 strategy the bots look at nothing, so the figure is the engine's own cost (legal actions
 included); with the heuristic strategy each bot also keeps its player's view up to date from
@@ -63,6 +69,13 @@ def main() -> int:
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
     parser.add_argument("--decks", nargs="*", default=None,
                         help="ready-made decks to draw from (default: every constructed deck)")
+    parser.add_argument("--set", choices=sorted(SETS), default=None,
+                        help="play that set's ready-made decks (M10: the six Magic 2010 decks; "
+                             "pool: the constructed decks of the original pool)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of the same games; the median rate is printed")
+    parser.add_argument("--beside", choices=sorted(SETS), default=None,
+                        help="alternate each run with a run of this set's decks")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-actions", type=int, default=20000)
     parser.add_argument("--draw-after", type=int, default=DEFAULT_ROUNDS,
@@ -77,7 +90,35 @@ def main() -> int:
     players = args.players or {TWO_HEADED_GIANT: 4, ARCHENEMY: 3, GRAND_MELEE: 10}.get(
         variant, 2)
     variant = variant or ("two_player" if players == 2 else "free_for_all")
-    decks = args.decks or sorted(d for d in READY_MADE if "commander" not in d)
+    decks = args.decks or (SETS[args.set]() if args.set else
+                           sorted(d for d in READY_MADE if "commander" not in d))
+    rates: dict[str, list[float]] = {}
+    for _ in range(args.repeat):
+        for label, chosen in ((args.set or "chosen decks", decks),
+                              *(((args.beside, SETS[args.beside]()),) if args.beside else ())):
+            print(f"-- {label}")
+            rates.setdefault(label, []).append(_run(chosen, players, variant, args))
+    if args.repeat > 1 or args.beside:
+        for label, got in rates.items():
+            print(f"{label}: applied actions per CPU second, median of {len(got)}: "
+                  f"{statistics.median(got):,.0f} (" + ", ".join(f"{r:,.0f}" for r in got)
+                  + ")")
+    return 0
+
+
+def _m10() -> list[str]:
+    return sorted(d for d in READY_MADE if d.startswith("m10-"))
+
+
+def _pool() -> list[str]:
+    return sorted(d for d in READY_MADE if "commander" not in d and not d.startswith("m10-"))
+
+
+SETS = {"M10": _m10, "pool": _pool}
+
+
+def _run(decks: list[str], players: int, variant: str, args: argparse.Namespace) -> float:
+    """Play ``args.games`` games of ``decks``, print the figures; returns actions per CPU s."""
     rng = random.Random(args.seed)
     strategy = STRATEGIES[args.strategy]
     configs = [_config([ready_made(rng.choice(decks)) for _ in range(players)], variant, args)
@@ -114,7 +155,7 @@ def main() -> int:
     print(f"applied actions per CPU second: {actions / cpu:,.0f} ({cpu:.2f} s of CPU)")
     print(f"actions per game: median {statistics.median(counts):.0f}; "
           f"time per game: median {statistics.median(per_game) * 1000:.1f} ms")
-    return 0
+    return actions / cpu
 
 
 def _config(chosen: list[DeckList], variant: str, args: argparse.Namespace) -> GameConfig:

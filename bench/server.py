@@ -2,11 +2,14 @@
 fan-out server (bench/baseline.py) driven by the same clients in the same invocation.
 
     python bench/server.py [--rooms 10] [--seconds 10] [--repeat 3] [--compression]
+    python bench/server.py --set M10 --only arbiter   # the delta sizes with Magic 2010 decks
 
 Prints, for each server: actions per second, p50/p99 latency from sending an action to
 receiving the frame that acknowledges it (the actor's delta), the median and p99 size of a
 delta frame as each viewer receives it for one decision, and the CPU share of the server and of
-the client process; then the ratio of the two rates. Runs alternate (arbiter, baseline,
+the client process; then the ratio of the two rates. The bots play the quick casual decks, or
+with ``--set M10`` the six ready-made Magic 2010 decks (room slot k seats decks 4k to 4k+3,
+round the six). Runs alternate (arbiter, baseline,
 arbiter, ...) so that both see the same noise on this shared machine.
 """
 
@@ -22,7 +25,11 @@ if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
 
 import trio  # noqa: E402
 
+from arbiter.server.rules.cards.decks import READY_MADE  # noqa: E402
+from bench import _netclient  # noqa: E402
 from bench._netrun import report, run_one  # noqa: E402
+
+SETS = {"M10": sorted(d for d in READY_MADE if d.startswith("m10-"))}
 
 
 def main() -> int:
@@ -35,7 +42,11 @@ def main() -> int:
     parser.add_argument("--sync", choices=("normal", "full"), default="normal")
     parser.add_argument("--only", choices=("arbiter", "baseline"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--set", choices=sorted(SETS), default=None,
+                        help="the bots play this set's ready-made decks")
     args = parser.parse_args()
+    if args.set:
+        _netclient.DECKS[:] = SETS[args.set]
     extra = ["--sync", args.sync] + (["--compression"] if args.compression else [])
     runs: dict[str, list[dict[str, object]]] = {}
     for _ in range(args.repeat):

@@ -150,6 +150,13 @@ def _from_attached(game: Game, obj: Obj) -> list[Any]:
             for st in src.defn.global_statics]
 
 
+def hosts(game: Game) -> set[int]:
+    """The objects something with a static ability is attached to: the only ones
+    :func:`cant` and the other questions below can answer yes for (a superset: phasing and
+    zones are checked there)."""
+    return {src.attached_to for src in game.global_sources if src.attached_to is not None}
+
+
 def cant(game: Game, obj: Obj, what: str) -> bool:
     """Does something attached to ``obj`` say it can't ``what`` ("attack", "block",
     "activate": its activated abilities, CR 602.5; "untap" during its controller's untap

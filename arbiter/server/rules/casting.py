@@ -8,7 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from . import attachments, planechase, planeswalkers
@@ -27,7 +27,7 @@ from .cards.vocab import (
     Target,
     TargetSpec,
 )
-from .characteristics import has_keyword, is_type, mana_abilities, subtypes
+from .characteristics import has_keyword, is_type, layered_table, mana_abilities, subtypes
 from .config import COMMANDER
 from .division import choose_division, divided_total
 from .filters import matches
@@ -55,6 +55,7 @@ from .statics import cost_reduction
 
 if TYPE_CHECKING:
     from .game import Flow, Game
+    from .layers import Chars
 
 # CR 804.2: with the deploy creatures option every creature has "{T}: Target teammate gains
 # control of this creature. Activate only as a sorcery." It is ability index -2.
@@ -76,28 +77,62 @@ def is_sick(game: Game, obj: Obj) -> bool:
 def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
     """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
     out: list[tuple[int, str]] = []
+    creatures: list[tuple[int, str]] = []
+    # This runs for every legal-action list, so it reads the layers once (as is_sick and
+    # mana_abilities would) and asks about attachments only for permanents that have some:
+    # only those can be stopped from activating (CR 602.5).
+    table = layered_table(game)
+    statics = bool(game.global_sources)
+    hosts = attachments.hosts(game)
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
-        if game.global_sources and attachments.cant(game, o, "activate"):
+        if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
-        for ab in mana_abilities(game, o) if game.global_sources else o.defn.abilities:
-            if isinstance(ab, ManaAbility) and not is_sick(game, o):
-                if ab.per_subtype:  # one entry per mana it makes; activated once for all
-                    out.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
-                else:
-                    out.append((o.oid, ab.produces))
-                break
-    # Prefer lands over creatures, so creatures stay free to attack and block.
-    out.sort(key=lambda s: game.objects[s[0]].defn.is_("Creature"))
-    return out
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        # A land's mana abilities change only through the layers (CR 305.7); with no static
+        # ability on the battlefield its printed ones are the answer.
+        if statics and ch is not None and ch.land_mana is not None:
+            abilities: Sequence[ManaAbility] = [ManaAbility(m) for m in ch.land_mana]
+        else:
+            abilities = o.defn.mana_abilities
+        if not abilities or _sick(game, o, ch):
+            continue
+        ab = abilities[0]
+        # Prefer lands over creatures, so creatures stay free to attack and block.
+        into = creatures if o.defn.is_("Creature") else out
+        if ab.per_subtype:  # one entry per mana it makes; activated once for all
+            into.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
+        else:
+            into.append((o.oid, ab.produces))
+    return out + creatures
 
 
-def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
+def _sick(game: Game, obj: Obj, ch: Chars | None) -> bool:
+    """:func:`is_sick` with the permanent's layered characteristics ``ch`` already read."""
+    if ch is None:
+        return is_sick(game, obj)
+    if "Creature" not in ch.types or HASTE in ch.keywords:
+        return False
+    ps = game.players.get(obj.controller)
+    return ps is None or obj.since > ps.turn_started
+
+
+Sources = list[tuple[int, str]]
+
+
+def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None, *,
+               known: Sources | None = None) -> bool:
+    """Could ``pid`` pay ``cost`` now? ``known``: ``mana_sources(game, pid)``, when the caller
+    (the legal-action list) already has it and nothing has changed since; without ``exclude``'s
+    entries it is what ``mana_sources(game, pid, exclude)`` would give, in the same order."""
     if cost.mana_value == 0:
         return True
     pool = game.players[pid].mana
-    sources = mana_sources(game, pid, exclude)
+    if known is None:
+        sources = mana_sources(game, pid, exclude)
+    else:
+        sources = known if exclude is None else [s for s in known if s[0] != exclude]
     if cost.mana_value > sum(pool.values()) + len(sources):
         return False
     return plan_payment(cost, pool, sources) is not None
@@ -322,7 +357,7 @@ def castable_cards(game: Game, pid: int) -> list[Obj]:
     return cards
 
 
-def can_cast(game: Game, pid: int, obj: Obj) -> bool:
+def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bool:
     d = obj.defn
     if d.is_("Land") or d.cost is None:
         return False
@@ -330,7 +365,7 @@ def can_cast(game: Game, pid: int, obj: Obj) -> bool:
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
-    if not can_afford(game, pid, spell_cost(game, pid, obj)):
+    if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in spell_target_specs(d):  # "up to" targets need none (TargetSpec.optional)
@@ -349,26 +384,32 @@ def works_from(ab: Activated, obj: Obj) -> bool:
     return obj.zone == ab.zone if ab.zone else obj.zone in (BATTLEFIELD, COMMAND)
 
 
-def can_activate(game: Game, pid: int, obj: Obj, ab: Activated) -> bool:
-    if game.global_sources and activation_stopped(game, obj):
-        return False  # "activated abilities of sources with the chosen name can't be..."
+def can_activate(game: Game, pid: int, obj: Obj, ab: Activated,
+                 known: Sources | None = None) -> bool:
+    # Every test here only reads the game, so the cheap ones come first: this runs for each
+    # activated ability at every priority, and most fail on timing or a tapped permanent.
     cost = ab.cost
     if not works_from(ab, obj):
         return False
-    if game.global_sources and attachments.cant(game, obj, "activate"):
-        return False  # CR 602.5
     if (ab.sorcery_speed or cost.is_loyalty) and not _sorcery_timing(game, pid):
         return False  # CR 606.3: loyalty abilities at sorcery speed
+    if cost.tap and obj.tapped:
+        return False
+    if cost.remove_counter and not obj.counter(cost.remove_counter):
+        return False
+    if game.global_sources and activation_stopped(game, obj):
+        return False  # "activated abilities of sources with the chosen name can't be..."
+    if game.global_sources and attachments.cant(game, obj, "activate"):
+        return False  # CR 602.5
     if cost.is_loyalty and not planeswalkers.loyalty_ready(game, obj, cost):
         return False
     if cost.sacrifice and not sacrifice_candidates(game, pid, cost.sacrifice):
         return False
-    if cost.tap and (obj.tapped or is_sick(game, obj)):
-        return False
-    if cost.remove_counter and not obj.counter(cost.remove_counter):
+    if cost.tap and is_sick(game, obj):
         return False
     if cost.mana is not None and not can_afford(game, pid, cost.mana,
-                                                 exclude=obj.oid if cost.tap else None):
+                                                 exclude=obj.oid if cost.tap else None,
+                                                 known=known):
         return False
     chosen: tuple[Ref, ...] = ()
     for spec in ab.targets:
@@ -409,60 +450,67 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             if o.defn.is_("Land") and o.name not in seen:
                 seen.add(o.name)  # identical lands are one choice
                 add("play_land", f"Play {o.name}", o.oid)
+    # Nothing below changes the game, so the mana sources are found once for every question.
+    sources = mana_sources(game, pid)
+    # Cards of one name in one zone are one choice, and castable or not alike: asked once.
     seen_cast: set[str] = set()
     for o in castable_cards(game, pid):
         key = f"{o.zone}:{o.name}"
         if key in seen_cast or o.defn.is_("Land"):
             continue
-        if can_cast(game, pid, o):
-            seen_cast.add(key)
+        seen_cast.add(key)
+        if can_cast(game, pid, o, sources):
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
+    deploy = game.config.uses_deploy
     for o in game.battlefield:
-        if o.phased_out:
-            continue
+        if o.phased_out or not (o.defn.activated or deploy):
+            continue  # most permanents (lands: their mana abilities are below) have none
         if o.controller != pid:
             # CR 801.6: an ability any player may activate, only on objects within range.
-            for idx, ab in enumerate(o.defn.abilities):
-                if (isinstance(ab, Activated) and ab.anyone and game.obj_in_range(pid, o)
-                        and can_activate(game, pid, o, ab)):
+            for idx, ab in o.defn.activated:
+                if (ab.anyone and game.obj_in_range(pid, o)
+                        and can_activate(game, pid, o, ab, sources)):
                     add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
             continue
-        for idx, ab in enumerate(o.defn.abilities):
-            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+        for idx, ab in o.defn.activated:
+            if can_activate(game, pid, o, ab, sources):
                 cost = ab.cost.describe()
                 add("activate", f"{o.name}: {cost}: {ab.text}".rstrip(": "), o.oid, idx)
-        if can_deploy(game, pid, o):
+        if deploy and can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
     for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
         for idx in o.defn.graveyard_abilities:
-            ab = o.defn.abilities[idx]
-            assert isinstance(ab, Activated)
-            if can_activate(game, pid, o, ab):
-                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
+            from_yard = o.defn.abilities[idx]
+            assert isinstance(from_yard, Activated)
+            if can_activate(game, pid, o, from_yard, sources):
+                add("activate", f"{o.name}: {from_yard.cost.describe()}: {from_yard.text}",
+                    o.oid, idx)
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
             continue
-        for idx, ab in enumerate(o.defn.abilities):
-            if isinstance(ab, Activated) and can_activate(game, pid, o, ab):
+        for idx, ab in o.defn.activated:
+            if can_activate(game, pid, o, ab, sources):
                 add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
     if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
-            and can_afford(game, pid, planechase.die_cost(game, pid))):
+            and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
-    sources = mana_sources(game, pid)
-    for oid, produces in sources:
+    makes: dict[tuple[int, str], int] = {}  # how much each source makes at once, in order
+    for source in sources:
+        makes[source] = makes.get(source, 0) + 1
+    for (oid, produces), n in makes.items():
         name = game.objects[oid].name
         # A source with a choice of colours is one action per colour; ``index`` names it.
-        for color in mana_choices(produces):
+        choices = mana_choices(produces)
+        for color in choices:
             if (name, color) in seen_mana:
                 continue
             seen_mana.add((name, color))
-            index = COLORS.index(color) if len(mana_choices(produces)) > 1 else -1
-            makes = sources.count((oid, produces))  # how much it makes at once
+            index = COLORS.index(color) if len(choices) > 1 else -1
             actions.append(Action(len(actions), "mana",
-                                  f"Tap {name} for {('{' + color + '}') * makes}",
+                                  f"Tap {name} for {('{' + color + '}') * n}",
                                   obj=oid, index=index))
     return actions
 

@@ -41,6 +41,18 @@ def _layered(game: Game, obj: Obj) -> Chars | None:
     return found
 
 
+def layered_table(game: Game) -> dict[int, Chars] | None:
+    """Every permanent's layered characteristics by object id, or None when nothing in the
+    game could change them (printed values and counters are the answer): for a loop over
+    the battlefield, which asks for each permanent what the questions here ask one by one."""
+    if not (game.continuous or game.global_sources):
+        return None
+    table = game.chars
+    if table is None:
+        table = game.chars = compute(game)
+    return table
+
+
 def has_keyword(game: Game, obj: Obj, keyword: Keyword) -> bool:
     if (game.continuous or game.global_sources) and obj.zone == BATTLEFIELD:
         ch = _layered(game, obj)

@@ -510,8 +510,16 @@ def priority(game: Game) -> Flow:
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)
+    unchanged = False  # only a pass since the last settle, which found nothing to do
     while True:
-        yield from settle(game)
+        # CR 704.3, 117.5: state-based actions and triggers are checked before each priority;
+        # passing priority changes nothing they look at, so after a settle that found nothing
+        # (and no waiting trigger: settle returns only then) the next finds nothing either.
+        # Anything else that changes the game between decisions (a concession, CR 104.3a)
+        # comes back as REFRESH, which settles in full.
+        if not unchanged:
+            yield from settle(game)
+        unchanged = False
         # CR 800.4j: with no active player, the next player in turn order gets priority.
         holder = game.first_in_game_from(holder if holder is not None else game.active)
         if holder is None:
@@ -533,6 +541,7 @@ def priority(game: Game) -> Flow:
                 continue
             holder = (teams.next_priority(game, holder) if game.team_turns
                       else game.next_player(holder))
+            unchanged = game.sba_idle
             continue
         game.bump_version()
         yield from perform_priority_action(game, holder, answer)

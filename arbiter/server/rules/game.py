@@ -146,6 +146,9 @@ class Game:
         self.extra_turns: list[int] = []
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
+        # The last state-based action check found nothing at all to do (sba.py): until the game
+        # changes, another would find nothing either (flow.priority skips it after a pass).
+        self.sba_idle = False
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns

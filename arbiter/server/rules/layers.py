@@ -90,7 +90,7 @@ def printed(obj: Obj) -> Chars:
     """The copiable values (layer 1's outcome) before layers 2-7."""
     d = obj.defn
     return Chars(obj.oid, d.power or 0, d.toughness or 0, set(d.keywords), d.colors,
-                 frozenset(d.subtypes), d.types)
+                 d.subtype_set, d.types)
 
 
 State = dict[int, Chars]
@@ -176,8 +176,16 @@ def _depends(a: LayerEffect, b: LayerEffect, state: State) -> bool:
     if a.cda != b.cda:
         return False
     before = (a.exists(state), a.affects(state))
-    scratch = {oid: ch.copy() for oid, ch in state.items()}
-    b.run(scratch)
+    # ``b`` applied to a scratch state: only what it changes is copied (b.run on a full copy
+    # gives the same, for the price of copying every permanent for every pair).
+    scratch = dict(state)
+    if b.exists(state):
+        copied: set[int] = set()
+        for oid in b.affects(state):
+            if oid not in copied:
+                copied.add(oid)
+                scratch[oid] = state[oid].copy()
+            b.apply(scratch[oid])
     return (a.exists(scratch), a.affects(scratch)) != before
 
 

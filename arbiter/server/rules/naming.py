@@ -60,6 +60,7 @@ def name_choice(game: Game, spell: Obj, choose: Chooser) -> Flow:
 def activation_stopped(game: Game, obj: Obj) -> bool:
     """Is ``obj`` a source whose activated abilities can't be activated (mana abilities are
     :class:`ManaAbility`, never asked about here)?"""
-    return any(src.chosen_name == obj.name and not src.phased_out
-               for src in game.global_sources
-               if any(isinstance(st, NamedCantBeActivated) for st in src.defn.global_statics))
+    name = obj.name  # a source without a chosen name stops nothing: asked first, it's cheap
+    return any(src.chosen_name == name and not src.phased_out
+               and any(isinstance(st, NamedCantBeActivated) for st in src.defn.global_statics)
+               for src in game.global_sources)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import archenemy, attachments, ending, planechase
-from .characteristics import is_type, toughness
+from .characteristics import layered_table, toughness
 from .config import ARCHENEMY, COMMANDER
 from .keywords import destroy
 from .resolve import choose
@@ -39,23 +39,30 @@ def check(game: Game) -> Flow:
     to_graveyard: list[Obj] = []
     doomed: list[Obj] = []  # to be destroyed, which indestructible stops (CR 702.12b)
     plus_minus: list[Obj] = []
+    # The layers once for the whole battlefield, as is_type and toughness would read them.
+    table = layered_table(game)
+    attached = False  # anything attached to anything: only then can an attachment be illegal
     for o in list(game.battlefield):
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
-        if is_type(game, o, "Creature"):
-            t = toughness(game, o)
+        attached = attached or o.attached_to is not None or o.defn.is_aura
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        types = o.defn.types if ch is None else ch.types
+        if "Creature" in types:
+            t = toughness(game, o) if ch is None else ch.toughness
             if t <= 0:
                 to_graveyard.append(o)  # CR 704.5f
             elif o.damage >= t:
                 doomed.append(o)  # CR 704.5g
             elif deathtouched:
                 doomed.append(o)  # CR 704.5h
-        if is_type(game, o, "Planeswalker") and o.counter("loyalty") <= 0:
+        if "Planeswalker" in types and o.counter("loyalty") <= 0:
             to_graveyard.append(o)  # CR 704.5i
-        if o.counter("+1/+1") and o.counter("-1/-1"):
+        if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
-    to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
+    if attached:
+        to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
     stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
     for o in sorted(stray, key=lambda o: o.oid):
@@ -69,7 +76,7 @@ def check(game: Game) -> Flow:
             game.remove_counters(o, "+1/+1", n)
             game.remove_counters(o, "-1/-1", n)
             performed = True
-    if attachments.unattach_illegal_equipment(game):  # CR 704.5n
+    if attached and attachments.unattach_illegal_equipment(game):  # CR 704.5n
         performed = True
     seen: set[int] = set()
     for o in to_graveyard + doomed:
@@ -89,16 +96,23 @@ def check(game: Game) -> Flow:
         performed = True  # CR 704.6e
     if game.config.planechase and planechase.phenomenon_check(game):
         performed = True  # CR 704.6f
+    # Nothing found, not even what did nothing (a player who can't lose, an indestructible
+    # creature with lethal damage): the check changed nothing, so it is idempotent until the
+    # game changes.
+    game.sba_idle = not (performed or legend or commander or losers or to_graveyard or doomed
+                         or plus_minus)
     return performed or legend or commander
 
 
 def _legend_rule(game: Game) -> Flow:
     """CR 704.5j: a player with two or more legendary permanents of one name keeps one."""
     performed = False
+    legends = [o for o in game.battlefield if o.defn.legendary and not o.phased_out]
+    if len(legends) < 2:
+        return False  # the common case, asked before every priority
     groups: dict[tuple[int, str], list[Obj]] = {}
-    for o in game.permanents():
-        if o.defn.legendary:
-            groups.setdefault((o.controller, o.name), []).append(o)
+    for o in legends:
+        groups.setdefault((o.controller, o.name), []).append(o)
     for (pid, name), objs in groups.items():
         if len(objs) < 2:
             continue

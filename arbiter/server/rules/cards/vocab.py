@@ -1932,7 +1932,7 @@ class CardDef:
     def is_(self, card_type: str) -> bool:
         return card_type in self.types
 
-    @property
+    @cached_property
     def colors(self) -> frozenset[str]:
         """CR 105.2, 202.2: a card's colours are those of the mana symbols in its cost."""
         printed = self.cost.colors if self.cost is not None else frozenset()
@@ -1942,7 +1942,7 @@ class CardDef:
     def is_permanent_card(self) -> bool:
         return bool(self.types & {"Land", "Creature", "Artifact", "Enchantment", "Planeswalker"})
 
-    @property
+    @cached_property
     def is_aura(self) -> bool:
         return "Aura" in self.subtypes
 
@@ -1960,7 +1960,7 @@ class CardDef:
                 return True
         return False
 
-    @property
+    @cached_property
     def legendary(self) -> bool:
         return "Legendary" in self.supertypes
 
@@ -1981,6 +1981,21 @@ class CardDef:
     def keyword_values(self) -> tuple[Landwalk | Protection | Ward, ...]:
         """The keywords that carry a parameter, for the engine's questions about them."""
         return tuple(k for k in self.keywords if not isinstance(k, str))
+
+    @cached_property
+    def subtype_set(self) -> frozenset[str]:
+        """Its subtypes as a set, as the layers start from them (asked at every recompute)."""
+        return frozenset(self.subtypes)
+
+    @cached_property
+    def mana_abilities(self) -> tuple[ManaAbility, ...]:
+        """Its printed mana abilities, in order (asked for every legal-action list)."""
+        return tuple(a for a in self.abilities if isinstance(a, ManaAbility))
+
+    @cached_property
+    def activated(self) -> tuple[tuple[int, Activated], ...]:
+        """Its activated abilities with their indexes (asked for every legal-action list)."""
+        return tuple((i, a) for i, a in enumerate(self.abilities) if isinstance(a, Activated))
 
     @cached_property
     def graveyard_abilities(self) -> tuple[int, ...]:
