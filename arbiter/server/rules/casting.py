@@ -32,7 +32,7 @@ from .config import COMMANDER
 from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
-from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
+from .mana import COLORS, ManaCost, Payment, can_pay, mana_choices, plan_payment
 from .naming import activation_stopped
 from .restriction_effects import may_cast_spells
 from .sacrifice import candidates as sacrifice_candidates
@@ -133,9 +133,7 @@ def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None,
         sources = mana_sources(game, pid, exclude)
     else:
         sources = known if exclude is None else [s for s in known if s[0] != exclude]
-    if cost.mana_value > sum(pool.values()) + len(sources):
-        return False
-    return plan_payment(cost, pool, sources) is not None
+    return can_pay(cost, pool, sources)
 
 
 def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
