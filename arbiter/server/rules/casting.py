@@ -32,7 +32,7 @@ from .config import COMMANDER
 from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
-from .mana import COLORS, ManaCost, Payment, mana_choices, plan_payment
+from .mana import COLORS, ManaCost, Payment, can_pay, mana_choices, plan_payment
 from .naming import activation_stopped
 from .restriction_effects import may_cast_spells
 from .sacrifice import candidates as sacrifice_candidates
@@ -133,9 +133,7 @@ def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None,
         sources = mana_sources(game, pid, exclude)
     else:
         sources = known if exclude is None else [s for s in known if s[0] != exclude]
-    if cost.mana_value > sum(pool.values()) + len(sources):
-        return False
-    return plan_payment(cost, pool, sources) is not None
+    return can_pay(cost, pool, sources)
 
 
 def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
@@ -201,7 +199,7 @@ def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
     reductions, which apply last and to generic mana only."""
     d = obj.defn
     cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
-    more = extra_target_cost(d, targets)
+    more = extra_target_cost(d, targets) if targets > 1 else 0  # none for a first target
     if obj.zone == COMMAND and obj.card is not None:
         # CR 903.8: {2} more for each previous cast from the command zone this game.
         more += 2 * game.players[pid].commander_casts.get(obj.card.cid, 0)
@@ -453,12 +451,18 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     # Nothing below changes the game, so the mana sources are found once for every question.
     sources = mana_sources(game, pid)
     # Cards of one name in one zone are one choice, and castable or not alike: asked once.
-    seen_cast: set[str] = set()
+    seen_cast: set[tuple[str, str]] = set()
+    # Outside a main phase with an empty stack on one's own turn only instants and cards with
+    # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
+    sorcery = _sorcery_timing(game, pid)
     for o in castable_cards(game, pid):
-        key = f"{o.zone}:{o.name}"
-        if key in seen_cast or o.defn.is_("Land"):
+        d = o.defn
+        key = (o.zone, d.name)
+        if key in seen_cast or d.is_("Land"):
             continue
         seen_cast.add(key)
+        if not (sorcery or d.is_("Instant") or FLASH in d.keywords):
+            continue
         if can_cast(game, pid, o, sources):
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
@@ -497,11 +501,15 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
             and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
     seen_mana: set[tuple[str, str]] = set()
+    seen_kind: set[tuple[str, str]] = set()  # every colour of these is in seen_mana already
     makes: dict[tuple[int, str], int] = {}  # how much each source makes at once, in order
     for source in sources:
         makes[source] = makes.get(source, 0) + 1
     for (oid, produces), n in makes.items():
         name = game.objects[oid].name
+        if (name, produces) in seen_kind:
+            continue  # another land of the name: the same actions (the common case)
+        seen_kind.add((name, produces))
         # A source with a choice of colours is one action per colour; ``index`` names it.
         choices = mana_choices(produces)
         for color in choices:

@@ -157,7 +157,23 @@ def plan_payment(
 
 
 def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
+    """Whether :func:`plan_payment` finds a way, without building it when it need not.
+
+    The legal-action list asks this for every card in hand at every priority. When each
+    source makes one type of mana (basic lands, most creatures) the greedy plan fails only
+    where counting does: sources of different single types are disjoint, so each coloured
+    pip needs its own pool mana and sources of that type, and generic mana takes whatever is
+    left (CR 107.4, 601.2g-h); a source with a choice falls back on the plan itself."""
     total_pool = sum(pool.values())
     if cost.mana_value > total_pool + len(sources):
         return False
-    return plan_payment(cost, pool, sources) is not None
+    single: dict[str, int] = {}
+    for _, produces in sources:
+        if len(produces) != 1 or produces == ANY_COLOR:
+            return plan_payment(cost, pool, sources) is not None
+        single[produces] = single.get(produces, 0) + 1
+    for color, count in cost.pips:
+        if pool.get(color, 0) + single.get(color, 0) < count:
+            return False
+    # The plan spends pool mana for generic only of the mana types; the rest from sources.
+    return cost.mana_value <= sum(pool.get(c, 0) for c in MANA_TYPES) + len(sources)
