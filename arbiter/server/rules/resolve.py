@@ -285,6 +285,8 @@ def _chosen_player(ctx: Ctx) -> int | None:
 def objects_of(ctx: Ctx, ref: Ref) -> list[Obj]:
     g = ctx.game
     found: Obj | None = None
+    if ref == EACH_TARGET:  # each target object still legal, as refs_of reads it
+        return [o for i in range(len(ctx.targets)) for o in objects_of(ctx, Target(i))]
     if ref == SELF:
         found = ctx.obj if not ctx.obj.is_ability else _current(g, ctx.source)
     elif ref.kind == "target":

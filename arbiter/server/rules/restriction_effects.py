@@ -13,14 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from .cards.vocab import (
     ATTACKS_YOU,
-    EACH_TARGET,
     INDEFINITELY,
     UNTIL_END_OF_TURN,
     InCombatThisTurn,
     OpponentsCantCastThisTurn,
-    Ref,
     TapCreaturesOf,
-    Target,
 )
 from .characteristics import is_type
 from .state import Continuous, Obj
@@ -28,12 +25,6 @@ from .state import Continuous, Obj
 if TYPE_CHECKING:
     from .game import Game
     from .resolve import Ctx
-
-
-def _each(ctx: Ctx, ref: Ref) -> list[Obj]:
-    if ref == EACH_TARGET:  # "up to three target creatures": each still legal
-        return [o for i in range(len(ctx.targets)) for o in ctx.objects(Target(i))]
-    return ctx.objects(ref)
 
 
 def _record(ctx: Ctx, kind: str, obj: Obj | None, *, player: int | None = None,
@@ -48,7 +39,7 @@ def _record(ctx: Ctx, kind: str, obj: Obj | None, *, player: int | None = None,
 
 def _in_combat(ctx: Ctx, e: InCombatThisTurn) -> None:
     """The effect's kind is its rule; "attacks you" remembers who "you" is (CR 508.1d)."""
-    for o in _each(ctx, e.what):
+    for o in ctx.objects(e.what):
         _record(ctx, e.rule, o, player=ctx.controller if e.rule == ATTACKS_YOU else None)
 
 
