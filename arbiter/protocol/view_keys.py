@@ -276,8 +276,7 @@ def targets(obj: Entry) -> list[tuple[str, int]]:
 
 def loyalty(obj: Entry) -> int | None:
     """A planeswalker's loyalty: its loyalty counters (CR 306.5c); None for anything else."""
-    n = (obj.get("k") or {}).get("loyalty")
-    return int(n) if n is not None else None
+    return counters(obj).get("loyalty")
 
 
 def is_token(obj: Entry) -> bool:
