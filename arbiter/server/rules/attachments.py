@@ -18,22 +18,17 @@ from typing import TYPE_CHECKING, Any
 from .cards.vocab import (
     BASIC_LAND_MANA,
     EACH_PLAYER,
-    EVENT_OBJECT,
     SELF,
     Attach,
-    BecomesTarget,
     ChooseBasicLandType,
-    CounterUnlessPays,
     EnchantedCant,
     PreventNoncombatDamageToEnchanted,
     ReturnAllFromGraveyards,
-    Triggered,
-    Ward,
 )
-from .characteristics import is_type, keywords_of, subtypes
+from .characteristics import is_type, subtypes
 from .filters import matches
-from .keywords import protected_from
-from .state import BATTLEFIELD, GRAVEYARD, STACK, Action, Obj, last_known
+from .keywords import protected_from, ward_triggers
+from .state import BATTLEFIELD, GRAVEYARD, Action, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -186,23 +181,8 @@ def announce_targets(game: Game, obj: Obj) -> None:
         target = game.objects.get(ref[1])
         if target is not None and target.zone == BATTLEFIELD:
             game.emit("becomes_target", obj=target, by=obj, player=obj.controller)
-            _ward(game, target, obj)
+            ward_triggers(game, target, obj)
 
-
-def _ward(game: Game, target: Obj, by: Obj) -> None:
-    """CR 702.21a: each ward of a permanent an opponent's spell or ability targets triggers
-    (702.21b: several wards, several triggers): "counter that spell or ability unless its
-    controller pays [cost]". Only permanents with the keyword, read through the layers."""
-    if not game.are_opponents(target.controller, by.controller):
-        return
-    for ward in keywords_of(game, target, Ward):
-        ability = Triggered(BecomesTarget("self"), (CounterUnlessPays(EVENT_OBJECT, ward.cost),),
-                            text=f"Counter that spell or ability unless its controller pays "
-                                 f"{ward.cost}.")
-        game.pending_triggers.append(Obj(
-            oid=0, defn=target.defn, owner=target.controller, controller=target.controller,
-            zone=STACK, zone_owner=None, ability=ability, ability_index=-4,
-            source=last_known(target), event={"obj": by}))
 
 
 # --------------------------------------------------------------------------- entering

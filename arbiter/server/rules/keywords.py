@@ -21,6 +21,7 @@ from .cards.vocab import (
     CANT_BE_BLOCKED,
     CARD_TYPE,
     COLOR,
+    EVENT_OBJECT,
     EVERYTHING,
     FLYING,
     HEXPROOF,
@@ -28,15 +29,19 @@ from .cards.vocab import (
     INTIMIDATE,
     REACH,
     SHROUD,
+    BecomesTarget,
     CantBeBlocked,
     CantBeCountered,
+    CounterUnlessPays,
     Landwalk,
     Protection,
+    Triggered,
+    Ward,
 )
 from .characteristics import colors, has_keyword, is_type, keywords_of, subtypes
 from .replacement import regenerated
 from .requirements import own_statics
-from .state import GRAVEYARD, Obj
+from .state import GRAVEYARD, STACK, Obj, last_known
 
 if TYPE_CHECKING:
     from .game import Game
@@ -123,3 +128,19 @@ def can_be_countered(spell: Obj) -> bool:
     (CR 101.2: the "can't" wins; an effect that would counter it does nothing to it). Every
     effect that counters a spell asks this first."""
     return not any(isinstance(st, CantBeCountered) for st in spell.defn.statics)
+
+
+def ward_triggers(game: Game, target: Obj, by: Obj) -> None:
+    """CR 702.21a: each ward of a permanent an opponent's spell or ability targets triggers
+    (702.21b: several wards, several triggers): "counter that spell or ability unless its
+    controller pays [cost]". Only permanents with the keyword, read through the layers."""
+    if not game.are_opponents(target.controller, by.controller):
+        return
+    for ward in keywords_of(game, target, Ward):
+        ability = Triggered(BecomesTarget("self"), (CounterUnlessPays(EVENT_OBJECT, ward.cost),),
+                            text=f"Counter that spell or ability unless its controller pays "
+                                 f"{ward.cost}.")
+        game.pending_triggers.append(Obj(
+            oid=0, defn=target.defn, owner=target.controller, controller=target.controller,
+            zone=STACK, zone_owner=None, ability=ability, ability_index=-4,
+            source=last_known(target), event={"obj": by}))
