@@ -23,6 +23,8 @@ def mana_choices(produces: str) -> tuple[str, ...]:
     """The mana types a source that adds ``produces`` may make: one type ("G"), one of two
     or more ("BR": {B} or {R}, CR 106.4), or any colour (``ANY_COLOR``)."""
     return COLORS if produces == ANY_COLOR else tuple(produces)
+
+
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
