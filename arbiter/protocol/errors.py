@@ -66,6 +66,9 @@ class Code(StrEnum):
     GAME_OVER = "game_over"
     DRAW_OFFER = "draw_offer"  # an intentional-draw command that does not fit the offer state
     NOT_AUTHORISED = "not_authorised"  # a penalty the engine does not know
+    # Limited events (docs/protocol.md section 15)
+    BAD_PICK = "bad_pick"  # a card not in the pack in front of you, or no pack there
+    NOT_HOST = "not_host"  # an event command only its host may give
 
 
 class Refusal(Exception):
