@@ -294,10 +294,17 @@ def _fits(name: str, pair: str, cards: Cards) -> bool:
     return set(_colours_of(name, cards)) <= set(pair)
 
 
+# Cards that never go in a deck: lands (basics are added by count, other lands are not worth
+# a spell slot), tokens, and the nontraditional cards of the variants (CR 100.2d).
+NOT_SPELLS = {"Land", "Plane", "Phenomenon", "Scheme", "Vanguard", "Conspiracy"}
+
+
 def _spells(pool: Counter[str], cards: Cards) -> list[str]:
-    """The pool's nonland cards, one entry per copy, best first (ties by name)."""
+    """The pool's cards that can be a deck's spells, one entry per copy, best first (ties by
+    name)."""
     out = [name for name, n in pool.items() for _ in range(n)
-           if name in cards and "Land" not in _types(cards[name])]
+           if name in cards and not cards[name].get("token")
+           and not NOT_SPELLS & set(_types(cards[name]))]
     return sorted(out, key=lambda name: (-_rating(name, cards), name))
 
 

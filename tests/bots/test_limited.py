@@ -276,6 +276,18 @@ def test_a_tiny_pool_fills_with_lands() -> None:
     assert sum(empty.values()) == 40 and all(is_basic(n) for n in empty)
 
 
+def test_tokens_and_nontraditional_cards_stay_out_of_a_deck() -> None:
+    # CR 100.2d: planes, phenomena, schemes and vanguards are never in a traditional deck;
+    # tokens are not cards at all (CR 111.1).
+    odd = [n for n, c in CARDS.items() if c.get("token") or any(
+        t in c["types"].split() for t in ("Plane", "Phenomenon", "Scheme", "Vanguard"))]
+    assert len(odd) > 20
+    pool = Counter([*odd, "Doom Blade"])
+    deck = build_deck(pool, CARDS)
+    assert not set(deck) & set(odd)
+    assert_legal(deck, pool)
+
+
 names = st.sampled_from(M10_NAMES)
 
 
