@@ -255,9 +255,9 @@ class Event:
         return notes
 
     def _handler(self, cmd: dict[str, Any]) -> Callable[..., list[Note]]:
-        handlers: dict[str, Callable[..., list[Note]]] = {"join": self._join, "leave": self._leave, "start": self._start,
-                    "pick": self._pick, "deck": self._deck, "result": self._result,
-                    "drop": self._drop}
+        handlers: dict[str, Callable[..., list[Note]]] = {
+            "join": self._join, "leave": self._leave, "start": self._start,
+            "pick": self._pick, "deck": self._deck, "result": self._result, "drop": self._drop}
         handler = handlers.get(cmd.get("c"))  # type: ignore[arg-type]
         if handler is None:
             raise Refusal(Code.BAD_MESSAGE, f"no event command {cmd.get('c')!r}")

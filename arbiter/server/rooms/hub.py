@@ -533,7 +533,7 @@ class Hub:
             "name": f"{event.config.name[:24]} R{round_} T{table}",
             "variant": "two_player", "best_of": event.config.best_of, "format": "limited",
             "seats": [{"deck": {"text": deck_text(e.deck or {})}} for e in entrants],
-            "event": {"id": event.id, "round": round_, "table": table}}
+            "of_event": {"id": event.id, "round": round_, "table": table}}
         settings = parse_settings(config, default_name=config["name"], internal=True)
         match = MatchRoom(self.ctx, number, settings, event.creator, None)
         self.matches[match.id] = match

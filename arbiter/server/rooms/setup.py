@@ -239,9 +239,9 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
     """Check a "create room" configuration; raise :class:`Refusal` saying what is wrong.
     ``internal``: a configuration the server made itself (an event's match), which may name
     its event."""
-    event = _event_of(raw.get("event")) if internal and "event" in raw else None
+    event = _event_of(raw.get("of_event")) if internal and "of_event" in raw else None
     if event is not None:
-        raw = {k: v for k, v in raw.items() if k != "event"}
+        raw = {k: v for k, v in raw.items() if k != "of_event"}
     unknown = sorted(str(k) for k in raw if k not in _KNOWN)
     if unknown:
         raise _bad(f"unknown setting {unknown[0][:40]!r}")
@@ -345,7 +345,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
 
 def _event_of(raw: Any) -> tuple[str, int, int]:
     if not (isinstance(raw, dict) and isinstance(raw.get("id"), str)):
-        raise _bad("event must be {id, round, table}")
+        raise _bad("of_event must be {id, round, table}")
     return raw["id"], _int(raw.get("round"), "event round", 1, 100), \
         _int(raw.get("table"), "event table", 1, 1000)
 
