@@ -176,6 +176,21 @@ def test_colours_are_two_in_wubrg_order_even_without_picks() -> None:
     assert colours(["Craw Wurm", "Doom Blade", "Doom Blade"], CARDS) == "BG"
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(M10_NAMES + sorted(BASICS.values())), min_size=1,
+                max_size=15),
+       st.lists(st.sampled_from(M10_NAMES), max_size=44))
+def test_pick_always_returns_a_card_of_the_pack_as_good_as_any_in_its_colours(
+        pack: list[str], picks: list[str]) -> None:
+    chosen = pick(pack, picks, CARDS)
+    assert chosen in pack
+    # Nothing in the pack that fits the drafter's colours is better than what it took.
+    mine = set(colours(picks, CARDS))
+    if set(CARDS[chosen]["colors"]) <= mine:
+        assert all(rating(n) <= rating(chosen) for n in pack
+                   if set(CARDS[n]["colors"]) <= mine)
+
+
 def test_pick_is_deterministic() -> None:
     rng = random.Random(7)
     for _ in range(50):
@@ -245,16 +260,25 @@ def test_a_deck_is_23_spells_and_17_lands_split_by_colour_symbols() -> None:
         assert abs(lands[c] - 17 * pips[c] / sum(pips.values())) < 1.5, (c, lands, pips)
 
 
-def test_a_deck_has_a_curve() -> None:
+def test_a_sealed_deck_has_a_curve() -> None:
     for seed in range(5):
-        pool = sealed_pool(seed)
-        deck = build_deck(pool, CARDS)
-        spells = spells_of(deck)
-        expensive = sum(1 for n in spells if CARDS[n]["mv"] >= 5)
-        creatures = sum(1 for n in spells if "Creature" in CARDS[n]["types"])
-        assert expensive <= 5, deck
-        pair_creatures = [n for n in pool if not is_basic(n) and "Creature" in CARDS[n]["types"]]
-        assert creatures >= min(14, len(pair_creatures) // 3), deck
+        spells = spells_of(build_deck(sealed_pool(seed), CARDS))
+        assert sum(1 for n in spells if CARDS[n]["mv"] >= 5) <= 5, spells
+        assert sum(1 for n in spells if "Creature" in CARDS[n]["types"]) >= 14, spells
+
+
+def test_at_most_five_expensive_cards_while_cheaper_ones_remain() -> None:
+    # The behemoths rate above the bears, but a deck of ten 7-drops stumbles.
+    assert rating("Kalonian Behemoth") > rating("Runeclaw Bear")
+    deck = build_deck({"Kalonian Behemoth": 10, "Runeclaw Bear": 20}, CARDS)
+    assert deck["Kalonian Behemoth"] == 5 and deck["Runeclaw Bear"] == 18
+
+
+def test_at_least_fourteen_creatures_while_the_pool_has_them() -> None:
+    assert rating("Lightning Bolt") > rating("Goblin Piker")
+    deck = build_deck({"Lightning Bolt": 15, "Goblin Piker": 20}, CARDS)
+    assert deck["Goblin Piker"] == 14 and deck["Lightning Bolt"] == 9
+    assert deck["Mountain"] == 17
 
 
 def test_build_deck_ignores_the_pools_order_and_form() -> None:
@@ -286,6 +310,14 @@ def test_tokens_and_nontraditional_cards_stay_out_of_a_deck() -> None:
     deck = build_deck(pool, CARDS)
     assert not set(deck) & set(odd)
     assert_legal(deck, pool)
+
+
+def test_a_short_pool_splashes_its_best_other_card_with_a_land_for_it() -> None:
+    # 22 white and blue spells: the 23rd is the best of the rest, and its colour gets a source.
+    deck = build_deck({"Serra Angel": 11, "Wind Drake": 11, "Lightning Bolt": 1}, CARDS)
+    assert deck["Lightning Bolt"] == 1 and deck["Mountain"] == 1
+    assert deck["Plains"] > deck["Island"] > deck["Mountain"]
+    assert sum(deck.values()) == 40
 
 
 names = st.sampled_from(M10_NAMES)

@@ -1,6 +1,6 @@
 """A booster-draft pod (issue 26; docs/rulings.md "Limited events"): three rounds of packs
-passed left, right, left, packs queueing at a slow drafter, a pick timer that shrinks with the
-pack, and refused picks that change nothing."""
+passed left, right, left (CR 905.1a-b), packs queueing at a slow drafter, a pick timer that
+shrinks with the pack, and refused picks that change nothing."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_a_full_eight_seat_draft_of_m10_boosters() -> None:
     assert sum((Counter(p) for p in pod.picks), Counter()) == opened
 
 
-def test_packs_pass_left_then_right_then_left() -> None:
+def test_905_1b_packs_pass_left_then_right_then_left() -> None:
     pod = _small()
     for seat in range(3):  # first picks: each from its own pack
         assert pod.pack(seat) == [f"0{'abc'[seat]}0", f"0{'abc'[seat]}1"]

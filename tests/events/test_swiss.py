@@ -6,6 +6,7 @@ standing with no rematch while one can be avoided, and a bye that rotates."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction as F
 from itertools import combinations
 
@@ -162,22 +163,22 @@ def _history(seed: int, n: int, rounds: int) -> tuple[list[str], list[MatchRecor
     return players, records
 
 
+def _pairable(rest: list[str], ok: Callable[[frozenset[str]], bool]) -> bool:
+    """By brute force: whether ``rest`` can be split into pairs that are all ``ok``."""
+    return not rest or any(ok(frozenset((rest[0], q))) and _pairable(
+        [x for x in rest[1:] if x != q], ok) for q in rest[1:])
+
+
 def _exists_without_rematch(active: list[str], records: list[MatchRecord]) -> bool:
     """By brute force: some player with the fewest byes takes the bye (if the count is odd),
     and every way of pairing the rest is tried."""
     met = {frozenset((r.a, r.b)) for r in records if r.b is not None}
     byes = Counter(r.a for r in records if r.b is None)
-
-    def pairable(rest: list[str]) -> bool:
-        if not rest:
-            return True
-        return any(frozenset((rest[0], q)) not in met and pairable(
-            [x for x in rest[1:] if x != q]) for q in rest[1:])
-
     if len(active) % 2 == 0:
-        return pairable(active)
+        return _pairable(active, lambda pair: pair not in met)
     fewest = min(byes[p] for p in active)
-    return any(pairable([q for q in active if q != p]) for p in active if byes[p] == fewest)
+    return any(_pairable([q for q in active if q != p], lambda pair: pair not in met)
+               for p in active if byes[p] == fewest)
 
 
 def _check(active: list[str], records: list[MatchRecord], pairs: list[tuple[str, str | None]]
@@ -232,12 +233,7 @@ def test_the_blossom_matching_finds_a_perfect_pairing_iff_one_exists(
     players = [f"p{i}" for i in range(2 * half)]
     allowed = {frozenset(pq) for pq in combinations(players, 2) if rng.below(3) == 0}
     found = perfect_pairing(players, allowed)
-
-    def exists(rest: list[str]) -> bool:
-        return not rest or any(frozenset((rest[0], q)) in allowed
-                               and exists([x for x in rest[1:] if x != q]) for q in rest[1:])
-
-    assert (found is not None) == exists(players)
+    assert (found is not None) == _pairable(players, lambda pair: pair in allowed)
     if found is not None:
         assert sorted(p for pair in found for p in pair) == sorted(players)
         assert all(frozenset(pair) in allowed for pair in found)

@@ -11,8 +11,10 @@ so an event's seed determines every booster it opens (and its log can be audited
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 
 from arbiter.protocol.errors import Code, Refusal
 from arbiter.server.rules.cards.sets import SETS, printings
@@ -41,7 +43,7 @@ SHAPES: dict[str, BoosterShape] = {"M10": BoosterShape()}
 
 
 @cache
-def sheets(set_code: str) -> dict[str, tuple[str, ...]]:
+def sheets(set_code: str) -> Mapping[str, tuple[str, ...]]:
     """The set's card names by rarity (C, U, R, M), in collector-number order."""
     if set_code not in SETS or set_code not in SHAPES:
         known = ", ".join(sorted(SHAPES))
@@ -50,7 +52,7 @@ def sheets(set_code: str) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {COMMON: [], UNCOMMON: [], RARE: [], MYTHIC: []}
     for p in printings(set_code):
         out.setdefault(p.rarity, []).append(p.name)
-    return {rarity: tuple(names) for rarity, names in out.items()}
+    return MappingProxyType({rarity: tuple(names) for rarity, names in out.items()})
 
 
 def _sample(names: tuple[str, ...], k: int, rng: Rng) -> list[str]:

@@ -1,6 +1,7 @@
 """A booster-draft pod as a state machine: each seat opens a pack, takes a card and passes the
-rest on; three rounds, passed left, right, left. The Comprehensive Rules do not cover drafting;
-docs/rulings.md ("Limited events") records the choices.
+rest on; three rounds, passed left, right, left (CR 905.1a-b: the rules describe a draft only
+within Conspiracy Draft, and the ordinary booster draft runs the same way). docs/rulings.md
+("Limited events") records the choices the rules leave to us.
 
 States and moves::
 
@@ -69,7 +70,8 @@ class Pod:
         return self.round >= self.rounds
 
     def direction(self, round_: int | None = None) -> int:
-        """+1 (left: to seat + 1) in rounds 0 and 2, -1 (right) in round 1."""
+        """+1 (left: to seat + 1, the next in turn order) in rounds 0 and 2, -1 (right) in
+        round 1 (CR 905.1b)."""
         return 1 if (self.round if round_ is None else round_) % 2 == 0 else -1
 
     def _open_round(self) -> None:
