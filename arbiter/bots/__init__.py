@@ -14,6 +14,8 @@ watch directly (``arbiter/server/local.py``).
   the catalog's card data;
 - ``stall.py``: when a game has gone nowhere for long enough to call it stalled;
 - ``draws.py``: the one draw policy (CR 104.4i): propose, accept or decline.
+- ``limited.py``: Limited events: a card's rating, a draft pick and a 40-card deck built from
+  a pool (CR 100.2b), functions of card names and the catalog's card data.
 """
 
 from .draws import DrawMove, DrawPolicy

@@ -23,6 +23,7 @@ MAX_TOKEN = 64
 MAX_ROOM_ID = ids.MAX_LENGTH
 MAX_CHAT = 500
 MAX_DECK_TEXT = 20_000
+MAX_CARD_NAME = 141  # the longest card name printed is 141 characters
 MAX_REQUEST_ID = 2**53 - 1  # exact in every client language's numbers
 
 DRAW_OPS = ("propose", "accept", "decline", "withdraw")
@@ -230,8 +231,53 @@ class Judge(Request):
     game: str | None = key("g", ROOM, default=None)
 
 
+# Limited events (docs/protocol.md section 15). An event's id is a room id: ``join``,
+# ``spectate``, ``leave``, ``deck`` (a deck list from the pool), ``chat`` and ``resync``
+# address events as they address rooms; these are the event's own requests.
+
+
+@dataclass(frozen=True)
+class CreateEvent(Request):
+    """Host a sealed or booster-draft event (section 15's settings)."""
+
+    TYPE = "create_event"
+    config: dict[str, Any] = key("config", mapping)
+
+
+@dataclass(frozen=True)
+class ListEvents(Request):
+    TYPE = "events"
+
+
+@dataclass(frozen=True)
+class StartEvent(Request):
+    """The host starts the event: empty seats get bots (when the event has them), boosters
+    are opened."""
+
+    TYPE = "start"
+    room: str = key("r", ROOM)
+
+
+@dataclass(frozen=True)
+class Pick(Request):
+    """Take ``card`` from the pack in front of you (a draft)."""
+
+    TYPE = "pick"
+    room: str = key("r", ROOM)
+    card: str = key("card", string(MAX_CARD_NAME, empty=False))
+
+
+@dataclass(frozen=True)
+class DropEvent(Request):
+    """Leave a started event: no more pairings for you (a match being played goes on)."""
+
+    TYPE = "drop"
+    room: str = key("r", ROOM)
+
+
 REQUESTS = Codec((Hello, ListRooms, GetCatalog, CreateRoom, Join, Spectate, AddBot, SubmitDeck,
-                  Act, Concede, Draw, Chat, Resync, Leave, Judge))
+                  Act, Concede, Draw, Chat, Resync, Leave, Judge, CreateEvent, ListEvents,
+                  StartEvent, Pick, DropEvent))
 
 
 def request_id(message: Any) -> int | None:

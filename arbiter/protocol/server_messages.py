@@ -251,6 +251,23 @@ class SeatLost(ServerMessage):
 
 
 @dataclass(frozen=True)
+class EventState(ServerMessage):
+    """An event as its receiver may see it (docs/protocol.md section 15): sent whole to each
+    follower whenever it changes for them."""
+
+    TYPE = "event"
+    room: str = key("r")
+    event: Map = key("ev")
+
+
+@dataclass(frozen=True)
+class EventList(ServerMessage):
+    TYPE = "events"
+    request: int = key("i")
+    events: list[Map] = key("events")  # event summaries
+
+
+@dataclass(frozen=True)
 class Error(ServerMessage):
     """A refusal: only its sender hears of it, and nothing changed."""
 
@@ -263,7 +280,7 @@ class Error(ServerMessage):
 
 SERVER_MESSAGES = Codec((Welcome, RoomList, Catalog, Created, Joined, Ok, Redirect, RoomUpdate,
                          Snapshot, Delta, Actions, Result, Opened, Paused, Closed, Resumed,
-                         Restarted, ChatLine, Clock, SeatLost, Error))
+                         Restarted, ChatLine, Clock, SeatLost, EventState, EventList, Error))
 
 
 def encode(message: ServerMessage) -> dict[str, Any]:

@@ -75,8 +75,8 @@ class RoomContext:
     def __init__(self, settings: HubSettings, stats: Stats, sessions: SessionBook,
                  entropy: Entropy, *, next_game_id: Callable[[], int],
                  route: Callable[[str, MatchRoom | None], None],
-                 drop: Callable[[MatchRoom], None], catalog: Callable[[], dict[str, Any]]
-                 ) -> None:
+                 drop: Callable[[MatchRoom], None], catalog: Callable[[], dict[str, Any]],
+                 finished: Callable[[MatchRoom], None] | None = None) -> None:
         self.settings = settings
         self.stats = stats
         self.sessions = sessions
@@ -85,6 +85,7 @@ class RoomContext:
         self.next_game_id = next_game_id
         self._route = route
         self._drop = drop
+        self._finished = finished
         self.catalog = catalog  # card data, for the bots the server runs
         self.out = Effects()  # the effects of the input being handled
         self.now = 0.0  # the time of the input being handled
@@ -95,6 +96,11 @@ class RoomContext:
 
     def close_room(self, room_id: str) -> None:
         self._route(room_id, None)
+
+    def finished(self, match: MatchRoom) -> None:
+        """``match`` is over: whoever it was played for (a Limited event) hears its score."""
+        if self._finished is not None:
+            self._finished(match)
 
     def drop(self, match: MatchRoom) -> None:
         """Forget a finished or abandoned match (its log stays)."""

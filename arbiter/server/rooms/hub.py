@@ -29,14 +29,16 @@ from arbiter.protocol.server_messages import (
     Catalog,
     Created,
     Error,
+    EventList,
     Redirect,
     RoomList,
     ServerMessage,
     Welcome,
     encode,
 )
+from arbiter.server.events.event import EventConfig
 from arbiter.server.rules.cards import catalog
-from arbiter.server.store.records import RoomCreated
+from arbiter.server.store.records import GameStarted, RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
 from .addresses import AddressBook, AddressLimits
@@ -50,12 +52,13 @@ from .effects import (
     LookupKind,
     Resolved,
 )
+from .event_room import EventRoom, Services
 from .match import MatchRoom
 from .peers import Limits, Peer
-from .recovery import RecoveryError, rebuild
+from .recovery import RecoveryError, rebuild, rebuild_event
 from .routing import LocalRouting, Routing
 from .sessions import WAKE_KEY, SessionBook
-from .setup import parse_settings, variants
+from .setup import deck_text, parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
 
@@ -73,11 +76,22 @@ ROOM_REQUESTS: dict[type[rq.Request], Callable[[MatchRoom, Peer, Any], None]] = 
 }
 
 
+# Requests addressed to an event (its id is a room id), and the event's method for each
+# (docs/protocol.md section 15).
+EVENT_REQUESTS: dict[type[rq.Request], Callable[[EventRoom, Peer, Any], None]] = {
+    rq.Join: EventRoom.join, rq.Spectate: EventRoom.spectate, rq.Leave: EventRoom.leave,
+    rq.SubmitDeck: EventRoom.submit_deck, rq.Chat: EventRoom.chat,
+    rq.Resync: EventRoom.resync, rq.StartEvent: EventRoom.start, rq.Pick: EventRoom.pick,
+    rq.DropEvent: EventRoom.drop,
+}
+EVENT_ONLY = (rq.StartEvent, rq.Pick, rq.DropEvent)
+
 ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
 
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
-                    rq.Draw, rq.Judge})
+                    rq.Draw, rq.Judge, rq.StartEvent, rq.Pick, rq.DropEvent})
+EVENT_WRITES = WRITES | {rq.Leave}  # leaving an event's lobby gives up its seat
 
 
 # Requests whose refusal costs real work (reading a deck list, checking a deck or a room's
@@ -134,9 +148,12 @@ class Hub:
         self.sessions = SessionBook(self.settings.sessions, entropy.token)
         self.matches: dict[str, MatchRoom] = {}
         self.index: dict[str, MatchRoom] = {}  # every open subgame room id -> its match
+        self.events: dict[str, EventRoom] = {}  # Limited events, by id (a room id)
         self.ctx = RoomContext(self.settings, self.stats, self.sessions, entropy,
                                next_game_id=self.ids.next_game, route=self._route,
-                               drop=self._drop, catalog=self._catalog)
+                               drop=self._drop, catalog=self._catalog,
+                               finished=self._match_finished)
+        self._event_services = Services(open_match=self._event_match, drop=self._drop_event)
         # Alone, or one node of a cluster (docs/cluster.md) whose sessions and rooms may live
         # elsewhere, so that it asks (Effects.lookups) before saying they do not exist.
         self.routing: Routing = routing or LocalRouting()
@@ -212,6 +229,9 @@ class Hub:
             match = self.matches.get(rid)
             if match is not None:
                 match.detach(peer)
+            event = self.events.get(rid)
+            if event is not None:
+                event.detach(peer)
         peer.rooms.clear()
         if peer.session is not None:
             peer.session.peers.discard(peer)
@@ -226,6 +246,15 @@ class Hub:
             return out
         if key == DELAY_KEY:
             self.ctx.delays.release(now, out)
+            return out
+        event = self.events.get(str(key))
+        if event is not None:
+            try:
+                event.on_timer()
+            except Exception:  # a timer must never take the server down
+                log.exception("event %s: timer handling failed", event.id)
+                self.stats.internal_errors += 1
+                event.reschedule()
             return out
         match = self.matches.get(str(key))
         if match is not None:
@@ -331,9 +360,12 @@ class Hub:
             match = self.matches.get(rid)
             if match is not None:
                 match.attach(peer, req.resume)
+            event = self.events.get(rid)
+            if event is not None:
+                event.attach(peer)
         # Rooms the client was following, or holds a seat in, that are not here: a cluster
         # node finds where they are and redirects the client there (a lookup with no frame).
-        for rid in self.routing.followed_elsewhere(followed, self.matches):
+        for rid in self.routing.followed_elsewhere(followed - set(self.events), self.matches):
             self.ctx.out.lookup(LookupKind.ROOM, rid, peer, None, req.resume)
 
     def match_of(self, room_id: str) -> MatchRoom | None:
@@ -359,6 +391,21 @@ class Hub:
         raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
     def _dispatch(self, peer: Peer, req: rq.Request) -> None:
+        event = self.events.get(getattr(req, "room", None))  # type: ignore[arg-type]
+        if event is not None:
+            on_event = EVENT_REQUESTS.get(type(req))
+            if on_event is None:
+                raise Refusal(Code.WRONG_STATE, f"{event.id} is an event, not a game room: "
+                                                f"{req.TYPE} is for its matches' rooms")
+            if not self._writable and type(req) in EVENT_WRITES:
+                raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just "
+                                                "now: nothing was accepted; try again shortly")
+            on_event(event, peer, req)
+            return
+        if isinstance(req, EVENT_ONLY):
+            if self.match_of(req.room) is not None:
+                raise Refusal(Code.WRONG_STATE, f"room {req.room} is a game room, not an event")
+            raise Refusal(Code.UNKNOWN_ROOM, f"there is no event {req.room[:40]!r}")
         handler = ROOM_REQUESTS.get(type(req))
         if handler is not None:
             if not self._writable and type(req) in WRITES:
@@ -379,6 +426,12 @@ class Hub:
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
         elif isinstance(req, rq.CreateRoom):
             self._create(peer, req)
+        elif isinstance(req, rq.CreateEvent):
+            self._create_event(peer, req)
+        elif isinstance(req, rq.ListEvents):
+            events = [e.summary() for e in self.events.values()
+                      if e.state != RoomState.FINISHED]
+            self._send(peer, EventList(req.id, events[:ROOM_LIST_MAX]))
         else:  # pragma: no cover - parse_request builds only the types above
             raise Refusal(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
 
@@ -397,7 +450,7 @@ class Hub:
             # The least-loaded node of the cluster takes new rooms (docs/cluster.md).
             self._redirect(peer, req.id, resolved.place, None)
             return
-        if len(self.matches) >= s.max_rooms:
+        if len(self.matches) + len(self.events) >= s.max_rooms:
             raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
         session = peer.session
         assert session is not None
@@ -436,6 +489,77 @@ class Hub:
         self.ctx.out.log(RoomCreated(number, settings.name, config, session.token))
         self._send(peer, Created(req.id, match.id, settings.invite))
         match.reschedule()
+
+    # ------------------------------------------------------------------ Limited events
+
+    def _create_event(self, peer: Peer, req: rq.CreateEvent) -> None:
+        """A Limited event (docs/events.md): its log opens at once, as a game's does (its
+        seed and settings, then every command), so that a restart rebuilds it."""
+        s = self.settings
+        if not self._writable:
+            raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just now: "
+                                            "no event was created; try again shortly")
+        if len(self.matches) + len(self.events) >= s.max_rooms:
+            raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
+        session = peer.session
+        assert session is not None
+        hosting = sum(1 for e in self.events.values()
+                      if e.creator == session.token and e.state == RoomState.WAITING)
+        if hosting >= s.max_waiting_per_session:
+            raise Refusal(Code.LIMIT, f"you already host {hosting} events that have not "
+                                      "started")
+        number = self.ids.next_room()
+        config = EventConfig.parse(req.config, default_name=f"Event {number}")
+        seed = self.ctx.entropy.bits(62)
+        log_id = self.ids.next_game()
+        event = EventRoom(self.ctx, self._event_services, number, config, seed, log_id,
+                          session.token, peer.address)
+        self.events[event.id] = event
+        self.sessions.matters(session, self.ctx.out)
+        wire = {"event": config.to_wire()}
+        self.ctx.out.log(RoomCreated(number, config.name, wire, session.token))
+        self.ctx.out.log(GameStarted(number, log_id, 1, seed, wire, None))
+        self._send(peer, Created(req.id, event.id, None))
+
+    def _event_match(self, event: EventRoom, round_: int, table: int) -> str:
+        """Open the match room of ``event``'s pairing at ``table`` of ``round_``: two seats,
+        each with its player's deck, a server bot in a bot's seat, a player's seat held for
+        them as if they had joined and stepped away (they take it with ``join``)."""
+        ev = event.event
+        pairing = ev.pairings[table - 1]
+        entrants = [ev.entrants[pairing.a], ev.entrants[pairing.b]]  # type: ignore[index]
+        number = self.ids.next_room()
+        config: dict[str, Any] = {
+            "name": f"{event.config.name[:24]} R{round_} T{table}",
+            "variant": "two_player", "best_of": event.config.best_of, "format": "limited",
+            "seats": [{"deck": {"text": deck_text(e.deck or {})}} for e in entrants],
+            "of_event": {"id": event.id, "round": round_, "table": table}}
+        settings = parse_settings(config, default_name=config["name"], internal=True)
+        match = MatchRoom(self.ctx, number, settings, event.creator, None)
+        self.matches[match.id] = match
+        self.ctx.out.log(RoomCreated(number, settings.name, config, event.creator))
+        match.seat_rules.seat_event_players([(e.name, e.session) for e in entrants])
+        return match.id
+
+    def _match_finished(self, match: MatchRoom) -> None:
+        link = match.settings.event
+        if link is None:
+            return
+        event = self.events.get(link[0])
+        if event is None:
+            return
+        score = match.score
+        draws = sum(1 for r in score.results if not r["winners"])
+        event.match_over(link[1], link[2], list(score.wins), draws)
+
+    def _drop_event(self, event: EventRoom) -> None:
+        self.events.pop(event.id, None)
+        for session in self.sessions.sessions.values():
+            if event.id in session.seats or event.id in session.spectating:
+                session.seats.pop(event.id, None)
+                session.spectating.discard(event.id)
+                self.sessions.released(session, self.ctx.now, self.ctx.out)
+        self.ctx.out.wake(event.id, None)
 
     # ------------------------------------------------------------------ rooms' services
 
@@ -583,12 +707,17 @@ class Hub:
         out = self._begin(now)
         row = stored.room
         self.restore_sessions(stored.sessions)
+        if "event" in row.config:
+            return self._restore_event(stored), out
         try:
             match = rebuild(self.ctx, self.sessions, stored)
         except RecoveryError as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
         self.matches[match.id] = match
+        link = match.settings.event
+        if link is not None and link[0] in self.events:
+            self.events[link[0]].matches[(link[1], link[2])] = match.id
         match.reschedule()
         table = match.table
         if table is None:
@@ -596,6 +725,19 @@ class Hub:
         return (f"room {match.id} resumed: game {match.game_id} (match game "
                 f"{match.score.game}), {match.commands} commands, state hash "
                 f"{table.state_hash()}"), out
+
+    def _restore_event(self, stored: StoredRoom) -> str:
+        row = stored.room
+        try:
+            event = rebuild_event(self.ctx, self._event_services, self.sessions, stored)
+        except RecoveryError as exc:
+            log.error("event %s cannot be resumed: %s", row.id, exc)
+            return f"event {row.id} NOT resumed: {exc}"
+        self.events[event.id] = event
+        event.reschedule()
+        ev = event.event
+        return (f"event {event.id} resumed: {ev.phase.value}, {ev.commands} commands, "
+                f"{len(ev.entrants)} entrants")
 
     def resume_idle_sessions(self, now: float) -> Effects:
         """After recovery: a restart gives every idle session a fresh TTL."""

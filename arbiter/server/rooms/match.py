@@ -143,6 +143,7 @@ class MatchRoom:
         """The match is over (its last game ended, or it never started in time)."""
         self.set_state(RoomState.FINISHED)
         self.ctx.out.log(RoomStateSet(self.number, RoomState.FINISHED.value))
+        self.ctx.finished(self)
         self.room_update()
         if not self.members():
             self.ctx.drop(self)

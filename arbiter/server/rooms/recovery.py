@@ -6,6 +6,7 @@ invariant). A room whose log does not replay is not resumed."""
 from __future__ import annotations
 
 from arbiter.protocol.errors import Refusal
+from arbiter.server.events.event import EventConfig
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import Command, from_record
 from arbiter.server.rules.plain import config_from_wire
@@ -13,6 +14,7 @@ from arbiter.server.store.rows import GameRow, StoredRoom
 
 from .bots import RoomBot
 from .context import RoomContext
+from .event_room import EventRoom, Services
 from .match import MatchRoom
 from .sessions import SessionBook
 from .setup import deck_from_wire, parse_settings
@@ -30,7 +32,8 @@ def rebuild(ctx: RoomContext, sessions: SessionBook, stored: StoredRoom) -> Matc
     :class:`RecoveryError` if it cannot be."""
     row = stored.room
     try:
-        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True)
+        settings = parse_settings(row.config, default_name=row.name, allow_scenarios=True,
+                                  internal=True)
     except Refusal as exc:
         raise RecoveryError(f"room {row.id}: its settings are no longer accepted: {exc}") \
             from None
@@ -85,3 +88,31 @@ def _replay(match: MatchRoom, game: GameRow, commands: list[tuple[Command, str |
         if recorded is not None and recorded != table.state_hash():
             raise RecoveryError(f"room {match.id}: state hash differs after command {n}")
     return table
+
+
+def rebuild_event(ctx: RoomContext, services: Services, sessions: SessionBook,
+                  stored: StoredRoom) -> EventRoom:
+    """The Limited event ``stored`` describes, its commands replayed from its seed (each
+    refusal on the way is a log that does not replay); its timers start afresh."""
+    row = stored.room
+    try:
+        config = EventConfig.parse(row.config["event"], default_name=row.name)
+    except Refusal as exc:
+        raise RecoveryError(f"event {row.id}: its settings are no longer accepted: {exc}") \
+            from None
+    if not stored.games:
+        raise RecoveryError(f"event {row.id}: its log has no start")
+    log = stored.games[0]
+    event = EventRoom(ctx, services, row.id, config, log.seed, log.id, row.creator, None)
+    for r in stored.commands:
+        try:
+            event.event.apply(r.command)
+        except Refusal as exc:
+            raise RecoveryError(f"event {row.id}: command {r.n} ({r.command.get('c')}) is "
+                                f"refused on replay: {exc}") from None
+    for e in event.event.entrants:
+        session = sessions.get(e.session) if e.session is not None else None
+        if session is not None:
+            session.seats[event.id] = e.seat
+    event.restart_timers()
+    return event

@@ -229,6 +229,28 @@ class SeatRules:
         match.reschedule()
         match.play.maybe_start()
 
+    def seat_event_players(self, players: list[tuple[str, str | None]]) -> None:
+        """Seat a Limited event's pairing in this new match (docs/events.md): each seat gets
+        its player (name, session token; None: a bot the server runs), holding it as if they
+        had joined and stepped away, so that ``join`` takes it back and the grace period
+        runs for a player who never comes. The decks are the room's fixed ones."""
+        match = self.match
+        for seat, (name, token) in zip(match.seats, players, strict=True):
+            seat.token = self.ctx.entropy.token()
+            seat.name = self.seating.unique_name(name, seat)
+            session = self.ctx.sessions.get(token) if token is not None else None
+            if token is None:
+                seat.bot = RoomBot("heuristic", self.ctx.entropy.bits(62))
+            elif session is not None:
+                seat.session = session
+                session.seats[match.id] = seat.index
+                self.ctx.sessions.matters(session, self.ctx.out)
+                seat.away_deadline = self.ctx.now + self.ctx.settings.grace
+            self.store(seat)
+        match.deadlines.idle = None
+        match.reschedule()
+        match.play.maybe_start()
+
     def submit_deck(self, peer: Peer, req: rq.SubmitDeck) -> None:
         match = self.match
         seat = match.seat_or_refuse(peer)

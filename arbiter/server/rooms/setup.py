@@ -76,6 +76,9 @@ class RoomSettings:
     scenario: Scenario | None = None
     seed: int | None = None
     allow_test_cards: bool = False
+    # A match of a Limited event: (the event's id, its round, its table); set by the server
+    # only (docs/events.md), never by a client's "create".
+    event: tuple[str, int, int] | None = None
 
     def game_config(self, names: list[str], decks: list[DeckList], *,
                     chooser: int | None = None, first_game: bool = True) -> GameConfig:
@@ -156,6 +159,11 @@ def deck_to_wire(deck: DeckList) -> dict[str, Any]:
             "vanguard": deck.vanguard}
 
 
+def deck_text(main: dict[str, int]) -> str:
+    """A deck given as card counts, as a deck list (an event's decks: docs/events.md)."""
+    return "\n".join(f"{n} {name}" for name, n in sorted(main.items()) if n > 0)
+
+
 def deck_from_wire(data: dict[str, Any]) -> DeckList:
     return DeckList(tuple(data["main"]), tuple(data["side"]), data.get("commander"),
                     tuple(data.get("planar", ())), tuple(data.get("schemes", ())),
@@ -227,8 +235,13 @@ _TESTING = ("scenario", "seed", "allow_test_cards")
 
 
 def parse_settings(raw: dict[str, Any], *, default_name: str,
-                   allow_scenarios: bool = False) -> RoomSettings:
-    """Check a "create room" configuration; raise :class:`Refusal` saying what is wrong."""
+                   allow_scenarios: bool = False, internal: bool = False) -> RoomSettings:
+    """Check a "create room" configuration; raise :class:`Refusal` saying what is wrong.
+    ``internal``: a configuration the server made itself (an event's match), which may name
+    its event."""
+    event = _event_of(raw.get("of_event")) if internal and "of_event" in raw else None
+    if event is not None:
+        raw = {k: v for k, v in raw.items() if k != "of_event"}
     unknown = sorted(str(k) for k in raw if k not in _KNOWN)
     if unknown:
         raise _bad(f"unknown setting {unknown[0][:40]!r}")
@@ -310,7 +323,7 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         hand_size=7 if hand_size is None else hand_size, format=fmt,
         planechase=options["planechase"], vanguard=options["vanguard"], seating=seating,
         scenario=_parse_scenario(raw["scenario"]) if raw.get("scenario") is not None else None,
-        seed=seed, allow_test_cards=allow_test)
+        seed=seed, allow_test_cards=allow_test, event=event)
     # Let the engine check the combination, with stand-in decks where none is fixed yet: a
     # ready-made deck legal in the room's format (every ready-made deck has the parts the
     # variants use). The format must fit the variant before a stand-in can be picked.
@@ -328,6 +341,13 @@ def parse_settings(raw: dict[str, Any], *, default_name: str,
         # decks passed check_deck above): the configuration is what is wrong.
         raise _bad(exc.message) from None
     return settings
+
+
+def _event_of(raw: Any) -> tuple[str, int, int]:
+    if not (isinstance(raw, dict) and isinstance(raw.get("id"), str)):
+        raise _bad("of_event must be {id, round, table}")
+    return raw["id"], _int(raw.get("round"), "event round", 1, 100), \
+        _int(raw.get("table"), "event table", 1, 1000)
 
 
 def _parse_seats(raw: Any, allow_test: bool, max_seats: int) -> tuple[SeatSpec, ...]:
