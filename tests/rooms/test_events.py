@@ -5,8 +5,11 @@ event back where it was, mid-pick included; nobody sees another's pack."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.server.rooms.context import HubSettings
@@ -239,3 +242,59 @@ def test_a_restart_while_building_and_during_a_round(tmp_path: Path) -> None:
             break
         third.advance(1)
     assert _event(again, room)["round"] == 2
+
+
+def _by_hand(ev: dict[str, Any], history: list[list[dict[str, Any]]]
+             ) -> list[tuple[int, int, float, float, float]]:
+    """The standings worked out from each round's results the long way, as a scorekeeper
+    would: 3 points a match won, 1 a match drawn; percentages floored at one third; a bye
+    (none with six players) would count as a win and be left out of opponents' figures."""
+    seats = [e["seat"] for e in ev["entrants"]]
+    points = dict.fromkeys(seats, 0)
+    matches = {s: [0, 0] for s in seats}  # points, matches played
+    games = {s: [0, 0] for s in seats}  # game points (3 a win, 1 a draw), games played
+    opponents: dict[int, list[int]] = {s: [] for s in seats}
+    for pairings in history:
+        for p in pairings:
+            a, b, (wa, wb, d) = p["a"], p["b"], p["result"]
+            for me, them, won, lost in ((a, b, wa, wb), (b, a, wb, wa)):
+                got = 3 if won > lost else 1 if won == lost else 0
+                points[me] += got
+                matches[me][0] += got
+                matches[me][1] += 1
+                games[me][0] += 3 * won + d
+                games[me][1] += won + lost + d
+                opponents[me].append(them)
+
+    def pct(pair: list[int]) -> Fraction:
+        return max(Fraction(1, 3), Fraction(pair[0], 3 * pair[1]))
+
+    def opp(of: dict[int, list[int]], s: int) -> Fraction:
+        return sum((pct(of[o]) for o in opponents[s]), Fraction()) / len(opponents[s])
+
+    rows = [(s, points[s], opp(matches, s), pct(games[s]), opp(games, s)) for s in seats]
+    rows.sort(key=lambda r: (-r[1], -r[2], -r[3], -r[4], r[0]))
+    return [(s, p, round(float(o), 4), round(float(g), 4), round(float(og), 4))
+            for s, p, o, g, og in rows]
+
+
+@pytest.mark.slow
+def test_a_sealed_event_of_six_bots_ends_with_standings_a_scorekeeper_agrees_with() -> None:
+    sim = Sim(HubSettings(bot_think=0.01))
+    host, room = _host(sim, {"kind": "sealed", "seats": 6, "rounds": 3, "best_of": 3})
+    host.ok({"t": "spectate", "r": room})
+    host.ok({"t": "start", "r": room})
+    for _ in range(20_000):
+        if _event(host, room)["phase"] == "finished":
+            break
+        sim.advance(5)
+    ev = _event(host, room)
+    assert ev["phase"] == "finished", "the event did not end"
+    history = [[m for m in ev["matches"] if m["round"] == r] for r in (1, 2, 3)]
+    assert len(history) == 3 and all(len(r) == 3 for r in history)
+    met = [frozenset((p["a"], p["b"])) for r in history for p in r]
+    assert len(set(met)) == 9, "no pairing repeats while one can be avoided"
+    table = [(s["seat"], s["points"], s["omw"], s["gw"], s["ogw"]) for s in ev["standings"]]
+    assert table == _by_hand(ev, history)
+    assert [s["rank"] for s in ev["standings"]] == [1, 2, 3, 4, 5, 6]
+    assert len(ev["pools"]) == 6 and all(sum(p["deck"].values()) >= 40 for p in ev["pools"])

@@ -443,6 +443,9 @@ class Event:
                                for p in self.pairings]
         if self.records:
             out["standings"] = [_standing(s) for s in self.standings()]
+            out["matches"] = [{"round": r.round, "a": int(r.a),
+                               "b": None if r.b is None else int(r.b),
+                               "result": [r.a_wins, r.b_wins, r.draws]} for r in self.records]
         if seat is not None and 0 <= seat < len(self.entrants):
             out["you"] = self._own(self.entrants[seat])
         if self.phase == Phase.FINISHED and finished_public:
