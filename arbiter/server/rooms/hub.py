@@ -36,7 +36,7 @@ from arbiter.protocol.server_messages import (
     Welcome,
     encode,
 )
-from arbiter.server.events.event import EventConfig
+from arbiter.server.events.event import EventConfig, Phase
 from arbiter.server.rules.cards import catalog
 from arbiter.server.store.records import GameStarted, RoomCreated
 from arbiter.server.store.rows import StoredRoom
@@ -390,6 +390,18 @@ class Hub:
             return None
         raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
+    def _event_elsewhere(self, peer: Peer, room_id: str, request: int) -> None:
+        """An event's own request (``pick``, ``start``, ``drop``) for an event not here: a
+        cluster node finds where it is and sends the client there, as for a room (once taken
+        over here, the frame handed back finds it); otherwise there is no such event."""
+        if room_ids.is_room_id(room_id) and self._ask(LookupKind.ROOM, room_id, peer):
+            return
+        url = self._resolved.rooms.get(room_id) if self._resolved else None
+        if url is not None:
+            self._redirect(peer, request, url, room_id)
+            return
+        raise Refusal(Code.UNKNOWN_ROOM, f"there is no event {room_id[:40]!r}")
+
     def _dispatch(self, peer: Peer, req: rq.Request) -> None:
         event = self.events.get(getattr(req, "room", None))  # type: ignore[arg-type]
         if event is not None:
@@ -405,7 +417,8 @@ class Hub:
         if isinstance(req, EVENT_ONLY):
             if self.match_of(req.room) is not None:
                 raise Refusal(Code.WRONG_STATE, f"room {req.room} is a game room, not an event")
-            raise Refusal(Code.UNKNOWN_ROOM, f"there is no event {req.room[:40]!r}")
+            self._event_elsewhere(peer, req.room, req.id)
+            return
         handler = ROOM_REQUESTS.get(type(req))
         if handler is not None:
             if not self._writable and type(req) in WRITES:
@@ -638,6 +651,11 @@ class Hub:
         if url is not None:
             self._redirect(peer, None, url, room)
             return out
+        event = self.events.get(room)
+        if event is not None:  # an event this node took over meanwhile
+            if room not in peer.rooms:
+                event.attach(peer)
+            return out
         match = self.matches.get(room)
         if match is None:
             session.seats.pop(room, None)
@@ -663,15 +681,19 @@ class Hub:
         and they come back with their sessions and are sent on from there."""
         out = self._begin(now)
         match = self.matches.pop(room, None)
-        if match is None:
+        event = self.events.pop(room, None)
+        if match is not None:
+            followers = match.members()
+            for rid in [r for r, mr in self.index.items() if mr is match]:
+                del self.index[rid]
+        elif event is not None:
+            followers = event.members()
+        else:
             return out
-        followers = match.members()
-        for rid in [r for r, mr in self.index.items() if mr is match]:
-            del self.index[rid]
         for session in self.sessions.sessions.values():
             session.seats.pop(room, None)
             session.spectating.discard(room)
-        out.wake(match.id, None)
+        out.wake(room, None)
         for peer in followers:
             peer.rooms.discard(room)
             if url is not None:
@@ -734,10 +756,39 @@ class Hub:
             log.error("event %s cannot be resumed: %s", row.id, exc)
             return f"event {row.id} NOT resumed: {exc}"
         self.events[event.id] = event
-        event.reschedule()
         ev = event.event
+        for match in self.matches.values():  # its matches restored before it (a cluster's)
+            link = match.settings.event
+            if link is not None and link[0] == event.id:
+                event.matches[(link[1], link[2])] = match.id
+        # Entrants already connected (a cluster node taking the event over while they came
+        # back: their hello found no event here) follow it from now.
+        for e in ev.entrants:
+            session = self.sessions.get(e.session) if e.session is not None else None
+            for peer in sorted(session.peers, key=lambda p: p.id) if session else []:
+                if peer.reading and event.id not in peer.rooms:
+                    event.attach(peer)
+        event.reschedule()
         return (f"event {event.id} resumed: {ev.phase.value}, {ev.commands} commands, "
                 f"{len(ev.entrants)} entrants")
+
+    def stray_match(self, room: str) -> str | None:
+        """The event that match ``room`` (held here) reports its end to, when that event is
+        not here: a cluster node then takes the event too, or gives the match up to the
+        event's node (docs/cluster.md, "Events")."""
+        match = self.matches.get(room)
+        link = None if match is None else match.settings.event
+        if link is None or link[0] in self.events:
+            return None
+        return link[0]
+
+    def incomplete_events(self) -> list[str]:
+        """Events held here with a match of their round open elsewhere (or nowhere yet): a
+        pairing waiting for its result whose room is not here."""
+        return [e.id for e in self.events.values()
+                if e.event.phase == Phase.PLAYING and any(
+                    p.b is not None and (p.round, p.table) not in e.matches
+                    for p in e.event.unfinished())]
 
     def resume_idle_sessions(self, now: float) -> Effects:
         """After recovery: a restart gives every idle session a fresh TTL."""
