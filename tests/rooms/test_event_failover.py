@@ -147,3 +147,23 @@ def test_an_event_let_go_closes_its_followers_and_logs_nothing(tmp_path: Path) -
     node.apply(node.hub.release_room(room, None, node.now))
     assert len(node.records) == logged and room not in node.hub.events
     assert back.close_code == 1012 and room not in node.deadlines
+
+
+def test_a_seat_taken_up_from_another_session_stays_there_after_a_restart(
+        tmp_path: Path) -> None:
+    # Ann comes back on a new device with her seat's token: the seat is that session's from
+    # then on, in the log too, so that a restart (or another node) gives it to her new
+    # session, and her old one follows the event no more (nor sees her pack).
+    store = Store(tmp_path / "log.sqlite3")
+    ann, room = _drafting(store)
+    first = ann.sim
+    token = ann.replies[max(i for i, r in ann.replies.items() if r["t"] == "joined")]["token"]
+    phone = first.connect("Ann's phone")
+    phone.ok({"t": "join", "r": room, "token": token})
+    node = Sim(cluster=True)
+    node.apply(node.hub.restore_room(_stored(store)[room], node.now)[1])
+    old = node.connect(session=ann.session)
+    new = node.connect(session=phone.session)
+    assert _event(old, room) is None
+    ev = _event(new, room)
+    assert ev is not None and ev["you"]["seat"] == 0 and len(ev["you"]["picks"]) == 2

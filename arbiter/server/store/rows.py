@@ -70,12 +70,13 @@ class StoredRoom:
         """Assemble a room from its rows, whichever store gave them: the commands are those
         of its last game if that is still being played, the sessions those of its seats'
         holders that the store still knows. An event has no seat rows: its entrants are the
-        sessions its ``join`` commands name (a cluster node taking it over knows no others)."""
+        sessions its commands name (``join``, and ``seat`` for a seat taken up from another
+        session), so that a cluster node taking it over knows them."""
         current = games[-1] if games and games[-1].result is None else None
         commands = list(commands_of(current.id)) if current is not None else []
         named = [s.session for s in seats]
         if "event" in room.config:
-            named += [c.command.get("session") for c in commands if c.command.get("c") == "join"]
+            named += [c.command.get("session") for c in commands]
         holders: dict[str, str] = {}
         for token in named:
             if isinstance(token, str) and token not in holders:
