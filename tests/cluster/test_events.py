@@ -5,10 +5,10 @@ that record every frame; a node is killed with SIGKILL, and every wait is for a 
 a bound.
 
 What is checked: an event's node keeps it (and its writes) past its first beats; a pick sent to
-another node is redirected to the event's node; after its node dies another node takes the
-event over, with its entrants' sessions, so that they find it again with their sessions alone
-and their picks are accepted; and a round's match is taken over together with its event, so
-that its result still reaches the event."""
+another node is redirected to the event's node, and every node lists it; after its node dies
+another node takes the event over, with its entrants' sessions, so that they find it again
+with their sessions alone and their picks are accepted; and a round's match is taken over
+together with its event, so that its result still reaches the event."""
 
 from __future__ import annotations
 
@@ -87,6 +87,10 @@ async def test_an_event_fails_over_with_its_entrants_and_takes_picks_on_its_new_
         eve = await _open(nursery, b, session=ann.session, activity=activity)
         reply = await eve.call({"t": "pick", "r": room, "card": "Forest"})
         assert reply["t"] == "redirect" and reply["url"] == a.url, reply
+
+        async def listed_on_b() -> bool:  # any node lists every node's events
+            return [e["r"] for e in (await eve.ok({"t": "events"}))["events"]] == [room]
+        await eventually(listed_on_b, 10, "the event in node b's event list")
         await eve.close()
 
         a.kill()

@@ -167,3 +167,23 @@ def test_a_seat_taken_up_from_another_session_stays_there_after_a_restart(
     assert _event(old, room) is None
     ev = _event(new, room)
     assert ev is not None and ev["you"]["seat"] == 0 and len(ev["you"]["picks"]) == 2
+
+
+def test_the_event_list_holds_every_node_s_events_and_the_room_list_none(
+        tmp_path: Path) -> None:
+    # A node publishes its events in the cluster's lobby, marked as events: any node lists
+    # them with the events (an event lives on one node; its players are on any), never with
+    # the rooms, and its own events once.
+    store = Store(tmp_path / "log.sqlite3")
+    _, room = _drafting(store)
+    node = Sim(cluster=True)
+    node.apply(node.hub.restore_room(_stored(store)[room], node.now)[1])
+    published = node.hub.summaries()
+    assert published[room]["event"] is True and published[room]["kind"] == "draft"
+    there = {**published[room], "r": "9", "name": "there"}
+    node.apply(node.hub.remote_lobby({"9": there, room: {**there, "r": room}}, node.now))
+    eve = node.connect("Eve")
+    events = eve.ok({"t": "events"})["events"]
+    assert [(e["r"], e["name"]) for e in events] == [(room, f"Event {room}"), ("9", "there")]
+    assert all("event" not in e for e in events)
+    assert eve.ok({"t": "rooms"})["rooms"] == []

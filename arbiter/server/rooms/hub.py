@@ -87,6 +87,7 @@ EVENT_REQUESTS: dict[type[rq.Request], Callable[[EventRoom, Peer, Any], None]] =
 EVENT_ONLY = (rq.StartEvent, rq.Pick, rq.DropEvent)
 
 ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
+EVENT_MARK = "event"  # in a lobby entry a cluster node publishes: the entry is an event's
 
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
@@ -433,7 +434,8 @@ class Hub:
         elif isinstance(req, rq.ListRooms):
             if self._ask(LookupKind.LOBBY, "", peer):
                 return
-            rooms = [*self.summaries().values(), *self.routing.other_rooms(self.matches)]
+            rooms = [*self._room_summaries().values(),
+                     *(r for r in self._other_entries() if EVENT_MARK not in r)]
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
@@ -442,8 +444,11 @@ class Hub:
         elif isinstance(req, rq.CreateEvent):
             self._create_event(peer, req)
         elif isinstance(req, rq.ListEvents):
-            events = [e.summary() for e in self.events.values()
-                      if e.state != RoomState.FINISHED]
+            if self._ask(LookupKind.LOBBY, "", peer):  # a cluster's events live on any node
+                return
+            events = [*self._event_summaries().values(),
+                      *({k: v for k, v in r.items() if k != EVENT_MARK}
+                        for r in self._other_entries() if EVENT_MARK in r)]
             self._send(peer, EventList(req.id, events[:ROOM_LIST_MAX]))
         else:  # pragma: no cover - parse_request builds only the types above
             raise Refusal(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
@@ -708,7 +713,13 @@ class Hub:
         return len(self.matches), players
 
     def summaries(self) -> dict[str, dict[str, Any]]:
-        """The lobby entries of this node's rooms (finished ones left out)."""
+        """The lobby entries of this node's rooms and events (finished ones left out), as a
+        cluster node publishes them: an event's marked (``EVENT_MARK``), so that the other
+        nodes list it with the events, not with the rooms."""
+        events = {rid: {**e, EVENT_MARK: True} for rid, e in self._event_summaries().items()}
+        return {**self._room_summaries(), **events}
+
+    def _room_summaries(self) -> dict[str, dict[str, Any]]:
         out = {}
         for mr in self.matches.values():
             if mr.state != RoomState.FINISHED:
@@ -716,6 +727,14 @@ class Hub:
                 del summary["t"]
                 out[mr.id] = summary
         return out
+
+    def _event_summaries(self) -> dict[str, dict[str, Any]]:
+        return {e.id: e.summary() for e in self.events.values()
+                if e.state != RoomState.FINISHED}
+
+    def _other_entries(self) -> list[dict[str, Any]]:
+        """The other nodes' lobby entries, rooms and events (a cluster node's; none alone)."""
+        return self.routing.other_rooms(self.matches.keys() | self.events.keys())
 
     # ------------------------------------------------------------------ recovery
 
