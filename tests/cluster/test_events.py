@@ -18,23 +18,12 @@ from typing import Any
 import trio
 
 from arbiter.server.cluster.directory import Directory
+from tests.e2e.event_views import deck_text, state, you
 from tests.server.harness import Activity, Client
 
 from .helpers import eventually
 from .nodes import LEASE
 from .test_nodes import _bounded, _claimed, _open
-
-
-def state(c: Client, room: str) -> dict[str, Any] | None:
-    """The latest state of event ``room`` that ``c`` was sent."""
-    states = [m["ev"] for m in c.messages if m["t"] == "event" and m["r"] == room]
-    return states[-1] if states else None
-
-
-def you(c: Client, room: str) -> dict[str, Any]:
-    ev = state(c, room)
-    assert ev is not None and "you" in ev, ev
-    return dict(ev["you"])
 
 
 async def until(activity: Activity, condition: Callable[[], Any], what: str,
@@ -115,12 +104,6 @@ def _has_state(c: Client, room: str) -> Callable[[], bool]:
 
 async def _is(value: Any, expected: Any) -> bool:
     return bool(await value == expected)
-
-
-def deck_text(pool: dict[str, int]) -> str:
-    """A legal Limited deck: the whole pool and Forests to forty (CR 100.2b: no copy limit)."""
-    return "\n".join([*(f"{n} {c}" for c, n in pool.items()),
-                      f"{max(40 - sum(pool.values()), 17)} Forest"])
 
 
 async def test_a_round_s_match_is_taken_over_with_its_event_and_reports_its_result(

@@ -21,6 +21,7 @@ from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.store.db import DB_NAME, Store
 from tests.server.harness import Activity, Client
 
+from .event_views import deck_text, state, you
 from .procs import Server
 
 BOUND = 30.0  # seconds for anything below to happen, on a busy machine
@@ -63,18 +64,6 @@ class Table:
 
     async def all_closed(self) -> None:
         await self.until(lambda: all(c.closed for c in self.clients), "the connections to end")
-
-
-def state(c: Client, room: str) -> dict[str, Any] | None:
-    """The latest state of event ``room`` that ``c`` was sent."""
-    states = [m["ev"] for m in c.messages if m["t"] == "event" and m["r"] == room]
-    return states[-1] if states else None
-
-
-def you(c: Client, room: str) -> dict[str, Any]:
-    ev = state(c, room)
-    assert ev is not None and "you" in ev, ev
-    return dict(ev["you"])
 
 
 def logged(data: Path, room: str) -> list[dict[str, Any]]:
@@ -127,12 +116,6 @@ def _private_keys(value: Any) -> set[str]:
     if isinstance(value, list):
         return set().union(*(_private_keys(v) for v in value)) if value else set()
     return set()
-
-
-def deck_text(pool: dict[str, int]) -> str:
-    """A legal Limited deck: the whole pool and Forests to forty (CR 100.2b: no copy limit)."""
-    return "\n".join([*(f"{n} {c}" for c, n in pool.items()),
-                      f"{max(40 - sum(pool.values()), 17)} Forest"])
 
 
 async def test_an_event_survives_sigkill_in_the_draft_building_and_a_round(
