@@ -21,7 +21,7 @@ import itertools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -36,7 +36,7 @@ from arbiter.testing.localservers import (
     leftovers,
 )
 
-from .nodes import nodes_left_running
+from .nodes import LEASE, Node, nodes_left_running, start_nodes
 
 TEMPLATE = "arbiter_template"  # the database every test's database is a copy of
 
@@ -140,3 +140,24 @@ def own_postgres(postgres_data: Path) -> Iterator[LocalPostgres]:
     server = _started(_make(lambda: LocalPostgres(template=postgres_data)))
     yield server
     server.cleanup()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, redis_server: LocalRedis, dsn: str, prefix: str
+            ) -> Iterator[dict[str, Any]]:
+    """``start(count)`` starts cluster nodes sharing the test's Redis prefix and database
+    (their leases ``LEASE`` long unless told), each ended at the test's end."""
+    started: list[Node] = []
+
+    def start(count: int, lease: float = LEASE, dsn_: str | None = None,
+              extra: tuple[str, ...] = ()) -> list[Node]:
+        nodes = start_nodes(tmp_path / f"run{len(started)}", count, redis=redis_server.url,
+                            dsn=dsn_ or dsn, prefix=prefix, lease=lease, extra=extra)
+        started.extend(nodes)
+        return nodes
+
+    yield {"start": start, "dsn": dsn, "redis": redis_server.url, "prefix": prefix}
+    for node in started:
+        if node.proc is not None and node.proc.poll() is None:
+            node.thaw()
+        node.stop()

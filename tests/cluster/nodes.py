@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.e2e.procs import Server, free_port
 
 PORT_ATTEMPTS = 5
+LEASE = 2.0  # seconds: short, so that failovers happen quickly
 _STARTED: list[Node] = []  # every node of the session, for its end (conftest.py)
 
 
@@ -55,7 +56,7 @@ class Node(Server):
 
 
 def start_nodes(base: Path, count: int, *, redis: str, dsn: str, prefix: str,
-                lease: float = 2.0, extra: tuple[str, ...] = ()) -> list[Node]:
+                lease: float = LEASE, extra: tuple[str, ...] = ()) -> list[Node]:
     nodes = [Node(base, i, redis=redis, dsn=dsn, prefix=prefix, lease=lease, extra=extra)
              for i in range(count)]
     try:

@@ -12,13 +12,12 @@ happen quickly, and no test sleeps for a fixed time.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 import trio
 
 from arbiter.bots.strategies import random_strategy
@@ -28,29 +27,9 @@ from arbiter.testing.localservers import LocalPostgres, LocalRedis
 from tests.server.harness import Activity, Client
 
 from .helpers import eventually
-from .nodes import Node, start_nodes
+from .nodes import LEASE, Node, start_nodes
 
-LEASE = 2.0
 BOUND = 90  # seconds for a whole test: a hang fails it with a traceback of where it waited
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, redis_server: LocalRedis, dsn: str, prefix: str
-            ) -> Iterator[dict[str, Any]]:
-    started: list[Node] = []
-
-    def start(count: int, lease: float = LEASE, dsn_: str | None = None,
-              extra: tuple[str, ...] = ()) -> list[Node]:
-        nodes = start_nodes(tmp_path / f"run{len(started)}", count, redis=redis_server.url,
-                            dsn=dsn_ or dsn, prefix=prefix, lease=lease, extra=extra)
-        started.extend(nodes)
-        return nodes
-
-    yield {"start": start, "dsn": dsn, "redis": redis_server.url, "prefix": prefix}
-    for node in started:
-        if node.proc is not None and node.proc.poll() is None:
-            node.thaw()
-        node.stop()
 
 
 @asynccontextmanager

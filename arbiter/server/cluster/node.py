@@ -390,10 +390,13 @@ class ClusterNode(ServerBase):
                 return False
             self.holdings.claimed(room, epoch)
             self.stats.claims += 1
-            if not await self._restore(room):
+            # Not restored and still held: its log did not replay (a room finished meanwhile,
+            # or a match given up to its event's node, is no longer held).
+            if not await self._restore(room) and room in self.holdings.epochs:
                 self.stats.claim_failures += 1
-            log.info("room %d taken over at epoch %d", room, epoch)
-            return True
+            if room in self.holdings.epochs:
+                log.info("room %d taken over at epoch %d", room, epoch)
+            return room in self.holdings.epochs
 
     @contextlib.contextmanager
     def _taking(self, room: int) -> Iterator[None]:
@@ -416,7 +419,34 @@ class ClusterNode(ServerBase):
         line, effects = self.hub.restore_room(stored, trio.current_time())
         self.apply(effects)
         log.info("%s", line)
-        return str(room) in self.hub.matches
+        if str(room) in self.hub.events:
+            await self._take_matches(room)
+        event = self.hub.stray_match(str(room))
+        if event is not None and not await self._take(int(event)):
+            await self._give_up(room, f"its event {event} lives on another node")
+            return False
+        return str(room) in self.hub.matches or str(room) in self.hub.events
+
+    async def _take_matches(self, event: int) -> None:
+        """An event and the match rooms of its round live on one node (a match reports its end
+        to its event in-process: docs/cluster.md, "Events"): the node holding ``event`` takes
+        over those of its open matches that nobody holds. Those it holds or is taking already
+        are left alone (one being taken is the take that brought the event here)."""
+        for match in await self.log.event_matches(event):
+            if match not in self.holdings.epochs and match not in self.holdings.taking:
+                await self._take(match)
+
+    async def _give_up(self, room: int, why: str) -> None:
+        """Let ``room`` go at once, its lease released so that it is due (for its event's
+        node, which takes it with :meth:`_take_matches`): its followers are closed with 1012
+        and find it on that node when they come back."""
+        epoch = self.holdings.epochs.get(room)
+        self.apply(self.hub.release_room(str(room), None, trio.current_time()))
+        self.holdings.forget(room)
+        log.info("room %d given up: %s", room, why)
+        if epoch is not None:
+            with contextlib.suppress(DirectoryUnavailable):
+                await hand_over(room, node=self.node_id, epoch=epoch, directory=self.directory)
 
     async def _reload(self, room: int) -> None:
         """Rebuild a room after a write whose outcome is unknown: the log says what holds,
@@ -465,6 +495,8 @@ class ClusterNode(ServerBase):
                     await self._reload(room)
                 if self.stopping:
                     continue
+                for event in self.hub.incomplete_events():  # a match given up to this node
+                    await self._take_matches(int(event))
                 due = await self.directory.due()
                 if due:
                     nodes = await self.directory.nodes()
@@ -511,7 +543,8 @@ class ClusterNode(ServerBase):
             self.stats.leases_lost += 1
             log.warning("room %d: its lease was lost; letting it go", room)
             self.apply(self.hub.release_room(str(room), None, now))
-        for room in held.finished(self.hub.matches, writing=bool(self.gate.pending)):
+        open_rooms = self.hub.matches.keys() | self.hub.events.keys()  # events are rooms too
+        for room in held.finished(open_rooms, writing=bool(self.gate.pending)):
             await self._let_go(room)
 
     async def _publish(self) -> None:

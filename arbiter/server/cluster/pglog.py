@@ -318,6 +318,15 @@ class PgLog:
         sql = SELECT_ROOM + (" WHERE state <> 'finished'" if unfinished else "")
         return [room_row(r) for r in self.conn.execute(sql + " ORDER BY id")]
 
+    def event_matches(self, event: int) -> list[int]:
+        """The unfinished match rooms of ``event``'s rounds. Their link to it is in their
+        settings (``of_event``, msgpack, opaque to SQL); they were created after it, so only
+        the unfinished rooms numbered after it are read."""
+        rows = self.conn.execute(SELECT_ROOM + " WHERE state <> 'finished' AND id > %s "
+                                 "ORDER BY id", (event,))
+        return [row.id for row in map(room_row, rows)
+                if (row.config.get("of_event") or {}).get("id") == str(event)]
+
     def room(self, room: int) -> RoomRow | None:
         r = self.conn.execute(SELECT_ROOM + " WHERE id = %s", (room,)).fetchone()
         return None if r is None else room_row(r)
@@ -622,6 +631,9 @@ class ClusterLog:
 
     async def rooms(self, *, unfinished: bool = True) -> list[RoomRow]:
         return await self._call(lambda db: db.rooms(unfinished=unfinished))
+
+    async def event_matches(self, event: int) -> list[int]:
+        return await self._call(lambda db: db.event_matches(event))
 
     async def room(self, room: int) -> RoomRow | None:
         return await self._call(lambda db: db.room(room))

@@ -27,6 +27,8 @@ Commands (plain maps, as logged; ``c`` names the kind):
 ``result`` ``round``, ``table``, ``wins``,   playing: a match of this round ended
            ``draws``
 ``drop``   ``seat``                          building or playing: no more pairings
+``seat``   ``seat``, ``session``             any phase: a player's seat, taken up with its
+                                             token from another session, is that one's
 =========  ===============================  ======================================
 
 Refusals are :class:`~arbiter.protocol.errors.Refusal` with the protocol's codes, raised before
@@ -257,7 +259,8 @@ class Event:
     def _handler(self, cmd: dict[str, Any]) -> Callable[..., list[Note]]:
         handlers: dict[str, Callable[..., list[Note]]] = {
             "join": self._join, "leave": self._leave, "start": self._start,
-            "pick": self._pick, "deck": self._deck, "result": self._result, "drop": self._drop}
+            "pick": self._pick, "deck": self._deck, "result": self._result, "drop": self._drop,
+            "seat": self._seat}
         handler = handlers.get(cmd.get("c"))  # type: ignore[arg-type]
         if handler is None:
             raise Refusal(Code.BAD_MESSAGE, f"no event command {cmd.get('c')!r}")
@@ -276,6 +279,18 @@ class Event:
         if not dry:
             self.entrants.append(Entrant(len(self.entrants), cmd["name"], cmd["session"],
                                          cmd["token"]))
+        return []
+
+    def _seat(self, cmd: dict[str, Any], *, dry: bool) -> list[Note]:
+        """A seat changes sessions (its token shown from a new device): logged, so that a
+        restart, or another node, gives it to the session that holds it now."""
+        e = self.entrant(cmd["seat"])
+        if e.bot:
+            raise Refusal(Code.BAD_FIELD, f"seat {e.seat} is a bot's")
+        if self.seat_of(cmd["session"]) not in (None, e.seat):
+            raise Refusal(Code.ALREADY_SEATED, "that session holds another seat")
+        if not dry:
+            e.session = cmd["session"]
         return []
 
     def _leave(self, cmd: dict[str, Any], *, dry: bool) -> list[Note]:

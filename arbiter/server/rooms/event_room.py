@@ -133,12 +133,12 @@ class EventRoom:
         """A seat's token presented from another session (a player on a new device): the
         seat is theirs now; the old session's connections stop following it as its player."""
         old = self.ctx.sessions.get(holder.session or "")
+        self._apply({"c": "seat", "seat": holder.seat, "session": session})  # logged first
         if old is not None:
             old.seats.pop(self.id, None)
             for p in self.peers.pop(holder.seat, set()):
                 p.rooms.discard(self.id)
             self.ctx.sessions.released(old, self.ctx.now, self.ctx.out)
-        holder.session = session
 
     def spectate(self, peer: Peer, req: rq.Spectate) -> None:
         seat = self._seat_of(peer)

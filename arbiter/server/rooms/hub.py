@@ -36,7 +36,7 @@ from arbiter.protocol.server_messages import (
     Welcome,
     encode,
 )
-from arbiter.server.events.event import EventConfig
+from arbiter.server.events.event import EventConfig, Phase
 from arbiter.server.rules.cards import catalog
 from arbiter.server.store.records import GameStarted, RoomCreated
 from arbiter.server.store.rows import StoredRoom
@@ -87,6 +87,7 @@ EVENT_REQUESTS: dict[type[rq.Request], Callable[[EventRoom, Peer, Any], None]] =
 EVENT_ONLY = (rq.StartEvent, rq.Pick, rq.DropEvent)
 
 ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
+EVENT_MARK = "event"  # in a lobby entry a cluster node publishes: the entry is an event's
 
 # Room requests that change what the log holds, refused while a cluster node cannot reach it.
 WRITES = frozenset({rq.Join, rq.Spectate, rq.AddBot, rq.SubmitDeck, rq.Act, rq.Concede,
@@ -390,6 +391,18 @@ class Hub:
             return None
         raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
+    def _event_elsewhere(self, peer: Peer, room_id: str, request: int) -> None:
+        """An event's own request (``pick``, ``start``, ``drop``) for an event not here: a
+        cluster node finds where it is and sends the client there, as for a room (once taken
+        over here, the frame handed back finds it); otherwise there is no such event."""
+        if room_ids.is_room_id(room_id) and self._ask(LookupKind.ROOM, room_id, peer):
+            return
+        url = self._resolved.rooms.get(room_id) if self._resolved else None
+        if url is not None:
+            self._redirect(peer, request, url, room_id)
+            return
+        raise Refusal(Code.UNKNOWN_ROOM, f"there is no event {room_id[:40]!r}")
+
     def _dispatch(self, peer: Peer, req: rq.Request) -> None:
         event = self.events.get(getattr(req, "room", None))  # type: ignore[arg-type]
         if event is not None:
@@ -405,7 +418,8 @@ class Hub:
         if isinstance(req, EVENT_ONLY):
             if self.match_of(req.room) is not None:
                 raise Refusal(Code.WRONG_STATE, f"room {req.room} is a game room, not an event")
-            raise Refusal(Code.UNKNOWN_ROOM, f"there is no event {req.room[:40]!r}")
+            self._event_elsewhere(peer, req.room, req.id)
+            return
         handler = ROOM_REQUESTS.get(type(req))
         if handler is not None:
             if not self._writable and type(req) in WRITES:
@@ -420,7 +434,8 @@ class Hub:
         elif isinstance(req, rq.ListRooms):
             if self._ask(LookupKind.LOBBY, "", peer):
                 return
-            rooms = [*self.summaries().values(), *self.routing.other_rooms(self.matches)]
+            rooms = [*self._room_summaries().values(),
+                     *(r for r in self._other_entries() if EVENT_MARK not in r)]
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
             self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
@@ -429,8 +444,11 @@ class Hub:
         elif isinstance(req, rq.CreateEvent):
             self._create_event(peer, req)
         elif isinstance(req, rq.ListEvents):
-            events = [e.summary() for e in self.events.values()
-                      if e.state != RoomState.FINISHED]
+            if self._ask(LookupKind.LOBBY, "", peer):  # a cluster's events live on any node
+                return
+            events = [*self._event_summaries().values(),
+                      *({k: v for k, v in r.items() if k != EVENT_MARK}
+                        for r in self._other_entries() if EVENT_MARK in r)]
             self._send(peer, EventList(req.id, events[:ROOM_LIST_MAX]))
         else:  # pragma: no cover - parse_request builds only the types above
             raise Refusal(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
@@ -638,6 +656,11 @@ class Hub:
         if url is not None:
             self._redirect(peer, None, url, room)
             return out
+        event = self.events.get(room)
+        if event is not None:  # an event this node took over meanwhile
+            if room not in peer.rooms:
+                event.attach(peer)
+            return out
         match = self.matches.get(room)
         if match is None:
             session.seats.pop(room, None)
@@ -663,15 +686,19 @@ class Hub:
         and they come back with their sessions and are sent on from there."""
         out = self._begin(now)
         match = self.matches.pop(room, None)
-        if match is None:
+        event = self.events.pop(room, None)
+        if match is not None:
+            followers = match.members()
+            for rid in [r for r, mr in self.index.items() if mr is match]:
+                del self.index[rid]
+        elif event is not None:
+            followers = event.members()
+        else:
             return out
-        followers = match.members()
-        for rid in [r for r, mr in self.index.items() if mr is match]:
-            del self.index[rid]
         for session in self.sessions.sessions.values():
             session.seats.pop(room, None)
             session.spectating.discard(room)
-        out.wake(match.id, None)
+        out.wake(room, None)
         for peer in followers:
             peer.rooms.discard(room)
             if url is not None:
@@ -686,7 +713,13 @@ class Hub:
         return len(self.matches), players
 
     def summaries(self) -> dict[str, dict[str, Any]]:
-        """The lobby entries of this node's rooms (finished ones left out)."""
+        """The lobby entries of this node's rooms and events (finished ones left out), as a
+        cluster node publishes them: an event's marked (``EVENT_MARK``), so that the other
+        nodes list it with the events, not with the rooms."""
+        events = {rid: {**e, EVENT_MARK: True} for rid, e in self._event_summaries().items()}
+        return {**self._room_summaries(), **events}
+
+    def _room_summaries(self) -> dict[str, dict[str, Any]]:
         out = {}
         for mr in self.matches.values():
             if mr.state != RoomState.FINISHED:
@@ -694,6 +727,14 @@ class Hub:
                 del summary["t"]
                 out[mr.id] = summary
         return out
+
+    def _event_summaries(self) -> dict[str, dict[str, Any]]:
+        return {e.id: e.summary() for e in self.events.values()
+                if e.state != RoomState.FINISHED}
+
+    def _other_entries(self) -> list[dict[str, Any]]:
+        """The other nodes' lobby entries, rooms and events (a cluster node's; none alone)."""
+        return self.routing.other_rooms(self.matches.keys() | self.events.keys())
 
     # ------------------------------------------------------------------ recovery
 
@@ -734,10 +775,39 @@ class Hub:
             log.error("event %s cannot be resumed: %s", row.id, exc)
             return f"event {row.id} NOT resumed: {exc}"
         self.events[event.id] = event
-        event.reschedule()
         ev = event.event
+        for match in self.matches.values():  # its matches restored before it (a cluster's)
+            link = match.settings.event
+            if link is not None and link[0] == event.id:
+                event.matches[(link[1], link[2])] = match.id
+        # Entrants already connected (a cluster node taking the event over while they came
+        # back: their hello found no event here) follow it from now.
+        for e in ev.entrants:
+            session = self.sessions.get(e.session) if e.session is not None else None
+            for peer in sorted(session.peers, key=lambda p: p.id) if session else []:
+                if peer.reading and event.id not in peer.rooms:
+                    event.attach(peer)
+        event.reschedule()
         return (f"event {event.id} resumed: {ev.phase.value}, {ev.commands} commands, "
                 f"{len(ev.entrants)} entrants")
+
+    def stray_match(self, room: str) -> str | None:
+        """The event that match ``room`` (held here) reports its end to, when that event is
+        not here: a cluster node then takes the event too, or gives the match up to the
+        event's node (docs/cluster.md, "Events")."""
+        match = self.matches.get(room)
+        link = None if match is None else match.settings.event
+        if link is None or link[0] in self.events:
+            return None
+        return link[0]
+
+    def incomplete_events(self) -> list[str]:
+        """Events held here with a match of their round open elsewhere (or nowhere yet): a
+        pairing waiting for its result whose room is not here."""
+        return [e.id for e in self.events.values()
+                if e.event.phase == Phase.PLAYING and any(
+                    p.b is not None and (p.round, p.table) not in e.matches
+                    for p in e.event.unfinished())]
 
     def resume_idle_sessions(self, now: float) -> Effects:
         """After recovery: a restart gives every idle session a fresh TTL."""

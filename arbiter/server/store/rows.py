@@ -69,13 +69,18 @@ class StoredRoom:
              name_of: Callable[[str], str | None]) -> StoredRoom:
         """Assemble a room from its rows, whichever store gave them: the commands are those
         of its last game if that is still being played, the sessions those of its seats'
-        holders that the store still knows."""
+        holders that the store still knows. An event has no seat rows: its entrants are the
+        sessions its commands name (``join``, and ``seat`` for a seat taken up from another
+        session), so that a cluster node taking it over knows them."""
         current = games[-1] if games and games[-1].result is None else None
         commands = list(commands_of(current.id)) if current is not None else []
+        named = [s.session for s in seats]
+        if "event" in room.config:
+            named += [c.command.get("session") for c in commands]
         holders: dict[str, str] = {}
-        for s in seats:
-            if s.session is not None and s.session not in holders:
-                name = name_of(s.session)
+        for token in named:
+            if isinstance(token, str) and token not in holders:
+                name = name_of(token)
                 if name is not None:
-                    holders[s.session] = name
+                    holders[token] = name
         return cls(room, seats, games, commands, holders)
