@@ -2,8 +2,9 @@
 docs/clients.md "Limited events", docs/events.md): a person hosts a booster draft of eight
 seats filled with bots, drafts all 45 picks by clicking, builds a legal deck in the deck builder
 (a deck under 40 cards refused first, CR 100.2b, and kept), plays round one to its end at the
-ordinary table and sees the event go on to round 2 with standings; a spectator's page shows no
-pack during the draft; the event screens fit a phone. Every wait is on a condition with a
+ordinary table and sees the event go on to round 2 with standings; players are listed as they
+join, a spectator's page shows no pack during the draft and a drop is confirmed first; the
+draft and the deck builder fit a phone and take taps. Every wait is on a condition with a
 bounded timeout; no page may log an error or a warning."""
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ def test_a_person_drafts_a_full_pod_builds_plays_round_one_and_sees_round_two(
     ann.close()
 
 
-def test_a_spectator_sees_no_pack_while_a_player_drafts_on_a_phone(
+def test_players_listed_as_they_join_a_spectator_sees_no_pack_a_drop_is_confirmed(
         browser: Any, server: Server) -> None:
     ann = Person(browser, server, "Ann", PHONE, touch=True)
     ann.enter()
@@ -196,6 +197,12 @@ def test_a_spectator_sees_no_pack_while_a_player_drafts_on_a_phone(
     wait_event(eve, event, "ev.phase === 'lobby' && ev.entrants.length === 1")
     assert "Ann" in eve.page.inner_text(".ev-entrants")
     assert eve.page.locator("[data-do=ev-start]").count() == 0, "only the host starts it"
+    bob = Person(browser, server, "Bob")
+    bob.enter()
+    bob.page.click(f'[data-event-row="{event}"] [data-do=ev-join]')
+    wait_event(bob, event, "ev.you && ev.you.seat === 1")
+    for p in (ann, eve):  # the players are listed as they join
+        p.wait("() => /Bob/.test(document.querySelector('.ev-entrants').innerText)")
     ann.page.tap("[data-do=ev-start]")
     wait_event(ann, event, "ev.phase === 'drafting' && ev.you.pack")
     ann.page.wait_for_selector(".ev-pack .ev-card")
@@ -216,7 +223,14 @@ def test_a_spectator_sees_no_pack_while_a_player_drafts_on_a_phone(
     leaked = [card for card in secret if card in shown or card in json.dumps(seen)]
     assert leaked == [], f"the spectator sees {leaked}"
     assert "Drafting: pack 1 of 3" in shown
-    for p in (ann, eve):
+    # Bob drops, after saying yes once more; everyone sees it.
+    bob.page.click("[data-do=ev-drop]")
+    assert "Drop out of the event?" in bob.page.inner_text("#ev-side")
+    assert state(bob, event)["you"]["dropped"] is False
+    bob.page.click("[data-do=ev-drop]")
+    wait_event(bob, event, "ev.you.dropped")
+    eve.wait("() => /Bob \\(dropped\\)/.test(document.querySelector('.ev-entrants').innerText)")
+    for p in (ann, eve, bob):
         p.check_console()
         p.close()
 
