@@ -131,6 +131,8 @@ function packCardHtml(name, i, cards, busy) {
 function groupedHtml(counts, cards, { move = null, filter = "", id = "" } = {}) {
   const groups = M.groupCounts(counts, cards);
   if (!groups.length) return `<p class="empty">None yet.</p>`;
+  const hidden = groups.every(([, list]) => !list.some(([name]) => M.passesFilter(cards?.[name], filter)));
+  if (hidden) return `<p class="empty"${id ? ` id="${id}"` : ""}>None of this colour.</p>`;
   return `<div class="ev-groups"${id ? ` id="${id}"` : ""}>${groups.map(([g, list]) => {
     const shown = list.filter(([name]) => M.passesFilter(cards?.[name], filter));
     if (!shown.length) return "";
@@ -158,7 +160,7 @@ export function draftHtml({ ev, cards, busy }) {
   const pack = you.pack;
   const picks = you.picks ?? [];
   const head = pack
-    ? `<h2>Pack ${esc(d.pack)} · pick ${esc(you.pick)} <small>${esc(plural(pack.length, "card"))}: click or tap one to take it (Tab and Enter with the keyboard)</small></h2>`
+    ? `<h2>Pack ${esc(d.pack)} · pick ${esc(you.pick)} <small>${esc(plural(pack.length, "card"))}: click or tap one to take it<span class="ev-keys"> (Tab or the arrow keys, then Enter)</span></small></h2>`
     : `<h2>Pack ${esc(d.pack)} · waiting for the next pack…</h2>`;
   const body = pack
     ? `<div class="ev-pack" role="group" aria-label="the pack in front of you">${M.sortCards(pack, cards).map((n, i) => packCardHtml(n, i, cards, busy)).join("")}</div>`
