@@ -212,6 +212,11 @@ def test_players_listed_as_they_join_a_spectator_sees_no_pack_a_drop_is_confirme
     ann.shot("event-draft-390")
     ann.page.locator(".ev-pack .ev-card").first.tap()  # a tap takes the card
     wait_event(ann, event, "ev.you.picks.length === 1")
+    # A reload puts Ann back at her seat of the draft, her pick kept.
+    ann.page.reload()
+    ann.wait("() => window.arbiter && window.arbiter.conn.ready")
+    wait_event(ann, event, "ev.you && ev.you.picks.length === 1 && ev.you.pack")
+    ann.page.wait_for_selector(".ev-pack .ev-card")
     pack = state(ann, event)["you"]["pack"] or []
     picks = state(ann, event)["you"]["picks"]
     secret = (set(pack) | set(picks)) - set(BASICS.values())
