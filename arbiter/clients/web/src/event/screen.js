@@ -18,6 +18,13 @@ const HOSTED = "arbiter.hosted"; // the events this browser hosts (the server sa
 const BACK_AFTER_MS = 4000; // the game-over panel is read before the page goes back
 const TABLE_IN_MS = 6000; // the round's pairings and standings are read before the table opens
 
+/** The host form's fields; an unchecked box is "off" (FormData leaves it out). */
+function fieldsOf(form) {
+  const fields = Object.fromEntries(new FormData(form));
+  for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) fields[box.name] = "off";
+  return fields;
+}
+
 export class EventScreens {
   constructor(app) {
     this.app = app;
@@ -309,8 +316,7 @@ export class EventScreens {
 
   /** The host form was sent: create the event, take a seat in it if asked, open it. */
   host(form) {
-    const fields = Object.fromEntries(new FormData(form));
-    for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) fields[box.name] = "off";
+    const fields = fieldsOf(form);
     this.hostState = fields;
     const config = M.eventConfig(fields);
     this.hosting = true;
@@ -335,8 +341,7 @@ export class EventScreens {
   input(e) {
     const form = e.target.form;
     if (!form || form.id !== "ev-host-form") return false;
-    const fields = Object.fromEntries(new FormData(form));
-    for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) fields[box.name] = "off";
+    const fields = fieldsOf(form);
     this.hostState = fields;
     // What was typed is on the page already: the region is now what this state draws.
     this.app.regions.set("ev-host", this.hostHtml());
