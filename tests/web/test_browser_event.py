@@ -193,6 +193,8 @@ def test_players_listed_as_they_join_a_spectator_sees_no_pack_a_drop_is_confirme
     event = host(ann, kind="draft", seats=4, best_of=3, tap=True)
     eve = Person(browser, server, "Eve")
     eve.enter()
+    eve.page.wait_for_selector(f'[data-event-row="{event}"]')
+    eve.shot("lobby-events")
     eve.page.click(f'[data-event-row="{event}"] [data-do=ev-watch]')
     wait_event(eve, event, "ev.phase === 'lobby' && ev.entrants.length === 1")
     assert "Ann" in eve.page.inner_text(".ev-entrants")
