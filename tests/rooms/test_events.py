@@ -239,3 +239,23 @@ def test_a_restart_while_building_and_during_a_round(tmp_path: Path) -> None:
             break
         third.advance(1)
     assert _event(again, room)["round"] == 2
+
+
+def test_your_match_is_offered_only_while_it_is_open() -> None:
+    """``you.match`` is the match to join while it is open (docs/protocol.md section 15):
+    once it has its result, while the round's other matches go on, it is no longer offered."""
+    sim = Sim(HubSettings(bot_think=30))  # the bots' matches do not move while no time passes
+    host, room = _host(sim, {"kind": "sealed", "seats": 4, "best_of": 1, "rounds": 2})
+    ann = sim.connect("Ann")
+    ann.ok({"t": "join", "r": room})
+    host.ok({"t": "start", "r": room})
+    ann.ok({"t": "deck", "r": room, "text": _deck_text(_event(ann, room)["you"]["pool"])})
+    ev = _event(ann, room)
+    match = ev["you"]["match"]["r"]
+    ann.ok({"t": "join", "r": match})
+    ann.ok({"t": "concede", "r": match})  # CR 104.3a: the game, and the match of one, is over
+    ev = _event(ann, room)
+    mine = next(p for p in ev["pairings"] if p.get("room") == match)
+    assert ev["round"] == 1 and mine["result"] is not None
+    assert any(p["result"] is None for p in ev["pairings"]), "the bots' match goes on"
+    assert "match" not in ev["you"]
