@@ -298,3 +298,23 @@ def test_a_sealed_event_of_six_bots_ends_with_standings_a_scorekeeper_agrees_wit
     assert table == _by_hand(ev, history)
     assert [s["rank"] for s in ev["standings"]] == [1, 2, 3, 4, 5, 6]
     assert len(ev["pools"]) == 6 and all(sum(p["deck"].values()) >= 40 for p in ev["pools"])
+
+
+def test_your_match_is_offered_only_while_it_is_open() -> None:
+    """``you.match`` is the match to join while it is open (docs/protocol.md section 15):
+    once it has its result, while the round's other matches go on, it is no longer offered."""
+    sim = Sim(HubSettings(bot_think=30))  # the bots' matches do not move while no time passes
+    host, room = _host(sim, {"kind": "sealed", "seats": 4, "best_of": 1, "rounds": 2})
+    ann = sim.connect("Ann")
+    ann.ok({"t": "join", "r": room})
+    host.ok({"t": "start", "r": room})
+    ann.ok({"t": "deck", "r": room, "text": _deck_text(_event(ann, room)["you"]["pool"])})
+    ev = _event(ann, room)
+    match = ev["you"]["match"]["r"]
+    ann.ok({"t": "join", "r": match})
+    ann.ok({"t": "concede", "r": match})  # CR 104.3a: the game, and the match of one, is over
+    ev = _event(ann, room)
+    mine = next(p for p in ev["pairings"] if p.get("room") == match)
+    assert ev["round"] == 1 and mine["result"] is not None
+    assert any(p["result"] is None for p in ev["pairings"]), "the bots' match goes on"
+    assert "match" not in ev["you"]

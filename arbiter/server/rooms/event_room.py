@@ -416,7 +416,9 @@ class EventRoom:
             if seat in ev.building() and self.build_due is not None:
                 you["timer"] = max(0.0, round(self.build_due - self.ctx.now, 1))
             for p in view.get("pairings", []):
-                if seat in (p["a"], p["b"]) and "room" in p:
+                # Offered while the match is open (docs/protocol.md section 15): once it has
+                # its result there is nothing left to join.
+                if seat in (p["a"], p["b"]) and "room" in p and p["result"] is None:
                     you["match"] = {"r": p["room"], "seat": 0 if p["a"] == seat else 1}
         return view
 

@@ -8,6 +8,7 @@
 import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
+import { EventScreens } from "./event/screen.js";
 import { Connection } from "./net.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
 import * as T from "./table.js";
@@ -83,6 +84,8 @@ export class App {
     this.hold = null; // "pass until end of turn / my turn", while it runs
     this.autoPasses = 0;
     this.match = null; // the match room on screen (null: the lobby)
+    this.eventId = null; // the Limited event on screen (#/event/ID; event/screen.js)
+    this.ev = new EventScreens(this);
     this.status = { state: "connecting" };
     this.deckErrors = [];
     this.toastText = "";
@@ -120,6 +123,7 @@ export class App {
       return;
     }
     if (kind === "welcome") {
+      this.ev.onConnected();
       this.loadCatalog();
       this.route();
       return;
@@ -198,6 +202,10 @@ export class App {
         this.notes.set(match, { text, cls: "restart", turns: 1 });
         break;
       }
+      case "events":
+      case "event":
+        this.ev.onMessage(msg);
+        break;
       case "chat":
         this.log(match, `${msg.from}: ${msg.text}`, "chat");
         break;
@@ -296,6 +304,15 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
+    // #/event/ID: a Limited event's screen (event/screen.js).
+    const event = /^#\/event\/([^?]*)$/.exec(location.hash);
+    this.eventId = event && isRoomId(event[1]) ? event[1] : null;
+    if (this.eventId !== null) {
+      this.match = null;
+      if (this.conn.ready) this.ev.follow(this.eventId);
+      this.render();
+      return;
+    }
     // #/room/ID, or #/room/ID?invite=TOKEN: the link a creator hands to the spectators of a
     // room whose spectators see every hand (docs/protocol.md section 7).
     const m = /^#\/room\/([^?]*)(?:\?invite=(.+))?$/.exec(location.hash);
@@ -313,6 +330,7 @@ export class App {
     }
     if (match === null) {
       this.refreshRooms();
+      this.ev.refresh();
     } else if (!this.conn.seats.has(match) && !this.watching.has(match)
                && !this.conn.tracker.rooms.has(match)) {
       // A room's link: watch it (a seat we hold was re-attached by the server on hello).
@@ -335,10 +353,15 @@ export class App {
   }
 
   tick() {
-    if (this.match === null && this.conn.ready && document.visibilityState !== "hidden") {
+    if (this.match === null && this.eventId === null && this.conn.ready
+        && document.visibilityState !== "hidden") {
       this.ticks = (this.ticks ?? 0) + 1;
-      if (this.ticks % 4 === 0) this.refreshRooms(); // the lobby's list, every 2 s
+      if (this.ticks % 4 === 0) {
+        this.refreshRooms(); // the lobby's lists, every 2 s
+        this.ev.refresh();
+      }
     }
+    this.ev.tick();
     if (this.match !== null && this.clocks.get(this.match)?.p !== null && this.clocks.has(this.match)) {
       this.renderTopbar();
     }
@@ -530,7 +553,7 @@ export class App {
     if (!seated || this.summaries.get(match)?.state !== "playing") {
       for (const [rid, rv] of this.conn.tracker.rooms) if (matchOf(rid) === match) rv.closed = true;
     }
-    this.go(null);
+    if (!this.ev.backFrom(match)) this.go(null); // an event's match: back to the event
   }
 
   toggleAutoPass() {
@@ -554,6 +577,7 @@ export class App {
       }
       return;
     }
+    if (this.eventId !== null && !typing) this.ev.onKey(e);
     if (typing || this.match === null || e.ctrlKey || e.metaKey || e.altKey) return;
     // At the table Space is the pass key wherever the focus is: it never presses the focused
     // button (a Concede clicked once stays focused) nor uses a card clicked to read it (issue
@@ -703,6 +727,7 @@ export class App {
         navigator.clipboard?.writeText(location.href).then(() => this.toast("Link copied."), () => {});
         break;
       default:
+        this.ev.command(what, data); // an event's (event/screen.js)
         break;
     }
   }
@@ -713,6 +738,8 @@ export class App {
     if (form.id === "name-form") {
       const name = String(new FormData(form).get("name") ?? "").trim().slice(0, 40);
       if (name) this.conn.start(name);
+    } else if (form.id === "ev-host-form") {
+      this.ev.host(form);
     } else if (form.id === "create-form") {
       this.createRoom(form);
     } else if (form.id === "deck-form") {
@@ -750,6 +777,7 @@ export class App {
       if (box && document.activeElement === box) box.setSelectionRange(box.value.length, box.value.length);
       return;
     }
+    if (this.ev.input(e)) return;
     const form = t.form;
     if (!form || (form.id !== "create-form" && form.id !== "deck-form")) return;
     // Everything typed or chosen is kept: the lobby rewrites its form from this state whenever
@@ -856,11 +884,17 @@ export class App {
       this.root.querySelector("input[name=name]")?.focus();
       return;
     }
+    if (this.eventId !== null) {
+      this.ev.render();
+      return;
+    }
     if (this.match === null) {
       this.setScreen("lobby", T.lobbyFrame());
       this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
       this.renderRegion("lobby-rooms", T.roomsHtml(this.rooms, this.conn.seats));
       this.renderRegion("create", this.createRegionHtml());
+      this.renderRegion("lobby-events", this.ev.lobbyHtml());
+      this.renderRegion("ev-host", this.ev.hostHtml());
       return;
     }
     const match = this.match;
