@@ -5,8 +5,10 @@
 // message, region by region: a region's HTML is rebuilt as a string and written to the page only
 // when it changed, so a delta that taps one land rewrites one battlefield.
 
+import { Arrows } from "./arrows.js";
 import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
+import { Motion } from "./motion.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { Connection } from "./net.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
@@ -94,6 +96,8 @@ export class App {
     this.live = new Map(); // room -> a copy of its view as it last was before its game ended
     this.regions = new Map(); // region name -> last HTML written
     this.perf = { delta: [], snapshot: [], apply: [] }; // milliseconds to apply (and render)
+    this.arrows = new Arrows(); // target and attack arrows over the board (arrows.js)
+    this.motion = new Motion(); // short animations of what changed (motion.js)
     this.conn.on((kind, detail) => this.onConnection(kind, detail));
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.onKey(e));
@@ -672,6 +676,10 @@ export class App {
       case "autopass":
         this.toggleAutoPass();
         break;
+      case "motion":
+        this.motion.toggle();
+        this.render();
+        break;
       case "stops":
         this.stopsOpen = !this.stopsOpen;
         this.render();
@@ -938,13 +946,15 @@ export class App {
     this.renderRegion("popup", T.popupHtml(this.popup));
     this.renderLog();
     this.renderDetail(ctx);
+    this.arrows.update(ctx.view, this.detailId);
+    this.motion.after(ctx.room, ctx.view);
   }
 
   renderTopbar(ctx = this.tableContext()) {
     this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
     this.renderRegion("topbar", T.topbarHtml(ctx, this.clockNow(ctx.match), {
       autoPass: this.autoPass, concedeArmed: this.concedeArmed,
-      watching: !this.conn.seats.has(ctx.match) }));
+      watching: !this.conn.seats.has(ctx.match), motion: this.motion.on }));
   }
 
   clockNow(match) {
@@ -996,6 +1006,7 @@ export class App {
     if (this.screen !== "table") return;
     const c = ctx ?? this.tableContext();
     const o = this.detailId !== null ? c.view[this.detailId] : undefined;
+    this.arrows.highlight(this.detailId); // the arrows of the card read here stand out
     this.renderRegion("detail", o ? T.detailPanel(this.detailId, o, c)
       : T.keysHelp(!this.conn.seats.has(c.match)));
   }
@@ -1003,7 +1014,7 @@ export class App {
   /** Figures for bench/web.py: apply-and-render times and the connection's counts. */
   figures() {
     return { delta: percentiles(this.perf.delta), snapshot: percentiles(this.perf.snapshot),
-      stats: { ...this.conn.stats }, autoPasses: this.autoPasses };
+      arrows: percentiles(this.arrows.times), stats: { ...this.conn.stats }, autoPasses: this.autoPasses };
   }
 }
 

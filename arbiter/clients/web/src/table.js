@@ -208,7 +208,7 @@ export function tableFrame() {
 <div id="popup"></div></div>`;
 }
 
-export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
+export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching, motion = true }) {
   const { view, names, summary, match, room, me } = ctx;
   const g = view.g ?? {};
   const t = view.t;
@@ -242,6 +242,8 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
       buttons.push(`<button data-do="concede" class="small danger" data-key="concede">${concedeArmed ? "Really concede? (click again)" : "Concede"}</button>`);
     }
   }
+  // Animations (motion.js) for anyone at the table, a spectator too.
+  buttons.push(`<button data-do="motion" class="small${motion ? " on" : ""}" aria-pressed="${motion}" title="short animations of cards arriving and life totals changing">Animations ${motion ? "on" : "off"}</button>`);
   buttons.push(`<button data-do="leave" class="small">Lobby</button>`);
   return `<span class="where">${parts.join(" · ")}</span> <span class="room-id">room ${esc(room)}</span> ${buttons.join(" ")}`;
 }
