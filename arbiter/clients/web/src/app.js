@@ -8,6 +8,7 @@
 import { Arrows } from "./arrows.js";
 import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
+import { moveFocus } from "./focus.js";
 import { Motion } from "./motion.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { Connection } from "./net.js";
@@ -559,6 +560,7 @@ export class App {
       return;
     }
     if (typing || this.match === null || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (moveFocus(e, this.root)) return; // arrow keys from card to card (focus.js)
     // At the table Space is the pass key wherever the focus is: it never presses the focused
     // button (a Concede clicked once stays focused) nor uses a card clicked to read it (issue
     // 29). Enter uses the focused card or button, for the keyboard.

@@ -339,7 +339,7 @@ function pileHtml(ctx, pid, zone, label) {
   if (!cards.length && zone === "c") return "";
   const chips = cards.slice(-8).map(([id, o]) => {
     const acts = places.get(`o${id}`) ?? [];
-    return `<span class="chip${acts.length ? " actionable" : ""}" data-obj="${esc(id)}" data-key="o${esc(id)}" tabindex="${acts.length ? 0 : -1}" title="${esc(o.n)}">${esc(o.n)}</span>`;
+    return `<span class="chip${acts.length ? " actionable" : ""}" data-obj="${esc(id)}" data-key="o${esc(id)}" tabindex="${acts.length ? 0 : -1}" role="${acts.length ? "button" : "group"}" aria-label="${esc(o.n)}${acts.length ? `: ${esc(acts.map((a) => a.label).join("; "))}` : ""}" title="${esc(o.n)}">${esc(o.n)}</span>`;
   }).join("");
   return `<div class="pile"><span class="pile-label">${esc(label)} ${cards.length}</span>${cards.length > 8 ? `<span class="more">…</span>` : ""}${chips}</div>`;
 }
@@ -366,7 +366,7 @@ function playerHead(ctx, pid) {
   if (range) extra.push(`range: ${range.map((q) => esc(nameOf(names, q))).join(", ")}`);
   const poison = p.v ? `, ${plural(p.v, "poison counter")}` : "";
   const label = `${nameOf(names, pid)}${pid === me ? " (you)" : ""}, life ${p.l}${poison}, ${plural(p.h, "card")} in hand, ${p.y} in library${acts.length ? `; ${acts.map((a) => a.label).join("; ")}` : ""}`;
-  return `<div class="seat-head${acts.length ? " actionable" : ""}" data-player="${pid}" data-key="p${pid}" tabindex="${acts.length ? 0 : -1}" ${acts.length ? 'role="button"' : ""} aria-label="${esc(label)}">
+  return `<div class="seat-head${acts.length ? " actionable" : ""}" data-player="${pid}" data-key="p${pid}" tabindex="0" role="${acts.length ? "button" : "group"}" aria-label="${esc(label)}">
 <span class="s-name">${esc(nameOf(names, pid))}${pid === me ? " <small>(you)</small>" : ""}</span>
 <span class="life" title="life">♥ ${esc(p.l)}</span>${p.v ? `<span class="poison" title="poison counters">☠ ${esc(p.v)}</span>` : ""}
 <span class="count">hand <b>${esc(p.h)}</b></span><span class="count">library <b>${esc(p.y)}</b></span>
