@@ -10,6 +10,7 @@ import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
 import { moveFocus } from "./focus.js";
 import { Motion } from "./motion.js";
+import { parseShare, shareLink } from "./share.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { Connection } from "./net.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
@@ -301,6 +302,11 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
+    const shared = parseShare(location.hash); // #room=ID, #watch=ID (share.js)
+    if (shared) {
+      this.openShared(shared);
+      return;
+    }
     // #/room/ID, or #/room/ID?invite=TOKEN: the link a creator hands to the spectators of a
     // room whose spectators see every hand (docs/protocol.md section 7).
     const m = /^#\/room\/([^?]*)(?:\?invite=(.+))?$/.exec(location.hash);
@@ -329,6 +335,26 @@ export class App {
       });
     }
     this.render();
+  }
+
+  /** A shared link: take a seat in the room (the first free one, or the one this browser holds)
+   * or watch it; either way the page then shows it at its own address, #/room/ID. */
+  openShared({ as, match }) {
+    if (!this.conn.ready) {
+      this.render(); // route() runs again once the server has welcomed us
+      return;
+    }
+    if (as === "watch" || this.conn.seats.has(match)) {
+      location.replace(`#/room/${match}`);
+      return;
+    }
+    this.conn.request({ t: "join", r: match }).then(() => {
+      this.watching.delete(match);
+      location.replace(`#/room/${match}`);
+    }).catch((err) => {
+      this.toast(`No seat for you in room ${match} (${err.detail ?? err.message}): watching it instead.`);
+      location.replace(`#/room/${match}`);
+    });
   }
 
   go(match) {
@@ -712,6 +738,13 @@ export class App {
       case "copy-link":
         navigator.clipboard?.writeText(location.href).then(() => this.toast("Link copied."), () => {});
         break;
+      case "share": {
+        const link = shareLink(location, data.as, this.match);
+        const said = data.as === "room" ? "take a seat" : "watch";
+        navigator.clipboard?.writeText(link).then(() => this.toast(`Copied: ${link} (opens room ${this.match} to ${said})`),
+          () => this.toast(`The link to ${said}: ${link}`));
+        break;
+      }
       default:
         break;
     }

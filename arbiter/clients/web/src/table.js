@@ -187,6 +187,8 @@ export function waitingHtml({ match, summary, me, catalog, formState, deckErrors
   const deck = mine && !mine.d ? `<form id="deck-form">${deckFields(catalog, formState, variant, deckErrors)}<button type="submit" class="primary">Use this deck</button></form>` : "";
   return `<section class="wait-panel"><h2>${esc(summary.name)} <small>room ${esc(match)} · ${esc(VARIANT_NAMES[variant] ?? variant)}${summary.best_of > 1 ? ` · best of ${summary.best_of}` : ""}</small></h2>
 <p>${watching ? "You are watching. " : ""}The game starts when every seat is taken and has a deck.</p>
+<p class="share-links">Copy a link: <button data-do="share" data-as="room" class="small"${summary.seats.some((s) => !s.n) ? "" : " disabled"}>to take a seat</button>
+<button data-do="share" data-as="watch" class="small">to watch</button></p>
 <ul class="wseats">${seats}</ul>
 ${me !== null ? `<label>Bots play <select id="bot-strategy">${options([["heuristic", "well"], ["random", "at random"]], "heuristic")}</select></label>` : ""}
 ${deck}
@@ -245,6 +247,8 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching, moti
   // Animations (motion.js) for anyone at the table, a spectator too.
   buttons.push(`<button data-do="motion" class="small${motion ? " on" : ""}" aria-pressed="${motion}" title="short animations of cards arriving and life totals changing">Animations ${motion ? "on" : "off"}</button>`);
   buttons.push(`<button data-do="leave" class="small">Lobby</button>`);
+  // A link that opens this room for watching (share.js), for anyone at the table.
+  buttons.push(`<button data-do="share" data-as="watch" class="small link" title="copy a link that opens this room for watching">Copy watch link</button>`);
   return `<span class="where">${parts.join(" · ")}</span> <span class="room-id">room ${esc(room)}</span> ${buttons.join(" ")}`;
 }
 
