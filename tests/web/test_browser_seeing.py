@@ -2,8 +2,8 @@
 from each spell on the stack to its targets (CR 115.1, 601.2c) and from each attacker to the
 player it attacks (CR 508.1b), drawn where those cards and players are on the page, again after
 a resize to a phone's width, the arrows of the card pointed at standing out; short animations
-of a card arriving in a zone (CR 400.7) and of a life total changing (CR 119.3), which the
-player's setting and the system's reduced motion turn off. Every wait is on a condition with a
+of a card arriving in a zone (CR 400.7) and of a life total changing (CR 119.3), which a key
+skips and the player's setting and the system's reduced motion turn off. Every wait is on a condition with a
 bounded timeout; no page may log an error or a warning."""
 
 from __future__ import annotations
@@ -188,6 +188,10 @@ def test_arrivals_and_life_changes_are_animated_unless_turned_off_or_reduced(
     [life] = [a for a in seen if a["cls"] == "life-down"]
     assert life["change"] == "\u22123" and life["anim"] == "life-down"
     assert life["after"] == "life-rise", life  # the "-3" rising from the life total
+    # A key skips what still runs (the game waits for Ann: nothing rewrites her seat meanwhile).
+    assert ann.page.evaluate("() => !!document.querySelector('#seat-1 .life.life-down')")
+    ann.page.keyboard.press("Escape")
+    ann.wait("() => !document.querySelector('.life-down, .arrive')")
     # The player's setting: off, kept in the browser; nothing is animated.
     ann.page.click('button[data-do="motion"]')
     ann.wait("() => document.querySelector('button[data-do=\"motion\"]')"

@@ -3,7 +3,8 @@
 // that changed (CR 119.3) flashes with the change ("-3", "+4") rising from it.
 //
 // They only decorate: the page is already in its new state when they start, they hold nothing
-// up (a click or a key goes through at once), they last under a second, and they are off when
+// up (a click or a key goes through at once, and ends those running: skip), they last under a
+// second, and they are off when
 // the system asks for reduced motion or the player turns them off (the "Animations" button,
 // kept in localStorage). Regions are rewritten as HTML (app.js), which would cut an animation
 // short: one still running is put back on the new element where it had got to.
@@ -51,6 +52,16 @@ export class Motion {
     this.running = []; // {selector, cls, attrs, until, start}
     this.reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)") ?? { matches: false };
     this.apply();
+    const skip = () => this.skip();
+    document.addEventListener("keydown", skip, true);
+    document.addEventListener("pointerdown", skip, true);
+  }
+
+  /** A key or a click: the animations running end at once (their elements as they end). */
+  skip() {
+    if (!this.running.length) return;
+    for (const r of this.running) document.querySelector(r.selector)?.classList.remove(r.cls);
+    this.running = [];
   }
 
   /** Animations are shown: the player's setting, and the system's reduced motion. */
