@@ -3,8 +3,8 @@ from each spell on the stack to its targets (CR 115.1, 601.2c) and from each att
 player it attacks (CR 508.1b), drawn where those cards and players are on the page, again after
 a resize to a phone's width, the arrows of the card pointed at standing out; short animations
 of a card arriving in a zone (CR 400.7) and of a life total changing (CR 119.3), which a key
-skips and the player's setting and the system's reduced motion turn off. Every wait is on a condition with a
-bounded timeout; no page may log an error or a warning."""
+skips and the player's setting and the system's reduced motion turn off. Every wait is on a
+condition with a bounded timeout; no page may log an error or a warning."""
 
 from __future__ import annotations
 
