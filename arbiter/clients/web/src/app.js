@@ -5,8 +5,12 @@
 // message, region by region: a region's HTML is rebuilt as a string and written to the page only
 // when it changed, so a delta that taps one land rewrites one battlefield.
 
+import { Arrows } from "./arrows.js";
 import { BlockPlan, blocksMany } from "./blocks.js";
 import { checkDeckList, serverErrorLine } from "./decks.js";
+import { moveFocus } from "./focus.js";
+import { Motion } from "./motion.js";
+import { parseShare, shareLink } from "./share.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { EventScreens } from "./event/screen.js";
 import { Connection } from "./net.js";
@@ -97,6 +101,8 @@ export class App {
     this.live = new Map(); // room -> a copy of its view as it last was before its game ended
     this.regions = new Map(); // region name -> last HTML written
     this.perf = { delta: [], snapshot: [], apply: [] }; // milliseconds to apply (and render)
+    this.arrows = new Arrows(); // target and attack arrows over the board (arrows.js)
+    this.motion = new Motion(); // short animations of what changed (motion.js)
     this.conn.on((kind, detail) => this.onConnection(kind, detail));
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.onKey(e));
@@ -304,6 +310,11 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
+    const shared = parseShare(location.hash); // #room=ID, #watch=ID (share.js)
+    if (shared) {
+      this.openShared(shared);
+      return;
+    }
     // #/event/ID: a Limited event's screen (event/screen.js).
     const event = /^#\/event\/([^?]*)$/.exec(location.hash);
     this.eventId = event && isRoomId(event[1]) ? event[1] : null;
@@ -342,6 +353,26 @@ export class App {
       });
     }
     this.render();
+  }
+
+  /** A shared link: take a seat in the room (the first free one, or the one this browser holds)
+   * or watch it; either way the page then shows it at its own address, #/room/ID. */
+  openShared({ as, match }) {
+    if (!this.conn.ready) {
+      this.render(); // route() runs again once the server has welcomed us
+      return;
+    }
+    if (as === "watch" || this.conn.seats.has(match)) {
+      location.replace(`#/room/${match}`);
+      return;
+    }
+    this.conn.request({ t: "join", r: match }).then(() => {
+      this.watching.delete(match);
+      location.replace(`#/room/${match}`);
+    }).catch((err) => {
+      this.toast(`No seat for you in room ${match} (${err.detail ?? err.message}): watching it instead.`);
+      location.replace(`#/room/${match}`);
+    });
   }
 
   go(match) {
@@ -579,6 +610,7 @@ export class App {
     }
     if (this.eventId !== null && !typing) this.ev.onKey(e);
     if (typing || this.match === null || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (moveFocus(e, this.root)) return; // arrow keys from card to card (focus.js)
     // At the table Space is the pass key wherever the focus is: it never presses the focused
     // button (a Concede clicked once stays focused) nor uses a card clicked to read it (issue
     // 29). Enter uses the focused card or button, for the keyboard.
@@ -696,6 +728,10 @@ export class App {
       case "autopass":
         this.toggleAutoPass();
         break;
+      case "motion":
+        this.motion.toggle();
+        this.render();
+        break;
       case "stops":
         this.stopsOpen = !this.stopsOpen;
         this.render();
@@ -726,6 +762,13 @@ export class App {
       case "copy-link":
         navigator.clipboard?.writeText(location.href).then(() => this.toast("Link copied."), () => {});
         break;
+      case "share": {
+        const link = shareLink(location, data.as, this.match);
+        const said = data.as === "room" ? "take a seat" : "watch";
+        navigator.clipboard?.writeText(link).then(() => this.toast(`Copied: ${link} (opens room ${this.match} to ${said})`),
+          () => this.toast(`The link to ${said}: ${link}`));
+        break;
+      }
       default:
         this.ev.command(what, data); // an event's (event/screen.js)
         break;
@@ -972,13 +1015,15 @@ export class App {
     this.renderRegion("popup", T.popupHtml(this.popup));
     this.renderLog();
     this.renderDetail(ctx);
+    this.arrows.update(ctx.view, this.detailId);
+    this.motion.after(ctx.room, ctx.view);
   }
 
   renderTopbar(ctx = this.tableContext()) {
     this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
     this.renderRegion("topbar", T.topbarHtml(ctx, this.clockNow(ctx.match), {
       autoPass: this.autoPass, concedeArmed: this.concedeArmed,
-      watching: !this.conn.seats.has(ctx.match) }));
+      watching: !this.conn.seats.has(ctx.match), motion: this.motion.on }));
   }
 
   clockNow(match) {
@@ -1030,6 +1075,7 @@ export class App {
     if (this.screen !== "table") return;
     const c = ctx ?? this.tableContext();
     const o = this.detailId !== null ? c.view[this.detailId] : undefined;
+    this.arrows.highlight(this.detailId); // the arrows of the card read here stand out
     this.renderRegion("detail", o ? T.detailPanel(this.detailId, o, c)
       : T.keysHelp(!this.conn.seats.has(c.match)));
   }
@@ -1037,7 +1083,7 @@ export class App {
   /** Figures for bench/web.py: apply-and-render times and the connection's counts. */
   figures() {
     return { delta: percentiles(this.perf.delta), snapshot: percentiles(this.perf.snapshot),
-      stats: { ...this.conn.stats }, autoPasses: this.autoPasses };
+      arrows: percentiles(this.arrows.times), stats: { ...this.conn.stats }, autoPasses: this.autoPasses };
   }
 }
 

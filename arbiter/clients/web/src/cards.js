@@ -88,7 +88,9 @@ export function cardHtml(id, o, { catalog, view, names, acts = [], size = "", pl
   const label = [o.n, card?.types, pt ? `${pt[0]}/${pt[1]}` : "", ...willBlock, ...flags(o, view, names),
     acts.length ? `${acts.length} action${acts.length > 1 ? "s" : ""}: ${acts.map((a) => a.label).join("; ")}` : ""]
     .filter(Boolean).join(", ");
-  const focus = acts.length ? ' tabindex="0" role="button"' : ' tabindex="-1"';
+  // A card one can act on is a button in the tab order; any other is a named group a screen
+  // reader reads, reached with the arrow keys from the seat it is in (focus.js).
+  const focus = acts.length ? ' tabindex="0" role="button"' : ' tabindex="-1" role="group"';
   return `<div class="${classes.join(" ")}" data-obj="${esc(id)}" data-key="o${esc(id)}"${focus}
  aria-label="${esc(label)}" title="${esc(label)}">
 <div class="c-head"><span class="c-name">${esc(o.n)}</span><span class="c-cost">${manaHtml(card?.cost)}</span></div>

@@ -188,6 +188,8 @@ export function waitingHtml({ match, summary, me, catalog, formState, deckErrors
   const deck = mine && !mine.d ? `<form id="deck-form">${deckFields(catalog, formState, variant, deckErrors)}<button type="submit" class="primary">Use this deck</button></form>` : "";
   return `<section class="wait-panel"><h2>${esc(summary.name)} <small>room ${esc(match)} · ${esc(VARIANT_NAMES[variant] ?? variant)}${summary.best_of > 1 ? ` · best of ${summary.best_of}` : ""}</small></h2>
 <p>${watching ? "You are watching. " : ""}The game starts when every seat is taken and has a deck.</p>
+<p class="share-links">Copy a link: <button data-do="share" data-as="room" class="small"${summary.seats.some((s) => !s.n) ? "" : " disabled"}>to take a seat</button>
+<button data-do="share" data-as="watch" class="small">to watch</button></p>
 <ul class="wseats">${seats}</ul>
 ${me !== null ? `<label>Bots play <select id="bot-strategy">${options([["heuristic", "well"], ["random", "at random"]], "heuristic")}</select></label>` : ""}
 ${deck}
@@ -209,7 +211,7 @@ export function tableFrame() {
 <div id="popup"></div></div>`;
 }
 
-export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
+export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching, motion = true }) {
   const { view, names, summary, match, room, me } = ctx;
   const g = view.g ?? {};
   const t = view.t;
@@ -243,7 +245,11 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching }) {
       buttons.push(`<button data-do="concede" class="small danger" data-key="concede">${concedeArmed ? "Really concede? (click again)" : "Concede"}</button>`);
     }
   }
+  // Animations (motion.js) for anyone at the table, a spectator too.
+  buttons.push(`<button data-do="motion" class="small${motion ? " on" : ""}" aria-pressed="${motion}" title="short animations of cards arriving and life totals changing">Animations ${motion ? "on" : "off"}</button>`);
   buttons.push(`<button data-do="leave" class="small">Lobby</button>`);
+  // A link that opens this room for watching (share.js), for anyone at the table.
+  buttons.push(`<button data-do="share" data-as="watch" class="small link" title="copy a link that opens this room for watching">Copy watch link</button>`);
   return `<span class="where">${parts.join(" · ")}</span> <span class="room-id">room ${esc(room)}</span> ${buttons.join(" ")}`;
 }
 
@@ -338,7 +344,7 @@ function pileHtml(ctx, pid, zone, label) {
   if (!cards.length && zone === "c") return "";
   const chips = cards.slice(-8).map(([id, o]) => {
     const acts = places.get(`o${id}`) ?? [];
-    return `<span class="chip${acts.length ? " actionable" : ""}" data-obj="${esc(id)}" data-key="o${esc(id)}" tabindex="${acts.length ? 0 : -1}" title="${esc(o.n)}">${esc(o.n)}</span>`;
+    return `<span class="chip${acts.length ? " actionable" : ""}" data-obj="${esc(id)}" data-key="o${esc(id)}" tabindex="${acts.length ? 0 : -1}" role="${acts.length ? "button" : "group"}" aria-label="${esc(o.n)}${acts.length ? `: ${esc(acts.map((a) => a.label).join("; "))}` : ""}" title="${esc(o.n)}">${esc(o.n)}</span>`;
   }).join("");
   return `<div class="pile"><span class="pile-label">${esc(label)} ${cards.length}</span>${cards.length > 8 ? `<span class="more">…</span>` : ""}${chips}</div>`;
 }
@@ -365,7 +371,7 @@ function playerHead(ctx, pid) {
   if (range) extra.push(`range: ${range.map((q) => esc(nameOf(names, q))).join(", ")}`);
   const poison = p.v ? `, ${plural(p.v, "poison counter")}` : "";
   const label = `${nameOf(names, pid)}${pid === me ? " (you)" : ""}, life ${p.l}${poison}, ${plural(p.h, "card")} in hand, ${p.y} in library${acts.length ? `; ${acts.map((a) => a.label).join("; ")}` : ""}`;
-  return `<div class="seat-head${acts.length ? " actionable" : ""}" data-player="${pid}" data-key="p${pid}" tabindex="${acts.length ? 0 : -1}" ${acts.length ? 'role="button"' : ""} aria-label="${esc(label)}">
+  return `<div class="seat-head${acts.length ? " actionable" : ""}" data-player="${pid}" data-key="p${pid}" tabindex="0" role="${acts.length ? "button" : "group"}" aria-label="${esc(label)}">
 <span class="s-name">${esc(nameOf(names, pid))}${pid === me ? " <small>(you)</small>" : ""}</span>
 <span class="life" title="life">♥ ${esc(p.l)}</span>${p.v ? `<span class="poison" title="poison counters">☠ ${esc(p.v)}</span>` : ""}
 <span class="count">hand <b>${esc(p.h)}</b></span><span class="count">library <b>${esc(p.y)}</b></span>
