@@ -5,12 +5,16 @@ A view is a flat map from view keys (integer object ids, or short strings such a
 positions in a list:
 
 * ``["s", key, value]`` sets ``key`` to ``value`` (adding it if absent);
-* ``["d", key]`` deletes ``key``.
+* ``["d", key]`` deletes ``key``;
+* ``["p", key, {field: value}]`` (protocol version 2) patches the map at ``key``: each field
+  set to its value, or removed where the value is nil. An untapping land is
+  ``["p", 12, {"t": None}]`` (10 bytes) where its whole entry would take 28.
 
 The checksum of a view is ``sum(crc32(canonical([key, value])) for each entry) mod 2**32``. It is
 a sum so that an op updates it in constant time: subtract the old entry's hash, add the new
-one's. The server and every client compute it the same way (docs/protocol.md, "Checksums");
-:class:`ViewState` is the reference implementation both use.
+one's (for a patch, the hash of the whole entry as patched). The server and every client
+compute it the same way (docs/protocol.md, "Checksums"); :class:`ViewState` is the reference
+implementation both use.
 """
 
 from __future__ import annotations
@@ -71,6 +75,30 @@ class ViewState:
         self.hashes[key] = h
         return ["s", key, value]
 
+    def update(self, key: Any, value: Any, value_hash: int | None = None) -> Op | None:
+        """:meth:`set`, but return a patch op when one is shorter than the whole value (a
+        server talking protocol version 2 sends what this returns)."""
+        old = self.view.get(key)
+        op = self.set(key, value, value_hash)
+        if op is None or not isinstance(old, dict) or not isinstance(value, dict):
+            return op
+        fields = patch_of(old, value)
+        return op if fields is None else ["p", key, fields]
+
+    def patch(self, key: Any, fields: Any) -> None:
+        """Apply a patch op's fields to the map at ``key`` (a new map: values may be shared
+        with other views); raise :class:`Refusal` if there is no map there or a field is
+        not a string."""
+        old = self.view.get(key)
+        if not isinstance(old, dict) or not isinstance(fields, dict) or not all(
+                isinstance(f, str) for f in fields):
+            raise Refusal(Code.BAD_FIELD, f"cannot patch {key!r} with {fields!r}")
+        new = {**old, **fields}
+        for field, value in fields.items():
+            if value is None:
+                del new[field]
+        self.set(key, new)
+
     def delete(self, key: Any) -> Op | None:
         if key not in self.view:
             return None
@@ -90,6 +118,8 @@ class ViewState:
                 self.set(op[1], op[2])
             elif op[0] == "d" and len(op) == 2:
                 self.delete(op[1])
+            elif op[0] == "p" and len(op) == 3:
+                self.patch(op[1], op[2])
             else:
                 raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
 
@@ -99,6 +129,31 @@ class ViewState:
         other.hashes = dict(self.hashes)
         other.checksum = self.checksum
         return other
+
+
+def patch_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The fields of a patch op that turns map ``old`` into ``new`` (nil for a field
+    removed), or None when a patch would not be shorter than ``new`` itself (it changes as
+    many fields as ``new`` has) or cannot say it (a field that is not a string, or a value
+    that is nil)."""
+    fields: dict[str, Any] = {}
+    for field, value in new.items():
+        if value is None or not isinstance(field, str):
+            return None
+        if field not in old or old[field] != value:
+            fields[field] = value
+    for field in old:
+        if field not in new:
+            if not isinstance(field, str):
+                return None
+            fields[field] = None
+    return fields if len(fields) < len(new) else None
+
+
+def expand(ops: list[Op], view: Mapping[Any, Any]) -> list[Op]:
+    """``ops`` for a protocol version 1 client, which knows no patch: each patch as the set
+    of the whole entry. ``view`` is the view after the ops (a delta names a key once)."""
+    return [["s", op[1], view[op[1]]] if op[0] == "p" else op for op in ops]
 
 
 def diff(old: Mapping[Any, Any], new: Mapping[Any, Any]) -> list[Op]:

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arbiter.protocol import Refusal, ViewState, canonical, checksum, diff, entry_hash
+from arbiter.protocol.views import expand, patch_of
 
 keys = st.one_of(st.integers(min_value=1, max_value=40),
                  st.sampled_from(["t", "w", "g", "p0", "p1", "x"]))
@@ -19,6 +20,11 @@ values = st.recursive(leaf, lambda inner: st.one_of(
     st.dictionaries(st.sampled_from(["n", "z", "o", "i", "pt", "k"]), inner, max_size=4)),
     max_leaves=8)
 ops = st.lists(st.tuples(keys, st.one_of(st.none(), values)), max_size=40)
+# Object-like entries: a map whose fields come and go and change, as patch ops carry them.
+entries = st.dictionaries(st.sampled_from(["n", "z", "o", "i", "t", "d", "pt", "k", "a"]),
+                          values, max_size=6)
+entry_ops = st.lists(st.tuples(st.sampled_from([3, 4, "p0"]), st.one_of(st.none(), entries)),
+                     max_size=40)
 
 
 def test_entry_hash_is_crc32_of_the_canonical_pair() -> None:
@@ -51,6 +57,41 @@ def test_the_incremental_checksum_equals_the_checksum_from_scratch(changes: list
         assert client.view == server.view and client.checksum == server.checksum
 
 
+@given(entry_ops)
+def test_patch_ops_converge_with_the_same_checksum(changes: list[Any]) -> None:
+    """Section 9: a patch op (version 2) leaves a client's entry, and so its checksum, as the
+    server's whole value would; a version 1 client gets each patch written out and agrees."""
+    server, client, old_client = ViewState(), ViewState(), ViewState()
+    for key, value in changes:
+        op = server.update(key, value)
+        if op is None:
+            continue
+        client.apply([op])
+        old_client.apply(expand([op], server.view))
+        assert client.view == server.view == old_client.view
+        assert client.checksum == server.checksum == checksum(server.view)
+        assert old_client.checksum == server.checksum
+
+
+def test_a_patch_names_only_the_fields_that_changed() -> None:
+    forest = {"n": "Forest", "z": "b", "o": 0, "i": 3}
+    v = ViewState({12: {**forest, "t": 1}, "p0": {"l": 20, "h": 7, "y": 33, "s": "in"}})
+    assert v.update(12, forest) == ["p", 12, {"t": None}]
+    assert v.update("p0", {"l": 20, "h": 6, "y": 33, "s": "in"}) == ["p", "p0", {"h": 6}]
+    # No shorter as a patch: the whole entry goes.
+    assert v.update(12, {"n": "Bear", "z": "g"}) == ["s", 12, {"n": "Bear", "z": "g"}]
+    assert v.update("t", [1, 0, "untap", 0]) == ["s", "t", [1, 0, "untap", 0]]
+    assert patch_of({"a": 1}, {"a": 1, "b": None}) is None  # nil cannot be said
+
+
+def test_a_patch_makes_a_new_map_and_leaves_the_old_one_alone() -> None:
+    shared = {"n": "Forest", "z": "b", "o": 0, "i": 3, "t": 1}
+    a, b = ViewState({12: shared}), ViewState({12: shared})
+    a.apply([["p", 12, {"t": None, "d": 2}]])
+    assert a.view[12] == {"n": "Forest", "z": "b", "o": 0, "i": 3, "d": 2}
+    assert shared["t"] == 1 and b.view[12] is shared
+
+
 @given(st.dictionaries(keys, values, max_size=12), st.dictionaries(keys, values, max_size=12))
 def test_diff_turns_one_view_into_the_other(old: dict[Any, Any], new: dict[Any, Any]) -> None:
     state = ViewState(old)
@@ -68,6 +109,9 @@ def test_the_checksum_does_not_depend_on_insertion_order() -> None:
 @pytest.mark.parametrize("bad", [
     "nope", [["s", "t"]], [["d"]], [["x", "t", 1]], [["s", 1.5, 1]], [["s", True, 1]],
     [["d", "t", 1]], [5],
+    [["p", "t", {"n": 1}]], [["p", "w", 1]], [["s", "w", 1], ["p", "w", {"n": 1}]],
+    [["s", 3, {"n": 1}], ["p", 3, {1: 2}]], [["s", 3, {"n": 1}], ["p", 3, [1]]],
+    [["s", 3, {"n": 1}], ["p", 3]],
 ])
 def test_malformed_ops_are_refused(bad: Any) -> None:
     with pytest.raises(Refusal):
@@ -84,3 +128,5 @@ def test_the_checksum_vectors_in_docs_protocol_md() -> None:
     assert view.checksum == 207480544
     view.apply([["s", 12, {**forest, "t": 1}]])
     assert view.checksum == 3337695215
+    view.apply([["p", 12, {"t": None}]])  # untapped again, by a patch (version 2)
+    assert view.view[12] == forest and view.checksum == 207480544
