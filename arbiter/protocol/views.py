@@ -8,7 +8,9 @@ positions in a list:
 * ``["d", key]`` deletes ``key``;
 * ``["p", key, {field: value}]`` (protocol version 2) patches the map at ``key``: each field
   set to its value, or removed where the value is nil. An untapping land is
-  ``["p", 12, {"t": None}]`` (10 bytes) where its whole entry would take 28.
+  ``["p", 312, {"t": None}]`` (10 bytes) where its whole entry would take 28; ``key`` may be
+  an array of keys that get the same patch: the untap step's lands are one op,
+  ``["p", [312, 315, 319], {"t": None}]`` (:func:`group`).
 
 The checksum of a view is ``sum(crc32(canonical([key, value])) for each entry) mod 2**32``. It is
 a sum so that an op updates it in constant time: subtract the old entry's hash, add the new
@@ -112,9 +114,15 @@ class ViewState:
         if not isinstance(ops, list):
             raise Refusal(Code.BAD_FIELD, "delta ops must be an array")
         for op in ops:
-            if not isinstance(op, list) or not op or not _valid_key(op[1] if len(op) > 1 else None):
+            if not isinstance(op, list) or len(op) < 2:
                 raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
-            if op[0] == "s" and len(op) == 3:
+            if op[0] == "p" and len(op) == 3 and isinstance(op[1], list) and op[1] and all(
+                    _valid_key(k) for k in op[1]):
+                for key in op[1]:  # several entries, the same patch
+                    self.patch(key, op[2])
+            elif not _valid_key(op[1]):
+                raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
+            elif op[0] == "s" and len(op) == 3:
                 self.set(op[1], op[2])
             elif op[0] == "d" and len(op) == 2:
                 self.delete(op[1])
@@ -150,10 +158,40 @@ def patch_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] |
     return fields if len(fields) < len(new) else None
 
 
+def group(ops: list[Op]) -> list[Op]:
+    """``ops`` with the patches that carry the same fields made one, keyed by the array of
+    their keys, where the first of them stood: at the untap step every land's ``{"t": nil}``
+    is one op (3 bytes a land instead of 10). A delta names each key once, so moving a patch
+    of one key past ops on other keys changes nothing."""
+    seen: dict[bytes, Op] = {}
+    out: list[Op] = []
+    for op in ops:
+        if op[0] != "p":
+            out.append(op)
+            continue
+        fields = canonical(op[2])
+        first = seen.get(fields)
+        if first is None:
+            seen[fields] = op
+            out.append(op)
+        elif isinstance(first[1], list):
+            first[1].append(op[1])
+        else:
+            first[1] = [first[1], op[1]]
+    return out
+
+
 def expand(ops: list[Op], view: Mapping[Any, Any]) -> list[Op]:
     """``ops`` for a protocol version 1 client, which knows no patch: each patch as the set
-    of the whole entry. ``view`` is the view after the ops (a delta names a key once)."""
-    return [["s", op[1], view[op[1]]] if op[0] == "p" else op for op in ops]
+    of the whole entry (of each entry, for a patch of several keys). ``view`` is the view
+    after the ops (a delta names a key once)."""
+    out: list[Op] = []
+    for op in ops:
+        if op[0] != "p":
+            out.append(op)
+        else:
+            out.extend(["s", k, view[k]] for k in (op[1] if isinstance(op[1], list) else [op[1]]))
+    return out
 
 
 def diff(old: Mapping[Any, Any], new: Mapping[Any, Any]) -> list[Op]:

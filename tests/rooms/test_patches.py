@@ -40,9 +40,12 @@ def test_version_1_connections_get_whole_entries_and_every_replica_converges() -
     # Untapping, damage, hand counts: patches reach version 2 connections ...
     assert any(op[0] == "p" and isinstance(op[1], int) for op in _ops(ann, room))
     assert any(op[0] == "p" and op[1] == "p1" for op in _ops(new, room))
+    # (the untap step's lands share one op: the same patch, an array of keys)
+    assert any(op[0] == "p" and isinstance(op[1], list) for op in _ops(ann, room))
     # ... and never a version 1 connection, which gets the same changes as whole entries.
     assert not any(op[0] == "p" for p in (bob, old) for op in _ops(p, room))
-    assert len(_ops(old, room)) == len(_ops(new, room))
+    keys = [k for op in _ops(new, room) for k in (op[1] if isinstance(op[1], list) else [op[1]])]
+    assert [op[1] for op in _ops(old, room)] == keys
     assert old.view(room) == new.view(room)
     assert assert_converged(sim, [ann, bob, new, old]) == 4
 

@@ -8,8 +8,9 @@ once for everybody (CR 400.7 makes object ids stable keys) and returns one op li
 caller encodes each list once and hands the same bytes to every connection of the class.
 
 A map entry of which a few fields changed (a land that untaps, a creature dealt damage, a
-player's hand count) goes as a patch op naming just those fields (protocol version 2,
-docs/protocol.md section 9); a connection that speaks only version 1 gets the same delta with
+player's hand count) goes as a patch op naming just those fields, and entries that get the
+same patch (the untap step's lands) share one op (protocol version 2, docs/protocol.md
+section 9); a connection that speaks only version 1 gets the same delta with
 each patch written out as the whole entry (:meth:`GameRoom.frame_v1`).
 """
 
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
 from arbiter.protocol.server_messages import Snapshot, delta_map
-from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand
+from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class GameRoom:
                     op = cls.state.update(key, private.get(cls.key, public))
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
-        return out
+        return {k: group(ops) for k, ops in out.items()}
 
     def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
                      ) -> dict[str, Any]:

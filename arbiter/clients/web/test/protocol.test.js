@@ -93,6 +93,12 @@ test("a patch sets and removes fields of a map, and needs a map there", () => {
   assert.throws(() => state.apply([["p", "t", { n: 1 }]]));
   assert.throws(() => state.apply([["p", 99, { n: 1 }]]));
   assert.throws(() => state.apply([["p", 12, [1]]]));
+  state.apply([["s", 13, { ...forest, i: 4, t: 1 }], ["p", [12, 13], { t: null }]]);
+  assert.equal(state.view[12].t, undefined);
+  assert.equal(state.view[13].t, undefined, "one patch for several keys");
+  assert.equal(state.checksum, checksum(state.view));
+  assert.throws(() => state.apply([["p", [], { t: 1 }]]));
+  assert.throws(() => state.apply([["p", [12, 1.5], { t: 1 }]]));
 });
 
 test("the tracker asks for a resync on a gap, a bad checksum or a malformed op", () => {

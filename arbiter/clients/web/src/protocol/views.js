@@ -70,9 +70,15 @@ export class ViewState {
   apply(ops) {
     if (!Array.isArray(ops)) throw new Error("delta ops must be an array");
     for (const op of ops) {
-      if (!Array.isArray(op) || op.length < 2 || !validKey(op[1])) {
+      if (!Array.isArray(op) || op.length < 2) {
         throw new Error(`malformed delta op ${JSON.stringify(op)}`);
       }
+      if (op[0] === "p" && op.length === 3 && Array.isArray(op[1]) && op[1].length
+          && op[1].every(validKey)) {
+        for (const key of op[1]) this.patch(viewKey(key), op[2]); // the same patch, several keys
+        continue;
+      }
+      if (!validKey(op[1])) throw new Error(`malformed delta op ${JSON.stringify(op)}`);
       if (op[0] === "s" && op.length === 3) this.set(viewKey(op[1]), op[2]);
       else if (op[0] === "d" && op.length === 2) this.delete(viewKey(op[1]));
       else if (op[0] === "p" && op.length === 3) this.patch(viewKey(op[1]), op[2]);
