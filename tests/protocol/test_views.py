@@ -107,6 +107,17 @@ def test_a_patch_names_only_the_fields_that_changed() -> None:
     assert patch_of({"a": 1}, {"a": 1, "b": None}) is None  # nil cannot be said
 
 
+def test_views_holding_the_same_old_value_share_its_patch_and_others_do_not() -> None:
+    shared = {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2]}
+    a, b = ViewState({3: shared}), ViewState({3: shared})
+    c = ViewState({3: {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2], "t": 1}})
+    new = {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2], "d": 1}
+    memo: list[Any] = []
+    made = [v.update(3, new, None, memo) for v in (a, b, c)]
+    assert made[0] == made[1] == ["p", 3, {"d": 1}] and made[0][2] is made[1][2]
+    assert made[2] == ["p", 3, {"d": 1, "t": None}]  # its own old value: its own patch
+
+
 def test_a_patch_makes_a_new_map_and_leaves_the_old_one_alone() -> None:
     shared = {"n": "Forest", "z": "b", "o": 0, "i": 3, "t": 1}
     a, b = ViewState({12: shared}), ViewState({12: shared})

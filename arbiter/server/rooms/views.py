@@ -106,6 +106,7 @@ class GameRoom:
             public, private = project(game, key)
             if private is None:
                 public_hash: int | None = None
+                memo: list[Any] = []  # the patch from the classes' (mostly shared) old value
                 for cls in classes:
                     view = cls.state.view
                     if public is None:
@@ -117,7 +118,7 @@ class GameRoom:
                             continue
                         if public_hash is None:
                             public_hash = entry_hash(key, public)
-                        op = cls.state.update(key, public, public_hash)
+                        op = cls.state.update(key, public, public_hash, memo)
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
             else:
