@@ -41,6 +41,7 @@ class Stats:
     action_msg_sizes: list[int] = field(default_factory=list)  # legal actions, packed
     bytes_received: int = 0
     sample: list[bytes] = field(default_factory=list)  # one viewer's frames, in order
+    views: list[bytes] | None = None  # every view-only delta, when bench/server.py --dump
     games: int = 0
     errors: int = 0
     started: float = 0.0
@@ -193,13 +194,14 @@ class ArbiterBots:
                 kind = msg.get("t")
                 decision = None
                 if kind == "d":
+                    view = frame
                     if "a" in msg or "i" in msg:
                         # The view change alone: without the legal actions (for the decider)
                         # and the request id (for the actor) that this copy also carries.
-                        view_only = {k: v for k, v in msg.items() if k not in ("a", "i")}
-                        self.stats.delta_sizes.append(len(msgpack.packb(view_only)))
-                    else:
-                        self.stats.delta_sizes.append(len(frame))
+                        view = msgpack.packb({k: v for k, v in msg.items() if k not in ("a", "i")})
+                    self.stats.delta_sizes.append(len(view))
+                    if self.stats.views is not None:
+                        self.stats.views.append(view)
                     self.stats.delta_frame_sizes.append(len(frame))
                     if "i" in msg:
                         p.acknowledged(msg["i"])
@@ -269,10 +271,11 @@ class BaselineBots:
 
 
 async def load(port: int, kind: str, rooms: int, seconds: float, seed: int = 1,
-               compression: bool = False) -> Stats:
-    """Run ``rooms`` rooms of four bots against the server on ``port`` for ``seconds``."""
+               compression: bool = False, keep_views: bool = False) -> Stats:
+    """Run ``rooms`` rooms of four bots against the server on ``port`` for ``seconds``
+    (``keep_views``: keep every view-only delta in ``stats.views``)."""
     COMPRESSION[0] = "deflate" if compression else None
-    stats = Stats()
+    stats = Stats(views=[] if keep_views else None)
     bots_cls = ArbiterBots if kind == "arbiter" else BaselineBots
     cpu0 = time.process_time()
     stats.started = time.perf_counter()

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench._deltas import breakdown
 from bench._netclient import load, process_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,9 +30,11 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
 
 
 async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
-                  compression: bool = False, cpus: set[int] | None = None) -> dict[str, Any]:
+                  compression: bool = False, cpus: set[int] | None = None,
+                  dump: int = 0) -> dict[str, Any]:
     """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
-    ``cpus`` if given)."""
+    ``cpus`` if given); ``dump``: print what makes the top 1% of deltas and the ``dump``
+    largest (bench/_deltas.py)."""
     with tempfile.TemporaryDirectory() as data_dir:
         proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
@@ -49,7 +52,10 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
                     port = int(m.group(1))
             cpu0 = process_cpu_seconds(proc.pid)
             started = time.perf_counter()
-            stats = await load(port, kind, rooms, seconds, compression=compression)
+            stats = await load(port, kind, rooms, seconds, compression=compression,
+                               keep_views=dump > 0)
+            if stats.views is not None:
+                print(breakdown(stats.views, stats.delta_sizes, dump))
             mem = _rss_kib(proc.pid)
             wall = time.perf_counter() - started
             summary = stats.summary()

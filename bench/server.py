@@ -3,6 +3,7 @@ fan-out server (bench/baseline.py) driven by the same clients in the same invoca
 
     python bench/server.py [--rooms 10] [--seconds 10] [--repeat 3] [--compression]
     python bench/server.py --set M10 --only arbiter   # the delta sizes with Magic 2010 decks
+    python bench/server.py --set M10 --only arbiter --dump 10  # ... and what makes the p99
 
 Prints, for each server: actions per second, p50/p99 latency from sending an action to
 receiving the frame that acknowledges it (the actor's delta), the median and p99 size of a
@@ -44,6 +45,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--set", choices=sorted(SETS), default=None,
                         help="the bots play this set's ready-made decks")
+    parser.add_argument("--dump", type=int, default=0, metavar="N",
+                        help="print which parts make the top 1%% of deltas, and the N largest")
     args = parser.parse_args()
     if args.set:
         _netclient.DECKS[:] = SETS[args.set]
@@ -54,7 +57,8 @@ def main() -> int:
             if args.only in (None, kind):
                 runs.setdefault(kind, []).append(trio.run(
                     run_one, kind, args.rooms, args.seconds, extra,
-                    args.compression and kind == "arbiter"))
+                    args.compression and kind == "arbiter", None,
+                    args.dump if kind == "arbiter" else 0))
     report(runs, args.json)  # type: ignore[arg-type]
     return 0
 

@@ -16,7 +16,9 @@ from . import ids
 from .errors import Code, Refusal
 from .wire import Checker, Codec, Message, key
 
-VERSIONS = (1,)  # protocol versions this package speaks, oldest first
+# Protocol versions this package speaks, oldest first: 2 added the patch op of deltas
+# (docs/protocol.md, section 9); a server sends version 1 connections whole entries instead.
+VERSIONS = (1, 2)
 
 MAX_NAME = 40
 MAX_TOKEN = 64

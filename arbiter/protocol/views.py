@@ -5,12 +5,18 @@ A view is a flat map from view keys (integer object ids, or short strings such a
 positions in a list:
 
 * ``["s", key, value]`` sets ``key`` to ``value`` (adding it if absent);
-* ``["d", key]`` deletes ``key``.
+* ``["d", key]`` deletes ``key``;
+* ``["p", key, {field: value}]`` (protocol version 2) patches the map at ``key``: each field
+  set to its value, or removed where the value is nil. An untapping land is
+  ``["p", 312, {"t": None}]`` (10 bytes) where its whole entry would take 28; ``key`` may be
+  an array of keys that get the same patch: the untap step's lands are one op,
+  ``["p", [312, 315, 319], {"t": None}]`` (:func:`group`).
 
 The checksum of a view is ``sum(crc32(canonical([key, value])) for each entry) mod 2**32``. It is
 a sum so that an op updates it in constant time: subtract the old entry's hash, add the new
-one's. The server and every client compute it the same way (docs/protocol.md, "Checksums");
-:class:`ViewState` is the reference implementation both use.
+one's (for a patch, the hash of the whole entry as patched). The server and every client
+compute it the same way (docs/protocol.md, "Checksums"); :class:`ViewState` is the reference
+implementation both use.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from zlib import crc32
 
-from .codec import canonical
+from .codec import canonical, pack
 from .errors import Code, Refusal
 
 MASK = 0xFFFFFFFF
@@ -71,6 +77,38 @@ class ViewState:
         self.hashes[key] = h
         return ["s", key, value]
 
+    def update(self, key: Any, value: Any, value_hash: int | None = None,
+               memo: list[Any] | None = None) -> Op | None:
+        """:meth:`set`, but return a patch op when one is shorter than the whole value (a
+        server talking protocol version 2 sends what this returns). ``memo``, a list shared
+        by the calls that set one key in several views, keeps the last old value and its
+        patch: the views of a room's viewer classes mostly hold the same old value."""
+        old = self.view.get(key)
+        op = self.set(key, value, value_hash)
+        if op is None or not isinstance(old, dict) or not isinstance(value, dict):
+            return op
+        if memo is not None and memo and memo[0] is old:
+            fields = memo[1]
+        else:
+            fields = patch_of(old, value)
+            if memo is not None:
+                memo[:] = [old, fields]
+        return op if fields is None else ["p", key, fields]
+
+    def patch(self, key: Any, fields: Any) -> None:
+        """Apply a patch op's fields to the map at ``key`` (a new map: values may be shared
+        with other views); raise :class:`Refusal` if there is no map there or a field is
+        not a string."""
+        old = self.view.get(key)
+        if not isinstance(old, dict) or not isinstance(fields, dict) or not all(
+                isinstance(f, str) for f in fields):
+            raise Refusal(Code.BAD_FIELD, f"cannot patch {key!r} with {fields!r}")
+        new = {**old, **fields}
+        for field, value in fields.items():
+            if value is None:
+                del new[field]
+        self.set(key, new)
+
     def delete(self, key: Any) -> Op | None:
         if key not in self.view:
             return None
@@ -84,12 +122,20 @@ class ViewState:
         if not isinstance(ops, list):
             raise Refusal(Code.BAD_FIELD, "delta ops must be an array")
         for op in ops:
-            if not isinstance(op, list) or not op or not _valid_key(op[1] if len(op) > 1 else None):
+            if not isinstance(op, list) or len(op) < 2:
                 raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
-            if op[0] == "s" and len(op) == 3:
+            if op[0] == "p" and len(op) == 3 and isinstance(op[1], list) and op[1] and all(
+                    _valid_key(k) for k in op[1]):
+                for key in op[1]:  # several entries, the same patch
+                    self.patch(key, op[2])
+            elif not _valid_key(op[1]):
+                raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
+            elif op[0] == "s" and len(op) == 3:
                 self.set(op[1], op[2])
             elif op[0] == "d" and len(op) == 2:
                 self.delete(op[1])
+            elif op[0] == "p" and len(op) == 3:
+                self.patch(op[1], op[2])
             else:
                 raise Refusal(Code.BAD_FIELD, f"malformed delta op {op!r}")
 
@@ -99,6 +145,65 @@ class ViewState:
         other.hashes = dict(self.hashes)
         other.checksum = self.checksum
         return other
+
+
+def patch_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The fields of a patch op that turns map ``old`` into ``new`` (nil for a field
+    removed), or None when a patch would not be shorter than ``new`` itself (it changes as
+    many fields as ``new`` has) or cannot say it (a field that is not a string, or a value
+    that is nil)."""
+    fields: dict[str, Any] = {}
+    for field, value in new.items():
+        if value is None or not isinstance(field, str):
+            return None
+        if field not in old or old[field] != value:
+            fields[field] = value
+    for field in old:
+        if field not in new:
+            if not isinstance(field, str):
+                return None
+            fields[field] = None
+    return fields if len(fields) < len(new) else None
+
+
+def group(ops: list[Op]) -> list[Op]:
+    """``ops`` with the patches that carry the same fields made one, keyed by the array of
+    their keys, where the first of them stood: at the untap step every land's ``{"t": nil}``
+    is one op (3 bytes a land instead of 10). A delta names each key once, so moving a patch
+    of one key past ops on other keys changes nothing."""
+    if sum(1 for op in ops if op[0] == "p") < 2:
+        return ops  # most deltas: nothing to group
+    seen: dict[bytes, Op] = {}
+    out: list[Op] = []
+    for op in ops:
+        if op[0] != "p":
+            out.append(op)
+            continue
+        # Packed as they are, not canonically: equal fields in another order are merely left
+        # apart, and the C packer is several times faster.
+        fields = pack(op[2])
+        first = seen.get(fields)
+        if first is None:
+            seen[fields] = op
+            out.append(op)
+        elif isinstance(first[1], list):
+            first[1].append(op[1])
+        else:
+            first[1] = [first[1], op[1]]
+    return out
+
+
+def expand(ops: list[Op], view: Mapping[Any, Any]) -> list[Op]:
+    """``ops`` for a protocol version 1 client, which knows no patch: each patch as the set
+    of the whole entry (of each entry, for a patch of several keys). ``view`` is the view
+    after the ops (a delta names a key once)."""
+    out: list[Op] = []
+    for op in ops:
+        if op[0] != "p":
+            out.append(op)
+        else:
+            out.extend(["s", k, view[k]] for k in (op[1] if isinstance(op[1], list) else [op[1]]))
+    return out
 
 
 def diff(old: Mapping[Any, Any], new: Mapping[Any, Any]) -> list[Op]:

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arbiter.protocol import Refusal, ViewState, canonical, checksum, diff, entry_hash
+from arbiter.protocol.views import expand, group, patch_of
 
 keys = st.one_of(st.integers(min_value=1, max_value=40),
                  st.sampled_from(["t", "w", "g", "p0", "p1", "x"]))
@@ -19,6 +20,12 @@ values = st.recursive(leaf, lambda inner: st.one_of(
     st.dictionaries(st.sampled_from(["n", "z", "o", "i", "pt", "k"]), inner, max_size=4)),
     max_leaves=8)
 ops = st.lists(st.tuples(keys, st.one_of(st.none(), values)), max_size=40)
+# Object-like entries: a map whose fields come and go and change, as patch ops carry them.
+entries = st.dictionaries(st.sampled_from(["n", "z", "o", "i", "t", "d", "pt", "k", "a"]),
+                          values, max_size=6)
+# One delta's changes: each key once, as the server's projection names it.
+entry_batches = st.dictionaries(st.sampled_from([3, 4, 5, 6, "p0"]),
+                                st.one_of(st.none(), entries), max_size=5)
 
 
 def test_entry_hash_is_crc32_of_the_canonical_pair() -> None:
@@ -51,6 +58,74 @@ def test_the_incremental_checksum_equals_the_checksum_from_scratch(changes: list
         assert client.view == server.view and client.checksum == server.checksum
 
 
+# The same change to several entries (every land untaps): fields to set (nil: remove).
+shared_changes = st.tuples(st.lists(st.sampled_from([3, 4, 5, 6, "p0"]), unique=True),
+                           st.dictionaries(st.sampled_from(["t", "d", "k"]),
+                                           st.one_of(st.none(), st.sampled_from([1, 2])),
+                                           min_size=1, max_size=2))
+
+
+@given(st.lists(st.tuples(entry_batches, shared_changes), max_size=12))
+def test_patch_ops_converge_with_the_same_checksum(
+        deltas: list[tuple[dict[Any, Any], tuple[list[Any], dict[str, Any]]]]) -> None:
+    """Section 9: patch ops (version 2), grouped where entries get the same fields, leave a
+    client's entries, and so its checksum, as the server's whole values would; a version 1
+    client gets each patch written out and agrees."""
+    server, client, old_client = ViewState(), ViewState(), ViewState()
+    for changes, (keys, fields) in deltas:
+        for key in keys:
+            old = server.view.get(key)
+            if isinstance(old, dict) and key not in changes:
+                new = {**old, **fields}
+                changes[key] = {f: v for f, v in new.items() if v is not None}
+        made = [server.update(key, value) for key, value in changes.items()]
+        ops = group([op for op in made if op is not None])
+        client.apply(ops)
+        old_client.apply(expand(ops, server.view))
+        assert client.view == server.view == old_client.view
+        assert client.checksum == server.checksum == checksum(server.view)
+        assert old_client.checksum == server.checksum
+
+
+def test_entries_with_the_same_patch_share_one_op() -> None:
+    lands = {k: {"n": "Forest", "z": "b", "o": 0, "i": k, "t": 1} for k in (12, 15, 19)}
+    v = ViewState({**lands, "p0": {"l": 20, "h": 7}})
+    made = [v.update(k, {"n": "Forest", "z": "b", "o": 0, "i": k}) for k in lands]
+    made.insert(1, v.update("p0", {"l": 20, "h": 6}))
+    assert group(made) == [["p", [12, 15, 19], {"t": None}], ["p", "p0", {"h": 6}]]
+    assert expand(group(made), v.view)[0] == ["s", 12, v.view[12]]
+
+
+def test_a_patch_names_only_the_fields_that_changed() -> None:
+    forest = {"n": "Forest", "z": "b", "o": 0, "i": 3}
+    v = ViewState({12: {**forest, "t": 1}, "p0": {"l": 20, "h": 7, "y": 33, "s": "in"}})
+    assert v.update(12, forest) == ["p", 12, {"t": None}]
+    assert v.update("p0", {"l": 20, "h": 6, "y": 33, "s": "in"}) == ["p", "p0", {"h": 6}]
+    # No shorter as a patch: the whole entry goes.
+    assert v.update(12, {"n": "Bear", "z": "g"}) == ["s", 12, {"n": "Bear", "z": "g"}]
+    assert v.update("t", [1, 0, "untap", 0]) == ["s", "t", [1, 0, "untap", 0]]
+    assert patch_of({"a": 1}, {"a": 1, "b": None}) is None  # nil cannot be said
+
+
+def test_views_holding_the_same_old_value_share_its_patch_and_others_do_not() -> None:
+    shared = {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2]}
+    a, b = ViewState({3: shared}), ViewState({3: shared})
+    c = ViewState({3: {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2], "t": 1}})
+    new = {"n": "Bear", "z": "b", "o": 0, "i": 3, "pt": [2, 2], "d": 1}
+    memo: list[Any] = []
+    made = [v.update(3, new, None, memo) for v in (a, b, c)]
+    assert made[0] == made[1] == ["p", 3, {"d": 1}] and made[0][2] is made[1][2]
+    assert made[2] == ["p", 3, {"d": 1, "t": None}]  # its own old value: its own patch
+
+
+def test_a_patch_makes_a_new_map_and_leaves_the_old_one_alone() -> None:
+    shared = {"n": "Forest", "z": "b", "o": 0, "i": 3, "t": 1}
+    a, b = ViewState({12: shared}), ViewState({12: shared})
+    a.apply([["p", 12, {"t": None, "d": 2}]])
+    assert a.view[12] == {"n": "Forest", "z": "b", "o": 0, "i": 3, "d": 2}
+    assert shared["t"] == 1 and b.view[12] is shared
+
+
 @given(st.dictionaries(keys, values, max_size=12), st.dictionaries(keys, values, max_size=12))
 def test_diff_turns_one_view_into_the_other(old: dict[Any, Any], new: dict[Any, Any]) -> None:
     state = ViewState(old)
@@ -68,6 +143,11 @@ def test_the_checksum_does_not_depend_on_insertion_order() -> None:
 @pytest.mark.parametrize("bad", [
     "nope", [["s", "t"]], [["d"]], [["x", "t", 1]], [["s", 1.5, 1]], [["s", True, 1]],
     [["d", "t", 1]], [5],
+    [["p", "t", {"n": 1}]], [["p", "w", 1]], [["s", "w", 1], ["p", "w", {"n": 1}]],
+    [["s", 3, {"n": 1}], ["p", 3, {1: 2}]], [["s", 3, {"n": 1}], ["p", 3, [1]]],
+    [["s", 3, {"n": 1}], ["p", 3]], [["s", 3, {"n": 1}], ["p", [3, 4], {"n": 2}]],
+    [["s", 3, {"n": 1}], ["p", [], {"n": 2}]], [["s", 3, {"n": 1}], ["p", [3, 1.5], {"n": 2}]],
+    [["s", 3, {"n": 1}], ["d", [3]]],
 ])
 def test_malformed_ops_are_refused(bad: Any) -> None:
     with pytest.raises(Refusal):
@@ -84,3 +164,5 @@ def test_the_checksum_vectors_in_docs_protocol_md() -> None:
     assert view.checksum == 207480544
     view.apply([["s", 12, {**forest, "t": 1}]])
     assert view.checksum == 3337695215
+    view.apply([["p", 12, {"t": None}]])  # untapped again, by a patch (version 2)
+    assert view.view[12] == forest and view.checksum == 207480544

@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from arbiter.bots.strategies import Strategy, random_strategy
-from arbiter.protocol import Tracker, decode, pack, unpack_server
+from arbiter.protocol import VERSIONS, Tracker, decode, pack, unpack_server
 from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup
 from arbiter.server.rooms.hub import Counters, Hub
@@ -79,10 +79,11 @@ class Sim:
 
     def connect(self, name: str | None = None, *, address: str = "10.0.0.1",
                 hello: bool = True, session: str | None = None,
-                resume: dict[str, Any] | None = None) -> Player:
+                resume: dict[str, Any] | None = None,
+                versions: tuple[int, ...] = VERSIONS) -> Player:
         player = Player(self, address, name or f"P{next(self._names)}")
         if hello:
-            msg: dict[str, Any] = {"t": "hello", "v": [1]}
+            msg: dict[str, Any] = {"t": "hello", "v": list(versions)}
             if session is not None:
                 msg["session"] = session
             else:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from arbiter.protocol.views import Op, ViewState, group
 from arbiter.server.rules import Act, Concede, GameConfig, PlayerConfig, Table
 from arbiter.server.rules.cards.vocab import (
     OpponentsPlayWithHandsRevealed,
@@ -70,37 +71,51 @@ def random_play(config: GameConfig, seed: int, bot_seed: int, *, concede_rate: f
 class ViewMirror:
     """Every viewer's view of every game on the table, kept from dirty keys and compared with
     a fresh snapshot after each call. ``look(game, viewer, view)`` adds checks of one's own
-    on each converged view (what must stay hidden, what must be public)."""
+    on each converged view (what must stay hidden, what must be public).
+
+    The views travel as the wire does: the server side of each (a ViewState) makes the ops
+    the room core makes (``update``, the patches grouped), and the client side, another
+    ViewState, knows only those ops; it must equal the snapshot, checksum included."""
 
     def __init__(self, players: int, look: Look | None = None) -> None:
         self.viewers = [*range(players), SPECTATOR, OMNISCIENT]
-        self.kept: dict[tuple[int, int], dict[Any, Any]] = {}
+        self.kept: dict[tuple[int, int], ViewState] = {}  # the server's
+        self.replica: dict[tuple[int, int], ViewState] = {}  # the client's, from ops only
         self.look = look
         self.compared = 0  # views compared with a snapshot, so a test can tell it did work
+        self.patches = 0  # patch ops the replicas applied
 
     def __call__(self, table: Table) -> None:
         for game in table.games:
             if not any(number == game.number for number, _ in self.kept):
                 for v in self.viewers:
-                    self.kept[(game.number, v)] = snapshot(game, v)
+                    view = snapshot(game, v)
+                    self.kept[(game.number, v)] = ViewState(view)
+                    self.replica[(game.number, v)] = ViewState(view)
                 game.dirty.clear()
                 continue
             keys = {view_key(m) for m in game.dirty}
             game.dirty.clear()
+            ops: dict[int, list[Op]] = {v: [] for v in self.viewers}
             for key in keys:
                 public, private = project(game, key)
+                memo: list[Any] = []
                 for v in self.viewers:
                     value = private.get(v, public) if private is not None else public
-                    if value is None:
-                        self.kept[(game.number, v)].pop(key, None)
-                    else:
-                        self.kept[(game.number, v)][key] = value
+                    op = self.kept[(game.number, v)].update(
+                        key, value, None, memo if private is None else None)
+                    if op is not None:
+                        ops[v].append(op)
             for v in self.viewers:
-                view = self.kept[(game.number, v)]
-                assert view == snapshot(game, v), (game.number, v)
+                replica = self.replica[(game.number, v)]
+                sent = group(ops[v])
+                self.patches += sum(1 for op in sent if op[0] == "p")
+                replica.apply(sent)
+                assert replica.view == snapshot(game, v), (game.number, v)
+                assert replica.checksum == self.kept[(game.number, v)].checksum
                 self.compared += 1
                 if self.look is not None:
-                    self.look(game, v, view)
+                    self.look(game, v, replica.view)
 
 
 def revealed_to_all(game: Game) -> set[int]:

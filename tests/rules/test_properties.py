@@ -173,7 +173,7 @@ def test_m10_games_views_converge_and_show_exactly_what_the_rules_reveal(
     players, decks, seed, bot_seed = case
     mirror = ViewMirror(players, look=_exactly_what_the_rules_reveal)
     random_play(_config(players, decks), seed, bot_seed, concede_rate=0.002, check=mirror)
-    assert mirror.compared
+    assert mirror.compared and mirror.patches  # the replicas followed patch ops too
 
 
 def test_the_m10_games_make_tokens_look_at_libraries_and_take_hand_cards() -> None:

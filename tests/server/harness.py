@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import ClientConnection, connect
 
 from arbiter.bots.strategies import Strategy, random_strategy
-from arbiter.protocol import Tracker, decode, pack, unpack_server
+from arbiter.protocol import VERSIONS, Tracker, decode, pack, unpack_server
 from arbiter.server.net.server import ArbiterServer, ServerConfig
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.peers import Limits
@@ -110,7 +110,7 @@ class Client:
         ws = await connect(f"ws://127.0.0.1:{port}/", **options).connect(nursery)
         client = cls(ws, nursery, name or session or "?", activity)
         if hello:
-            msg: dict[str, Any] = {"t": "hello", "v": [1]}
+            msg: dict[str, Any] = {"t": "hello", "v": list(VERSIONS)}
             if name is not None:
                 msg["name"] = name
             if session is not None:

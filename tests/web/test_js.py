@@ -1,13 +1,15 @@
 """The browser client's port of the protocol (arbiter/clients/web/src/protocol) against the
 reference: docs/protocol.md's test vectors, snapshots of real games encoded by the Python codec
-whose checksums and canonical encodings the JavaScript must reproduce byte for byte, and strings
-on which its room ids must give protocol/ids.py's answers."""
+whose checksums and canonical encodings the JavaScript must reproduce byte for byte, the
+server's own deltas of a real game (patch ops included) which its replica must follow to the
+same checksums, and strings on which its room ids must give protocol/ids.py's answers."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from arbiter.protocol import ids
 from arbiter.protocol.codec import canonical, pack
 from arbiter.protocol.views import checksum
 from arbiter.server.local import ViewKeeper
+from arbiter.server.rooms.views import GameRoom
 from arbiter.server.rules import Table
 from arbiter.server.rules.cards.catalog import cards
 from arbiter.server.rules.cards.decks import ready_made
@@ -47,6 +50,34 @@ def _game_views() -> list[tuple[str, dict[Any, Any]]]:
                                     cards())
         table.act(decision.player, decision.serial, choice)
     return out
+
+
+def _delta_streams() -> list[dict[str, Any]]:
+    """Each seat's snapshot and then every delta the server's room core makes for it over an
+    M10 game (GameRoom.project, as a version 2 connection gets them), with the checksum each
+    delta claims: the JavaScript replica must reach every one."""
+    decks = ["m10-green-stompy", "m10-white-weenie"]
+    players = tuple(PlayerConfig(f"P{i}", ready_made(d).main) for i, d in enumerate(decks))
+    table = Table(GameConfig(players=players), 5)
+    room = GameRoom("1", table.top, spectator_key=-1, history=4, new_epoch=lambda: 1)
+    streams = {k: {"what": f"M10 game, class {k}", "deltas": [],
+                   "snapshot": pack({"t": "s", "r": "1", "e": 1, "q": 0, "c": cls.state.checksum,
+                                     "v": cls.state.view}).hex()}
+               for k, cls in room.classes.items()}
+    rng = random.Random(5)
+    for _ in range(600):
+        if table.finished:
+            break
+        decision = table.pending
+        assert decision is not None
+        view = room.classes[decision.player].state.view
+        table.act(decision.player, decision.serial,
+                  heuristic_strategy(view, decision.to_wire(), rng, cards()))
+        for key, ops in room.project().items():
+            cls = room.classes[key]
+            streams[key]["deltas"].append(pack(room.encode_delta(cls, ops)).hex())
+            streams[key]["checksum"] = cls.state.checksum
+    return list(streams.values())
 
 
 def _room_id_vectors() -> list[dict[str, Any]]:
@@ -83,6 +114,13 @@ def test_the_javascript_port_matches_the_reference(tmp_path: Path) -> None:
         frame = pack({"t": "s", "r": "1", "e": 1, "q": 0, "c": checksum(view), "v": view})
         vectors.append({"what": what, "frame": frame.hex(), "checksum": checksum(view),
                         "canonical": canonical(view).hex()})
+    streams = _delta_streams()
+    # ["p", key, fields] packs as 93 a1 70, and with an array of keys 93 a1 70 9x: the
+    # streams have patch ops of both kinds to follow.
+    frames = [bytes.fromhex(d) for s in streams for d in s["deltas"]]
+    assert any(re.search(rb"\x93\xa1p[^\x90-\x9f]", f) for f in frames)
+    assert any(re.search(rb"\x93\xa1p[\x92-\x9f]", f) for f in frames)
+    vectors.extend(streams)
     path = tmp_path / "vectors.json"
     path.write_text(json.dumps(vectors))
     room_ids = tmp_path / "room_ids.json"

@@ -113,7 +113,8 @@ class Fanout:
             pos = (positions or {}).get(room.id)
             frames = None
             if pos is not None:
-                frames = room.missed(room.class_for(self.seating.player_of(peer)), *pos)
+                frames = room.missed(room.class_for(self.seating.player_of(peer)), *pos,
+                                     peer.version)
             if frames is None:
                 self.snapshot_to(table, room, [peer])
             else:
@@ -173,8 +174,14 @@ class Fanout:
                         and ack.peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.
                     targets.remove(ack.peer)
-                    out.send([ack.peer], pack({**delta, "i": ack.request}))
+                    mine = {**delta, "i": ack.request}
+                    out.send([ack.peer], room.frame_v1(cls, mine) if ack.peer.version == 1
+                             else pack(mine))
                     acked = True
+                old = [p for p in targets if p.version == 1]
+                if old:  # connections of protocol version 1: no patch ops
+                    targets = [p for p in targets if p.version != 1]
+                    out.send(old, room.frame_v1(cls, delta))
                 if targets:
                     out.send(targets, frame)
         for rid in fresh:

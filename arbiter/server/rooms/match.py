@@ -193,7 +193,7 @@ class MatchRoom:
         room = self.play.game_room(req.room)
         if req.epoch is not None and req.seq is not None:
             frames = room.missed(room.class_for(self.seating.player_of(peer)), req.epoch,
-                                 req.seq)
+                                 req.seq, peer.version)
             if frames is not None:
                 for frame in frames:
                     self.ctx.out.send([peer], frame)

@@ -6,6 +6,12 @@ or everything when the room allows it). For each class the room keeps a
 After each command, :meth:`GameRoom.project` reads the game's dirty keys once, projects each key
 once for everybody (CR 400.7 makes object ids stable keys) and returns one op list per class; the
 caller encodes each list once and hands the same bytes to every connection of the class.
+
+A map entry of which a few fields changed (a land that untaps, a creature dealt damage, a
+player's hand count) goes as a patch op naming just those fields, and entries that get the
+same patch (the untap step's lands) share one op (protocol version 2, docs/protocol.md
+section 9); a connection that speaks only version 1 gets the same delta with
+each patch written out as the whole entry (:meth:`GameRoom.frame_v1`).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
 from arbiter.protocol.server_messages import Snapshot, delta_map
-from arbiter.protocol.views import Op, ViewState, diff, entry_hash
+from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 if TYPE_CHECKING:
@@ -37,7 +43,8 @@ class ViewerClass:
         self.key = key
         self.state = ViewState(view)
         self.seq = 0
-        self.history: deque[tuple[int, bytes]] = deque(maxlen=history)
+        # (sequence number, frame, whether it has a patch op: then not for version 1)
+        self.history: deque[tuple[int, bytes, bool]] = deque(maxlen=history)
 
 
 class GameRoom:
@@ -99,6 +106,7 @@ class GameRoom:
             public, private = project(game, key)
             if private is None:
                 public_hash: int | None = None
+                memo: list[Any] = []  # the patch from the classes' (mostly shared) old value
                 for cls in classes:
                     view = cls.state.view
                     if public is None:
@@ -110,15 +118,15 @@ class GameRoom:
                             continue
                         if public_hash is None:
                             public_hash = entry_hash(key, public)
-                        op = cls.state.set(key, public, public_hash)
+                        op = cls.state.update(key, public, public_hash, memo)
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
             else:
                 for cls in classes:
-                    op = cls.state.set(key, private.get(cls.key, public))
+                    op = cls.state.update(key, private.get(cls.key, public))
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
-        return out
+        return {k: group(ops) for k, ops in out.items()}
 
     def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
                      ) -> dict[str, Any]:
@@ -127,12 +135,20 @@ class GameRoom:
         are the game's readable log lines for the command (public text)."""
         cls.seq += 1
         delta = delta_map(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
-        cls.history.append((cls.seq, pack(delta)))
+        cls.history.append((cls.seq, pack(delta), any(op[0] == "p" for op in ops)))
         return delta
 
     @staticmethod
     def last_frame(cls: ViewerClass) -> bytes:
         return cls.history[-1][1]
+
+    @staticmethod
+    def frame_v1(cls: ViewerClass, delta: dict[str, Any]) -> bytes:
+        """The class's latest delta (``delta``, its map) for a protocol version 1
+        connection: each patch op as the set of the whole entry."""
+        if not cls.history[-1][2]:
+            return pack(delta)
+        return pack({**delta, "o": expand(delta["o"], cls.state.view)})
 
     # ------------------------------------------------------------------ snapshots
 
@@ -158,17 +174,18 @@ class GameRoom:
         return Snapshot(self.id, self.epoch, cls.seq, cls.state.checksum, cls.state.view,
                         self.game.number, self.game.log[-SNAPSHOT_LOG:], request_id)
 
-    def missed(self, cls: ViewerClass, epoch: int, seq: int) -> list[bytes] | None:
+    def missed(self, cls: ViewerClass, epoch: int, seq: int, version: int | None = None
+               ) -> list[bytes] | None:
         """The deltas a client at (``epoch``, ``seq``) missed, or None if the history cannot
-        serve them (another epoch, or too far behind)."""
+        serve them (another epoch, too far behind, or patches for a version 1 client)."""
         if epoch != self.epoch or seq > cls.seq:
             return None
         if seq == cls.seq:
             return []
-        frames = [f for q, f in cls.history if q > seq]
-        if len(frames) != cls.seq - seq:
+        missed = [(f, patched) for q, f, patched in cls.history if q > seq]
+        if len(missed) != cls.seq - seq or (version == 1 and any(p for _, p in missed)):
             return None
-        return frames
+        return [f for f, _ in missed]
 
 
 SNAPSHOT_LOG = 40  # the most recent log lines a snapshot carries

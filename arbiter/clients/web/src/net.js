@@ -6,7 +6,7 @@
 import { decodeFrame, encodeMessage } from "./protocol/codec.js";
 import { Tracker } from "./protocol/views.js";
 
-export const PROTOCOL_VERSIONS = [1];
+export const PROTOCOL_VERSIONS = [1, 2]; // 2: deltas may patch a map entry (views.js)
 
 export class RequestError extends Error {
   constructor(code, message, request) {

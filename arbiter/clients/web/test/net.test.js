@@ -60,7 +60,7 @@ test("hello, a request and its reply, and the session kept in storage", async ()
   const conn = new Connection("ws://a/", { storage: store, WebSocketImpl: FakeSocket });
   conn.start("Ann");
   const hello = await welcomed(conn, FakeSocket.all[0], [["7", 1, "T7"]]);
-  assert.deepEqual(hello.v, [1]);
+  assert.deepEqual(hello.v, [1, 2], "version 2: deltas may patch a map entry");
   assert.equal(hello.name, "Ann");
   assert.equal(store.get().session, "S1");
   assert.deepEqual(store.get().seats, { 7: { seat: 1, token: "T7" } });

@@ -17,6 +17,9 @@ export function checksum(view) {
   return sum;
 }
 
+const isMap = (x) => typeof x === "object" && x !== null && !Array.isArray(x)
+  && !(x instanceof Uint8Array);
+
 function validKey(key) {
   return typeof key === "string" || Number.isSafeInteger(key);
 }
@@ -41,6 +44,21 @@ export class ViewState {
     this.hashes.set(key, h);
   }
 
+  /** A patch op (protocol version 2): the map at `key` with each field set, or removed where
+   * the value is nil; a new object, so a renderer holding the old one still sees the old. */
+  patch(key, fields) {
+    const old = this.view[key];
+    if (!isMap(old) || !isMap(fields)) {
+      throw new Error(`cannot patch ${JSON.stringify(key)} with ${JSON.stringify(fields)}`);
+    }
+    const value = { ...old };
+    for (const field of Object.keys(fields)) {
+      if (fields[field] === null || fields[field] === undefined) delete value[field];
+      else value[field] = fields[field];
+    }
+    this.set(key, value);
+  }
+
   delete(key) {
     if (!(key in this.view)) return;
     delete this.view[key];
@@ -52,11 +70,18 @@ export class ViewState {
   apply(ops) {
     if (!Array.isArray(ops)) throw new Error("delta ops must be an array");
     for (const op of ops) {
-      if (!Array.isArray(op) || op.length < 2 || !validKey(op[1])) {
+      if (!Array.isArray(op) || op.length < 2) {
         throw new Error(`malformed delta op ${JSON.stringify(op)}`);
       }
+      if (op[0] === "p" && op.length === 3 && Array.isArray(op[1]) && op[1].length
+          && op[1].every(validKey)) {
+        for (const key of op[1]) this.patch(viewKey(key), op[2]); // the same patch, several keys
+        continue;
+      }
+      if (!validKey(op[1])) throw new Error(`malformed delta op ${JSON.stringify(op)}`);
       if (op[0] === "s" && op.length === 3) this.set(viewKey(op[1]), op[2]);
       else if (op[0] === "d" && op.length === 2) this.delete(viewKey(op[1]));
+      else if (op[0] === "p" && op.length === 3) this.patch(viewKey(op[1]), op[2]);
       else throw new Error(`malformed delta op ${JSON.stringify(op)}`);
     }
   }
