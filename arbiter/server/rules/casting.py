@@ -433,7 +433,27 @@ def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
 
 
 def priority_actions(game: Game, pid: int) -> list[Action]:
-    """Every legal action for the player with priority (CR 117.1)."""
+    """Every legal action for the player with priority (CR 117.1).
+
+    Passes are most actions, and a pass changes nothing the list reads, so each player's last
+    list is kept with what it was computed from and given again while that stands: the count
+    of the game's changes (``Game.dirty.changes``, which every change of an object, a zone, a
+    player, the mana pools or the continuous effects moves, and every action taken at
+    priority), and the parts of the turn the list reads that the count leaves out: the turn
+    (activations and summoning sickness count per turn, CR 302.6), the active player, sorcery
+    timing (CR 307.1, 117.1a) and the lands played this turn (CR 305.2). In Grand Melee the
+    turns' stacks take turns being the game's (CR 807.5), so nothing is kept there."""
+    key = (game.dirty.changes, game.turn, game.active, _sorcery_timing(game, pid),
+           game.lands_played.get(pid, 0))
+    kept = game.legal_actions.get(pid)
+    if kept is not None and kept[0] == key and game.melee is None:
+        return list(kept[1])
+    actions = _priority_actions(game, pid)
+    game.legal_actions[pid] = (key, actions)
+    return list(actions)
+
+
+def _priority_actions(game: Game, pid: int) -> list[Action]:
     actions: list[Action] = [Action(0, "pass", "Pass priority")]
 
     def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:

@@ -44,9 +44,11 @@ from .state import (
     SCHEME_DECK,
     SETUP,
     STACK,
+    Action,
     Card,
     Continuous,
     Decision,
+    DirtyKeys,
     EffectList,
     Obj,
     PlayerState,
@@ -129,7 +131,7 @@ class Game:
         self.pending: Decision | None = None
         self.flow: Flow | None = None
         self.suspended = False
-        self.dirty: set[Any] = set()
+        self.dirty = DirtyKeys()  # and ``dirty.changes``, the count of changes (state.py)
         self.log: list[str] = []
         self._order = 0
         self.version = 0  # bumps on every game action; intentional-draw offers lapse with it
@@ -146,9 +148,13 @@ class Game:
         self.extra_turns: list[int] = []
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
-        # The last state-based action check found nothing at all to do (sba.py): until the game
-        # changes, another would find nothing either (flow.priority skips it after a pass).
-        self.sba_idle = False
+        # ``dirty.changes`` when the last state-based action check found nothing at all to do
+        # (sba.py): until the game changes, another would find nothing either, so sba.check
+        # skips it (-1: the last check found something).
+        self.sba_idle_at = -1
+        # Each player's last legal-action list at priority, with what it was computed from
+        # (casting.priority_actions reuses it while that stands).
+        self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns
@@ -181,8 +187,16 @@ class Game:
 
     def invalidate_chars(self) -> None:
         """Something layered characteristics depend on changed: compute them afresh when next
-        asked."""
+        asked. It is a change of the game even where no view key marks it (the library's
+        order, an effect's end)."""
         self.chars = None
+        self.dirty.changes += 1
+
+    def changed(self) -> None:
+        """Count a change of the game that marks no view key (a player's action: the planar
+        die's roll count, CR 901.9), so the lists kept by ``dirty.changes`` are computed
+        afresh."""
+        self.dirty.changes += 1
 
     def _keep_last_chars(self, obj: Obj) -> None:
         """A permanent is leaving: keep its layered characteristics as last known information
@@ -589,7 +603,7 @@ class Game:
 
     def shuffle(self, pid: int) -> None:
         self.rng.shuffle(self.library(pid))
-        self.chars = None  # an ability may read the top card (reveals.top_card_is)
+        self.invalidate_chars()  # an ability may read the top card (reveals.top_card_is)
 
     # ------------------------------------------------------------------ object status
 
@@ -689,7 +703,7 @@ class Game:
     def control_changed(self) -> None:
         """Recompute every permanent's controller from base control plus control effects in
         timestamp order (CR 613.2: layer 2)."""
-        self.chars = None  # attachments and phasing come here too
+        self.invalidate_chars()  # attachments and phasing come here too
         bf = self.battlefield
         by_oid = {o.oid: o for o in bf}
         wanted = {o.oid: o.base_controller for o in bf}

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 def check(game: Game) -> Flow:
     """Perform one round of state-based actions; returns True when any were performed."""
+    if game.sba_idle_at == game.dirty.changes:
+        # The last check found nothing at all and nothing has changed since (a priority pass
+        # or a new step changes nothing these rules read): this one would find nothing too.
+        return False
     losers: dict[int, str] = {}
     # CR 704.6a-b / 810.8c-d: in Two-Headed Giant a team's shared life total and poison count
     # (which each member's record carries) make the whole team lose; 15 poison counters.
@@ -99,8 +103,9 @@ def check(game: Game) -> Flow:
     # Nothing found, not even what did nothing (a player who can't lose, an indestructible
     # creature with lethal damage): the check changed nothing, so it is idempotent until the
     # game changes.
-    game.sba_idle = not (performed or legend or commander or losers or to_graveyard or doomed
-                         or plus_minus)
+    idle = not (performed or legend or commander or losers or to_graveyard or doomed
+                or plus_minus)
+    game.sba_idle_at = game.dirty.changes if idle else -1
     return performed or legend or commander
 
 

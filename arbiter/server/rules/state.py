@@ -214,6 +214,33 @@ class EffectList(list[Continuous]):
         self.changed()
 
 
+# View keys whose marking changes nothing a legal-action list or a state-based check reads:
+# who is to decide ("w"), a draw offer ("d"), the turn and step ("t": those readers key on the
+# parts of it they read, the turn number, the active player and sorcery timing).
+_QUIET_KEYS = frozenset(("w", "d", "t"))
+
+
+class DirtyKeys(set[Any]):
+    """``Game.dirty``: the view keys changed since the views were last told, and ``changes``,
+    a count of the changes of game state that moves with every key marked (but the quiet
+    ones above). Every change a player can see marks its key, so the count moves whenever
+    the game changes; unlike ``Game.version`` it stays put when a player only passes
+    priority, which lets the legal-action lists and the state-based check be kept while it
+    stands still (casting.priority_actions, sba.check). The views' consumers clear the keys,
+    never the count."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes = 0
+
+    def add(self, key: Any) -> None:
+        set.add(self, key)
+        if key not in _QUIET_KEYS:
+            self.changes += 1
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One legal action in a decision. Clients answer with its ``id``."""
