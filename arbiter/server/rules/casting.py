@@ -161,7 +161,7 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
         pool[color] -= n
         if not pool[color]:
             del pool[color]
-    game.touch_player(pid)
+    game.dirty.add_pool(pid)
     return True
 
 
@@ -439,12 +439,14 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     list is kept with what it was computed from and given again while that stands: the count
     of the game's changes (``Game.dirty.changes``, which every change of an object, a zone, a
     player, the mana pools or the continuous effects moves, and every action taken at
-    priority), and the parts of the turn the list reads that the count leaves out: the turn
-    (activations and summoning sickness count per turn, CR 302.6), the active player, sorcery
-    timing (CR 307.1, 117.1a) and the lands played this turn (CR 305.2). In Grand Melee the
-    turns' stacks take turns being the game's (CR 807.5), so nothing is kept there."""
-    key = (game.dirty.changes, game.turn, game.active, _sorcery_timing(game, pid),
-           game.lands_played.get(pid, 0))
+    priority), the count of changes of the player's own mana pool (``dirty.pools``), and the
+    parts of the turn the list reads that the counts leave out: the turn (activations and
+    summoning sickness count per turn, CR 302.6), the active player, sorcery timing (CR
+    307.1, 117.1a) and the lands played this turn (CR 305.2). In Grand Melee the turns'
+    stacks take turns being the game's (CR 807.5), so nothing is kept there."""
+    dirty = game.dirty
+    key = (dirty.changes, dirty.pools.get(pid, 0), game.turn, game.active,
+           _sorcery_timing(game, pid), game.lands_played.get(pid, 0))
     kept = game.legal_actions.get(pid)
     if kept is not None and kept[0] == key and game.melee is None:
         return list(kept[1])

@@ -487,8 +487,8 @@ def settle(game: Game) -> Flow:
     """CR 117.5 / 704.3: state-based actions until none apply, then waiting triggers go on
     the stack, repeated until neither happens."""
     while True:
-        performed = yield from sba.check(game)
-        if performed:
+        # sba.check would skip itself too; asked here, no generator is made (it's every time).
+        if game.sba_idle_at != game.dirty.changes and (yield from sba.check(game)):
             continue
         if game.pending_triggers:
             yield from put_triggers_on_stack(game)

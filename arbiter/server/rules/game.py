@@ -116,6 +116,7 @@ class Game:
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
         self.chars_shown: dict[int, Chars] = {}
+        self.chars_settled_at = -1  # ``dirty.changes`` after the last settle_chars
         # Hidden cards a static ability keeps revealed, as the views were last told
         # (reveals.py).
         self.revealed: frozenset[int] = frozenset()
@@ -213,6 +214,12 @@ class Game:
         characteristics changed since the views were last told. Most changes mark their
         objects themselves; this catches what changes at a distance (a Swamp entering changes
         a creature whose power counts Swamps)."""
+        if self.dirty.changes == self.chars_settled_at:
+            return  # the game hasn't changed since the last settle (a pass): nothing to mark
+        self._settle_chars()
+        self.chars_settled_at = self.dirty.changes  # after the keys the settle marked
+
+    def _settle_chars(self) -> None:
         reveals.settle(self)  # and the hidden cards a static ability reveals
         if not (self.continuous or self.global_sources or self.chars_shown):
             return
@@ -689,14 +696,14 @@ class Game:
     def add_mana(self, pid: int, color: str, n: int = 1) -> None:
         pool = self.players[pid].mana
         pool[color] = pool.get(color, 0) + n
-        self.dirty.add(("p", pid))
+        self.dirty.add_pool(pid)
 
     def empty_mana_pools(self) -> None:
         """CR 500.4: unused mana empties at the end of each step and phase."""
         for pid, ps in self.players.items():
             if ps.mana:
                 ps.mana.clear()
-                self.dirty.add(("p", pid))
+                self.dirty.add_pool(pid)
 
     # ------------------------------------------------------------------ static abilities
 

@@ -227,18 +227,28 @@ class DirtyKeys(set[Any]):
     the game changes; unlike ``Game.version`` it stays put when a player only passes
     priority, which lets the legal-action lists and the state-based check be kept while it
     stands still (casting.priority_actions, sba.check). The views' consumers clear the keys,
-    never the count."""
+    never the counts.
 
-    __slots__ = ("changes",)
+    A change of a player's mana pool alone is counted apart, in ``pools``: only that
+    player's own legal actions read their pool (what they can pay), and no state-based
+    action does, so a pool emptying at the end of a step (CR 500.4) keeps the others'."""
+
+    __slots__ = ("changes", "pools")
 
     def __init__(self) -> None:
         super().__init__()
         self.changes = 0
+        self.pools: dict[int, int] = {}
 
     def add(self, key: Any) -> None:
         set.add(self, key)
         if key not in _QUIET_KEYS:
             self.changes += 1
+
+    def add_pool(self, pid: int) -> None:
+        """``pid``'s mana pool, and nothing else, changed (their view key is marked)."""
+        set.add(self, ("p", pid))
+        self.pools[pid] = self.pools.get(pid, 0) + 1
 
 
 @dataclass(frozen=True, slots=True)
