@@ -8,7 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from . import attachments, planechase, planeswalkers
@@ -226,24 +226,48 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
     spell or the source of the ability that targets, which decides what hexproof, shroud and
     protection forbid (CR 702.11b, 702.16b, 702.18a); ``source``, for an activated ability,
     is the permanent that may not target itself as a creature."""
+    return list(_targets(game, controller, spec, exclude, source, by, unlimited))
+
+
+def first_target(game: Game, controller: int, spec: TargetSpec, *,
+                 exclude: tuple[Ref, ...] = (), source: Obj | None = None,
+                 by: Obj | None = None) -> Ref | None:
+    """The first of :func:`legal_targets`, or None when there is none: what a castability
+    question needs (is there a legal choice for each target, CR 601.2c), without looking at
+    the choices after it."""
+    return next(_targets(game, controller, spec, exclude, source, by, False), None)
+
+
+def _targets(game: Game, controller: int, spec: TargetSpec, exclude: tuple[Ref, ...],
+             source: Obj | None, by: Obj | None, unlimited: bool) -> Iterator[Ref]:
+    """:func:`legal_targets` one at a time, in its order."""
+    ranged = game.ranges is not None and not unlimited
+    for ref in _candidates(game, controller, spec, source, by):
+        if (not ranged or game.ref_in_range(controller, ref)) and ref not in exclude:
+            yield ref
+
+
+def _candidates(game: Game, controller: int, spec: TargetSpec, source: Obj | None,
+                by: Obj | None) -> Iterator[Ref]:
+    """Every legal choice for one target, before range of influence and the choices already
+    made: players, then spells or graveyard cards, then permanents."""
     kind = spec.kind
-    out: list[Ref] = []
     if kind in ("any", "player_or_planeswalker", "player", "opponent", "teammate"):
         for p in game.players_in_game():
             if kind == "opponent" and not game.are_opponents(controller, p):
                 continue
             if kind == "teammate" and (p == controller or game.are_opponents(controller, p)):
                 continue
-            out.append(("p", p))
+            yield ("p", p)
     if spec.spell:  # CR 115.1: a spell on the stack, never the targeting spell itself
-        out.extend(("o", o.oid) for o in game.stack
-                   if not o.is_ability and (by is None or o.oid != by.oid)
-                   and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
-                   and _passes(game, o, spec, controller, by))
+        yield from (("o", o.oid) for o in game.stack
+                    if not o.is_ability and (by is None or o.oid != by.oid)
+                    and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
+                    and _passes(game, o, spec, controller, by))
     elif spec.in_graveyard:  # CR 115.1, 404: a card in a graveyard (no protection there)
         owners = [controller] if kind == "your_graveyard_card" else game.players_in_game()
-        out.extend(("o", o.oid) for p in owners for o in game.graveyard(p)
-                   if _passes(game, o, spec, controller, by))
+        yield from (("o", o.oid) for p in owners for o in game.graveyard(p)
+                    if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
@@ -263,10 +287,7 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                 continue
             if by is not None and not can_target(game, o, by, controller):
                 continue
-            out.append(("o", o.oid))
-    if game.ranges is not None and not unlimited:
-        out = [r for r in out if game.ref_in_range(controller, r)]
-    return [r for r in out if r not in exclude]
+            yield ("o", o.oid)
 
 
 def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int, by: Obj | None) -> bool:
@@ -365,14 +386,20 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bo
         return False  # "your opponents can't cast spells this turn"
     if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
         return False
+    return _targets_exist(game, pid, spell_target_specs(d), obj, None)
+
+
+def _targets_exist(game: Game, pid: int, specs: tuple[TargetSpec, ...], by: Obj,
+                   source: Obj | None) -> bool:
+    """Can each of ``specs`` be given a legal target, different ones for different specs
+    (CR 601.2c, 602.2b)? Each takes the first legal choice left; an optional ("up to")
+    target with none ends the question, as choosing would."""
     chosen: tuple[Ref, ...] = ()
-    for spec in spell_target_specs(d):  # "up to" targets need none (TargetSpec.optional)
-        options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
-        if not options and spec.optional:
-            break
-        if not options:
-            return False
-        chosen = (*chosen, options[0])
+    for spec in specs:
+        first = first_target(game, pid, spec, exclude=chosen, source=source, by=by)
+        if first is None:
+            return spec.optional
+        chosen = (*chosen, first)
     return True
 
 
@@ -409,15 +436,7 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated,
                                                  exclude=obj.oid if cost.tap else None,
                                                  known=known):
         return False
-    chosen: tuple[Ref, ...] = ()
-    for spec in ab.targets:
-        options = legal_targets(game, pid, spec, exclude=chosen, source=obj, by=obj)
-        if not options and spec.optional:
-            break
-        if not options:
-            return False
-        chosen = (*chosen, options[0])
-    return True
+    return _targets_exist(game, pid, ab.targets, obj, obj)
 
 
 def can_deploy(game: Game, pid: int, obj: Obj) -> bool:

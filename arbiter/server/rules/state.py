@@ -251,7 +251,10 @@ class DirtyKeys(set[Any]):
         self.pools[pid] = self.pools.get(pid, 0) + 1
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though nothing changes an action once made: a frozen dataclass's __init__ sets
+# each field through object.__setattr__, three times the cost, and every legal-action list
+# makes several (unsafe_hash keeps the hash by value that frozen gave).
+@dataclass(slots=True, unsafe_hash=True)
 class Action:
     """One legal action in a decision. Clients answer with its ``id``."""
 
