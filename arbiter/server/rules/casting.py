@@ -541,6 +541,21 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
     if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
             and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
+    first = len(actions)
+    actions.extend(Action(first + i, "mana", label, obj=oid, index=index)
+                   for i, (label, oid, index) in enumerate(_mana_actions(game, pid, sources)))
+    return actions
+
+
+def _mana_actions(game: Game, pid: int, sources: Sources) -> list[tuple[str, int, int]]:
+    """The mana actions for ``sources`` (label, source, colour index), one per name and
+    colour. They depend on nothing but the sources (an object's name never changes), which
+    change less often than the rest of the list: the last player's answer is kept."""
+    key = tuple(sources)
+    kept = game.mana_actions.get(pid)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    out: list[tuple[str, int, int]] = []
     seen_mana: set[tuple[str, str]] = set()
     seen_kind: set[tuple[str, str]] = set()  # every colour of these is in seen_mana already
     makes: dict[tuple[int, str], int] = {}  # how much each source makes at once, in order
@@ -558,10 +573,9 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
                 continue
             seen_mana.add((name, color))
             index = COLORS.index(color) if len(choices) > 1 else -1
-            actions.append(Action(len(actions), "mana",
-                                  f"Tap {name} for {('{' + color + '}') * n}",
-                                  obj=oid, index=index))
-    return actions
+            out.append((f"Tap {name} for {('{' + color + '}') * n}", oid, index))
+    game.mana_actions[pid] = (key, out)
+    return out
 
 
 # --------------------------------------------------------------------------- doing it

@@ -156,6 +156,9 @@ class Game:
         # Each player's last legal-action list at priority, with what it was computed from
         # (casting.priority_actions reuses it while that stands).
         self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}
+        # And the mana actions of the last list, by the mana sources they were made from.
+        self.mana_actions: dict[int, tuple[tuple[tuple[int, str], ...],
+                                           list[tuple[str, int, int]]]] = {}
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns
