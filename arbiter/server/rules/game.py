@@ -432,6 +432,14 @@ class Game:
     def creatures(self) -> list[Obj]:
         return [o for o in self.battlefield if not o.phased_out and is_type(self, o, "Creature")]
 
+    def _zone_changed(self, zone: str) -> None:
+        """An object entered or left ``zone``. The layers (layers.py) read the battlefield,
+        and of the other zones only a library's top card (a lord's "as long as the top card
+        of your library is ...", a global source's static ability): a card drawn, cast or
+        discarded leaves the layered characteristics as they were."""
+        if zone == BATTLEFIELD or (zone == LIBRARY and self.global_sources):
+            self.chars = None
+
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
         if zone_owner is not None:
             self.dirty.add(("p", zone_owner))
@@ -455,7 +463,7 @@ class Game:
         else:
             lst.insert(position, obj)
         self.objects[oid] = obj
-        self.chars = None
+        self._zone_changed(zone)
         if defn.token:
             self.tokens.add(oid)
         if zone == COMMAND and defn.supplementary:
@@ -476,7 +484,7 @@ class Game:
         if obj.zone == BATTLEFIELD and (self.continuous or self.global_sources):
             self._keep_last_chars(obj)
         del self.objects[obj.oid]
-        self.chars = None
+        self._zone_changed(obj.zone)
         self.tokens.discard(obj.oid)
         self.dirty.add(obj.oid)
         self._mark_zone(obj.zone, obj.zone_owner)
@@ -650,7 +658,8 @@ class Game:
         self.dirty.add(obj.oid)
 
     def touch(self, obj: Obj) -> None:
-        self.chars = None  # whatever changed about it may change characteristics
+        if obj.zone == BATTLEFIELD:
+            self.chars = None  # whatever changed about it may change characteristics
         self.dirty.add(obj.oid)
 
     # ------------------------------------------------------------------ players' numbers
