@@ -605,7 +605,7 @@ def fingerprint(game: Game) -> str:
             host = game.objects.get(o.attached_to) if o.attached_to else None
             objs.append((ident(o), o.tapped, o.damage, sorted(o.counters.items()),
                          o.phased_out, ident(host)))
-        parts.append(sorted(objs, key=repr))
+        parts.append(sorted(map(repr, objs)))  # each object's repr made once, not twice
     for o in game.stack:
         tgts = [t if t[0] == "p" else ident(game.objects.get(t[1])) for t in o.targets]
         parts.append((ident(o), ident(o.source), o.ability_index, tgts))
