@@ -525,7 +525,7 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
         if deploy and can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
-    for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
+    for o in game.graveyard(pid) if game.yard_abilities else ():  # CR 113.6m
         for idx in o.defn.graveyard_abilities:
             from_yard = o.defn.abilities[idx]
             assert isinstance(from_yard, Activated)

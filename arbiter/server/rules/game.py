@@ -103,6 +103,9 @@ class Game:
             self.zones[(z, None)] = []
         self.objects: dict[int, Obj] = {}
         self.tokens: set[int] = set()  # ids of token objects, for CR 704.5d without a scan
+        # Has any object of this game an activated ability that works from a graveyard (CR
+        # 113.6m)? Until one has, the legal actions needn't look through the graveyards.
+        self.yard_abilities = False
         self.turn = 0
         self.active = -1
         self.step = SETUP
@@ -464,6 +467,8 @@ class Game:
             lst.insert(position, obj)
         self.objects[oid] = obj
         self._zone_changed(zone)
+        if defn.graveyard_abilities:
+            self.yard_abilities = True
         if defn.token:
             self.tokens.add(oid)
         if zone == COMMAND and defn.supplementary:
