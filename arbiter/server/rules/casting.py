@@ -8,7 +8,7 @@ cast never has to be unwound except when a concession removes every legal target
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from . import attachments, planechase, planeswalkers
@@ -161,7 +161,7 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
         pool[color] -= n
         if not pool[color]:
             del pool[color]
-    game.touch_player(pid)
+    game.dirty.add_pool(pid)
     return True
 
 
@@ -226,24 +226,48 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
     spell or the source of the ability that targets, which decides what hexproof, shroud and
     protection forbid (CR 702.11b, 702.16b, 702.18a); ``source``, for an activated ability,
     is the permanent that may not target itself as a creature."""
+    return list(_targets(game, controller, spec, exclude, source, by, unlimited))
+
+
+def first_target(game: Game, controller: int, spec: TargetSpec, *,
+                 exclude: tuple[Ref, ...] = (), source: Obj | None = None,
+                 by: Obj | None = None) -> Ref | None:
+    """The first of :func:`legal_targets`, or None when there is none: what a castability
+    question needs (is there a legal choice for each target, CR 601.2c), without looking at
+    the choices after it."""
+    return next(_targets(game, controller, spec, exclude, source, by, False), None)
+
+
+def _targets(game: Game, controller: int, spec: TargetSpec, exclude: tuple[Ref, ...],
+             source: Obj | None, by: Obj | None, unlimited: bool) -> Iterator[Ref]:
+    """:func:`legal_targets` one at a time, in its order."""
+    ranged = game.ranges is not None and not unlimited
+    for ref in _candidates(game, controller, spec, source, by):
+        if (not ranged or game.ref_in_range(controller, ref)) and ref not in exclude:
+            yield ref
+
+
+def _candidates(game: Game, controller: int, spec: TargetSpec, source: Obj | None,
+                by: Obj | None) -> Iterator[Ref]:
+    """Every legal choice for one target, before range of influence and the choices already
+    made: players, then spells or graveyard cards, then permanents."""
     kind = spec.kind
-    out: list[Ref] = []
     if kind in ("any", "player_or_planeswalker", "player", "opponent", "teammate"):
         for p in game.players_in_game():
             if kind == "opponent" and not game.are_opponents(controller, p):
                 continue
             if kind == "teammate" and (p == controller or game.are_opponents(controller, p)):
                 continue
-            out.append(("p", p))
+            yield ("p", p)
     if spec.spell:  # CR 115.1: a spell on the stack, never the targeting spell itself
-        out.extend(("o", o.oid) for o in game.stack
-                   if not o.is_ability and (by is None or o.oid != by.oid)
-                   and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
-                   and _passes(game, o, spec, controller, by))
+        yield from (("o", o.oid) for o in game.stack
+                    if not o.is_ability and (by is None or o.oid != by.oid)
+                    and (kind == "spell" or o.defn.types & {"Instant", "Sorcery"})
+                    and _passes(game, o, spec, controller, by))
     elif spec.in_graveyard:  # CR 115.1, 404: a card in a graveyard (no protection there)
         owners = [controller] if kind == "your_graveyard_card" else game.players_in_game()
-        out.extend(("o", o.oid) for p in owners for o in game.graveyard(p)
-                   if _passes(game, o, spec, controller, by))
+        yield from (("o", o.oid) for p in owners for o in game.graveyard(p)
+                    if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
         for o in game.battlefield:
             if o.phased_out:
@@ -263,10 +287,7 @@ def legal_targets(game: Game, controller: int, spec: TargetSpec, *,
                 continue
             if by is not None and not can_target(game, o, by, controller):
                 continue
-            out.append(("o", o.oid))
-    if game.ranges is not None and not unlimited:
-        out = [r for r in out if game.ref_in_range(controller, r)]
-    return [r for r in out if r not in exclude]
+            yield ("o", o.oid)
 
 
 def _passes(game: Game, obj: Obj, spec: TargetSpec, controller: int, by: Obj | None) -> bool:
@@ -365,14 +386,20 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bo
         return False  # "your opponents can't cast spells this turn"
     if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
         return False
+    return _targets_exist(game, pid, spell_target_specs(d), obj, None)
+
+
+def _targets_exist(game: Game, pid: int, specs: tuple[TargetSpec, ...], by: Obj,
+                   source: Obj | None) -> bool:
+    """Can each of ``specs`` be given a legal target, different ones for different specs
+    (CR 601.2c, 602.2b)? Each takes the first legal choice left; an optional ("up to")
+    target with none ends the question, as choosing would."""
     chosen: tuple[Ref, ...] = ()
-    for spec in spell_target_specs(d):  # "up to" targets need none (TargetSpec.optional)
-        options = legal_targets(game, pid, spec, exclude=chosen, by=obj)
-        if not options and spec.optional:
-            break
-        if not options:
-            return False
-        chosen = (*chosen, options[0])
+    for spec in specs:
+        first = first_target(game, pid, spec, exclude=chosen, source=source, by=by)
+        if first is None:
+            return spec.optional
+        chosen = (*chosen, first)
     return True
 
 
@@ -409,15 +436,7 @@ def can_activate(game: Game, pid: int, obj: Obj, ab: Activated,
                                                  exclude=obj.oid if cost.tap else None,
                                                  known=known):
         return False
-    chosen: tuple[Ref, ...] = ()
-    for spec in ab.targets:
-        options = legal_targets(game, pid, spec, exclude=chosen, source=obj, by=obj)
-        if not options and spec.optional:
-            break
-        if not options:
-            return False
-        chosen = (*chosen, options[0])
-    return True
+    return _targets_exist(game, pid, ab.targets, obj, obj)
 
 
 def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
@@ -433,7 +452,29 @@ def can_deploy(game: Game, pid: int, obj: Obj) -> bool:
 
 
 def priority_actions(game: Game, pid: int) -> list[Action]:
-    """Every legal action for the player with priority (CR 117.1)."""
+    """Every legal action for the player with priority (CR 117.1).
+
+    Passes are most actions, and a pass changes nothing the list reads, so each player's last
+    list is kept with what it was computed from and given again while that stands: the count
+    of the game's changes (``Game.dirty.changes``, which every change of an object, a zone, a
+    player, the mana pools or the continuous effects moves, and every action taken at
+    priority), the count of changes of the player's own mana pool (``dirty.pools``), and the
+    parts of the turn the list reads that the counts leave out: the turn (activations and
+    summoning sickness count per turn, CR 302.6), the active player, sorcery timing (CR
+    307.1, 117.1a) and the lands played this turn (CR 305.2). In Grand Melee the turns'
+    stacks take turns being the game's (CR 807.5), so nothing is kept there."""
+    dirty = game.dirty
+    key = (dirty.changes, dirty.pools.get(pid, 0), game.turn, game.active,
+           _sorcery_timing(game, pid), game.lands_played.get(pid, 0))
+    kept = game.legal_actions.get(pid)
+    if kept is not None and kept[0] == key and game.melee is None:
+        return list(kept[1])
+    actions = _priority_actions(game, pid)
+    game.legal_actions[pid] = (key, actions)
+    return list(actions)
+
+
+def _priority_actions(game: Game, pid: int) -> list[Action]:
     actions: list[Action] = [Action(0, "pass", "Pass priority")]
 
     def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:
@@ -484,7 +525,7 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
         if deploy and can_deploy(game, pid, o):
             add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
                 o.oid, -2)
-    for o in game.graveyard(pid):  # abilities that work from a graveyard (CR 113.6m)
+    for o in game.graveyard(pid) if game.yard_abilities else ():  # CR 113.6m
         for idx in o.defn.graveyard_abilities:
             from_yard = o.defn.abilities[idx]
             assert isinstance(from_yard, Activated)
@@ -500,6 +541,21 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
             and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
         add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
+    first = len(actions)
+    actions.extend(Action(first + i, "mana", label, obj=oid, index=index)
+                   for i, (label, oid, index) in enumerate(_mana_actions(game, pid, sources)))
+    return actions
+
+
+def _mana_actions(game: Game, pid: int, sources: Sources) -> list[tuple[str, int, int]]:
+    """The mana actions for ``sources`` (label, source, colour index), one per name and
+    colour. They depend on nothing but the sources (an object's name never changes), which
+    change less often than the rest of the list: the last player's answer is kept."""
+    key = tuple(sources)
+    kept = game.mana_actions.get(pid)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    out: list[tuple[str, int, int]] = []
     seen_mana: set[tuple[str, str]] = set()
     seen_kind: set[tuple[str, str]] = set()  # every colour of these is in seen_mana already
     makes: dict[tuple[int, str], int] = {}  # how much each source makes at once, in order
@@ -517,10 +573,9 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
                 continue
             seen_mana.add((name, color))
             index = COLORS.index(color) if len(choices) > 1 else -1
-            actions.append(Action(len(actions), "mana",
-                                  f"Tap {name} for {('{' + color + '}') * n}",
-                                  obj=oid, index=index))
-    return actions
+            out.append((f"Tap {name} for {('{' + color + '}') * n}", oid, index))
+    game.mana_actions[pid] = (key, out)
+    return out
 
 
 # --------------------------------------------------------------------------- doing it

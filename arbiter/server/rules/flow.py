@@ -487,8 +487,8 @@ def settle(game: Game) -> Flow:
     """CR 117.5 / 704.3: state-based actions until none apply, then waiting triggers go on
     the stack, repeated until neither happens."""
     while True:
-        performed = yield from sba.check(game)
-        if performed:
+        # sba.check would skip itself too; asked here, no generator is made (it's every time).
+        if game.sba_idle_at != game.dirty.changes and (yield from sba.check(game)):
             continue
         if game.pending_triggers:
             yield from put_triggers_on_stack(game)
@@ -510,16 +510,10 @@ def priority(game: Game) -> Flow:
     game.passed = set()
     holder: int | None = game.active
     reset_loop_watch(game)
-    unchanged = False  # only a pass since the last settle, which found nothing to do
     while True:
-        # CR 704.3, 117.5: state-based actions and triggers are checked before each priority;
-        # passing priority changes nothing they look at, so after a settle that found nothing
-        # (and no waiting trigger: settle returns only then) the next finds nothing either.
-        # Anything else that changes the game between decisions (a concession, CR 104.3a)
-        # comes back as REFRESH, which settles in full.
-        if not unchanged:
-            yield from settle(game)
-        unchanged = False
+        # CR 704.3, 117.5: state-based actions and triggers are checked before each priority
+        # (sba.check skips a check while nothing has changed since one that found nothing).
+        yield from settle(game)
         # CR 800.4j: with no active player, the next player in turn order gets priority.
         holder = game.first_in_game_from(holder if holder is not None else game.active)
         if holder is None:
@@ -541,9 +535,9 @@ def priority(game: Game) -> Flow:
                 continue
             holder = (teams.next_priority(game, holder) if game.team_turns
                       else game.next_player(holder))
-            unchanged = game.sba_idle
             continue
         game.bump_version()
+        game.changed()
         yield from perform_priority_action(game, holder, answer)
         if answer.kind != "mana":
             game.passed.clear()
@@ -611,7 +605,7 @@ def fingerprint(game: Game) -> str:
             host = game.objects.get(o.attached_to) if o.attached_to else None
             objs.append((ident(o), o.tapped, o.damage, sorted(o.counters.items()),
                          o.phased_out, ident(host)))
-        parts.append(sorted(objs, key=repr))
+        parts.append(sorted(map(repr, objs)))  # each object's repr made once, not twice
     for o in game.stack:
         tgts = [t if t[0] == "p" else ident(game.objects.get(t[1])) for t in o.targets]
         parts.append((ident(o), ident(o.source), o.ability_index, tgts))

@@ -44,9 +44,11 @@ from .state import (
     SCHEME_DECK,
     SETUP,
     STACK,
+    Action,
     Card,
     Continuous,
     Decision,
+    DirtyKeys,
     EffectList,
     Obj,
     PlayerState,
@@ -101,6 +103,9 @@ class Game:
             self.zones[(z, None)] = []
         self.objects: dict[int, Obj] = {}
         self.tokens: set[int] = set()  # ids of token objects, for CR 704.5d without a scan
+        # Has any object of this game an activated ability that works from a graveyard (CR
+        # 113.6m)? Until one has, the legal actions needn't look through the graveyards.
+        self.yard_abilities = False
         self.turn = 0
         self.active = -1
         self.step = SETUP
@@ -114,6 +119,7 @@ class Game:
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
         self.chars_shown: dict[int, Chars] = {}
+        self.chars_settled_at = -1  # ``dirty.changes`` after the last settle_chars
         # Hidden cards a static ability keeps revealed, as the views were last told
         # (reveals.py).
         self.revealed: frozenset[int] = frozenset()
@@ -129,7 +135,7 @@ class Game:
         self.pending: Decision | None = None
         self.flow: Flow | None = None
         self.suspended = False
-        self.dirty: set[Any] = set()
+        self.dirty = DirtyKeys()  # and ``dirty.changes``, the count of changes (state.py)
         self.log: list[str] = []
         self._order = 0
         self.version = 0  # bumps on every game action; intentional-draw offers lapse with it
@@ -146,9 +152,16 @@ class Game:
         self.extra_turns: list[int] = []
         self.restart_followup: tuple[int, list[Card]] | None = None  # CR 724.4
         self.commander_moved: set[int] = set()  # CR 903.9a: commanders newly in gy/exile
-        # The last state-based action check found nothing at all to do (sba.py): until the game
-        # changes, another would find nothing either (flow.priority skips it after a pass).
-        self.sba_idle = False
+        # ``dirty.changes`` when the last state-based action check found nothing at all to do
+        # (sba.py): until the game changes, another would find nothing either, so sba.check
+        # skips it (-1: the last check found something).
+        self.sba_idle_at = -1
+        # Each player's last legal-action list at priority, with what it was computed from
+        # (casting.priority_actions reuses it while that stands).
+        self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}
+        # And the mana actions of the last list, by the mana sources they were made from.
+        self.mana_actions: dict[int, tuple[tuple[tuple[int, str], ...],
+                                           list[tuple[str, int, int]]]] = {}
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns
@@ -181,8 +194,16 @@ class Game:
 
     def invalidate_chars(self) -> None:
         """Something layered characteristics depend on changed: compute them afresh when next
-        asked."""
+        asked. It is a change of the game even where no view key marks it (the library's
+        order, an effect's end)."""
         self.chars = None
+        self.dirty.changes += 1
+
+    def changed(self) -> None:
+        """Count a change of the game that marks no view key (a player's action: the planar
+        die's roll count, CR 901.9), so the lists kept by ``dirty.changes`` are computed
+        afresh."""
+        self.dirty.changes += 1
 
     def _keep_last_chars(self, obj: Obj) -> None:
         """A permanent is leaving: keep its layered characteristics as last known information
@@ -199,6 +220,12 @@ class Game:
         characteristics changed since the views were last told. Most changes mark their
         objects themselves; this catches what changes at a distance (a Swamp entering changes
         a creature whose power counts Swamps)."""
+        if self.dirty.changes == self.chars_settled_at:
+            return  # the game hasn't changed since the last settle (a pass): nothing to mark
+        self._settle_chars()
+        self.chars_settled_at = self.dirty.changes  # after the keys the settle marked
+
+    def _settle_chars(self) -> None:
         reveals.settle(self)  # and the hidden cards a static ability reveals
         if not (self.continuous or self.global_sources or self.chars_shown):
             return
@@ -408,6 +435,14 @@ class Game:
     def creatures(self) -> list[Obj]:
         return [o for o in self.battlefield if not o.phased_out and is_type(self, o, "Creature")]
 
+    def _zone_changed(self, zone: str) -> None:
+        """An object entered or left ``zone``. The layers (layers.py) read the battlefield,
+        and of the other zones only a library's top card (a lord's "as long as the top card
+        of your library is ...", a global source's static ability): a card drawn, cast or
+        discarded leaves the layered characteristics as they were."""
+        if zone == BATTLEFIELD or (zone == LIBRARY and self.global_sources):
+            self.chars = None
+
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
         if zone_owner is not None:
             self.dirty.add(("p", zone_owner))
@@ -431,7 +466,9 @@ class Game:
         else:
             lst.insert(position, obj)
         self.objects[oid] = obj
-        self.chars = None
+        self._zone_changed(zone)
+        if defn.graveyard_abilities:
+            self.yard_abilities = True
         if defn.token:
             self.tokens.add(oid)
         if zone == COMMAND and defn.supplementary:
@@ -452,7 +489,7 @@ class Game:
         if obj.zone == BATTLEFIELD and (self.continuous or self.global_sources):
             self._keep_last_chars(obj)
         del self.objects[obj.oid]
-        self.chars = None
+        self._zone_changed(obj.zone)
         self.tokens.discard(obj.oid)
         self.dirty.add(obj.oid)
         self._mark_zone(obj.zone, obj.zone_owner)
@@ -589,7 +626,7 @@ class Game:
 
     def shuffle(self, pid: int) -> None:
         self.rng.shuffle(self.library(pid))
-        self.chars = None  # an ability may read the top card (reveals.top_card_is)
+        self.invalidate_chars()  # an ability may read the top card (reveals.top_card_is)
 
     # ------------------------------------------------------------------ object status
 
@@ -626,7 +663,8 @@ class Game:
         self.dirty.add(obj.oid)
 
     def touch(self, obj: Obj) -> None:
-        self.chars = None  # whatever changed about it may change characteristics
+        if obj.zone == BATTLEFIELD:
+            self.chars = None  # whatever changed about it may change characteristics
         self.dirty.add(obj.oid)
 
     # ------------------------------------------------------------------ players' numbers
@@ -675,21 +713,21 @@ class Game:
     def add_mana(self, pid: int, color: str, n: int = 1) -> None:
         pool = self.players[pid].mana
         pool[color] = pool.get(color, 0) + n
-        self.dirty.add(("p", pid))
+        self.dirty.add_pool(pid)
 
     def empty_mana_pools(self) -> None:
         """CR 500.4: unused mana empties at the end of each step and phase."""
         for pid, ps in self.players.items():
             if ps.mana:
                 ps.mana.clear()
-                self.dirty.add(("p", pid))
+                self.dirty.add_pool(pid)
 
     # ------------------------------------------------------------------ static abilities
 
     def control_changed(self) -> None:
         """Recompute every permanent's controller from base control plus control effects in
         timestamp order (CR 613.2: layer 2)."""
-        self.chars = None  # attachments and phasing come here too
+        self.invalidate_chars()  # attachments and phasing come here too
         bf = self.battlefield
         by_oid = {o.oid: o for o in bf}
         wanted = {o.oid: o.base_controller for o in bf}

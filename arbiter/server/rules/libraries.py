@@ -92,7 +92,7 @@ def restack(game: Game, pid: int, top_down: list[Obj], *, bottom: bool = False) 
         lib[0:0] = list(reversed(top_down))
     else:
         lib.extend(reversed(top_down))
-    game.chars = None  # the top card may have changed (reveals.py)
+    game.invalidate_chars()  # the top card may have changed (reveals.py)
 
 
 def shuffle(game: Game, pid: int) -> None:

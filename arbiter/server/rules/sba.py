@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 def check(game: Game) -> Flow:
     """Perform one round of state-based actions; returns True when any were performed."""
+    if game.sba_idle_at == game.dirty.changes:
+        # The last check found nothing at all and nothing has changed since (a priority pass
+        # or a new step changes nothing these rules read): this one would find nothing too.
+        return False
     losers: dict[int, str] = {}
     # CR 704.6a-b / 810.8c-d: in Two-Headed Giant a team's shared life total and poison count
     # (which each member's record carries) make the whole team lose; 15 poison counters.
@@ -42,11 +46,13 @@ def check(game: Game) -> Flow:
     # The layers once for the whole battlefield, as is_type and toughness would read them.
     table = layered_table(game)
     attached = False  # anything attached to anything: only then can an attachment be illegal
+    legends = 0  # only with two legendary permanents can the legend rule apply
     for o in list(game.battlefield):
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
         attached = attached or o.attached_to is not None or o.defn.is_aura
+        legends += o.defn.legendary
         ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
         types = o.defn.types if ch is None else ch.types
         if "Creature" in types:
@@ -89,8 +95,11 @@ def check(game: Game) -> Flow:
             continue  # indestructible (CR 702.12b)
         game.say(f"{o.name} is put into its owner's graveyard.")
         performed = True
-    legend = yield from _legend_rule(game)
-    commander = yield from _commanders_home(game)
+    # (Counted before this check's moves, which can only take permanents away, unless a
+    # replacement puts one onto the battlefield: after any move the rule asks again.)
+    legend = (yield from _legend_rule(game)) if legends > 1 or performed else False
+    commander = ((yield from _commanders_home(game)) if game.config.variant == COMMANDER
+                 else False)
     game.commander_moved.clear()
     if game.config.variant == ARCHENEMY and archenemy.scheme_check(game):
         performed = True  # CR 704.6e
@@ -99,8 +108,9 @@ def check(game: Game) -> Flow:
     # Nothing found, not even what did nothing (a player who can't lose, an indestructible
     # creature with lethal damage): the check changed nothing, so it is idempotent until the
     # game changes.
-    game.sba_idle = not (performed or legend or commander or losers or to_graveyard or doomed
-                         or plus_minus)
+    idle = not (performed or legend or commander or losers or to_graveyard or doomed
+                or plus_minus)
+    game.sba_idle_at = game.dirty.changes if idle else -1
     return performed or legend or commander
 
 

@@ -214,7 +214,47 @@ class EffectList(list[Continuous]):
         self.changed()
 
 
-@dataclass(frozen=True, slots=True)
+# View keys whose marking changes nothing a legal-action list or a state-based check reads:
+# who is to decide ("w"), a draw offer ("d"), the turn and step ("t": those readers key on the
+# parts of it they read, the turn number, the active player and sorcery timing).
+_QUIET_KEYS = frozenset(("w", "d", "t"))
+
+
+class DirtyKeys(set[Any]):
+    """``Game.dirty``: the view keys changed since the views were last told, and ``changes``,
+    a count of the changes of game state that moves with every key marked (but the quiet
+    ones above). Every change a player can see marks its key, so the count moves whenever
+    the game changes; unlike ``Game.version`` it stays put when a player only passes
+    priority, which lets the legal-action lists and the state-based check be kept while it
+    stands still (casting.priority_actions, sba.check). The views' consumers clear the keys,
+    never the counts.
+
+    A change of a player's mana pool alone is counted apart, in ``pools``: only that
+    player's own legal actions read their pool (what they can pay), and no state-based
+    action does, so a pool emptying at the end of a step (CR 500.4) keeps the others'."""
+
+    __slots__ = ("changes", "pools")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes = 0
+        self.pools: dict[int, int] = {}
+
+    def add(self, key: Any) -> None:
+        set.add(self, key)
+        if key not in _QUIET_KEYS:
+            self.changes += 1
+
+    def add_pool(self, pid: int) -> None:
+        """``pid``'s mana pool, and nothing else, changed (their view key is marked)."""
+        set.add(self, ("p", pid))
+        self.pools[pid] = self.pools.get(pid, 0) + 1
+
+
+# Not frozen, though nothing changes an action once made: a frozen dataclass's __init__ sets
+# each field through object.__setattr__, three times the cost, and every legal-action list
+# makes several (unsafe_hash keeps the hash by value that frozen gave).
+@dataclass(slots=True, unsafe_hash=True)
 class Action:
     """One legal action in a decision. Clients answer with its ``id``."""
 
