@@ -188,8 +188,10 @@ class ClusterNode(ServerBase):
         for owner in await self.log.owners():
             if owner.owner == self.node_id:
                 with contextlib.suppress(DirectoryUnavailable):
+                    # Lapsed too: a room whose lease went while it was still this
+                    # node's (issue 27.3) is claimed again, not left with no owner at all.
                     await self.directory.release(owner.room, node=self.node_id,
-                                                 epoch=owner.epoch)
+                                                 epoch=owner.epoch, lapsed_too=True)
                 lines.append(f"room {owner.room} (held by this node's previous run) is up for "
                              "a claim")
         self.beats.beaten(trio.current_time())
@@ -381,6 +383,11 @@ class ClusterNode(ServerBase):
         if under_way is not None:
             await under_way.wait()
             return room in self.holdings.epochs
+        if room in self.holdings.epochs:
+            # Held already (taken meanwhile by another task, or its lease lost in a Redis
+            # outage): a claim would raise the epoch of a room this node serves and replay it
+            # over the live one (issue 27.2).
+            return True
         if self.stopping:
             return False
         with self._taking(room):
@@ -396,6 +403,8 @@ class ClusterNode(ServerBase):
                 self.stats.claim_failures += 1
             if room in self.holdings.epochs:
                 log.info("room %d taken over at epoch %d", room, epoch)
+            else:  # let go during its replay (lease lost, fenced): the core must not keep it
+                self._drop_unowned(room, "it was let go while it was being restored")
             return room in self.holdings.epochs
 
     @contextlib.contextmanager
@@ -411,11 +420,31 @@ class ClusterNode(ServerBase):
             self.holdings.taking.discard(room)
             done.set()
 
+    def _hosted(self, room: int) -> bool:
+        """Whether the core serves ``room`` (a match or an event) just now."""
+        return str(room) in self.hub.matches or str(room) in self.hub.events
+
+    def _drop_unowned(self, room: int, why: str) -> None:
+        """The core serves ``room`` but this node does not own it (no epoch to write under):
+        none of its writes could be stored. Its followers are closed with 1012 and come back
+        to whichever node owns it."""
+        if self._hosted(room) and room not in self.holdings.epochs:
+            log.warning("room %d: served here without being owned (%s); letting it go",
+                        room, why)
+            self.apply(self.hub.release_room(str(room), None, trio.current_time()))
+
     async def _restore(self, room: int) -> bool:
         stored = await self.log.stored_room(room)
         if stored is None:  # finished meanwhile
             await self._let_go(room)
             return False
+        if self._hosted(room):
+            # Never restored over a live room: its players' connections would stay attached
+            # to the room replaced, and their next actions refused (issue 27.2). The live one
+            # goes first (its followers come back to the restored one).
+            log.warning("room %d: restoring it over the live room; the live one is let go",
+                        room)
+            self.apply(self.hub.release_room(str(room), None, trio.current_time()))
         line, effects = self.hub.restore_room(stored, trio.current_time())
         self.apply(effects)
         log.info("%s", line)
@@ -456,7 +485,7 @@ class ClusterNode(ServerBase):
         node, epoch = (owner.owner, owner.epoch) if owner is not None else (None, None)
         if not self.holdings.still_ours(room, node, epoch, self.node_id):
             return  # another node has it now (or it is gone)
-        if str(room) not in self.hub.matches and room not in self.holdings.taking:
+        if not self._hosted(room) and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
                 await self._restore(room)
