@@ -7,11 +7,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+import msgpack
+import trio
 
 from arbiter.server.cluster.node import ClusterNode
 from arbiter.server.cluster.pglog import ClusterLog
 from arbiter.server.cluster.settings import ClusterSettings
+from arbiter.server.net.connection import Connection
+from arbiter.server.rooms.effects import Effects
+from arbiter.server.rooms.peers import Limits, Peer
 from arbiter.server.store.records import RoomCreated, SessionCreated
 
 from ..server.harness import server_config
@@ -46,3 +53,39 @@ def wrap_once(obj: Any, name: str, before: Callable[[], Awaitable[None]]) -> Non
         return await real(*args, **kwargs)
 
     setattr(obj, name, wrapped)
+
+
+def connection(node: ClusterNode) -> Peer:
+    """A client's connection with no socket behind it: the node queues its frames
+    (:func:`frames`) and notes its close (``peer.sink.close_code``)."""
+    socketless = SimpleNamespace(stream=None)  # what a connection reads of its websocket
+    conn = Connection(socketless, 256, node.metrics)  # type: ignore[arg-type]
+    return Peer(conn, "127.0.0.1", Limits(), trio.current_time())
+
+
+def frames(peer: Peer) -> list[dict[str, Any]]:
+    """What the node has sent ``peer`` so far (taken off its queue)."""
+    assert isinstance(peer.sink, Connection)
+    queue = peer.sink._queue
+    out = [msgpack.unpackb(f) for f in queue if f]
+    queue.clear()
+    return out
+
+
+async def say(node: ClusterNode, peer: Peer, frame: dict[str, Any]) -> Effects:
+    """``frame`` from ``peer``, as the node's transport hands it in; what it caused is
+    written (the node's gate flushed) before this returns."""
+    effects = node.hub.receive(peer, msgpack.packb(frame), trio.current_time())
+    node.apply(effects)
+    await node.gate.flush()
+    return effects
+
+
+async def follower(node: ClusterNode, token: str, name: str) -> Peer:
+    """A connection of session ``token`` seated in room ROOM (its seat in the log)."""
+    node.hub.restore_sessions({token: name})  # what the node's session lookup finds
+    peer = connection(node)
+    await say(node, peer, {"t": "hello", "i": 1, "v": [1], "session": token})
+    await say(node, peer, {"t": "join", "i": 2, "r": str(ROOM)})
+    assert str(ROOM) in peer.rooms
+    return peer

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
-from types import SimpleNamespace
 
-import msgpack
 import pytest
 import trio
 
@@ -27,12 +25,11 @@ from arbiter.server.cluster.lookups import AwaitTake, Here, ReadLease, Rebuild, 
 from arbiter.server.cluster.node import ClusterNode
 from arbiter.server.net.connection import Connection
 from arbiter.server.rooms.effects import SERVICE_RESTART
-from arbiter.server.rooms.peers import Limits, Peer
 from arbiter.server.store.gate import WriteFailed
 from arbiter.testing.localservers import LocalRedis
 
 from ..server.harness import server_config
-from .inprocess import ROOM, node_with_a_room_to_claim, wrap_once
+from .inprocess import ROOM, follower, node_with_a_room_to_claim, wrap_once
 
 ME = "B"
 
@@ -121,26 +118,11 @@ async def test_a_lookup_racing_the_claim_loop_to_rebuild_a_room_answers_once_it_
     assert node.stats.reloads == 1
 
 
-def _follower(node: ClusterNode) -> Peer:
-    """A connection of Ann's following the room (seated in it). No socket behind it: the
-    node only queues its frames and notes its close."""
-    now = trio.current_time()
-    socketless = SimpleNamespace(stream=None)  # what a connection reads of its websocket
-    conn = Connection(socketless, 16, node.metrics)  # type: ignore[arg-type]
-    peer = Peer(conn, "127.0.0.1", Limits(), now)
-    node.hub.restore_sessions({"tok-ann": "Ann"})  # what the node's session lookup finds
-    for frame in ({"t": "hello", "i": 1, "v": [1], "session": "tok-ann"},
-                  {"t": "join", "i": 2, "r": str(ROOM)}):
-        node.hub.receive(peer, msgpack.packb(frame), now)
-    assert str(ROOM) in peer.rooms
-    return peer
-
-
 async def test_a_room_served_here_is_not_claimed_again_when_redis_lost_its_lease(
         node: ClusterNode) -> None:
     assert await node._take(ROOM)
     live = node.hub.matches[str(ROOM)]
-    ann = _follower(node)
+    ann = await follower(node, "tok-ann", "Ann")
     # Redis lost the lease (restarted a second behind its append-only file): the room is
     # due, and a claim loop or a lookup working from a view of a moment ago comes to it.
     await node.directory.release(ROOM, node=ME, epoch=2)
@@ -156,7 +138,7 @@ async def test_a_room_is_never_restored_over_a_live_one_its_followers_come_back(
         node: ClusterNode) -> None:
     assert await node._take(ROOM)
     live = node.hub.matches[str(ROOM)]
-    ann = _follower(node)
+    ann = await follower(node, "tok-ann", "Ann")
     # Served here but owned no more, with no lease (what item 3 left behind): a claim of it
     # replays the log; the live room must not stay behind with Ann attached to it.
     node.holdings.forget(ROOM)

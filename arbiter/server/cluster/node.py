@@ -65,6 +65,10 @@ class OwnerSilent(Exception):
     """A room's lease names a node that no longer beats, and did not lapse in time."""
 
 
+# What keeps a lookup from being answered just now: its client hears ``unavailable``.
+UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy)
+
+
 class ClusterWriter:
     """Writes the gate's batches to PostgreSQL under the epoch of each room's owner (this
     node). Records of rooms this node does not own are refused without being sent; a new room
@@ -167,6 +171,7 @@ class ClusterNode(ServerBase):
         self.stopping = False
         self._poke = trio.Event()  # a new room: lease it and list it now, not at the next beat
         self._lobby_lock = trio.Lock()  # one lobby read at a time (see _read_lobby)
+        self._nursery: trio.Nursery | None = None  # the node's own tasks, once it runs
 
     def __repr__(self) -> str:
         return f"<ClusterNode {self.node_id}>"
@@ -199,6 +204,7 @@ class ClusterNode(ServerBase):
         return lines
 
     def background(self, nursery: trio.Nursery) -> None:
+        self._nursery = nursery  # for lookups tried again later (_follow_later)
         nursery.start_soon(self._beat)
         nursery.start_soon(self._claim)
         nursery.start_soon(self._keep_ids)
@@ -276,9 +282,7 @@ class ClusterNode(ServerBase):
         try:
             for lookup in lookups:
                 if lookup.frame is None:  # a followed room that is not here: send the peer on
-                    url = await self._where(lookup.key)
-                    self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time(),
-                                                 lookup.resume))
+                    await self._follow(peer, lookup, retry=True)
                     continue
                 frame = lookup.frame
                 match lookup.kind:
@@ -295,20 +299,52 @@ class ClusterNode(ServerBase):
                         resolved.place = await self._place()
                         if resolved.place is None:
                             resolved.number = await self.ids.room_waiting()
-        except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
-            if isinstance(exc, OwnerSilent | RoomBusy):
-                why = str(exc)
-            else:
-                service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
-                self._trouble(service, str(exc))
-                why = "the cluster's directory or log cannot be reached just now"
-            self.apply(self.hub.lookup_failed(peer, frame, why, trio.current_time()))
+        except UNANSWERED as exc:
+            self.apply(self.hub.lookup_failed(peer, frame, self._unanswered(exc),
+                                              trio.current_time()))
             return Effects()
         if frame is None:
             return Effects()
         effects = self.hub.receive(peer, frame, trio.current_time(), resolved)
         self.apply(effects)
         return effects
+
+    def _unanswered(self, exc: Exception) -> str:
+        """Why a lookup could not be answered, for its client (a service away is noted)."""
+        if isinstance(exc, OwnerSilent | RoomBusy):
+            return str(exc)
+        self._trouble("redis" if isinstance(exc, DirectoryUnavailable) else "postgres",
+                      str(exc))
+        return "the cluster's directory or log cannot be reached just now"
+
+    async def _follow(self, peer: Peer, lookup: Lookup, *, retry: bool) -> bool:
+        """Where a room ``peer`` follows (said in its hello) is: the peer is sent there, or
+        attached here. When that cannot be found out just now, the peer keeps its connection
+        and hears ``unavailable`` for the room; with ``retry``, a task of the node looks
+        again until it can tell (:meth:`_follow_later`). True once the peer is sent on."""
+        try:
+            url = await self._where(lookup.key)
+        except UNANSWERED as exc:
+            why = self._unanswered(exc)
+            if retry:
+                self.apply(self.hub.lookup_failed(peer, None, why, trio.current_time(),
+                                                  lookup.key))
+                if self._nursery is not None:
+                    self._nursery.start_soon(self._follow_later, peer, lookup)
+            return False
+        self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time(),
+                                     lookup.resume))
+        return True
+
+    async def _follow_later(self, peer: Peer, lookup: Lookup) -> None:
+        """Look for a followed room again, a claim period after the last try and twice as
+        long after each failure up to a lease, while the peer stays connected."""
+        pause = self.cluster.claim_every
+        while True:
+            await trio.sleep(pause)
+            if not peer.reading or await self._follow(peer, lookup, retry=False):
+                return
+            pause = min(2 * pause, self.cluster.lease)
 
     async def _read_lobby(self) -> None:
         """The other nodes' rooms, for a room list: the first page of the directory's lobby
