@@ -51,6 +51,7 @@ from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
 from . import lookups as steps
+from . import public_url
 from .directory import Directory, DirectoryUnavailable
 from .idpool import IdPool
 from .leases import Beats, Holdings
@@ -151,6 +152,7 @@ class ClusterNode(ServerBase):
         self.cluster = cluster
         self.node_id = cluster.node_id or f"{config.host}:{config.port}"
         self.url = cluster.public_url or f"ws://{config.host}:{config.port}/"
+        self.public = public_url.parse(self.url)  # ValueError, naming the flag: no start
         self.log = ClusterLog(cluster.postgres, node=self.node_id,
                               timeout=cluster.log_timeout)
         self.directory = Directory(cluster.redis, prefix=cluster.prefix,
@@ -199,9 +201,26 @@ class ClusterNode(ServerBase):
                                                  epoch=owner.epoch, lapsed_too=True)
                 lines.append(f"room {owner.room} (held by this node's previous run) is up for "
                              "a claim")
+        if self.port:  # listening (a node in a test's process may not be)
+            for problem in await self._public_url_problems():
+                log.warning("%s", problem)
         self.beats.beaten(trio.current_time())
         await self._heartbeat()
         return lines
+
+    async def _public_url_problems(self) -> list[str]:
+        """What is wrong with this node's public URL, as far as it can tell (issue 27.8: a
+        node knows itself by its URL when it decides not to redirect to itself)."""
+        url = self.public
+        addresses: dict[str, bool] = {}
+        with contextlib.suppress(OSError):
+            for family, _, _, _, sockaddr in await trio.socket.getaddrinfo(
+                    url.host, url.port, type=trio.socket.SOCK_STREAM):
+                addresses[str(sockaddr[0])] = public_url.is_local(family, str(sockaddr[0]))
+        others = {node.id: node.url for node in await self.directory.nodes()}
+        return public_url.url_problems(url, listen_host=self.config.host,
+                                       listen_port=self.port or 0, addresses=addresses,
+                                       others=others, me=self.node_id)
 
     def background(self, nursery: trio.Nursery) -> None:
         self._nursery = nursery  # for lookups tried again later (_follow_later)
