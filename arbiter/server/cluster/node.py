@@ -51,8 +51,8 @@ from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
 from . import lookups as steps
-from . import public_url
-from .directory import Directory, DirectoryUnavailable
+from . import public_url, reachability
+from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
 from .leases import Beats, Holdings
 from .ownership import hand_over, take_over
@@ -174,6 +174,7 @@ class ClusterNode(ServerBase):
         self._poke = trio.Event()  # a new room: lease it and list it now, not at the next beat
         self._lobby_lock = trio.Lock()  # one lobby read at a time (see _read_lobby)
         self._nursery: trio.Nursery | None = None  # the node's own tasks, once it runs
+        self.reachable = reachability.Reachability(keep=cluster.beat)
 
     def __repr__(self) -> str:
         return f"<ClusterNode {self.node_id}>"
@@ -417,15 +418,34 @@ class ClusterNode(ServerBase):
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
                 case steps.ReadHolder(node):
-                    look.holder_read(await self.directory.node(node))
+                    look.holder_read(await self._answering(await self.directory.node(node)))
                 case steps.Pause(seconds):
                     await trio.sleep(seconds)
                 case _:
                     assert_never(step)
 
+    async def _answering(self, holder: NodeInfo | None) -> NodeInfo | None:
+        """``holder`` if it answers at its URL: a node killed a moment ago is still listed,
+        and is never a redirect's target (issue 27.4); None counts as silent."""
+        if holder is None or holder.url == self.url:
+            return holder
+        now = trio.current_time()
+        answered = self.reachable.known(holder.url, now)
+        if answered is None:
+            answered = False
+            target = reachability.address(holder.url)
+            if target is not None:
+                with trio.move_on_after(self.cluster.beat / 2), \
+                        contextlib.suppress(OSError):
+                    stream = await trio.open_tcp_stream(*target)
+                    await stream.aclose()
+                    answered = True
+            self.reachable.found(holder.url, trio.current_time(), answered)
+        return holder if answered else None
+
     async def _place(self) -> str | None:
         """Where a new room goes (None: here)."""
-        best = await self.directory.place(reserve=False)
+        best = await self._answering(await self.directory.place(reserve=False))
         return steps.placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
 
     # ------------------------------------------------------------------ claiming
