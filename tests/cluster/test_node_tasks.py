@@ -10,50 +10,25 @@ the id pools are refilled by a task of their own, not behind the claims."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
 
 from arbiter.server.cluster.directory import Lease
-from arbiter.server.cluster.node import ClusterNode, ClusterSettings
-from arbiter.server.cluster.pglog import ClusterLog
-from arbiter.server.store.records import RoomCreated, SessionCreated
+from arbiter.server.cluster.node import ClusterNode
 from arbiter.testing.localservers import LocalRedis
 
-from ..server.harness import server_config
-
-ROOM = 7
+from .inprocess import ROOM, node_with_a_room_to_claim
+from .inprocess import wrap_once as _wrap
 
 
 @pytest.fixture
 async def node(redis_server: LocalRedis, dsn: str, prefix: str, tmp_path: Path
                ) -> AsyncIterator[ClusterNode]:
-    # The room's owner, "gone", wrote it at epoch 1 and holds no lease: it is up for a claim.
-    async with ClusterLog(dsn, node="gone") as log:
-        await log.write([SessionCreated("tok-ann", "Ann"),
-                         RoomCreated(ROOM, "Room", {"seats": 2}, "tok-ann")], {ROOM: 1})
-    node = ClusterNode(server_config(tmp_path), ClusterSettings(
-        redis=redis_server.url, postgres=dsn, prefix=prefix, node_id="B",
-        public_url="ws://127.0.0.1:9/"))
-    async with node.services():
-        yield node
-
-
-def _wrap(obj: Any, name: str, before: Callable[[], Awaitable[None]]) -> None:
-    """Make ``obj.name`` run ``before()`` first, the first time it is called."""
-    real = getattr(obj, name)
-    calls = [0]
-
-    async def wrapped(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 1:
-            await before()
-        return await real(*args, **kwargs)
-
-    setattr(obj, name, wrapped)
+    async with node_with_a_room_to_claim(redis_server.url, dsn, prefix, tmp_path) as made:
+        yield made
 
 
 async def _held(node: ClusterNode) -> Lease | None:

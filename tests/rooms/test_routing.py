@@ -227,10 +227,15 @@ def test_a_lookup_the_node_cannot_answer_is_unavailable_and_changes_nothing() ->
     assert reply["msg"].startswith("the directory cannot be reached: nothing was done")
     assert sim.hub.stats.errors["unavailable"] == 1 and ann.close_code is None
     assert not sim.records
-    # A client resuming a room that cannot be found: come back and ask again.
+    # A client resuming a room that cannot be found keeps its connection (closing it made
+    # every client reconnect ten times a second, issue 27.4): it hears that the room is
+    # unavailable, and the node sends it on once it can tell where the room is.
     sim.hub.restore_sessions({"tok": "Bob"})
     bob = sim.connect(session="tok", resume={"7": [1, 2]})
     lookup = sim.lookups.pop()
     assert lookup.frame is None
-    sim.apply(sim.hub.lookup_failed(bob.peer, None, "the directory cannot be reached", sim.now))
-    assert bob.close_code == 1012
+    sim.apply(sim.hub.lookup_failed(bob.peer, None, "the directory cannot be reached", sim.now,
+                                    "7"))
+    assert bob.close_code is None
+    (told,) = bob.of_type("error")
+    assert (told["code"], told["r"], told["i"]) == ("unavailable", "7", None)

@@ -133,10 +133,13 @@ end
 return lost
 """
 
-# KEYS: lease, leases zset. ARGV: holder value, room. A handover: the lease goes at once and
-# the room is due for a claim (deadline 0) without waiting for an expiry.
+# KEYS: lease, leases zset. ARGV: holder value, room, lapsed too (0/1). A handover: the lease
+# goes at once and the room is due for a claim (deadline 0) without waiting for an expiry.
+# With "lapsed too", a room with no lease at all is made due as well (a restarted node's
+# rooms whose lease is gone, which nothing else would ever claim).
 RELEASE = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local held = redis.call('GET', KEYS[1])
+if held ~= ARGV[1] and (held or ARGV[3] ~= '1') then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 return 1
@@ -361,12 +364,15 @@ class Directory:
         lost = await self._script("renew", [self._key("leases")], args)
         return {int(r) for r in lost}
 
-    async def release(self, room: int, *, node: str, epoch: int) -> bool:
+    async def release(self, room: int, *, node: str, epoch: int, lapsed_too: bool = False
+                      ) -> bool:
         """Hand the room over: drop the lease now (only its holder can) and mark the room
-        due for a claim. False if ``node`` did not hold it."""
+        due for a claim. False if ``node`` did not hold it. With ``lapsed_too``, a room
+        whose lease is gone altogether is made due as well (its owner, in the log, is
+        ``node``: a restart's rooms)."""
         return bool(await self._script(
             "release", [self._key("lease", room), self._key("leases")],
-            [_holder(node, epoch), room]))
+            [_holder(node, epoch), room, "1" if lapsed_too else "0"]))
 
     async def forget(self, room: int, *, node: str, epoch: int) -> bool:
         """The room is finished: no lease, nothing due, off the lobby (holder only)."""

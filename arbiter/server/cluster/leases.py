@@ -93,11 +93,15 @@ class Holdings:
     def finished(self, open_rooms: Container[str], writing: bool) -> list[int]:
         """Leased rooms the core has dropped (their match ended): off the directory, so that
         nobody claims them. Not while a batch is being written (it may be their last), nor
-        a room waiting to be rebuilt (the core let it go; the log still has it)."""
+        a room waiting to be rebuilt (the core let it go; the log still has it), nor a room
+        being taken over or rebuilt: it is leased from its claim, so that the beat renews it
+        however long its replay takes, and the core holds it only once the replay is done
+        (issue 27.3: a beat in the middle of a replay deleted the lease it had just taken)."""
         if writing:
             return []
         return [room for room in sorted(self.leased)
-                if str(room) not in open_rooms and room not in self.reload]
+                if str(room) not in open_rooms and room not in self.reload
+                and room not in self.taking]
 
     def publications(self, summaries: Mapping[str, Summary]) -> list[tuple[int, Summary | None]]:
         """The lobby entries that changed since they were last published (None: take the

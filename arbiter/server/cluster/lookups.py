@@ -8,10 +8,11 @@ of the live node that holds the room, or None: here (held, or taken over just no
 (finished, or never made). Never this node's own URL, nor a node the directory does not list
 as alive: so redirects cannot loop, and nobody is sent to a dead address.
 
-Another task of the node (the claim loop, another request) may take the room while a lookup
-waits on Redis, so every answer is weighed against what the node holds *now*, after each
-step: otherwise the node would call a room it is taking (or still restoring) closed, or let go
-a lease it has just taken as if a previous run had left it (tests/cluster/test_node_tasks.py).
+Another task of the node (the claim loop, another request) may take or rebuild the room while
+a lookup waits on Redis or PostgreSQL, so every answer is weighed against what the node holds
+*now*, after each step, a rebuild included: otherwise the node would call a room it is taking
+(or still restoring) closed, or let go a lease it has just taken as if a previous run had left
+it (tests/cluster/test_node_tasks.py, test_issue27_races.py).
 """
 
 from __future__ import annotations
@@ -145,7 +146,12 @@ class RoomLookup:
                 return self._answer(Here())
             return self.next(held, now)
         if at is _At.REBUILDING:
-            return self._answer(Here())  # rebuilt from what the log holds (or let go)
+            # Look again rather than answer "here": another task of this node (the claim
+            # loop) may be the one rebuilding it, still replaying, and a rebuild that found
+            # the room another node's let it go (issue 27.1: "here" for a room the core did
+            # not hold told a returning player it was closed).
+            self._at = _At.LOOK
+            return self.next(held, now)
         if at in (_At.LEASED, _At.HOLDER_READ) and (room in held.epochs
                                                       or room in held.taking):
             at = self._at = _At.LOOK  # taken meanwhile, by another task of ours

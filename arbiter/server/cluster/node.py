@@ -51,7 +51,8 @@ from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
 
 from . import lookups as steps
-from .directory import Directory, DirectoryUnavailable
+from . import public_url, reachability
+from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
 from .leases import Beats, Holdings
 from .ownership import hand_over, take_over
@@ -63,6 +64,10 @@ log = logging.getLogger("arbiter.cluster")
 
 class OwnerSilent(Exception):
     """A room's lease names a node that no longer beats, and did not lapse in time."""
+
+
+# What keeps a lookup from being answered just now: its client hears ``unavailable``.
+UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy)
 
 
 class ClusterWriter:
@@ -147,6 +152,7 @@ class ClusterNode(ServerBase):
         self.cluster = cluster
         self.node_id = cluster.node_id or f"{config.host}:{config.port}"
         self.url = cluster.public_url or f"ws://{config.host}:{config.port}/"
+        self.public = public_url.parse(self.url)  # ValueError, naming the flag: no start
         self.log = ClusterLog(cluster.postgres, node=self.node_id,
                               timeout=cluster.log_timeout)
         self.directory = Directory(cluster.redis, prefix=cluster.prefix,
@@ -167,6 +173,8 @@ class ClusterNode(ServerBase):
         self.stopping = False
         self._poke = trio.Event()  # a new room: lease it and list it now, not at the next beat
         self._lobby_lock = trio.Lock()  # one lobby read at a time (see _read_lobby)
+        self._nursery: trio.Nursery | None = None  # the node's own tasks, once it runs
+        self.reachable = reachability.Reachability(keep=cluster.beat)
 
     def __repr__(self) -> str:
         return f"<ClusterNode {self.node_id}>"
@@ -188,15 +196,35 @@ class ClusterNode(ServerBase):
         for owner in await self.log.owners():
             if owner.owner == self.node_id:
                 with contextlib.suppress(DirectoryUnavailable):
+                    # Lapsed too: a room whose lease went while it was still this
+                    # node's (issue 27.3) is claimed again, not left with no owner at all.
                     await self.directory.release(owner.room, node=self.node_id,
-                                                 epoch=owner.epoch)
+                                                 epoch=owner.epoch, lapsed_too=True)
                 lines.append(f"room {owner.room} (held by this node's previous run) is up for "
                              "a claim")
+        if self.port:  # listening (a node in a test's process may not be)
+            for problem in await self._public_url_problems():
+                log.warning("%s", problem)
         self.beats.beaten(trio.current_time())
         await self._heartbeat()
         return lines
 
+    async def _public_url_problems(self) -> list[str]:
+        """What is wrong with this node's public URL, as far as it can tell (issue 27.8: a
+        node knows itself by its URL when it decides not to redirect to itself)."""
+        url = self.public
+        addresses: dict[str, bool] = {}
+        with contextlib.suppress(OSError):
+            for family, _, _, _, sockaddr in await trio.socket.getaddrinfo(
+                    url.host, url.port, type=trio.socket.SOCK_STREAM):
+                addresses[str(sockaddr[0])] = public_url.is_local(family, str(sockaddr[0]))
+        others = {node.id: node.url for node in await self.directory.nodes()}
+        return public_url.url_problems(url, listen_host=self.config.host,
+                                       listen_port=self.port or 0, addresses=addresses,
+                                       others=others, me=self.node_id)
+
     def background(self, nursery: trio.Nursery) -> None:
+        self._nursery = nursery  # for lookups tried again later (_follow_later)
         nursery.start_soon(self._beat)
         nursery.start_soon(self._claim)
         nursery.start_soon(self._keep_ids)
@@ -274,9 +302,7 @@ class ClusterNode(ServerBase):
         try:
             for lookup in lookups:
                 if lookup.frame is None:  # a followed room that is not here: send the peer on
-                    url = await self._where(lookup.key)
-                    self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time(),
-                                                 lookup.resume))
+                    await self._follow(peer, lookup, retry=True)
                     continue
                 frame = lookup.frame
                 match lookup.kind:
@@ -293,20 +319,52 @@ class ClusterNode(ServerBase):
                         resolved.place = await self._place()
                         if resolved.place is None:
                             resolved.number = await self.ids.room_waiting()
-        except (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy) as exc:
-            if isinstance(exc, OwnerSilent | RoomBusy):
-                why = str(exc)
-            else:
-                service = "redis" if isinstance(exc, DirectoryUnavailable) else "postgres"
-                self._trouble(service, str(exc))
-                why = "the cluster's directory or log cannot be reached just now"
-            self.apply(self.hub.lookup_failed(peer, frame, why, trio.current_time()))
+        except UNANSWERED as exc:
+            self.apply(self.hub.lookup_failed(peer, frame, self._unanswered(exc),
+                                              trio.current_time()))
             return Effects()
         if frame is None:
             return Effects()
         effects = self.hub.receive(peer, frame, trio.current_time(), resolved)
         self.apply(effects)
         return effects
+
+    def _unanswered(self, exc: Exception) -> str:
+        """Why a lookup could not be answered, for its client (a service away is noted)."""
+        if isinstance(exc, OwnerSilent | RoomBusy):
+            return str(exc)
+        self._trouble("redis" if isinstance(exc, DirectoryUnavailable) else "postgres",
+                      str(exc))
+        return "the cluster's directory or log cannot be reached just now"
+
+    async def _follow(self, peer: Peer, lookup: Lookup, *, retry: bool) -> bool:
+        """Where a room ``peer`` follows (said in its hello) is: the peer is sent there, or
+        attached here. When that cannot be found out just now, the peer keeps its connection
+        and hears ``unavailable`` for the room; with ``retry``, a task of the node looks
+        again until it can tell (:meth:`_follow_later`). True once the peer is sent on."""
+        try:
+            url = await self._where(lookup.key)
+        except UNANSWERED as exc:
+            why = self._unanswered(exc)
+            if retry:
+                self.apply(self.hub.lookup_failed(peer, None, why, trio.current_time(),
+                                                  lookup.key))
+                if self._nursery is not None:
+                    self._nursery.start_soon(self._follow_later, peer, lookup)
+            return False
+        self.apply(self.hub.redirect(peer, lookup.key, url, trio.current_time(),
+                                     lookup.resume))
+        return True
+
+    async def _follow_later(self, peer: Peer, lookup: Lookup) -> None:
+        """Look for a followed room again, a claim period after the last try and twice as
+        long after each failure up to a lease, while the peer stays connected."""
+        pause = self.cluster.claim_every
+        while True:
+            await trio.sleep(pause)
+            if not peer.reading or await self._follow(peer, lookup, retry=False):
+                return
+            pause = min(2 * pause, self.cluster.lease)
 
     async def _read_lobby(self) -> None:
         """The other nodes' rooms, for a room list: the first page of the directory's lobby
@@ -360,15 +418,34 @@ class ClusterNode(ServerBase):
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
                 case steps.ReadHolder(node):
-                    look.holder_read(await self.directory.node(node))
+                    look.holder_read(await self._answering(await self.directory.node(node)))
                 case steps.Pause(seconds):
                     await trio.sleep(seconds)
                 case _:
                     assert_never(step)
 
+    async def _answering(self, holder: NodeInfo | None) -> NodeInfo | None:
+        """``holder`` if it answers at its URL: a node killed a moment ago is still listed,
+        and is never a redirect's target (issue 27.4); None counts as silent."""
+        if holder is None or holder.url == self.url:
+            return holder
+        now = trio.current_time()
+        answered = self.reachable.known(holder.url, now)
+        if answered is None:
+            answered = False
+            target = reachability.address(holder.url)
+            if target is not None:
+                with trio.move_on_after(self.cluster.beat / 2), \
+                        contextlib.suppress(OSError):
+                    stream = await trio.open_tcp_stream(*target)
+                    await stream.aclose()
+                    answered = True
+            self.reachable.found(holder.url, trio.current_time(), answered)
+        return holder if answered else None
+
     async def _place(self) -> str | None:
         """Where a new room goes (None: here)."""
-        best = await self.directory.place(reserve=False)
+        best = await self._answering(await self.directory.place(reserve=False))
         return steps.placement(best, node=self.node_id, url=self.url, rooms=len(self.hub.matches))
 
     # ------------------------------------------------------------------ claiming
@@ -381,6 +458,11 @@ class ClusterNode(ServerBase):
         if under_way is not None:
             await under_way.wait()
             return room in self.holdings.epochs
+        if room in self.holdings.epochs:
+            # Held already (taken meanwhile by another task, or its lease lost in a Redis
+            # outage): a claim would raise the epoch of a room this node serves and replay it
+            # over the live one (issue 27.2).
+            return True
         if self.stopping:
             return False
         with self._taking(room):
@@ -396,6 +478,8 @@ class ClusterNode(ServerBase):
                 self.stats.claim_failures += 1
             if room in self.holdings.epochs:
                 log.info("room %d taken over at epoch %d", room, epoch)
+            else:  # let go during its replay (lease lost, fenced): the core must not keep it
+                self._drop_unowned(room, "it was let go while it was being restored")
             return room in self.holdings.epochs
 
     @contextlib.contextmanager
@@ -411,11 +495,31 @@ class ClusterNode(ServerBase):
             self.holdings.taking.discard(room)
             done.set()
 
+    def _hosted(self, room: int) -> bool:
+        """Whether the core serves ``room`` (a match or an event) just now."""
+        return str(room) in self.hub.matches or str(room) in self.hub.events
+
+    def _drop_unowned(self, room: int, why: str) -> None:
+        """The core serves ``room`` but this node does not own it (no epoch to write under):
+        none of its writes could be stored. Its followers are closed with 1012 and come back
+        to whichever node owns it."""
+        if self._hosted(room) and room not in self.holdings.epochs:
+            log.warning("room %d: served here without being owned (%s); letting it go",
+                        room, why)
+            self.apply(self.hub.release_room(str(room), None, trio.current_time()))
+
     async def _restore(self, room: int) -> bool:
         stored = await self.log.stored_room(room)
         if stored is None:  # finished meanwhile
             await self._let_go(room)
             return False
+        if self._hosted(room):
+            # Never restored over a live room: its players' connections would stay attached
+            # to the room replaced, and their next actions refused (issue 27.2). The live one
+            # goes first (its followers come back to the restored one).
+            log.warning("room %d: restoring it over the live room; the live one is let go",
+                        room)
+            self.apply(self.hub.release_room(str(room), None, trio.current_time()))
         line, effects = self.hub.restore_room(stored, trio.current_time())
         self.apply(effects)
         log.info("%s", line)
@@ -456,7 +560,7 @@ class ClusterNode(ServerBase):
         node, epoch = (owner.owner, owner.epoch) if owner is not None else (None, None)
         if not self.holdings.still_ours(room, node, epoch, self.node_id):
             return  # another node has it now (or it is gone)
-        if str(room) not in self.hub.matches and room not in self.holdings.taking:
+        if not self._hosted(room) and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
                 await self._restore(room)

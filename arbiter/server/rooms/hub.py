@@ -628,18 +628,21 @@ class Hub:
         """Whether a room list may be answered without reading the other nodes' rooms."""
         return self.routing.lobby_fresh(now)
 
-    def lookup_failed(self, peer: Peer, frame: bytes | None, why: str, now: float) -> Effects:
+    def lookup_failed(self, peer: Peer, frame: bytes | None, why: str, now: float,
+                      room: str | None = None) -> Effects:
         """The node could not find out what a lookup asked (its directory or log did not
         answer, or a room's silent holder did not let it go in time): ``frame`` is answered
-        ``unavailable`` and nothing is done; a client resuming a room (no frame) is told to
-        come back (1012) and ask again."""
+        ``unavailable`` and nothing is done. A client resuming ``room`` (no frame) keeps its
+        connection and hears ``unavailable`` for the room; the node looks again and sends it
+        on (:meth:`redirect`) once it can. Closing it instead made every client of a node
+        without its log reconnect about ten times a second (issue 27.4)."""
         out = self._begin(now)
         if frame is not None:
             self._error(peer, Code.UNAVAILABLE, f"{why}: nothing was done; try again shortly",
                         peek_request_id(frame))
-        else:
-            self._close(peer, SERVICE_RESTART, "a room you follow cannot be found just now; "
-                                               "reconnect")
+        elif peer.reading:
+            self._send(peer, Error(Code.UNAVAILABLE, f"{why}: room {room} is followed again "
+                                   "as soon as it is found; stay connected", None, room))
         return out
 
     def redirect(self, peer: Peer, room: str, url: str | None, now: float,
