@@ -28,7 +28,7 @@ BOUND = 30.0  # seconds for anything below to happen, on a busy machine
 NAMES = ("Ann", "Bob")  # seats 0 and 1, in the order they enter
 # The event's state as a player may see it (docs/protocol.md section 15): nothing else.
 EVENT_KEYS = {"r", "config", "phase", "entrants", "round", "rounds", "draft", "pairings",
-              "standings", "you", "pools"}
+              "standings", "matches", "you", "pools"}
 PRIVATE = {"pack", "picks", "pool", "pools"}  # a player's own, until the event has finished
 
 
