@@ -17,6 +17,9 @@ import trio
 from arbiter.bots import limited
 from arbiter.clients.bots import bot_cmd
 from arbiter.clients.bots.event_bot import standings_lines
+from arbiter.clients.loadtest.report import write_png
+from arbiter.clients.loadtest.runner import LoadConfig, run_load
+from arbiter.clients.loadtest.stats import failed
 from arbiter.clients.sdk import Client, RequestError, deck_list, events
 
 from ..server.harness import settle, start_server
@@ -169,3 +172,26 @@ def test_a_deck_list_is_one_entry_a_line_and_standings_print_in_rank_order() -> 
     assert first.split()[:4] == ["1.", "Bot", "1", "(bot)"] and "3 points  1-0-0" in first
     assert "GW 100.0%" in first and "OMW 33.3%" in first
     assert second.split()[:2] == ["2.", "Ann"] and "0 points  0-1-0" in second
+
+
+async def test_the_load_tester_runs_two_drafts_of_four_players_to_their_end(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    config = LoadConfig(url=url(server), events=2, event_seats=4, event_kind="draft",
+                        event_rounds=1, event_best_of=1, duration=3600.0, think_ms=10,
+                        ramp=1.0, ping_interval=None)
+    summary, agg = await run_load(config)
+    assert summary["errors"] == 0, summary["error_codes"]
+    assert not failed(summary) and summary["desyncs"] == 0
+    assert summary["connected_peak"] == 2 * 4
+    ev = summary["events"]
+    assert (ev["events"], ev["finished"]) == (2, 2)
+    assert ev["picks"] == 2 * 4 * 45, "every pick of every player, three packs of fifteen"
+    # Under the mock clock a pick costs no time; the order of the figures still holds.
+    assert 0 <= ev["pick_to_ok_ms"]["p50"] <= ev["pick_to_ok_ms"]["p99"]
+    assert ev["pick_to_ok_ms"]["p99"] <= ev["pick_to_state_ms"]["p99"]
+    assert 0 < ev["completion_s"]["p50"] <= ev["completion_s"]["max"] < 3600
+    assert summary["games_finished"] == 2 * 2, "a round of two matches, twice"
+    assert summary["actions"] > 0
+    write_png(agg.samples, summary, tmp_path / "events.png")
+    assert (tmp_path / "events.png").read_bytes()[:4] == b"\x89PNG"
