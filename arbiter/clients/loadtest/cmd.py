@@ -132,7 +132,7 @@ async def _main(config: LoadConfig, live: bool) -> tuple[dict[str, object], Aggr
 
             nursery.start_soon(display)
         nursery.cancel_scope.cancel()
-    summary = summarize(agg, config.duration, config.to_dict())
+    summary = summarize(agg, config.measured(trio.current_time() - start), config.to_dict())
     summary["errors"] = int(summary["errors"]) + sum(
         1 for code in agg.error_codes if code.startswith("worker "))
     return summary, agg

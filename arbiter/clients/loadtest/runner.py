@@ -59,6 +59,11 @@ class LoadConfig:
         turn = slot % len(urls)
         return urls[turn:] + urls[:turn]
 
+    def measured(self, elapsed: float) -> float:
+        """The seconds the rates are over: the duration, or for events (which end when they
+        finish, the duration being a cap) the time they took, if less."""
+        return min(self.duration, elapsed) if self.events else self.duration
+
     @property
     def slots(self) -> int:
         """Rooms, or events when the test runs events."""
@@ -165,4 +170,4 @@ async def run_load(config: LoadConfig, progress: Any = None, interval: float = 1
         nursery.cancel_scope.cancel()
     for w, r in enumerate(recorders):
         agg.add(w, r.final())
-    return summarize(agg, config.duration, config.to_dict()), agg
+    return summarize(agg, config.measured(trio.current_time() - start), config.to_dict()), agg
