@@ -1,7 +1,8 @@
 """Limited events measured (issue 26): a whole draft event of bots, the server's CPU per pick,
 and a load test of 64 players through events.
 
-    python bench/events.py [--repeat 3] [--players 64] [--think-ms 100] [--json]
+    python bench/events.py [--repeat 3] [--players 64] [--think-ms 100] [--pick-think-ms MS]
+                           [--load-only] [--json]
 
 Each run starts a fresh ``arbiter serve`` (seeded, so every run drafts and plays the same
 event; ``--bot-think 0``, the least the server takes: its bots answer at once) and measures:
@@ -74,6 +75,13 @@ async def _bot_event(url: str, pid: int, kind: str, *, rounds: int, best_of: int
 
 
 def one_run(args: argparse.Namespace) -> dict[str, float]:
+    out = {} if args.load_only else bot_figures()
+    out.update(load_figures(args))
+    return out
+
+
+def bot_figures() -> dict[str, float]:
+    """The whole event of server bots, and the server's CPU per pick."""
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp, \
             running_server(Path(tmp), "--bot-think", "0") as server:
@@ -86,12 +94,21 @@ def one_run(args: argparse.Namespace) -> dict[str, float]:
         out["draft_start_cpu_ms"] = 1000 * draft["start_cpu_s"]
         out["sealed_start_cpu_ms"] = 1000 * sealed["start_cpu_s"]
         out["cpu_per_pick_ms"] = (out["draft_start_cpu_ms"] - out["sealed_start_cpu_ms"]) / PICKS
+    return out
+
+
+def load_figures(args: argparse.Namespace) -> dict[str, float]:
+    """``arbiter loadtest`` of ``--players`` players in pods of eight, against its own
+    server."""
+    out: dict[str, float] = {}
+    pick_think = [] if args.pick_think_ms is None else ["--pick-think-ms",
+                                                        str(args.pick_think_ms)]
     with tempfile.TemporaryDirectory() as tmp, running_server(Path(tmp)) as server:
         report = Path(tmp) / "load.json"
         subprocess.run(
             [sys.executable, "-m", "arbiter.server.cli", "loadtest", "--url", server.ws_url,
              "--events", str(args.players // 8), "--event-seats", "8", "--event-kind", "draft",
-             "--think-ms", str(args.think_ms), "--duration", str(args.duration),
+             "--think-ms", str(args.think_ms), *pick_think, "--duration", str(args.duration),
              "--workers", str(args.workers), "--no-live", "--json", str(report),
              "--png", str(Path(tmp) / "load.png")],
             check=False, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -116,6 +133,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64, help="load test players (8 a pod)")
     parser.add_argument("--think-ms", type=float, default=100.0,
                         help="load test: mean think time before each pick and action")
+    parser.add_argument("--pick-think-ms", type=float, default=None,
+                        help="load test: mean think time before each pick (default: "
+                             "--think-ms)")
+    parser.add_argument("--load-only", action="store_true",
+                        help="only the load test (not the server bots' event)")
     parser.add_argument("--duration", type=float, default=1800.0,
                         help="load test: the most it may take, in seconds")
     parser.add_argument("--workers", type=int, default=2, help="load test worker processes")

@@ -5,7 +5,6 @@ bots to its end, and ``arbiter loadtest`` running whole events; all against a re
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,13 +22,7 @@ from arbiter.clients.loadtest.stats import failed
 from arbiter.clients.sdk import Client, RequestError, deck_list, events
 
 from ..server.harness import settle, start_server
-from .helpers import sdk_client, url
-
-
-def bot_args(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    bot_cmd.add_arguments(parser)
-    return parser.parse_args(list(argv))
+from .helpers import bot_args, sdk_client, url
 
 
 async def test_the_sdk_hosts_enters_and_follows_an_event_with_its_latest_state(

@@ -58,18 +58,21 @@ class EventRecord:
 
 class EventBot:
     """Plays one seat of an event through an SDK client that has entered it (``join``).
-    ``think`` (seconds, scaled by a random factor in [0.5, 1.5]) is waited before each pick
-    and each game action. ``on_pick(ok, state)`` is called with the seconds from sending each
-    pick to its ``ok`` and to the next event state; ``on_act`` as for :class:`NetBot`."""
+    ``think`` (seconds, scaled by a random factor in [0.5, 1.5]) is waited before each game
+    action, and before each pick too unless ``pick_think`` says otherwise.
+    ``on_pick(ok, state)`` is called with the seconds from sending each pick to its ``ok``
+    and to the next event state; ``on_act`` as for :class:`NetBot`."""
 
     def __init__(self, client: Client, strategy: Strategy, rng: random.Random | None = None,
-                 *, think: float = 0.0, draw_after: int | None = DEFAULT_ROUNDS,
+                 *, think: float = 0.0, pick_think: float | None = None,
+                 draw_after: int | None = DEFAULT_ROUNDS,
                  on_pick: Callable[[float, float], Any] | None = None,
                  on_act: Callable[[float], Any] | None = None) -> None:
         self.client = client
         self.strategy = strategy
         self.rng = rng or random.Random()
         self.think = think
+        self.pick_think = think if pick_think is None else pick_think
         self.draw_after = draw_after
         self.on_pick = on_pick
         self.on_act = on_act
@@ -106,8 +109,8 @@ class EventBot:
 
     async def _pick(self, event: str, state: dict[str, Any], card: str) -> dict[str, Any]:
         """Send the pick; the state that follows it."""
-        if self.think > 0:
-            await trio.sleep(self.think * (0.5 + self.rng.random()))
+        if self.pick_think > 0:
+            await trio.sleep(self.pick_think * (0.5 + self.rng.random()))
         sent = trio.current_time()
         try:
             await self.client.pick(event, card)

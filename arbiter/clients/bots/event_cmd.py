@@ -48,6 +48,8 @@ def check(args: argparse.Namespace) -> str | None:
         return "--start needs --create-event (only the host may start an event)"
     if args.games > 1:
         return "--games is for rooms: an event is played once"
+    if args.create_event and args.best_of not in (1, 3):
+        return "an event's matches are best of 1 or 3"
     return None
 
 

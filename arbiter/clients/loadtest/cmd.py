@@ -76,6 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Swiss rounds (default: as many as the seats need)")
     events.add_argument("--event-best-of", type=int, choices=(1, 3), default=1,
                         help="games a match of a round (default 1)")
+    events.add_argument("--pick-think-ms", type=float, default=None,
+                        help="mean time a player thinks before each pick (±50%%; default: "
+                             "--think-ms)")
 
 
 async def _read_worker(config: LoadConfig, worker: int, agg: Aggregate) -> None:
@@ -145,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
                         think_ms=args.think_ms, ramp=args.ramp, workers=max(1, args.workers),
                         strategy=args.strategy, seed=args.seed, events=args.events,
                         event_seats=args.event_seats, event_kind=args.event_kind,
-                        event_rounds=args.event_rounds, event_best_of=args.event_best_of)
+                        event_rounds=args.event_rounds, event_best_of=args.event_best_of,
+                        pick_think_ms=args.pick_think_ms)
     summary, agg = trio.run(_main, config, not args.no_live)
     Console().print(summary_table(summary))
     json_path, png_path = outputs(args.json, args.png)

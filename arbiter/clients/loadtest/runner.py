@@ -47,6 +47,7 @@ class LoadConfig:
     event_kind: str = "draft"
     event_rounds: int | None = None  # None: as many as the seats need
     event_best_of: int = 1
+    pick_think_ms: float | None = None  # mean think time before each pick (None: think_ms)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
