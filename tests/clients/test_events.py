@@ -190,3 +190,14 @@ async def test_the_load_tester_runs_two_drafts_of_four_players_to_their_end(
     assert summary["duration_s"] <= ev["completion_s"]["max"] + 2.0
     write_png(agg.samples, summary, tmp_path / "events.png")
     assert (tmp_path / "events.png").read_bytes()[:4] == b"\x89PNG"
+
+
+async def test_an_event_the_server_refuses_counts_as_an_error_and_as_unfinished(
+        nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path)
+    # One seat: an event needs two at least, so the server refuses to create it.
+    config = LoadConfig(url=url(server), events=1, event_seats=1, duration=60.0,
+                        ping_interval=None)
+    summary, _ = await run_load(config)
+    assert failed(summary) and summary["events"]["finished"] == 0
+    assert summary["error_codes"] == {"bad_config": 1, "event_unfinished": 1}

@@ -50,15 +50,24 @@ async def event_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
             return
         finished = False
         with trio.move_on_at(deadline):
+            # The players run in a nursery: what one of them met comes out grouped.
             try:
                 await _one_event(config, slot, rec, players, rng)
                 finished = True
-            except RequestError as exc:
-                rec.error(exc.code)
-            except ConnectionLost:
+            except* RequestError as refused:
+                for exc in _leaves(refused):
+                    rec.error(getattr(exc, "code", "refused"))
+            except* ConnectionLost:
                 rec.interrupted += 1
         if not finished:
             rec.error("event_unfinished")
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return out
 
 
 async def _one_event(config: LoadConfig, slot: int, rec: Recorder, players: list[Client],
