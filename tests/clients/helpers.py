@@ -3,14 +3,23 @@ that a client's replica equals the engine's fresh snapshot of that viewer's view
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 import trio
 
+from arbiter.clients.bots import bot_cmd
 from arbiter.clients.sdk import Backoff, Client
 from arbiter.server.net.server import ArbiterServer
 
 from ..server.checks import assert_rooms_match
+
+
+def bot_args(*argv: str) -> argparse.Namespace:
+    """``arbiter bot``'s options, parsed from ``argv``."""
+    parser = argparse.ArgumentParser()
+    bot_cmd.add_arguments(parser)
+    return parser.parse_args(list(argv))
 
 
 def url(server: ArbiterServer) -> str:

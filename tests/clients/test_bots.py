@@ -4,7 +4,6 @@ or joins a given room and plays until its match ends."""
 
 from __future__ import annotations
 
-import argparse
 import random
 from pathlib import Path
 
@@ -17,13 +16,7 @@ from arbiter.clients.bots.net import NetBot, describe_result, seat_names
 from arbiter.clients.sdk import Client, ConnectionLost, RequestError
 
 from ..server.harness import start_server
-from .helpers import assert_replica_matches, sdk_client, url
-
-
-def bot_args(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    bot_cmd.add_arguments(parser)
-    return parser.parse_args(list(argv))
+from .helpers import assert_replica_matches, bot_args, sdk_client, url
 
 
 async def test_bots_play_a_best_of_three_match_to_its_end(

@@ -6,6 +6,11 @@
         create a room, fill every seat with bots and play; repeat for each game asked
     arbiter bot --url ws://HOST:PORT --create --deck-file mono-red.txt --deck-file elves.txt
         the same with deck lists of your own (one per seat, in turn; `4 Lightning Bolt`)
+    arbiter bot --url ws://HOST:PORT --create-event draft --start [--rounds 2 --best-of 1]
+        host a booster draft, start it at once (the server's bots in the other seats), draft,
+        build, play every round and print the standings
+    arbiter bot --url ws://HOST:PORT --event EVENT
+        enter event EVENT and take part until it has finished (event_cmd.py)
 
 ``--url`` takes several URLs (comma-separated, or the flag repeated): the nodes of a cluster.
 Each bot connects to the first that answers and follows the cluster's redirects (the SDK does).
@@ -26,6 +31,7 @@ from arbiter.bots import DEFAULT_ROUNDS, STRATEGIES
 from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
 from arbiter.clients.sdk.urls import url_argument
 
+from . import event_cmd
 from .net import RETRY_AFTER, TRANSIENT, NetBot, describe_result, seat_names
 
 # dimir-control is left out: its Karn Liberated can keep a heuristic game going for hundreds of
@@ -42,6 +48,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     target.add_argument("--room", help="join this room")
     target.add_argument("--create", action="store_true",
                         help="create a room and fill every seat with bots")
+    target.add_argument("--event", help="enter this Limited event and take part to its end")
+    target.add_argument("--create-event", choices=("draft", "sealed"),
+                        help="host a Limited event of this kind, enter it and (with --start) "
+                             "start it")
     parser.add_argument("--seat", type=int, default=None,
                         help="the seat to take in --room (default: the first free one)")
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="heuristic")
@@ -67,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="propose and accept a draw (CR 104.4i) once a game has gone this "
                              "many rounds without anyone leaving it (0: never; default "
                              f"{DEFAULT_ROUNDS})")
+    event_cmd.add_arguments(parser)
 
 
 def _deck(args: argparse.Namespace, seat: int) -> tuple[str | None, str | None]:
@@ -173,6 +184,8 @@ async def _main(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     try:
         args.deck_texts = read_deck_files(args.deck_file or [])
+        if args.event or args.create_event:
+            return await event_cmd.run_event(args, rng)
         if args.create:
             return await _create_and_play(args, rng)
         await _join_and_play(args, args.room, args.seat, args.name or "Bot", rng)
@@ -190,6 +203,11 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    wrong = event_cmd.check(args) if args.event or args.create_event \
+        or args.start is not None else None
+    if wrong is not None:
+        print(f"arbiter bot: {wrong}", file=sys.stderr)
+        return 2
     if args.games > 1 and not args.create:
         print("arbiter bot: --games needs --create (a room holds one match)", file=sys.stderr)
         return 2

@@ -65,6 +65,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--png", type=Path, default=None,
                         help=f"where to write the latency chart (default {DEFAULT_PNG})")
     parser.add_argument("--no-live", action="store_true", help="no live progress display")
+    events = parser.add_argument_group(
+        "Limited events", "run whole events instead of rooms (--rooms is then unused)")
+    events.add_argument("--events", type=int, default=0,
+                        help="events played at once, each to its end (default 0: rooms)")
+    events.add_argument("--event-seats", type=int, default=8,
+                        help="simulated players in each event (default 8)")
+    events.add_argument("--event-kind", choices=("draft", "sealed"), default="draft")
+    events.add_argument("--event-rounds", type=int, default=None,
+                        help="Swiss rounds (default: as many as the seats need)")
+    events.add_argument("--event-best-of", type=int, choices=(1, 3), default=1,
+                        help="games a match of a round (default 1)")
+    events.add_argument("--pick-think-ms", type=float, default=None,
+                        help="mean time a player thinks before each pick (±50%%; default: "
+                             "--think-ms)")
 
 
 async def _read_worker(config: LoadConfig, worker: int, agg: Aggregate) -> None:
@@ -121,7 +135,7 @@ async def _main(config: LoadConfig, live: bool) -> tuple[dict[str, object], Aggr
 
             nursery.start_soon(display)
         nursery.cancel_scope.cancel()
-    summary = summarize(agg, config.duration, config.to_dict())
+    summary = summarize(agg, config.measured(trio.current_time() - start), config.to_dict())
     summary["errors"] = int(summary["errors"]) + sum(
         1 for code in agg.error_codes if code.startswith("worker "))
     return summary, agg
@@ -132,7 +146,10 @@ def run(args: argparse.Namespace) -> int:
                         players_per_room=args.players_per_room,
                         spectators=args.spectators, duration=args.duration,
                         think_ms=args.think_ms, ramp=args.ramp, workers=max(1, args.workers),
-                        strategy=args.strategy, seed=args.seed)
+                        strategy=args.strategy, seed=args.seed, events=args.events,
+                        event_seats=args.event_seats, event_kind=args.event_kind,
+                        event_rounds=args.event_rounds, event_best_of=args.event_best_of,
+                        pick_think_ms=args.pick_think_ms)
     summary, agg = trio.run(_main, config, not args.no_live)
     Console().print(summary_table(summary))
     json_path, png_path = outputs(args.json, args.png)

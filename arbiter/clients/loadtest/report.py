@@ -50,6 +50,19 @@ def summary_table(summary: dict[str, Any]) -> Table:
         ("bytes per delta (median / p99)",
          f"{summary['bytes_per_delta']['median']} / {summary['bytes_per_delta']['p99']}"),
     ]
+    events = summary.get("events")
+    if events:
+        ok, state = events["pick_to_ok_ms"], events["pick_to_state_ms"]
+        rows += [
+            ("events finished", f"{events['finished']} of {events['events']}"),
+            ("event start to end p50 / max (s)",
+             f"{events['completion_s']['p50']:.1f} / {events['completion_s']['max']:.1f}"),
+            ("picks", events["picks"]),
+            ("pick to ok p50 / p99 / max (ms)",
+             f"{ok['p50']:.2f} / {ok['p99']:.2f} / {ok['max']:.2f}"),
+            ("pick to next event state p50 / p99 / max (ms)",
+             f"{state['p50']:.2f} / {state['p99']:.2f} / {state['max']:.2f}"),
+        ]
     for name, value in rows:
         table.add_row(name, str(value))
     if summary["error_codes"]:
@@ -83,8 +96,9 @@ def write_png(samples: list[tuple[float, float]], summary: dict[str, Any], path:
     rate.set_ylabel("actions per second")
     rate.legend(loc="upper right")
     cfg = summary["config"]
-    over_time.set_title(f"{cfg['rooms']} rooms x {cfg['players_per_room']} players, "
-                        f"think {cfg['think_ms']} ms, {cfg['workers']} "
+    slots = f"{cfg['events']} {cfg['event_kind']} events x {cfg['event_seats']}" \
+        if cfg.get("events") else f"{cfg['rooms']} rooms x {cfg['players_per_room']}"
+    over_time.set_title(f"{slots} players, think {cfg['think_ms']} ms, {cfg['workers']} "
                         f"worker{'s' if cfg['workers'] != 1 else ''}")
     latencies = [ms for _, ms in samples]
     histogram.hist(latencies or [0.0], bins=100, log=True)

@@ -17,9 +17,11 @@ import trio
 
 from arbiter.bots.strategies import STRATEGIES
 from arbiter.clients.bots.net import NetBot
-from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError, open_client
+from arbiter.clients.sdk import Client, ConnectError, ConnectionLost, RequestError
 from arbiter.clients.sdk.urls import entry_urls
 
+from .connect import connect_all
+from .events import event_slot
 from .stats import Aggregate, Recorder, summarize
 
 DECKS = ("gruul-stompy", "azorius-skies", "boros-lifecycle", "quick-red", "quick-green")
@@ -38,6 +40,14 @@ class LoadConfig:
     strategy: str = "heuristic"
     seed: int = 0
     ping_interval: float | None = 20.0
+    # Limited events instead of rooms (events.py): ``events`` events of ``event_seats``
+    # simulated players each, every seat a player.
+    events: int = 0
+    event_seats: int = 8
+    event_kind: str = "draft"
+    event_rounds: int | None = None  # None: as many as the seats need
+    event_best_of: int = 1
+    pick_think_ms: float | None = None  # mean think time before each pick (None: think_ms)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,36 +60,47 @@ class LoadConfig:
         turn = slot % len(urls)
         return urls[turn:] + urls[:turn]
 
+    def measured(self, elapsed: float) -> float:
+        """The seconds the rates are over: the duration, or for events (which end when they
+        finish, the duration being a cap) the time they took, if less."""
+        return min(self.duration, elapsed) if self.events else self.duration
+
+    @property
+    def slots(self) -> int:
+        """Rooms, or events when the test runs events."""
+        return self.events or self.rooms
+
     def rooms_of(self, worker: int) -> list[int]:
-        """The room slots worker ``worker`` runs (round robin, so the ramp spreads evenly)."""
-        return [i for i in range(self.rooms) if i % self.workers == worker]
+        """The room (or event) slots worker ``worker`` runs (round robin, so the ramp spreads
+        evenly)."""
+        return [i for i in range(self.slots) if i % self.workers == worker]
+
+    def start_of(self, slot: int) -> float:
+        """When slot ``slot`` starts, in seconds after the test's start."""
+        return self.ramp * slot / max(1, self.slots)
 
 
 async def run_worker(config: LoadConfig, worker: int, recorder: Recorder) -> None:
     """Run this worker's rooms until ``config.duration`` has passed since ``recorder.start``;
     then close every connection."""
     deadline = recorder.start + config.duration
+    slot_runner = event_slot if config.events else _room_slot
     async with trio.open_nursery() as nursery:
         for slot in config.rooms_of(worker):
-            nursery.start_soon(_room_slot, config, slot, recorder, deadline)
+            nursery.start_soon(slot_runner, config, slot, recorder, deadline)
 
 
 async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: float) -> None:
     rng = random.Random(config.seed * 100_003 + slot)
-    offset = config.ramp * slot / max(1, config.rooms)
-    await trio.sleep_until(rec.start + offset)
-    players: list[Client] = []
-    spectators: list[Client] = []
+    await trio.sleep_until(rec.start + config.start_of(slot))
     async with AsyncExitStack() as stack:
         # Connecting is not cut short at the deadline: the clients' nurseries live in the
         # stack, and cancel scopes must nest inside them.
         try:
-            for i in range(config.players_per_room):
-                players.append(await _connect(stack, config, slot, rec, f"p{slot}-{i}", rng,
-                                              deadline))
-            for i in range(config.spectators):
-                spectators.append(await _connect(stack, config, slot, rec, f"s{slot}-{i}", rng,
-                                                 deadline))
+            players = await connect_all(stack, config, slot, rec, "p",
+                                        config.players_per_room, rng, deadline)
+            spectators = await connect_all(stack, config, slot, rec, "s", config.spectators,
+                                           rng, deadline)
         except ConnectError:
             rec.error("connect")
             return
@@ -94,27 +115,6 @@ async def _room_slot(config: LoadConfig, slot: int, rec: Recorder, deadline: flo
                     # The server went away (a restart): the clients reconnect by themselves.
                     rec.interrupted += 1
                     await trio.sleep(0.5)
-
-
-async def _connect(stack: AsyncExitStack, config: LoadConfig, slot: int, rec: Recorder,
-                   name: str, rng: random.Random, deadline: float) -> Client:
-    """A connected client. The first connection is tried again every half second until the
-    test's deadline: a server restarting while the load ramps up refuses connections for a
-    moment (once connected, the SDK reconnects by itself)."""
-    while True:
-        try:
-            client = await stack.enter_async_context(open_client(
-                config.urls_of(slot), name, ping_interval=config.ping_interval,
-                ping_timeout=config.ping_interval, rng=random.Random(rng.random())))
-        except ConnectError:
-            if trio.current_time() + 0.5 >= deadline:
-                raise
-            rec.interrupted += 1
-            await trio.sleep(0.5)
-            continue
-        rec.connect(client)
-        stack.callback(rec.disconnect)
-        return client
 
 
 async def _one_match(config: LoadConfig, slot: int, rec: Recorder, players: list[Client],
@@ -171,4 +171,4 @@ async def run_load(config: LoadConfig, progress: Any = None, interval: float = 1
         nursery.cancel_scope.cancel()
     for w, r in enumerate(recorders):
         agg.add(w, r.final())
-    return summarize(agg, config.duration, config.to_dict()), agg
+    return summarize(agg, config.measured(trio.current_time() - start), config.to_dict()), agg

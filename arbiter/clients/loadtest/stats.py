@@ -1,7 +1,9 @@
 """What a load test measures, and the summary it ends with.
 
 Each worker keeps a :class:`Recorder`: counters, and one latency sample per action (the time
-from sending an ``act`` to receiving its reply, the actor's delta). Workers in other processes
+from sending an ``act`` to receiving its reply, the actor's delta); in a test of Limited
+events also one per pick (from sending a ``pick`` to its ``ok``, and to the next ``event``
+state) and each event's time from its start to its end. Workers in other processes
 send their recorders' contents to the parent as JSON (:meth:`Recorder.progress` while running,
 :meth:`Recorder.final` at the end); :class:`Aggregate` adds them up and :func:`summarize`
 computes the figures.
@@ -40,7 +42,11 @@ class Recorder:
     errors: dict[str, int] = field(default_factory=dict)
     clients: list[Client] = field(default_factory=list)
     interrupted: int = 0  # requests whose connection dropped before the answer
+    picks: list[tuple[float, float]] = field(default_factory=list)  # (to ok, to state) s
+    events: list[float] = field(default_factory=list)  # seconds from start to finished
     _sent: int = 0  # samples already reported by progress()
+    _sent_picks: int = 0
+    _sent_events: int = 0
 
     def connect(self, client: Client) -> None:
         self.clients.append(client)
@@ -53,6 +59,12 @@ class Recorder:
     def action(self, now: float, latency: float) -> None:
         self.actions += 1
         self.samples.append((now - self.start, latency))
+
+    def pick(self, to_ok: float, to_state: float) -> None:
+        self.picks.append((to_ok, to_state))
+
+    def event_finished(self, seconds: float) -> None:
+        self.events.append(seconds)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -72,11 +84,15 @@ class Recorder:
         """Counters, and the latency samples taken since the last call."""
         new = self.samples[self._sent:]
         self._sent = len(self.samples)
+        picks, events = self.picks[self._sent_picks:], self.events[self._sent_events:]
+        self._sent_picks, self._sent_events = len(self.picks), len(self.events)
         totals = self.client_totals()
         return {"k": "p", "connected": self.connected, "peak": self.peak, "games": self.games,
                 "actions": self.actions, "errors": sum(self.errors.values()),
                 "desyncs": totals["desyncs"],
-                "samples": [[round(t, 4), round(lat * 1000, 4)] for t, lat in new]}
+                "samples": [[round(t, 4), round(lat * 1000, 4)] for t, lat in new],
+                "picks": [[round(ok * 1000, 4), round(st * 1000, 4)] for ok, st in picks],
+                "events": [round(t, 3) for t in events]}
 
     def final(self) -> dict[str, Any]:
         out = self.progress()
@@ -96,10 +112,14 @@ class Aggregate:
     peak: int = 0
     viewers: list[tuple[int, int]] = field(default_factory=list)
     error_codes: dict[str, int] = field(default_factory=dict)
+    picks: list[tuple[float, float]] = field(default_factory=list)  # (to ok, to state) ms
+    events: list[float] = field(default_factory=list)  # seconds each event took
 
     def add(self, worker: int, report: dict[str, Any]) -> None:
         self.workers[worker] = report
         self.samples.extend((float(t), float(ms)) for t, ms in report["samples"])
+        self.picks.extend((float(ok), float(st)) for ok, st in report.get("picks", ()))
+        self.events.extend(float(t) for t in report.get("events", ()))
         # The workers' peaks need not coincide: the peak is the largest of the summed current
         # counts seen and of each worker's own peak (both are reached at some moment).
         self.peak = max(self.peak, self.total("connected"), int(report["peak"]))
@@ -126,7 +146,7 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
     bytes_per_viewer = [b for b, _ in agg.viewers]
     per_delta = [b / n for b, n in agg.viewers if n]
     errors = agg.total("errors")
-    return {
+    out: dict[str, Any] = {
         "config": config,
         "duration_s": round(duration, 3),
         "connected_peak": agg.peak,
@@ -157,6 +177,28 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
             "median": round(percentile(per_delta, 50), 1),
             "p99": round(percentile(per_delta, 99), 1),
         },
+    }
+    if config.get("events"):
+        out["events"] = event_figures(agg, int(config["events"]))
+    return out
+
+
+def _quantiles(values: Sequence[float], digits: int) -> dict[str, float]:
+    return {"p50": round(percentile(values, 50), digits),
+            "p99": round(percentile(values, 99), digits),
+            "max": round(max(values, default=0.0), digits)}
+
+
+def event_figures(agg: Aggregate, events: int) -> dict[str, Any]:
+    """A test of Limited events: how many finished, how long each took from its start to its
+    end, and the pick latencies (ms) to the ``ok`` and to the next ``event`` state."""
+    return {
+        "events": events,
+        "finished": len(agg.events),
+        "completion_s": _quantiles(agg.events, 2),
+        "picks": len(agg.picks),
+        "pick_to_ok_ms": _quantiles([ok for ok, _ in agg.picks], 3),
+        "pick_to_state_ms": _quantiles([st for _, st in agg.picks], 3),
     }
 
 

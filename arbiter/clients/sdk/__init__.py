@@ -13,11 +13,12 @@ from .client import (
     RequestError,
     SeatTicket,
     Stats,
+    deck_list,
     open_client,
 )
 from .events import match_of
 from .urls import BadURL, entry_urls
 
 __all__ = ["MAX_REDIRECTS", "Backoff", "BadURL", "Client", "ConnectError", "ConnectionLost",
-           "RequestError", "SeatTicket", "Stats", "entry_urls", "events", "match_of",
+           "RequestError", "SeatTicket", "Stats", "deck_list", "entry_urls", "events", "match_of",
            "open_client"]

@@ -32,7 +32,7 @@ import contextlib
 import itertools
 import math
 import random
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -209,6 +209,9 @@ class Client:
         self.summaries: dict[str, dict[str, Any]] = {}  # match room id -> latest summary
         self.results: dict[str, list[ev.Result]] = {}  # match room id -> its games' results
         self.closed: set[str] = set()  # match rooms the server said are gone (room_closed)
+        # Limited events followed: each one's latest state, sent whole (docs/protocol.md
+        # section 15). A new state is a new map, so ``wait_event`` can tell one from the next.
+        self.event_states: dict[str, dict[str, Any]] = {}
         self.limits: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self._waiting: dict[int, _Pending] = {}
@@ -515,6 +518,9 @@ class Client:
             self._emit(ev.Resumed(msg.room))
         elif isinstance(msg, sm.Restarted):
             self._emit(ev.Restarted(msg.room, msg.game, msg.old, msg.starting))
+        elif isinstance(msg, sm.EventState):
+            self.event_states[msg.room] = msg.event
+            self._emit(ev.EventUpdate(msg.room, msg.event))
         elif isinstance(msg, sm.ChatLine):
             self._emit(ev.ChatMessage(msg.room, msg.sender, msg.seat, msg.text))
         elif isinstance(msg, sm.Clock):
@@ -868,6 +874,61 @@ class Client:
     async def resync(self, room: str) -> None:
         """Ask for a fresh snapshot of ``room``."""
         await self._resync(room)
+
+    # ------------------------------------------------------------------ Limited events
+    # An event's id is a room id: ``join`` enters it (its seat and token are kept in
+    # ``seats``, so a reconnect's hello names it and the server attaches us again, and a
+    # server that forgot the session gives the seat back for its token), ``spectate``
+    # follows it, ``leave`` stops following it (in its lobby, giving up the seat) and
+    # ``chat`` talks to it, as for rooms.
+
+    async def create_event(self, config: dict[str, Any]) -> str:
+        """Host a sealed or booster-draft event (docs/protocol.md section 15 lists the
+        settings); returns its id. Creating does not enter it: ``join`` does."""
+        return (await self._expect(partial(rq.CreateEvent, config=config), sm.Created)).room
+
+    async def list_events(self) -> list[dict[str, Any]]:
+        """The server's events that have not finished, as summaries."""
+        return list((await self._expect(rq.ListEvents, sm.EventList)).events)
+
+    async def start_event(self, event: str) -> None:
+        """The host starts the event (empty seats get bots when it has them)."""
+        await self.request(partial(rq.StartEvent, room=event))
+
+    async def pick(self, event: str, card: str) -> None:
+        """Take ``card`` from the pack in front of us (a draft)."""
+        await self.request(partial(rq.Pick, room=event, card=card))
+
+    async def submit_event_deck(self, event: str, deck: Mapping[str, int]) -> None:
+        """Our deck for the event, as card counts from our pool plus basic lands."""
+        await self.submit_deck(event, text=deck_list(deck))
+
+    async def drop_event(self, event: str) -> None:
+        """No more pairings for us (a match being played goes on)."""
+        await self.request(partial(rq.DropEvent, room=event))
+
+    def event_state(self, event: str) -> dict[str, Any] | None:
+        """The latest state of ``event`` we were sent (None before the first)."""
+        return self.event_states.get(event)
+
+    async def wait_event(self, event: str, since: dict[str, Any] | None = None
+                         ) -> dict[str, Any]:
+        """The first state of ``event`` other than ``since`` (the state last looked at;
+        None: any state), waiting for it to arrive. Raises :class:`ConnectionLost` once the
+        client is closed. States survive reconnects: the server sends the event again when
+        the session comes back."""
+        while True:
+            state = self.event_states.get(event)
+            if state is not None and state is not since:
+                return state
+            if self._closing or self._stopped:
+                raise ConnectionLost("the client is closed")
+            await self._changed.wait()
+
+
+def deck_list(deck: Mapping[str, int]) -> str:
+    """A deck list (docs/protocol.md, "deck") of card counts: one ``N Name`` a line."""
+    return "\n".join(f"{n} {name}" for name, n in sorted(deck.items()) if n > 0)
 
 
 @asynccontextmanager

@@ -179,6 +179,15 @@ class Resynced(Event):
 
 
 @dataclass(frozen=True)
+class EventUpdate(Event):
+    """Limited event ``room`` changed for us: ``state`` is the whole event as we may see it
+    (docs/protocol.md section 15), also kept as ``client.event_state(room)``."""
+
+    room: str
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class SeatLost(Event):
     """Someone took over our seat in match ``room`` with its token (from another session):
     this client no longer holds it."""
