@@ -189,6 +189,7 @@ class Event:
         self.pairings: list[Pairing] = []  # this round's
         self.records: list[swiss.MatchRecord] = []
         self.commands = 0
+        self._public: tuple[int, dict[str, Any]] | None = None  # (commands, public view)
 
     # ------------------------------------------------------------------ reading
 
@@ -438,10 +439,22 @@ class Event:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None, *, finished_public: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see. Packs, picks, pools and decks are each
         player's own; nobody else sees them while the event runs, and everyone may once it
-        has finished (``finished_public``), as a draft's picks are shown after the event."""
+        has finished, as a draft's picks are shown after the event. The public part is
+        shared between the views (:meth:`public_view`): do not change it in place."""
+        out = dict(self.public_view())
+        if seat is not None and 0 <= seat < len(self.entrants):
+            out["you"] = self.own_view(seat)
+        return out
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone may see, worked out once per command (the state changes only
+        through :meth:`apply`): a pick is sent to every follower, and most of what each one
+        is sent is this."""
+        if self._public is not None and self._public[0] == self.commands:
+            return self._public[1]
         c = self.config
         out: dict[str, Any] = {
             "config": c.to_wire(), "phase": self.phase.value,
@@ -461,17 +474,18 @@ class Event:
             out["matches"] = [{"round": r.round, "a": int(r.a),
                                "b": None if r.b is None else int(r.b),
                                "result": [r.a_wins, r.b_wins, r.draws]} for r in self.records]
-        if seat is not None and 0 <= seat < len(self.entrants):
-            out["you"] = self._own(self.entrants[seat])
-        if self.phase == Phase.FINISHED and finished_public:
+        if self.phase == Phase.FINISHED:
             out["pools"] = [{"seat": e.seat, "picks": self.picks(e.seat),
                              "deck": e.deck} for e in self.entrants]
+        self._public = (self.commands, out)
         return out
 
     def _holding(self) -> list[int]:
         return [s for s in range(len(self.entrants)) if self.pack(s) is not None]
 
-    def _own(self, e: Entrant) -> dict[str, Any]:
+    def own_view(self, seat: int) -> dict[str, Any]:
+        """What only the entrant at ``seat`` sees: their pool, deck, pack and picks."""
+        e = self.entrants[seat]
         own: dict[str, Any] = {"seat": e.seat, "pool": dict(sorted(e.pool.items())),
                                "deck": e.deck, "dropped": e.dropped}
         if self.phase == Phase.DRAFTING:

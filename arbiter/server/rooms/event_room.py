@@ -401,36 +401,47 @@ class EventRoom:
     # ------------------------------------------------------------------ what followers see
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` (None: a spectator) sees it, with what only the room layer
+        knows: the match rooms of the round, your timer and your match."""
+        return self._view(seat, self._public())
+
+    def _public(self) -> dict[str, Any]:
+        """The public part with the rounds' match rooms (a copy: the event's is shared)."""
         ev = self.event
-        view = ev.view(seat)
-        view["r"] = self.id
-        for p in view.get("pairings", []):
-            room = self.matches.get((ev.round, p["table"]))
-            if room is not None:
-                p["room"] = room
-        if seat is not None and "you" in view:
-            you = view["you"]
-            due = self.pick_due.get(seat)
-            if ev.pack(seat) is not None and due is not None:
-                you["timer"] = max(0.0, round(due[1] - self.ctx.now, 1))
-            if seat in ev.building() and self.build_due is not None:
-                you["timer"] = max(0.0, round(self.build_due - self.ctx.now, 1))
-            for p in view.get("pairings", []):
-                # Offered while the match is open (docs/protocol.md section 15): once it has
-                # its result there is nothing left to join.
-                if seat in (p["a"], p["b"]) and "room" in p and p["result"] is None:
-                    you["match"] = {"r": p["room"], "seat": 0 if p["a"] == seat else 1}
-        return view
+        public = dict(ev.public_view())
+        public["r"] = self.id
+        if "pairings" in public:
+            public["pairings"] = [
+                {**p, "room": self.matches[(ev.round, p["table"])]}
+                if (ev.round, p["table"]) in self.matches else p
+                for p in public["pairings"]]
+        return public
+
+    def _view(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+        ev = self.event
+        if seat is None or not 0 <= seat < len(ev.entrants):
+            return public
+        you = ev.own_view(seat)
+        due = self.pick_due.get(seat)
+        if ev.pack(seat) is not None and due is not None:
+            you["timer"] = max(0.0, round(due[1] - self.ctx.now, 1))
+        if self.build_due is not None and seat in ev.building():
+            you["timer"] = max(0.0, round(self.build_due - self.ctx.now, 1))
+        for p in public.get("pairings", []):
+            # Offered while the match is open (docs/protocol.md section 15): once it has
+            # its result there is nothing left to join.
+            if seat in (p["a"], p["b"]) and "room" in p and p["result"] is None:
+                you["match"] = {"r": p["room"], "seat": 0 if p["a"] == seat else 1}
+        return {**public, "you": you}
 
     def publish(self) -> None:
         """Send each follower the event as they see it, if it changed for them."""
         views: dict[int | None, bytes] = {}
+        public = self._public()
         for peer in self.members():
             seat = self._seat_of(peer)
-            if peer in self.spectators and seat is None:
-                seat = None
             if seat not in views:
-                views[seat] = pack(encode(EventState(self.id, self.view_for(seat))))
+                views[seat] = pack(encode(EventState(self.id, self._view(seat, public))))
             frame = views[seat]
             if self._sent.get(peer) != frame:
                 self._sent[peer] = frame
