@@ -15,9 +15,9 @@ import pytest
 import trio
 from websockets.protocol import State
 from websockets.server import ServerProtocol
-from websockets.trio.server import ServerConnection
 
 from arbiter.server.net.admission import Admission, AdmittingListener
+from arbiter.server.net.connection import Connection
 from arbiter.server.net.server import ArbiterServer
 
 from .harness import Client, start_server
@@ -104,12 +104,9 @@ async def test_a_client_gone_before_its_connection_is_served_just_ends(
             await trio.sleep(0.01)
     protocol = ServerProtocol()
     protocol.state = State.OPEN  # as after a handshake
-    async with trio.open_nursery() as inner:
-        ws = ServerConnection(inner, trio.SocketStream(accepted), protocol,
-                              cast(Any, server.ws_server))
-        with trio.fail_after(5):
-            await server.handler(ws)  # before: OSError escaped ("connection handler failed")
-        inner.cancel_scope.cancel()
+    conn = Connection(trio.SocketStream(accepted), protocol, 16, server.metrics)
+    with trio.fail_after(5):
+        await server.handler(conn)  # before: OSError escaped ("connection handler failed")
     assert server.hub.stats.internal_errors == 0 and not server.connections
     listener.close()
 

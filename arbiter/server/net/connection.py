@@ -1,44 +1,68 @@
-"""One client connection, as the transport sees it: frames written straight to the socket when
-it takes them, else a bounded outgoing queue drained by its own writer task.
+"""One client connection, as the transport sees it: websockets' sans-I/O protocol
+(``websockets.server.ServerProtocol``) driven by the connection's own task, frames written
+straight to the socket when it takes them, else a bounded outgoing queue drained by a writer
+task.
+
+websockets' trio connection runs a background task per connection that reads the socket and
+hands frames to a message assembler, which the handler then awaits: two tasks and a wake-up
+between them for every message. Here the handler's task reads the bytes itself, feeds the
+protocol, takes the messages it completed and hands them to the hub inline (server.py), and
+whatever the protocol has to send (the frames, answers to pings, a close) is written at once
+when nothing is ahead of it. Heartbeats are the reading task's deadline, not a task of their
+own.
 
 The core hands frames to :meth:`Connection.deliver` (through the commit gate), which never
-blocks. While nothing is waiting to go out, a frame is framed by websockets' protocol and
-written to the socket at once, without a task switch (the common case: the kernel's buffer has
-room). When the socket takes only part of it, the rest goes back to the front of the protocol's
-outgoing data and the writer task sends it, then the queue behind it, through websockets' own
-send path. When the queue is full the client has fallen too far behind, and it is disconnected
-(its seat stays held for the grace period) rather than slowing anyone else down.
+blocks. While nothing is waiting to go out, a frame is framed by the protocol and written to the
+socket with one non-blocking ``os.write``, without a task switch (the common case: the kernel's
+buffer has room). When the socket takes only part of it, the rest waits in :attr:`_out`, ahead
+of everything written after it, and the writer task sends it, then the queue behind it. When
+the queue is full the client has fallen too far behind, and it is disconnected (its seat stays
+held for the grace period) rather than slowing anyone else down.
 
 States (one table, as in server/rooms/states.py)::
 
     open ──finish (the core closes it)──> draining ──queue sent──> closed
       └──────────shut (writer ended, queue full, cancelled)───────────┘
+
+The websocket's own states (connecting, open, closing, closed) are the protocol's.
 """
 
 from __future__ import annotations
 
+import http
 import itertools
 import logging
+import math
 import os
+import socket
+import struct
 from collections import deque
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import trio
-from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
-from websockets.protocol import State
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import Event, State
+from websockets.server import ServerProtocol
+from websockets.typing import StatusLike
 
 from .admission import AdmittedStream
 
 if TYPE_CHECKING:
-    from websockets.trio.server import ServerConnection
-
     from .metrics import Metrics
 
 log = logging.getLogger("arbiter.net")
 
 POLICY = CloseCode.POLICY_VIOLATION  # 1008
+RECEIVE_SIZE = 65536  # bytes read at once: a burst of small frames is one read
+
+Message = bytes | str  # a binary message, or a text one decoded
+# process_request and process_response (server.py): the request, or the response about to be
+# sent, in; a response to send instead, or None, out.
+RequestHook = Callable[["Connection", Request], Response | None]
+ResponseHook = Callable[["Connection", Request, Response], Response | None]
 
 
 class ConnState(StrEnum):
@@ -55,13 +79,18 @@ TRANSITIONS: dict[ConnState, frozenset[ConnState]] = {
 
 END = b""  # queued (through the commit gate) after a connection's last frames: the writer stops
 
+_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError)
+
 
 class Connection:
     _ids = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, queue: int, metrics: Metrics) -> None:
+    def __init__(self, stream: trio.abc.HalfCloseableStream, protocol: ServerProtocol,
+                 queue: int, metrics: Metrics, *, ping_interval: float | None = None,
+                 ping_timeout: float | None = None) -> None:
         self.id = next(self._ids)
-        self.ws = ws
+        self.stream = stream
+        self.protocol = protocol
         self.limit = queue
         self.metrics = metrics
         # A deque and the writer parked on it, not a memory channel: the same bound and
@@ -78,11 +107,25 @@ class Connection:
         # Writing straight to the socket needs its file descriptor (a plain TCP stream on a
         # POSIX system, counted at accept or not); anything else always goes through the
         # writer task.
-        stream = ws.stream
         self._fd = (stream.socket.fileno() if os.name == "posix"
                     and isinstance(stream, trio.SocketStream | AdmittedStream) else None)
-        self._stalled = False  # part of a frame waits in the protocol for the writer
-        self.stalls = 0  # how many times that happened (tests, and a sign of slow clients)
+        self._out = bytearray()  # bytes the socket has not taken yet, in order: the writer's
+        self._eof = False  # the protocol asked for the end of our side once _out is sent
+        self._eof_sent = False
+        self._sending = False  # the writer is inside send_all: cancelled there, bytes are torn
+        self.stalls = 0  # times the socket took only part of what was written (slow clients)
+        self._early: list[Event] = []  # frames parsed with the handshake's request
+        self._parts: list[bytes] | None = None  # a fragmented message under way
+        self._text = False  # ... and whether it is text
+        # Heartbeats (RFC 6455 5.5.2): a ping every ping_interval, the connection failed when
+        # its pong has not come within ping_timeout. They are the reading task's deadline.
+        self.ping_interval = ping_interval
+        self.ping_timeout = ping_timeout
+        self._pings = itertools.count(1)  # ping payloads: a counter, no randomness needed
+        self._ping_at = math.inf
+        self._ping_sent: tuple[bytes, float] | None = None
+        self.request: Request | None = None
+        self.response: Response | None = None
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.state}>"
@@ -99,60 +142,223 @@ class Connection:
     def open(self) -> bool:
         return self.state == ConnState.OPEN
 
+    # ------------------------------------------------------------------ the handshake
+
+    def respond(self, status: StatusLike, text: str) -> Response:
+        """A plain text HTTP response (for process_request)."""
+        return self.protocol.reject(status, text)
+
+    async def handshake(self, process_request: RequestHook, process_response: ResponseHook,
+                        server_header: str, closing: Callable[[], bool]) -> bool:
+        """Read the request, answer it (what websockets' trio server does, with its hooks), and
+        say whether it became a websocket connection. ``closing``: the server is going away,
+        so an upgrade is answered 503."""
+        protocol = self.protocol
+        request: Request | None = None
+        while request is None:
+            data = await self._read()
+            if data:
+                protocol.receive_data(data)
+            else:
+                protocol.receive_eof()
+            for event in protocol.events_received():
+                if request is None and isinstance(event, Request):
+                    request = event
+                else:  # frames the client sent right behind its request
+                    self._early.append(event)
+            if request is None and (not data or protocol.close_expected()):
+                await self.flush()  # the protocol's own answer (431, 414), if it made one
+                return False
+        self.request = request
+        try:
+            response = process_request(self, request)
+        except Exception as exc:
+            protocol.handshake_exc = exc
+            log.exception("process_request failed")
+            response = self.respond(http.HTTPStatus.INTERNAL_SERVER_ERROR,
+                                    "Failed to open a WebSocket connection.\n")
+        if response is None:
+            response = protocol.accept(request)  # 101, or 403 (origin), 400, 426
+        response.headers["Server"] = server_header
+        response = process_response(self, request, response) or response
+        if response.status_code == http.HTTPStatus.SWITCHING_PROTOCOLS and closing():
+            response = self.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                                    "Server is shutting down.\n")
+        self.response = response
+        protocol.send_response(response)
+        await self.flush()
+        return protocol.state is State.OPEN
+
+    # ------------------------------------------------------------------ incoming
+
+    async def _read(self) -> bytes:
+        try:
+            data = await self.stream.receive_some(RECEIVE_SIZE)
+        except _BROKEN:
+            return b""
+        return bytes(data)
+
+    def start_heartbeats(self) -> None:
+        if self.ping_interval is not None:
+            self._ping_at = trio.current_time() + self.ping_interval
+
+    async def receive(self) -> list[Message] | None:
+        """The messages the client has completed, as soon as there is one; None once the
+        connection has ended (the client's close or end, a protocol error, a frame beyond the
+        size limit (1009), a heartbeat unanswered)."""
+        protocol = self.protocol
+        if self._early:
+            events, self._early = self._early, []
+            messages = self._messages(events)
+            if messages:
+                return messages
+        while protocol.state is State.OPEN:
+            deadline = self._deadline()
+            if deadline == math.inf:
+                data = await self._read()
+            else:
+                data = None
+                with trio.move_on_at(deadline):
+                    data = await self._read()
+                if data is None:
+                    self._heartbeat(trio.current_time())
+                    continue
+            if data:
+                protocol.receive_data(data)
+            else:
+                protocol.receive_eof()
+            messages = self._messages(protocol.events_received())
+            self._take_output()  # pongs, the echo of a close, the end of our side
+            if messages:
+                return messages
+        return None
+
+    def _messages(self, events: list[Event]) -> list[Message]:
+        """Whole messages among ``events`` (frames), in order; pongs acknowledge pings."""
+        out: list[Message] = []
+        for frame in events:
+            if not isinstance(frame, Frame):
+                continue
+            opcode, data = frame.opcode, frame.data
+            if opcode is Opcode.BINARY or opcode is Opcode.TEXT:
+                if frame.fin:
+                    message = self._message(bytes(data), opcode is Opcode.TEXT)
+                    if message is None:
+                        break
+                    out.append(message)
+                else:  # the protocol checks sizes and continuation order (1009, 1002)
+                    self._parts, self._text = [bytes(data)], opcode is Opcode.TEXT
+            elif opcode is Opcode.CONT and self._parts is not None:
+                self._parts.append(bytes(data))
+                if frame.fin:
+                    whole, self._parts = b"".join(self._parts), None
+                    message = self._message(whole, self._text)
+                    if message is None:
+                        break
+                    out.append(message)
+            elif opcode is Opcode.PONG:
+                self._ponged(bytes(data))
+        return out
+
+    def _message(self, data: bytes, text: bool) -> Message | None:
+        if not text:
+            return data
+        try:
+            return data.decode()
+        except UnicodeDecodeError as exc:  # RFC 6455 8.1: fail the connection, 1007
+            self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+            self._take_output()
+            return None
+
+    # ------------------------------------------------------------------ heartbeats
+
+    def _deadline(self) -> float:
+        if self._ping_sent is not None:
+            return self._ping_sent[1] + self.ping_timeout if self.ping_timeout else math.inf
+        return self._ping_at
+
+    def _heartbeat(self, now: float) -> None:
+        if self._ping_sent is not None:  # no pong within ping_timeout: the client is gone
+            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+            self._take_output()
+            return
+        if self.protocol.state is State.OPEN:
+            self.ping(struct.pack("!I", next(self._pings) & 0xFFFFFFFF))
+            if self.ping_timeout:
+                self._ping_at = math.inf
+            else:
+                self._ping_sent = None
+                self._ping_at = now + (self.ping_interval or math.inf)
+
+    def ping(self, data: bytes) -> None:
+        """Send a ping now (behind whatever waits to go out)."""
+        self.protocol.send_ping(data)
+        if self.ping_timeout and self.ping_interval is not None:
+            self._ping_sent = (data, trio.current_time())
+        self._take_output()
+
+    def _ponged(self, data: bytes) -> None:
+        sent = self._ping_sent
+        if sent is not None and sent[0] == data:
+            self._ping_sent = None
+            interval = self.ping_interval or math.inf
+            self._ping_at = max(sent[1] + interval, trio.current_time())
+
     # ------------------------------------------------------------------ outgoing
 
     def deliver(self, frame: bytes) -> None:
         if self.state == ConnState.CLOSED:
             return
         task = self._parked
-        if task is not None and frame and self._may_write_now():
-            self._write_now(frame)
-            if not self._stalled:
-                return
-        elif len(self._queue) >= self.limit:
+        if task is not None and frame and not self._out and self._fd is not None \
+                and self.protocol.state is State.OPEN:
+            # Nothing is ahead of it: frame it and write it now (no queue, no task switch).
+            self.protocol.send_binary(frame)
+            self.frames_sent += 1
+            self._take_output()
+            return
+        if len(self._queue) >= self.limit:
             self.metrics.slow_disconnects += 1
             log.info("%r fell %d frames behind; disconnecting it", self, self.limit)
             self.shut(POLICY, "send queue full: the client is not reading fast enough")
             return
-        else:
-            self._queue.append(frame)
+        self._queue.append(frame)
         if task is not None:
             self._parked = None
             trio.lowlevel.reschedule(task)
 
-    def _may_write_now(self) -> bool:
-        """Whether every earlier byte is on the socket, so that a frame written now is next:
-        the writer is parked with nothing queued or stalled (the caller checks it is parked),
-        and websockets itself is not writing (its send lock is free, no fragmented message is
-        under way) and has nothing of its own waiting."""
-        ws = self.ws
-        return not (self._fd is None or self._stalled or self._queue
-                    or ws.protocol.state is not State.OPEN or ws.send_lock.locked()
-                    or ws.send_in_progress is not None or ws.protocol.writes)
+    def _take_output(self) -> None:
+        """Move what the protocol has to send to the socket: now, if nothing is ahead of it
+        and the socket takes it; else behind what waits in :attr:`_out`, for the writer (or
+        :meth:`flush`). So a heartbeat or a pong never lands inside a frame written in part."""
+        for data in self.protocol.data_to_send():
+            if not data:  # SEND_EOF: the end of our side, once everything before it is out
+                self._eof = True
+                continue
+            if not self._out and self._parked is not None and self._fd is not None:
+                try:
+                    written = os.write(self._fd, data)
+                except OSError:  # full (BlockingIOError), or the peer is gone: the writer
+                    written = 0  # finds out when it sends the rest
+                if written == len(data):
+                    continue
+                data = data[written:]
+                self.stalls += 1
+            self._out += data
+        if self._eof and not self._eof_sent and not self._out and self._parked is not None:
+            self._shut_write()
+        elif (self._out or self._eof) and self._parked is not None:
+            task, self._parked = self._parked, None
+            trio.lowlevel.reschedule(task)
 
-    def _write_now(self, frame: bytes) -> None:
-        """Frame ``frame`` and write it to the socket without waiting. A send through trio
-        costs two trips through the scheduler and the writer's wake-up a third; a frame the
-        kernel takes whole here costs none (docs/architecture.md).
-
-        Whatever the socket does not take, for any reason (a full buffer, an error), goes back
-        to the front of the protocol's outgoing data and the connection is stalled: the writer
-        sends that rest through websockets' send path before anything else can be written
-        (websockets writes only what its protocol hands out, in order), and an error there
-        closes the connection as websockets does."""
-        protocol = self.ws.protocol
-        protocol.send_binary(frame)
-        data = b"".join(protocol.data_to_send())  # this frame alone: nothing else was waiting
-        assert self._fd is not None
+    def _shut_write(self) -> None:
+        self._eof_sent = True
+        sock = getattr(self.stream, "socket", None)
         try:
-            written = os.write(self._fd, data)
-        except OSError:  # full (BlockingIOError), or the peer is gone: websockets finds out
-            written = 0
-        self.frames_sent += 1
-        if written < len(data):
-            protocol.writes.insert(0, data[written:])
-            self._stalled = True
-            self.stalls += 1
+            if sock is not None:
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
 
     @property
     def queue_depth(self) -> int:
@@ -160,29 +366,76 @@ class Connection:
 
     async def writer(self) -> None:
         queue = self._queue
+        protocol = self.protocol
         try:
             while True:
-                if self._stalled:  # the rest of a frame written in part, then the queue
-                    async with self.ws.send_context():
-                        pass
-                    self._stalled = False
-                while queue:
+                if self._out:  # what the socket did not take, then the queue
+                    data = bytes(self._out)
+                    self._out.clear()
+                    self._sending = True
+                    await self.stream.send_all(data)
+                    self._sending = False
+                    continue
+                if self._eof and not self._eof_sent:
+                    self._shut_write()
+                if queue:
                     frame = queue.popleft()
                     if not frame:  # END
                         self.drained.set()
                         return
-                    await self.ws.send(frame)
-                    self.frames_sent += 1
+                    if protocol.state is State.OPEN:
+                        protocol.send_binary(frame)
+                        self.frames_sent += 1
+                        self._take_output()  # into _out: the writer is not parked
+                    continue
                 self._parked = trio.lowlevel.current_task()
                 await trio.lowlevel.wait_task_rescheduled(self._unpark)
-        except ConnectionClosed:
-            pass
+        except _BROKEN:
+            self._sending = False
         finally:
+            self._parked = None
             self.shut(None, "")
 
     def _unpark(self, raise_cancel: object) -> trio.lowlevel.Abort:
         self._parked = None  # cancelled while waiting for frames
         return trio.lowlevel.Abort.SUCCEEDED
+
+    async def flush(self) -> None:
+        """Send everything waiting, from the task that calls it (the handshake, the close:
+        no writer runs then)."""
+        self._take_output()
+        if self._out:
+            data = bytes(self._out)
+            self._out.clear()
+            await self.stream.send_all(data)
+        if self._eof and not self._eof_sent:
+            self._shut_write()
+
+    async def close(self, code: int, reason: str, timeout: float) -> None:
+        """The closing handshake (RFC 6455 7.1.2): our close frame behind everything queued
+        ahead of it, then the client's answer and its end of the connection, for at most
+        ``timeout`` seconds; then the socket is closed."""
+        protocol = self.protocol
+        try:
+            if not self._sending:  # else the writer was cancelled mid-frame: nothing fits
+                with trio.move_on_after(timeout):
+                    if protocol.state is State.OPEN:
+                        protocol.send_close(code, reason)
+                    await self.flush()
+                    while protocol.state is not State.CLOSED:
+                        data = await self._read()
+                        if data:
+                            protocol.receive_data(data)
+                        else:
+                            protocol.receive_eof()
+                        protocol.events_received()
+                        await self.flush()
+        except _BROKEN:
+            pass
+        finally:
+            await trio.aclose_forcefully(self.stream)
+
+    # ------------------------------------------------------------------ closing
 
     def finish(self, code: int, reason: str) -> bool:
         """Stop reading, and close with ``code`` once the writer reaches :data:`END`, which the
