@@ -113,6 +113,7 @@ class Connection:
         self._eof = False  # the protocol asked for the end of our side once _out is sent
         self._eof_sent = False
         self._sending = False  # the writer is inside send_all: cancelled there, bytes are torn
+        self._stopping = False  # the writer ends once nothing is left to send
         self.stalls = 0  # times the socket took only part of what was written (slow clients)
         self._early: list[Event] = []  # frames parsed with the handshake's request
         self._parts: list[bytes] | None = None  # a fragmented message under way
@@ -388,6 +389,8 @@ class Connection:
                         self.frames_sent += 1
                         self._take_output()  # into _out: the writer is not parked
                     continue
+                if self._stopping:
+                    return
                 self._parked = trio.lowlevel.current_task()
                 await trio.lowlevel.wait_task_rescheduled(self._unpark)
         except _BROKEN:
@@ -395,6 +398,14 @@ class Connection:
         finally:
             self._parked = None
             self.shut(None, "")
+
+    def stop_writer(self) -> None:
+        """Let the writer end once what it holds is sent (not cancelled: a send cut short
+        would leave a frame torn, and the close could not follow it)."""
+        self._stopping = True
+        if self._parked is not None:
+            task, self._parked = self._parked, None
+            trio.lowlevel.reschedule(task)
 
     def _unpark(self, raise_cancel: object) -> trio.lowlevel.Abort:
         self._parked = None  # cancelled while waiting for frames

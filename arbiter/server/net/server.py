@@ -402,10 +402,12 @@ class ServerBase:
                 conn.scope = nursery.cancel_scope
                 nursery.start_soon(conn.writer)
                 await self._read(conn, peer)
+                timeout = self.config.close_timeout or 5.0
                 if not conn.open:  # let the explanation reach the client first
-                    with trio.move_on_after(self.config.close_timeout or 5.0):
+                    with trio.move_on_after(timeout):
                         await conn.drained.wait()
-                nursery.cancel_scope.cancel()
+                conn.stop_writer()  # what it holds goes out first, if that takes not too long
+                nursery.cancel_scope.deadline = trio.current_time() + timeout
         except Exception:  # never let a connection's failure escape into the server
             log.exception("%r failed", conn)
             self.hub.stats.internal_errors += 1
