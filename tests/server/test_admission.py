@@ -111,6 +111,27 @@ async def test_a_client_gone_before_its_connection_is_served_just_ends(
     listener.close()
 
 
+async def test_a_client_gone_before_it_is_accepted_is_skipped_at_accept() -> None:
+    """The address is taken at accept (issue 28: ENOTCONN on it later); a socket whose client
+    reset it while it waited in the backlog is closed there and the next one is accepted."""
+    inner = trio.socket.socket()
+    await inner.bind(("127.0.0.1", 0))
+    inner.listen()
+    admission = Admission(8)
+    listener = AdmittingListener(trio.SocketListener(inner), admission)
+    gone = stdlib_socket.create_connection(inner.getsockname())
+    gone.setsockopt(stdlib_socket.SOL_SOCKET, stdlib_socket.SO_LINGER, struct.pack("ii", 1, 0))
+    gone.close()  # a reset, before the server accepted it
+    honest = stdlib_socket.create_connection(inner.getsockname())
+    with trio.fail_after(5):
+        stream = await listener.accept()
+    assert stream.peer == honest.getsockname()  # the reset one was never handed on
+    assert admission.held == 1
+    await stream.aclose()
+    honest.close()
+    await listener.aclose()
+
+
 async def test_a_full_server_closes_the_oldest_unfinished_request_for_a_new_one(
         nursery: trio.Nursery, tmp_path: object, caplog: pytest.LogCaptureFixture) -> None:
     server = await start_server(nursery, tmp_path, max_connections=4,  # type: ignore[arg-type]
