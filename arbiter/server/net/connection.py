@@ -98,6 +98,10 @@ class Connection:
         # of waiting on an Event saves making an Event (and its parking lot) per wake-up.
         self._queue: deque[bytes] = deque()
         self._parked: trio.lowlevel.Task | None = None
+        # The writer task is started the first time the socket does not take everything (most
+        # connections never need it: a task fewer per idle connection); it then parks.
+        self.writer_nursery: trio.Nursery | None = None  # where it runs, while it may
+        self._running = False  # the writer is started and not parked: it owns the socket
         self.state = ConnState.OPEN
         self.drained = trio.Event()
         self.close_code: int | None = None
@@ -125,8 +129,6 @@ class Connection:
         self._pings = itertools.count(1)  # ping payloads: a counter, no randomness needed
         self._ping_at = math.inf
         self._ping_sent: tuple[bytes, float] | None = None
-        self.request: Request | None = None
-        self.response: Response | None = None
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.state}>"
@@ -170,7 +172,6 @@ class Connection:
             if request is None and (not data or protocol.close_expected()):
                 await self.flush()  # the protocol's own answer (431, 414), if it made one
                 return False
-        self.request = request
         try:
             response = process_request(self, request)
         except Exception as exc:
@@ -185,7 +186,6 @@ class Connection:
         if response.status_code == http.HTTPStatus.SWITCHING_PROTOCOLS and closing():
             response = self.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
                                     "Server is shutting down.\n")
-        self.response = response
         protocol.send_response(response)
         await self.flush()
         return protocol.state is State.OPEN
@@ -310,8 +310,7 @@ class Connection:
     def deliver(self, frame: bytes) -> None:
         if self.state == ConnState.CLOSED:
             return
-        task = self._parked
-        if task is not None and frame and not self._out and self._fd is not None \
+        if not self._running and frame and not self._out and self._fd is not None \
                 and self.protocol.state is State.OPEN:
             # Nothing is ahead of it: frame it and write it now (no queue, no task switch).
             self.protocol.send_binary(frame)
@@ -324,9 +323,19 @@ class Connection:
             self.shut(POLICY, "send queue full: the client is not reading fast enough")
             return
         self._queue.append(frame)
-        if task is not None:
-            self._parked = None
+        self._wake()
+
+    def _wake(self) -> None:
+        """Have the writer send what waits: wake it, or start it the first time."""
+        if self._running:
+            return
+        if self._parked is not None:
+            task, self._parked = self._parked, None
+            self._running = True
             trio.lowlevel.reschedule(task)
+        elif self.writer_nursery is not None and not self._stopping:
+            self._running = True
+            self.writer_nursery.start_soon(self.writer)
 
     def _take_output(self) -> None:
         """Move what the protocol has to send to the socket: now, if nothing is ahead of it
@@ -336,7 +345,7 @@ class Connection:
             if not data:  # SEND_EOF: the end of our side, once everything before it is out
                 self._eof = True
                 continue
-            if not self._out and self._parked is not None and self._fd is not None:
+            if not self._out and not self._running and self._fd is not None:
                 try:
                     written = os.write(self._fd, data)
                 except OSError:  # full (BlockingIOError), or the peer is gone: the writer
@@ -346,11 +355,10 @@ class Connection:
                 data = data[written:]
                 self.stalls += 1
             self._out += data
-        if self._eof and not self._eof_sent and not self._out and self._parked is not None:
+        if self._eof and not self._eof_sent and not self._out and not self._running:
             self._shut_write()
-        elif (self._out or self._eof) and self._parked is not None:
-            task, self._parked = self._parked, None
-            trio.lowlevel.reschedule(task)
+        elif self._out or (self._eof and not self._eof_sent):
+            self._wake()  # without a writer (the handshake, the close), flush() sends it
 
     def _shut_write(self) -> None:
         self._eof_sent = True
@@ -392,11 +400,13 @@ class Connection:
                 if self._stopping:
                     return
                 self._parked = trio.lowlevel.current_task()
+                self._running = False
                 await trio.lowlevel.wait_task_rescheduled(self._unpark)
         except _BROKEN:
             self._sending = False
         finally:
             self._parked = None
+            self._running = False
             self.shut(None, "")
 
     def stop_writer(self) -> None:
@@ -405,6 +415,7 @@ class Connection:
         self._stopping = True
         if self._parked is not None:
             task, self._parked = self._parked, None
+            self._running = True
             trio.lowlevel.reschedule(task)
 
     def _unpark(self, raise_cancel: object) -> trio.lowlevel.Abort:

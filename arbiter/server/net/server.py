@@ -400,7 +400,7 @@ class ServerBase:
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
-                nursery.start_soon(conn.writer)
+                conn.writer_nursery = nursery  # its writer starts there when needed
                 await self._read(conn, peer)
                 timeout = self.config.close_timeout or 5.0
                 if not conn.open:  # let the explanation reach the client first
@@ -412,6 +412,7 @@ class ServerBase:
             log.exception("%r failed", conn)
             self.hub.stats.internal_errors += 1
         finally:
+            conn.writer_nursery = None
             self.connections.discard(conn)
             conn.shut(None, "")
             try:
