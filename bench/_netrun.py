@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,11 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
     return [sys.executable, str(ROOT / "bench" / "baseline.py"), "--serve", "--port", "0"]
 
 
-async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
-                  compression: bool = False, cpus: set[int] | None = None) -> dict[str, Any]:
-    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
-    ``cpus`` if given)."""
+@contextlib.contextmanager
+def server_process(kind: str, extra: list[str] | None = None, cpus: set[int] | None = None
+                   ) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A fresh ``kind`` server process (kept on ``cpus`` if given) with a throwaway data
+    directory, and the port it listens on; stopped on the way out."""
     with tempfile.TemporaryDirectory() as data_dir:
         proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
@@ -47,32 +50,40 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
                 m = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", line)
                 if m:
                     port = int(m.group(1))
-            cpu0 = process_cpu_seconds(proc.pid)
-            started = time.perf_counter()
-            stats = await load(port, kind, rooms, seconds, compression=compression)
-            mem = _rss_kib(proc.pid)
-            wall = time.perf_counter() - started
-            summary = stats.summary()
-            summary["server_cpu_share"] = round(
-                (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
-            summary["server_rss_mib"] = round(mem / 1024, 1)
-            if kind == "arbiter":
-                metrics = await _metrics(port)
-                commits = metrics.get("arbiter_log_commits_total") \
-                    or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
-                summary["commands_per_commit"] = round(
-                    metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
-                if "arbiter_pg_commit_seconds_total" in metrics and commits:
-                    # A cluster node's batch, from its send to its answer read: how long the
-                    # actions in it wait on PostgreSQL (the event loop's turn included).
-                    summary["commit_mean_us"] = round(
-                        1e6 * metrics["arbiter_pg_commit_seconds_total"] / commits)
-            return summary
+            yield proc, port
         finally:
             proc.terminate()
             proc.wait(timeout=30)
             if proc.stdout is not None:
                 proc.stdout.close()
+
+
+async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
+                  compression: bool = False, cpus: set[int] | None = None) -> dict[str, Any]:
+    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
+    ``cpus`` if given)."""
+    with server_process(kind, extra, cpus) as (proc, port):
+        cpu0 = process_cpu_seconds(proc.pid)
+        started = time.perf_counter()
+        stats = await load(port, kind, rooms, seconds, compression=compression)
+        mem = _rss_kib(proc.pid)
+        wall = time.perf_counter() - started
+        summary = stats.summary()
+        summary["server_cpu_share"] = round(
+            (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
+        summary["server_rss_mib"] = round(mem / 1024, 1)
+        if kind == "arbiter":
+            metrics = await _metrics(port)
+            commits = metrics.get("arbiter_log_commits_total") \
+                or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
+            summary["commands_per_commit"] = round(
+                metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
+            if "arbiter_pg_commit_seconds_total" in metrics and commits:
+                # A cluster node's batch, from its send to its answer read: how long the
+                # actions in it wait on PostgreSQL (the event loop's turn included).
+                summary["commit_mean_us"] = round(
+                    1e6 * metrics["arbiter_pg_commit_seconds_total"] / commits)
+        return summary
 
 
 async def _metrics(port: int) -> dict[str, float]:

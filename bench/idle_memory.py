@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +24,7 @@ import msgpack  # noqa: E402
 import trio  # noqa: E402
 from websockets.trio.client import ClientConnection, connect  # noqa: E402
 
-from bench._netrun import _command, _rss_kib  # noqa: E402
+from bench._netrun import _rss_kib, server_process  # noqa: E402
 
 SETTLE = 1.0  # seconds given to the server to finish what the connections made it do
 
@@ -62,24 +60,8 @@ async def _idle(kind: str, port: int, pid: int, n: int) -> float:
 
 
 def run_one(kind: str, n: int) -> float:
-    with tempfile.TemporaryDirectory() as data_dir:
-        proc = subprocess.Popen(_command(kind, data_dir, []), cwd=ROOT,
-                                stdout=subprocess.PIPE, text=True)
-        try:
-            assert proc.stdout is not None
-            port = None
-            while port is None:
-                line = proc.stdout.readline()
-                if not line:
-                    raise RuntimeError(f"{kind} server exited")
-                if "listening on ws://127.0.0.1:" in line:
-                    port = int(line.split("127.0.0.1:")[1].split()[0].strip("/"))
-            return trio.run(_idle, kind, port, proc.pid, n)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-            if proc.stdout is not None:
-                proc.stdout.close()
+    with server_process(kind) as (proc, port):
+        return trio.run(_idle, kind, port, proc.pid, n)
 
 
 def main() -> int:
