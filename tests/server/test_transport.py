@@ -128,3 +128,14 @@ async def test_a_shutdown_closes_every_connection_with_1012(
     await settle(lambda: ann.closed and bob.closed)
     assert ann.close_code == bob.close_code == 1012  # service restart: come back
     assert not server.connections
+
+
+async def test_permessage_deflate_when_offered(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    server = await start_server(nursery, tmp_path, compression=True)  # type: ignore[arg-type]
+    ann = await Client.open(nursery, server, "Ann", compression="deflate")
+    assert ann.ws.protocol.extensions  # negotiated (RFC 7692)
+    bob = await Client.open(nursery, server, "Bob")  # a client that offers nothing still plays
+    assert not bob.ws.protocol.extensions
+    rooms = [await ann.ok({"t": "rooms"}) for _ in range(3)]  # context kept between messages
+    assert rooms[0] == {**rooms[2], "i": rooms[0]["i"]}
