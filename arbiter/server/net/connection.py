@@ -8,8 +8,8 @@ hands frames to a message assembler, which the handler then awaits: two tasks an
 between them for every message. Here the handler's task reads the bytes itself, feeds the
 protocol, takes the messages it completed and hands them to the hub inline (server.py), and
 whatever the protocol has to send (the frames, answers to pings, a close) is written at once
-when nothing is ahead of it. Heartbeats are the reading task's deadline, not a task of their
-own.
+when nothing is ahead of it. Heartbeats are deadlines of the server's timer task, not a task
+(or a cancel scope around every read) of their own.
 
 The core hands frames to :meth:`Connection.deliver` (through the commit gate), which never
 blocks. While nothing is waiting to go out, a frame is framed by the protocol and written to the
@@ -32,12 +32,11 @@ from __future__ import annotations
 import http
 import itertools
 import logging
-import math
 import os
 import socket
 import struct
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -62,6 +61,8 @@ Message = bytes | str  # a binary message, or a text one decoded
 # process_request and process_response (server.py): the request, or the response about to be
 # sent, in; a response to send instead, or None, out.
 RequestHook = Callable[["Connection", Request], Response | None]
+# The server's timers (server/net/timers.py): wake ``key`` at a time, or never (None).
+Schedule = Callable[[Hashable, float | None], None]
 ResponseHook = Callable[["Connection", Request, Response], Response | None]
 
 
@@ -87,7 +88,7 @@ class Connection:
 
     def __init__(self, stream: trio.abc.HalfCloseableStream, protocol: ServerProtocol,
                  queue: int, metrics: Metrics, *, ping_interval: float | None = None,
-                 ping_timeout: float | None = None) -> None:
+                 ping_timeout: float | None = None, schedule: Schedule | None = None) -> None:
         self.id = next(self._ids)
         self.stream = stream
         self.protocol = protocol
@@ -123,11 +124,13 @@ class Connection:
         self._parts: list[bytes] | None = None  # a fragmented message under way
         self._text = False  # ... and whether it is text
         # Heartbeats (RFC 6455 5.5.2): a ping every ping_interval, the connection failed when
-        # its pong has not come within ping_timeout. They are the reading task's deadline.
+        # its pong has not come within ping_timeout. The server's timer task calls
+        # heartbeat() at the deadline asked with ``schedule`` (this connection is the key):
+        # a cancel scope around every read would cost each message a few microseconds.
         self.ping_interval = ping_interval
         self.ping_timeout = ping_timeout
+        self._schedule = schedule
         self._pings = itertools.count(1)  # ping payloads: a counter, no randomness needed
-        self._ping_at = math.inf
         self._ping_sent: tuple[bytes, float] | None = None
 
     def __repr__(self) -> str:
@@ -201,7 +204,14 @@ class Connection:
 
     def start_heartbeats(self) -> None:
         if self.ping_interval is not None:
-            self._ping_at = trio.current_time() + self.ping_interval
+            self._beat_at(trio.current_time() + self.ping_interval)
+
+    def stop_heartbeats(self) -> None:
+        self._beat_at(None)
+
+    def _beat_at(self, when: float | None) -> None:
+        if self._schedule is not None:
+            self._schedule(self, when)
 
     async def receive(self) -> list[Message] | None:
         """The messages the client has completed, as soon as there is one; None once the
@@ -214,16 +224,7 @@ class Connection:
             if messages:
                 return messages
         while protocol.state is State.OPEN:
-            deadline = self._deadline()
-            if deadline == math.inf:
-                data = await self._read()
-            else:
-                data = None
-                with trio.move_on_at(deadline):
-                    data = await self._read()
-                if data is None:
-                    self._heartbeat(trio.current_time())
-                    continue
+            data = await self._read()
             if data:
                 protocol.receive_data(data)
             else:
@@ -273,23 +274,19 @@ class Connection:
 
     # ------------------------------------------------------------------ heartbeats
 
-    def _deadline(self) -> float:
+    def heartbeat(self, now: float) -> None:
+        """The timer's call: send the next ping, or fail the connection (1011) when the last
+        one's pong has not come within ping_timeout (the client is gone; its task's read is
+        cancelled, and it closes)."""
+        if self.protocol.state is not State.OPEN or self.ping_interval is None:
+            return
         if self._ping_sent is not None:
-            return self._ping_sent[1] + self.ping_timeout if self.ping_timeout else math.inf
-        return self._ping_at
-
-    def _heartbeat(self, now: float) -> None:
-        if self._ping_sent is not None:  # no pong within ping_timeout: the client is gone
             self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
             self._take_output()
+            self.shut(None, "")
             return
-        if self.protocol.state is State.OPEN:
-            self.ping(struct.pack("!I", next(self._pings) & 0xFFFFFFFF))
-            if self.ping_timeout:
-                self._ping_at = math.inf
-            else:
-                self._ping_sent = None
-                self._ping_at = now + (self.ping_interval or math.inf)
+        self.ping(struct.pack("!I", next(self._pings) & 0xFFFFFFFF))
+        self._beat_at(now + (self.ping_timeout or self.ping_interval))
 
     def ping(self, data: bytes) -> None:
         """Send a ping now (behind whatever waits to go out)."""
@@ -300,10 +297,9 @@ class Connection:
 
     def _ponged(self, data: bytes) -> None:
         sent = self._ping_sent
-        if sent is not None and sent[0] == data:
+        if sent is not None and sent[0] == data and self.ping_interval is not None:
             self._ping_sent = None
-            interval = self.ping_interval or math.inf
-            self._ping_at = max(sent[1] + interval, trio.current_time())
+            self._beat_at(max(sent[1] + self.ping_interval, trio.current_time()))
 
     # ------------------------------------------------------------------ outgoing
 

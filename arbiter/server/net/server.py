@@ -132,6 +132,9 @@ class ServerBase:
             self.timers.schedule(key, when)
 
     def _wake(self, key: Hashable, now: float) -> None:
+        if isinstance(key, Connection):  # its heartbeat (the core's keys are never these)
+            key.heartbeat(now)
+            return
         self.apply(self.hub.wake(key, now))
 
     # ------------------------------------------------------------------ running
@@ -210,7 +213,7 @@ class ServerBase:
                                                  extensions=self._extensions,
                                                  max_size=cfg.max_ws_frame),
                           cfg.limits.queue, self.metrics, ping_interval=cfg.ping_interval,
-                          ping_timeout=cfg.ping_timeout)
+                          ping_timeout=cfg.ping_timeout, schedule=self.timers.schedule)
         try:
             opened = False
             with trio.move_on_after(cfg.open_timeout or math.inf):
@@ -413,6 +416,7 @@ class ServerBase:
             self.hub.stats.internal_errors += 1
         finally:
             conn.writer_nursery = None
+            conn.stop_heartbeats()
             self.connections.discard(conn)
             conn.shut(None, "")
             try:
