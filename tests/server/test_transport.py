@@ -20,6 +20,13 @@ from .harness import Client, RawClient, settle, start_server
 HELLO = msgpack.packb({"t": "hello", "i": 1, "v": 1, "name": "Raw"})
 
 
+async def _connected(nursery: trio.Nursery, tmp_path: object
+                     ) -> tuple[ArbiterServer, RawClient]:
+    """A server, and a client driven by hand that has finished its handshake."""
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    return server, await RawClient.open(server)
+
+
 async def _events(raw: RawClient, until: int = 1) -> list[Frame]:
     """Frames from the server, until ``until`` of them have come or it ends its side."""
     frames: list[Frame] = []
@@ -47,8 +54,7 @@ def _welcomed(frames: list[Frame]) -> bool:
 
 async def test_a_message_sent_a_byte_at_a_time_is_handled_whole(
         nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
-    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    raw = await RawClient.open(server)
+    _server, raw = await _connected(nursery, tmp_path)
     raw.sock.setsockopt(stdlib_socket.IPPROTO_TCP, stdlib_socket.TCP_NODELAY, 1)
     raw.protocol.send_binary(HELLO)
     (wire,) = raw.protocol.data_to_send()
@@ -61,8 +67,7 @@ async def test_a_message_sent_a_byte_at_a_time_is_handled_whole(
 
 async def test_a_fragmented_message_is_handled_whole(
         nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
-    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    raw = await RawClient.open(server)
+    _server, raw = await _connected(nursery, tmp_path)
     third = len(HELLO) // 3
     raw.protocol.send_binary(HELLO[:third], fin=False)  # RFC 6455 5.4: fragments
     raw.protocol.send_continuation(HELLO[third:2 * third], fin=False)
@@ -77,8 +82,7 @@ async def test_a_fragmented_message_is_handled_whole(
 
 async def test_a_ping_is_answered_with_its_data(
         nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
-    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    raw = await RawClient.open(server)
+    _server, raw = await _connected(nursery, tmp_path)
     raw.protocol.send_ping(b"are you there")
     await _send(raw)
     (pong,) = await _events(raw)
@@ -88,8 +92,7 @@ async def test_a_ping_is_answered_with_its_data(
 
 async def test_text_that_is_not_utf8_fails_the_connection_with_1007(
         nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
-    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    raw = await RawClient.open(server)
+    server, raw = await _connected(nursery, tmp_path)
     raw.protocol.send_text(b"\xff\xfe not utf-8")
     await _send(raw)
     frames = await _events(raw, until=10)
@@ -101,8 +104,7 @@ async def test_text_that_is_not_utf8_fails_the_connection_with_1007(
 
 async def test_a_client_close_is_echoed_and_the_connection_ends(
         nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
-    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
-    raw = await RawClient.open(server)
+    server, raw = await _connected(nursery, tmp_path)
     raw.protocol.send_binary(HELLO)
     raw.protocol.send_close(1000, "bye")
     await _send(raw)
