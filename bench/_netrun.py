@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +31,11 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
     return [sys.executable, str(ROOT / "bench" / "baseline.py"), "--serve", "--port", "0"]
 
 
-async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
-                  compression: bool = False, cpus: set[int] | None = None,
-                  dump: int = 0) -> dict[str, Any]:
-    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
-    ``cpus`` if given); ``dump``: print what makes the top 1% of deltas and the ``dump``
-    largest (bench/_deltas.py)."""
+@contextlib.contextmanager
+def server_process(kind: str, extra: list[str] | None = None, cpus: set[int] | None = None
+                   ) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A fresh ``kind`` server process (kept on ``cpus`` if given) with a throwaway data
+    directory, and the port it listens on; stopped on the way out."""
     with tempfile.TemporaryDirectory() as data_dir:
         proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
@@ -50,35 +51,45 @@ async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None
                 m = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", line)
                 if m:
                     port = int(m.group(1))
-            cpu0 = process_cpu_seconds(proc.pid)
-            started = time.perf_counter()
-            stats = await load(port, kind, rooms, seconds, compression=compression,
-                               keep_views=dump > 0)
-            if stats.views is not None:
-                print(breakdown(stats.views, stats.delta_sizes, dump))
-            mem = _rss_kib(proc.pid)
-            wall = time.perf_counter() - started
-            summary = stats.summary()
-            summary["server_cpu_share"] = round(
-                (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
-            summary["server_rss_mib"] = round(mem / 1024, 1)
-            if kind == "arbiter":
-                metrics = await _metrics(port)
-                commits = metrics.get("arbiter_log_commits_total") \
-                    or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
-                summary["commands_per_commit"] = round(
-                    metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
-                if "arbiter_pg_commit_seconds_total" in metrics and commits:
-                    # A cluster node's batch, from its send to its answer read: how long the
-                    # actions in it wait on PostgreSQL (the event loop's turn included).
-                    summary["commit_mean_us"] = round(
-                        1e6 * metrics["arbiter_pg_commit_seconds_total"] / commits)
-            return summary
+            yield proc, port
         finally:
             proc.terminate()
             proc.wait(timeout=30)
             if proc.stdout is not None:
                 proc.stdout.close()
+
+
+async def run_one(kind: str, rooms: int, seconds: float, extra: list[str] | None = None,
+                  compression: bool = False, cpus: set[int] | None = None,
+                  dump: int = 0) -> dict[str, Any]:
+    """One measured run of ``rooms`` rooms against a fresh ``kind`` server process (kept on
+    ``cpus`` if given); ``dump``: print what makes the top 1% of deltas and the ``dump``
+    largest (bench/_deltas.py)."""
+    with server_process(kind, extra, cpus) as (proc, port):
+        cpu0 = process_cpu_seconds(proc.pid)
+        started = time.perf_counter()
+        stats = await load(port, kind, rooms, seconds, compression=compression,
+                           keep_views=dump > 0)
+        if stats.views is not None:
+            print(breakdown(stats.views, stats.delta_sizes, dump))
+        mem = _rss_kib(proc.pid)
+        wall = time.perf_counter() - started
+        summary = stats.summary()
+        summary["server_cpu_share"] = round(
+            (process_cpu_seconds(proc.pid) - cpu0) / wall, 2)
+        summary["server_rss_mib"] = round(mem / 1024, 1)
+        if kind == "arbiter":
+            metrics = await _metrics(port)
+            commits = metrics.get("arbiter_log_commits_total") \
+                or metrics.get("arbiter_pg_commits_total", 0.0)  # a cluster node's log
+            summary["commands_per_commit"] = round(
+                metrics.get("arbiter_actions_total", 0.0) / commits, 2) if commits else 0
+            if "arbiter_pg_commit_seconds_total" in metrics and commits:
+                # A cluster node's batch, from its send to its answer read: how long the
+                # actions in it wait on PostgreSQL (the event loop's turn included).
+                summary["commit_mean_us"] = round(
+                    1e6 * metrics["arbiter_pg_commit_seconds_total"] / commits)
+        return summary
 
 
 async def _metrics(port: int) -> dict[str, float]:
@@ -126,6 +137,11 @@ def cpu_per_action_us(run: dict[str, Any]) -> float:
     return float(run["server_cpu_share"]) / float(run["actions_per_s"]) * 1e6
 
 
+def client_cpu_per_action_us(run: dict[str, Any]) -> float:
+    """The load generator's CPU time per action of a run, in microseconds."""
+    return float(run["client_cpu_share"]) / float(run["actions_per_s"]) * 1e6
+
+
 def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None:
     if as_json:
         print(json.dumps(runs, indent=2))
@@ -142,13 +158,27 @@ def report(runs: dict[str, list[dict[str, Any]]], as_json: bool = False) -> None
     if "arbiter" in runs and "baseline" in runs:
         # Each arbiter run is paired with the baseline run right after it: on a shared
         # machine the pair saw the same noise, the medians may not have.
-        pairs = [a["actions_per_s"] / b["actions_per_s"]
-                 for a, b in zip(runs["arbiter"], runs["baseline"], strict=False)]
+        paired = list(zip(runs["arbiter"], runs["baseline"], strict=False))
+        # The figure that compares the servers: server CPU per action, the baseline's over
+        # ours (1.0: as cheap as a bare fan-out). The rate ratio depends on the clients too,
+        # and ours cost more per action (bigger frames to decode, a bot's choice to make), so
+        # it is shown second, with both clients' CPU per action beside it.
+        cpu = [(cpu_per_action_us(a), cpu_per_action_us(b)) for a, b in paired
+               if a["actions_per_s"] and b["actions_per_s"]]
+        if cpu:
+            shown = ", ".join(f"{b / a:.2f}" for a, b in cpu)
+            print(f"\nserver CPU per action, baseline / arbiter, run by run: {shown}"
+                  f"   (median {statistics.median(b / a for a, b in cpu):.2f})")
+            print(f"server CPU per action: arbiter "
+                  f"{statistics.median(a for a, _ in cpu):.0f} us, baseline "
+                  f"{statistics.median(b for _, b in cpu):.0f} us (medians)")
+        clients = [(client_cpu_per_action_us(a), client_cpu_per_action_us(b))
+                   for a, b in paired if a["actions_per_s"] and b["actions_per_s"]]
+        if clients:
+            print(f"client CPU per action: arbiter's clients "
+                  f"{statistics.median(a for a, _ in clients):.0f} us, baseline's "
+                  f"{statistics.median(b for _, b in clients):.0f} us (medians)")
+        pairs = [a["actions_per_s"] / b["actions_per_s"] for a, b in paired]
         shown = ", ".join(f"{p:.2f}" for p in pairs)
-        print(f"\nratio arbiter / baseline actions per second, run by run: {shown}"
+        print(f"ratio arbiter / baseline actions per second, run by run: {shown}"
               f"   (median {statistics.median(pairs):.2f})")
-        cpu = [cpu_per_action_us(a) for a in runs["arbiter"] if a["actions_per_s"]]
-        base = [cpu_per_action_us(b) for b in runs["baseline"] if b["actions_per_s"]]
-        if cpu and base:
-            print(f"server CPU per action: arbiter {statistics.median(cpu):.0f} us, baseline "
-                  f"{statistics.median(base):.0f} us")

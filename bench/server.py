@@ -8,10 +8,12 @@ fan-out server (bench/baseline.py) driven by the same clients in the same invoca
 Prints, for each server: actions per second, p50/p99 latency from sending an action to
 receiving the frame that acknowledges it (the actor's delta), the median and p99 size of a
 delta frame as each viewer receives it for one decision, and the CPU share of the server and of
-the client process; then the ratio of the two rates. The bots play the quick casual decks, or
-with ``--set M10`` the six ready-made Magic 2010 decks (room slot k seats decks 4k to 4k+3,
-round the six). Runs alternate (arbiter, baseline,
-arbiter, ...) so that both see the same noise on this shared machine.
+the client process; then the comparison: server CPU per action, the baseline's over Arbiter's,
+run by run (the figure: the two clients do not cost the same per action, so the rate ratio,
+printed after it with both clients' CPU per action, also measures the clients). The bots play
+the quick casual decks, or with ``--set M10`` the six ready-made Magic 2010 decks (room slot k
+seats decks 4k to 4k+3, round the six). Runs alternate (arbiter, baseline, arbiter, ...) so
+that both see the same noise on this shared machine.
 """
 
 from __future__ import annotations

@@ -117,6 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync", choices=("normal", "full"), default="normal",
                         help="SQLite synchronous mode: normal survives a server crash, full "
                              "also a power cut (default normal)")
+    parser.add_argument("--limit-local-addresses", action="store_true",
+                        help="count rooms from this machine's own addresses (loopback) "
+                             "against --max-waiting-per-address too (by default they are "
+                             "left out: a load test or a reverse proxy here is one address)")
     parser.add_argument("--allow-scenarios", action="store_true",
                         help="accept scenarios, fixed seeds and test cards in new rooms "
                              "(for tests; never on a public server)")
@@ -143,7 +147,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise SystemExit("arbiter serve: --seed is for tests; it needs --allow-scenarios")
     sessions = SessionSettings(**given.get(SessionSettings, {}))
     hub = HubSettings(**given.get(HubSettings, {}), sessions=sessions,
-                      allow_scenarios=args.allow_scenarios)
+                      allow_scenarios=args.allow_scenarios,
+                      limit_local_addresses=args.limit_local_addresses)
     limits = Limits(**given.get(Limits, {}))
     return ServerConfig(**given.get(ServerConfig, {}), hub=hub, limits=limits,
                         origins=tuple(args.origin) if args.origin else None,

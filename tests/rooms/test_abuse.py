@@ -270,3 +270,46 @@ def test_all_seeing_spectators_see_the_game_the_rooms_delay_late() -> None:
     public = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
     watcher = sim.connect("Watcher", address="10.0.0.10")
     assert watcher.call({"t": "spectate", "r": public})["t"] == "joined"
+
+
+# ------------------------------------------------------------------ issue 28: one local address
+
+
+def _ramp(settings: HubSettings, address: str, rooms: int = 100) -> tuple[list[str], int]:
+    """``arbiter loadtest``'s ramp, from one address: a room of four every 0.02 s (the rate
+    of 4,000 players over 20 s), each created by its first player, whose four players then
+    join one a second (a loaded server's round trip): up to 100 rooms wait at once, where
+    the per-address cap is 20. Returns the codes of the refused creates and how many
+    matches started."""
+    sim = Sim(settings)
+    plan = sorted((0.02 * slot + step * 1.0, slot, step)
+                  for slot in range(rooms) for step in range(5))
+    players: dict[int, list[Player]] = {}
+    made: dict[int, str] = {}
+    refused: list[str] = []
+    for when, slot, step in plan:
+        sim.advance(max(0.0, when - sim.now))
+        if step == 0:
+            players[slot] = [sim.connect(f"p{slot}-{n}", address=address) for n in range(4)]
+            reply = players[slot][0].call({"t": "create", "config": {
+                "seats": 4, "variant": "free_for_all"}})
+            if reply["t"] == "error":
+                refused.append(str(reply["code"]))
+            else:
+                made[slot] = reply["r"]
+        elif slot in made:
+            players[slot][step - 1].join(made[slot], step - 1, deck="quick-red")
+    started = sum(1 for r in made.values() if sim.match(r).state.value == "playing")
+    return refused, started
+
+
+def test_a_load_test_from_this_machine_is_not_counted_as_one_squatting_address() -> None:
+    # Loopback is left out of the per-address cap with the defaults (rooms/addresses.py)...
+    assert _ramp(HubSettings(), "127.0.0.1") == ([], 100)
+    assert _ramp(HubSettings(), "::1", rooms=40) == ([], 40)
+    # ...while any other address keeps its cap of 20 waiting rooms, and so does loopback when
+    # the operator asks for it.
+    refused, started = _ramp(HubSettings(), "203.0.113.9", rooms=40)
+    assert refused and set(refused) == {"limit"} and started == 40 - len(refused)
+    refused, _ = _ramp(HubSettings(limit_local_addresses=True), "127.0.0.1", rooms=40)
+    assert refused and set(refused) == {"limit"}

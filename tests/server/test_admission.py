@@ -15,9 +15,9 @@ import pytest
 import trio
 from websockets.protocol import State
 from websockets.server import ServerProtocol
-from websockets.trio.server import ServerConnection
 
 from arbiter.server.net.admission import Admission, AdmittingListener
+from arbiter.server.net.connection import Connection
 from arbiter.server.net.server import ArbiterServer
 
 from .harness import Client, start_server
@@ -104,14 +104,32 @@ async def test_a_client_gone_before_its_connection_is_served_just_ends(
             await trio.sleep(0.01)
     protocol = ServerProtocol()
     protocol.state = State.OPEN  # as after a handshake
-    async with trio.open_nursery() as inner:
-        ws = ServerConnection(inner, trio.SocketStream(accepted), protocol,
-                              cast(Any, server.ws_server))
-        with trio.fail_after(5):
-            await server.handler(ws)  # before: OSError escaped ("connection handler failed")
-        inner.cancel_scope.cancel()
+    conn = Connection(trio.SocketStream(accepted), protocol, 16, server.metrics)
+    with trio.fail_after(5):
+        await server.handler(conn)  # before: OSError escaped ("connection handler failed")
     assert server.hub.stats.internal_errors == 0 and not server.connections
     listener.close()
+
+
+async def test_a_client_gone_before_it_is_accepted_is_skipped_at_accept() -> None:
+    """The address is taken at accept (issue 28: ENOTCONN on it later); a socket whose client
+    reset it while it waited in the backlog is closed there and the next one is accepted."""
+    inner = trio.socket.socket()
+    await inner.bind(("127.0.0.1", 0))
+    inner.listen()
+    admission = Admission(8)
+    listener = AdmittingListener(trio.SocketListener(inner), admission)
+    gone = stdlib_socket.create_connection(inner.getsockname())
+    gone.setsockopt(stdlib_socket.SOL_SOCKET, stdlib_socket.SO_LINGER, struct.pack("ii", 1, 0))
+    gone.close()  # a reset, before the server accepted it
+    honest = stdlib_socket.create_connection(inner.getsockname())
+    with trio.fail_after(5):
+        stream = await listener.accept()
+    assert stream.peer == honest.getsockname()  # the reset one was never handed on
+    assert admission.held == 1
+    await stream.aclose()
+    honest.close()
+    await listener.aclose()
 
 
 async def test_a_full_server_closes_the_oldest_unfinished_request_for_a_new_one(

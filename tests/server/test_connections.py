@@ -50,9 +50,9 @@ async def test_a_frame_the_socket_takes_in_part_is_finished_before_anything_else
     raw, conn = await _stalled_reader(server)
     sent, split = _fill(conn)
     assert split > 0  # the frames before it went straight out
-    # Before the writer has run, websockets writes something of its own (a heartbeat): it
+    # Before the writer has run, the protocol writes something of its own (a heartbeat): it
     # must go after the rest of the frame the socket took only part of, not into its middle.
-    nursery.start_soon(conn.ws.ping, b"probe")
+    conn.ping(b"probe")
     await settle()
     got: list[bytes] = []
     pings: list[bytes] = []

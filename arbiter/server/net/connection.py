@@ -1,44 +1,69 @@
-"""One client connection, as the transport sees it: frames written straight to the socket when
-it takes them, else a bounded outgoing queue drained by its own writer task.
+"""One client connection, as the transport sees it: websockets' sans-I/O protocol
+(``websockets.server.ServerProtocol``) driven by the connection's own task, frames written
+straight to the socket when it takes them, else a bounded outgoing queue drained by a writer
+task.
+
+websockets' trio connection runs a background task per connection that reads the socket and
+hands frames to a message assembler, which the handler then awaits: two tasks and a wake-up
+between them for every message. Here the handler's task reads the bytes itself, feeds the
+protocol, takes the messages it completed and hands them to the hub inline (server.py), and
+whatever the protocol has to send (the frames, answers to pings, a close) is written at once
+when nothing is ahead of it. Heartbeats are deadlines of the server's timer task, not a task
+(or a cancel scope around every read) of their own.
 
 The core hands frames to :meth:`Connection.deliver` (through the commit gate), which never
-blocks. While nothing is waiting to go out, a frame is framed by websockets' protocol and
-written to the socket at once, without a task switch (the common case: the kernel's buffer has
-room). When the socket takes only part of it, the rest goes back to the front of the protocol's
-outgoing data and the writer task sends it, then the queue behind it, through websockets' own
-send path. When the queue is full the client has fallen too far behind, and it is disconnected
-(its seat stays held for the grace period) rather than slowing anyone else down.
+blocks. While nothing is waiting to go out, a frame is framed by the protocol and written to the
+socket with one non-blocking ``os.write``, without a task switch (the common case: the kernel's
+buffer has room). When the socket takes only part of it, the rest waits in :attr:`_out`, ahead
+of everything written after it, and the writer task sends it, then the queue behind it. When
+the queue is full the client has fallen too far behind, and it is disconnected (its seat stays
+held for the grace period) rather than slowing anyone else down.
 
 States (one table, as in server/rooms/states.py)::
 
     open ──finish (the core closes it)──> draining ──queue sent──> closed
       └──────────shut (writer ended, queue full, cancelled)───────────┘
+
+The websocket's own states (connecting, open, closing, closed) are the protocol's.
 """
 
 from __future__ import annotations
 
+import http
 import itertools
 import logging
 import os
+import socket
+import struct
 from collections import deque
+from collections.abc import Callable, Hashable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import trio
-from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
-from websockets.protocol import State
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import Event, State
+from websockets.server import ServerProtocol
+from websockets.typing import StatusLike
 
 from .admission import AdmittedStream
 
 if TYPE_CHECKING:
-    from websockets.trio.server import ServerConnection
-
     from .metrics import Metrics
 
 log = logging.getLogger("arbiter.net")
 
 POLICY = CloseCode.POLICY_VIOLATION  # 1008
+RECEIVE_SIZE = 65536  # bytes read at once: a burst of small frames is one read
+
+Message = bytes | str  # a binary message, or a text one decoded
+# process_request and process_response (server.py): the request, or the response about to be
+# sent, in; a response to send instead, or None, out.
+RequestHook = Callable[["Connection", Request], Response | None]
+# The server's timers (server/net/timers.py): wake ``key`` at a time, or never (None).
+Schedule = Callable[[Hashable, float | None], None]
+ResponseHook = Callable[["Connection", Request, Response], Response | None]
 
 
 class ConnState(StrEnum):
@@ -55,13 +80,18 @@ TRANSITIONS: dict[ConnState, frozenset[ConnState]] = {
 
 END = b""  # queued (through the commit gate) after a connection's last frames: the writer stops
 
+_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError)
+
 
 class Connection:
     _ids = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, queue: int, metrics: Metrics) -> None:
+    def __init__(self, stream: trio.abc.HalfCloseableStream, protocol: ServerProtocol,
+                 queue: int, metrics: Metrics, *, ping_interval: float | None = None,
+                 ping_timeout: float | None = None, schedule: Schedule | None = None) -> None:
         self.id = next(self._ids)
-        self.ws = ws
+        self.stream = stream
+        self.protocol = protocol
         self.limit = queue
         self.metrics = metrics
         # A deque and the writer parked on it, not a memory channel: the same bound and
@@ -69,6 +99,10 @@ class Connection:
         # of waiting on an Event saves making an Event (and its parking lot) per wake-up.
         self._queue: deque[bytes] = deque()
         self._parked: trio.lowlevel.Task | None = None
+        # The writer task is started the first time the socket does not take everything (most
+        # connections never need it: a task fewer per idle connection); it then parks.
+        self.writer_nursery: trio.Nursery | None = None  # where it runs, while it may
+        self._running = False  # the writer is started and not parked: it owns the socket
         self.state = ConnState.OPEN
         self.drained = trio.Event()
         self.close_code: int | None = None
@@ -78,11 +112,26 @@ class Connection:
         # Writing straight to the socket needs its file descriptor (a plain TCP stream on a
         # POSIX system, counted at accept or not); anything else always goes through the
         # writer task.
-        stream = ws.stream
         self._fd = (stream.socket.fileno() if os.name == "posix"
                     and isinstance(stream, trio.SocketStream | AdmittedStream) else None)
-        self._stalled = False  # part of a frame waits in the protocol for the writer
-        self.stalls = 0  # how many times that happened (tests, and a sign of slow clients)
+        self._out = bytearray()  # bytes the socket has not taken yet, in order: the writer's
+        self._eof = False  # the protocol asked for the end of our side once _out is sent
+        self._eof_sent = False
+        self._sending = False  # the writer is inside send_all: cancelled there, bytes are torn
+        self._stopping = False  # the writer ends once nothing is left to send
+        self.stalls = 0  # times the socket took only part of what was written (slow clients)
+        self._early: list[Event] = []  # frames parsed with the handshake's request
+        self._parts: list[bytes] | None = None  # a fragmented message under way
+        self._text = False  # ... and whether it is text
+        # Heartbeats (RFC 6455 5.5.2): a ping every ping_interval, the connection failed when
+        # its pong has not come within ping_timeout. The server's timer task calls
+        # heartbeat() at the deadline asked with ``schedule`` (this connection is the key):
+        # a cancel scope around every read would cost each message a few microseconds.
+        self.ping_interval = ping_interval
+        self.ping_timeout = ping_timeout
+        self._schedule = schedule
+        self._pings = itertools.count(1)  # ping payloads: a counter, no randomness needed
+        self._ping_sent: tuple[bytes, float] | None = None
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.state}>"
@@ -99,60 +148,222 @@ class Connection:
     def open(self) -> bool:
         return self.state == ConnState.OPEN
 
+    # ------------------------------------------------------------------ the handshake
+
+    def respond(self, status: StatusLike, text: str) -> Response:
+        """A plain text HTTP response (for process_request)."""
+        return self.protocol.reject(status, text)
+
+    async def handshake(self, process_request: RequestHook, process_response: ResponseHook,
+                        server_header: str, closing: Callable[[], bool]) -> bool:
+        """Read the request, answer it (what websockets' trio server does, with its hooks), and
+        say whether it became a websocket connection. ``closing``: the server is going away,
+        so an upgrade is answered 503."""
+        protocol = self.protocol
+        request: Request | None = None
+        while request is None:
+            data = await self._read()
+            if data:
+                protocol.receive_data(data)
+            else:
+                protocol.receive_eof()
+            for event in protocol.events_received():
+                if request is None and isinstance(event, Request):
+                    request = event
+                else:  # frames the client sent right behind its request
+                    self._early.append(event)
+            if request is None and (not data or protocol.close_expected()):
+                await self.flush()  # the protocol's own answer (431, 414), if it made one
+                return False
+        try:
+            response = process_request(self, request)
+        except Exception as exc:
+            protocol.handshake_exc = exc
+            log.exception("process_request failed")
+            response = self.respond(http.HTTPStatus.INTERNAL_SERVER_ERROR,
+                                    "Failed to open a WebSocket connection.\n")
+        if response is None:
+            response = protocol.accept(request)  # 101, or 403 (origin), 400, 426
+        response.headers["Server"] = server_header
+        response = process_response(self, request, response) or response
+        if response.status_code == http.HTTPStatus.SWITCHING_PROTOCOLS and closing():
+            response = self.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                                    "Server is shutting down.\n")
+        protocol.send_response(response)
+        await self.flush()
+        return protocol.state is State.OPEN
+
+    # ------------------------------------------------------------------ incoming
+
+    async def _read(self) -> bytes:
+        try:
+            data = await self.stream.receive_some(RECEIVE_SIZE)
+        except _BROKEN:
+            return b""
+        return bytes(data)
+
+    def start_heartbeats(self) -> None:
+        if self.ping_interval is not None:
+            self._beat_at(trio.current_time() + self.ping_interval)
+
+    def stop_heartbeats(self) -> None:
+        self._beat_at(None)
+
+    def _beat_at(self, when: float | None) -> None:
+        if self._schedule is not None:
+            self._schedule(self, when)
+
+    async def receive(self) -> list[Message] | None:
+        """The messages the client has completed, as soon as there is one; None once the
+        connection has ended (the client's close or end, a protocol error, a frame beyond the
+        size limit (1009), a heartbeat unanswered)."""
+        protocol = self.protocol
+        if self._early:
+            events, self._early = self._early, []
+            messages = self._messages(events)
+            if messages:
+                return messages
+        while protocol.state is State.OPEN:
+            data = await self._read()
+            if data:
+                protocol.receive_data(data)
+            else:
+                protocol.receive_eof()
+            messages = self._messages(protocol.events_received())
+            self._take_output()  # pongs, the echo of a close, the end of our side
+            if messages:
+                return messages
+        return None
+
+    def _messages(self, events: list[Event]) -> list[Message]:
+        """Whole messages among ``events`` (frames), in order; pongs acknowledge pings."""
+        out: list[Message] = []
+        for frame in events:
+            if not isinstance(frame, Frame):
+                continue
+            opcode, data = frame.opcode, frame.data
+            if opcode is Opcode.BINARY or opcode is Opcode.TEXT:
+                if frame.fin:
+                    message = self._message(bytes(data), opcode is Opcode.TEXT)
+                    if message is None:
+                        break
+                    out.append(message)
+                else:  # the protocol checks sizes and continuation order (1009, 1002)
+                    self._parts, self._text = [bytes(data)], opcode is Opcode.TEXT
+            elif opcode is Opcode.CONT and self._parts is not None:
+                self._parts.append(bytes(data))
+                if frame.fin:
+                    whole, self._parts = b"".join(self._parts), None
+                    message = self._message(whole, self._text)
+                    if message is None:
+                        break
+                    out.append(message)
+            elif opcode is Opcode.PONG:
+                self._ponged(bytes(data))
+        return out
+
+    def _message(self, data: bytes, text: bool) -> Message | None:
+        if not text:
+            return data
+        try:
+            return data.decode()
+        except UnicodeDecodeError as exc:  # RFC 6455 8.1: fail the connection, 1007
+            self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+            self._take_output()
+            return None
+
+    # ------------------------------------------------------------------ heartbeats
+
+    def heartbeat(self, now: float) -> None:
+        """The timer's call: send the next ping, or fail the connection (1011) when the last
+        one's pong has not come within ping_timeout (the client is gone; its task's read is
+        cancelled, and it closes)."""
+        if self.protocol.state is not State.OPEN or self.ping_interval is None:
+            return
+        if self._ping_sent is not None:
+            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+            self._take_output()
+            self.shut(None, "")
+            return
+        self.ping(struct.pack("!I", next(self._pings) & 0xFFFFFFFF))
+        self._beat_at(now + (self.ping_timeout or self.ping_interval))
+
+    def ping(self, data: bytes) -> None:
+        """Send a ping now (behind whatever waits to go out)."""
+        self.protocol.send_ping(data)
+        if self.ping_timeout and self.ping_interval is not None:
+            self._ping_sent = (data, trio.current_time())
+        self._take_output()
+
+    def _ponged(self, data: bytes) -> None:
+        sent = self._ping_sent
+        if sent is not None and sent[0] == data and self.ping_interval is not None:
+            self._ping_sent = None
+            self._beat_at(max(sent[1] + self.ping_interval, trio.current_time()))
+
     # ------------------------------------------------------------------ outgoing
 
     def deliver(self, frame: bytes) -> None:
         if self.state == ConnState.CLOSED:
             return
-        task = self._parked
-        if task is not None and frame and self._may_write_now():
-            self._write_now(frame)
-            if not self._stalled:
-                return
-        elif len(self._queue) >= self.limit:
+        if not self._running and frame and not self._out and self._fd is not None \
+                and self.protocol.state is State.OPEN:
+            # Nothing is ahead of it: frame it and write it now (no queue, no task switch).
+            self.protocol.send_binary(frame)
+            self.frames_sent += 1
+            self._take_output()
+            return
+        if len(self._queue) >= self.limit:
             self.metrics.slow_disconnects += 1
             log.info("%r fell %d frames behind; disconnecting it", self, self.limit)
             self.shut(POLICY, "send queue full: the client is not reading fast enough")
             return
-        else:
-            self._queue.append(frame)
-        if task is not None:
-            self._parked = None
+        self._queue.append(frame)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Have the writer send what waits: wake it, or start it the first time."""
+        if self._running:
+            return
+        if self._parked is not None:
+            task, self._parked = self._parked, None
+            self._running = True
             trio.lowlevel.reschedule(task)
+        elif self.writer_nursery is not None and not self._stopping:
+            self._running = True
+            self.writer_nursery.start_soon(self.writer)
 
-    def _may_write_now(self) -> bool:
-        """Whether every earlier byte is on the socket, so that a frame written now is next:
-        the writer is parked with nothing queued or stalled (the caller checks it is parked),
-        and websockets itself is not writing (its send lock is free, no fragmented message is
-        under way) and has nothing of its own waiting."""
-        ws = self.ws
-        return not (self._fd is None or self._stalled or self._queue
-                    or ws.protocol.state is not State.OPEN or ws.send_lock.locked()
-                    or ws.send_in_progress is not None or ws.protocol.writes)
+    def _take_output(self) -> None:
+        """Move what the protocol has to send to the socket: now, if nothing is ahead of it
+        and the socket takes it; else behind what waits in :attr:`_out`, for the writer (or
+        :meth:`flush`). So a heartbeat or a pong never lands inside a frame written in part."""
+        for data in self.protocol.data_to_send():
+            if not data:  # SEND_EOF: the end of our side, once everything before it is out
+                self._eof = True
+                continue
+            if not self._out and not self._running and self._fd is not None:
+                try:
+                    written = os.write(self._fd, data)
+                except OSError:  # full (BlockingIOError), or the peer is gone: the writer
+                    written = 0  # finds out when it sends the rest
+                if written == len(data):
+                    continue
+                data = data[written:]
+                self.stalls += 1
+            self._out += data
+        if self._eof and not self._eof_sent and not self._out and not self._running:
+            self._shut_write()
+        elif self._out or (self._eof and not self._eof_sent):
+            self._wake()  # without a writer (the handshake, the close), flush() sends it
 
-    def _write_now(self, frame: bytes) -> None:
-        """Frame ``frame`` and write it to the socket without waiting. A send through trio
-        costs two trips through the scheduler and the writer's wake-up a third; a frame the
-        kernel takes whole here costs none (docs/architecture.md).
-
-        Whatever the socket does not take, for any reason (a full buffer, an error), goes back
-        to the front of the protocol's outgoing data and the connection is stalled: the writer
-        sends that rest through websockets' send path before anything else can be written
-        (websockets writes only what its protocol hands out, in order), and an error there
-        closes the connection as websockets does."""
-        protocol = self.ws.protocol
-        protocol.send_binary(frame)
-        data = b"".join(protocol.data_to_send())  # this frame alone: nothing else was waiting
-        assert self._fd is not None
+    def _shut_write(self) -> None:
+        self._eof_sent = True
+        sock = getattr(self.stream, "socket", None)
         try:
-            written = os.write(self._fd, data)
-        except OSError:  # full (BlockingIOError), or the peer is gone: websockets finds out
-            written = 0
-        self.frames_sent += 1
-        if written < len(data):
-            protocol.writes.insert(0, data[written:])
-            self._stalled = True
-            self.stalls += 1
+            if sock is not None:
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
 
     @property
     def queue_depth(self) -> int:
@@ -160,29 +371,89 @@ class Connection:
 
     async def writer(self) -> None:
         queue = self._queue
+        protocol = self.protocol
         try:
             while True:
-                if self._stalled:  # the rest of a frame written in part, then the queue
-                    async with self.ws.send_context():
-                        pass
-                    self._stalled = False
-                while queue:
+                if self._out:  # what the socket did not take, then the queue
+                    data = bytes(self._out)
+                    self._out.clear()
+                    self._sending = True
+                    await self.stream.send_all(data)
+                    self._sending = False
+                    continue
+                if self._eof and not self._eof_sent:
+                    self._shut_write()
+                if queue:
                     frame = queue.popleft()
                     if not frame:  # END
                         self.drained.set()
                         return
-                    await self.ws.send(frame)
-                    self.frames_sent += 1
+                    if protocol.state is State.OPEN:
+                        protocol.send_binary(frame)
+                        self.frames_sent += 1
+                        self._take_output()  # into _out: the writer is not parked
+                    continue
+                if self._stopping:
+                    return
                 self._parked = trio.lowlevel.current_task()
+                self._running = False
                 await trio.lowlevel.wait_task_rescheduled(self._unpark)
-        except ConnectionClosed:
-            pass
+        except _BROKEN:
+            self._sending = False
         finally:
+            self._parked = None
+            self._running = False
             self.shut(None, "")
+
+    def stop_writer(self) -> None:
+        """Let the writer end once what it holds is sent (not cancelled: a send cut short
+        would leave a frame torn, and the close could not follow it)."""
+        self._stopping = True
+        if self._parked is not None:
+            task, self._parked = self._parked, None
+            self._running = True
+            trio.lowlevel.reschedule(task)
 
     def _unpark(self, raise_cancel: object) -> trio.lowlevel.Abort:
         self._parked = None  # cancelled while waiting for frames
         return trio.lowlevel.Abort.SUCCEEDED
+
+    async def flush(self) -> None:
+        """Send everything waiting, from the task that calls it (the handshake, the close:
+        no writer runs then)."""
+        self._take_output()
+        if self._out:
+            data = bytes(self._out)
+            self._out.clear()
+            await self.stream.send_all(data)
+        if self._eof and not self._eof_sent:
+            self._shut_write()
+
+    async def close(self, code: int, reason: str, timeout: float) -> None:
+        """The closing handshake (RFC 6455 7.1.2): our close frame behind everything queued
+        ahead of it, then the client's answer and its end of the connection, for at most
+        ``timeout`` seconds; then the socket is closed."""
+        protocol = self.protocol
+        try:
+            if not self._sending:  # else the writer was cancelled mid-frame: nothing fits
+                with trio.move_on_after(timeout):
+                    if protocol.state is State.OPEN:
+                        protocol.send_close(code, reason)
+                    await self.flush()
+                    while protocol.state is not State.CLOSED:
+                        data = await self._read()
+                        if data:
+                            protocol.receive_data(data)
+                        else:
+                            protocol.receive_eof()
+                        protocol.events_received()
+                        await self.flush()
+        except _BROKEN:
+            pass
+        finally:
+            await trio.aclose_forcefully(self.stream)
+
+    # ------------------------------------------------------------------ closing
 
     def finish(self, code: int, reason: str) -> bool:
         """Stop reading, and close with ``code`` once the writer reaches :data:`END`, which the

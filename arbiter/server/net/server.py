@@ -1,11 +1,13 @@
 """The Arbiter server: the transport around the room core. It moves bytes and time in and
 effects out; every decision about what a frame means is the core's (server/rooms).
 
-Each connection runs two tasks: a reader that hands every frame to the hub and carries out the
-effects it returns, and a writer that drains the connection's bounded queue. The effects go out
-in their order: log records to the commit gate, frames through the gate (released only once the
-records before them are durable), closes after their frames, deadlines to the timer task. No
-task ever awaits another connection's socket. /healthz and /metrics share the port.
+Each connection runs two tasks on websockets' sans-I/O protocol (server/net/connection.py): its
+own, which does the handshake, then reads the socket, hands every message to the hub inline and
+carries out the effects it returns, and a writer that drains the connection's bounded queue
+when the socket does not take a frame at once. The effects go out in their order: log records to
+the commit gate, frames through the gate (released only once the records before them are
+durable), closes after their frames, deadlines to the timer task. No task ever awaits another
+connection's socket. /healthz and /metrics share the port.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import errno
 import functools
 import http
 import logging
+import math
 from collections.abc import AsyncIterator, Hashable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -23,10 +26,12 @@ from typing import Any
 
 import trio
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
+from websockets.extensions.base import ServerExtensionFactory
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
-from websockets.trio.server import Server, ServerConnection, serve
+from websockets.server import ServerProtocol
+from websockets.typing import Origin
 
 from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects
@@ -97,7 +102,10 @@ class ServerBase:
         self.timers = Timers()
         self.connections: set[Connection] = set()
         self.port: int | None = None
-        self.ws_server: Server | None = None
+        self.closing = False  # shutting down: upgrades are answered 503
+        self._accepting = trio.CancelScope()  # cancelled to stop accepting
+        self._handlers = 0  # connection tasks running (a shutdown waits for them)
+        self._handlers_done = trio.Event()
         self.recovered: list[str] = []
         # Every socket is counted at accept (server/net/admission.py).
         self.admission = Admission(capacity(config.max_connections))
@@ -124,6 +132,9 @@ class ServerBase:
             self.timers.schedule(key, when)
 
     def _wake(self, key: Hashable, now: float) -> None:
+        if isinstance(key, Connection):  # its heartbeat (the core's keys are never these)
+            key.heartbeat(now)
+            return
         self.apply(self.hub.wake(key, now))
 
     # ------------------------------------------------------------------ running
@@ -170,9 +181,6 @@ class ServerBase:
 
     async def _serve(self, task_status: trio.TaskStatus[Any]) -> None:
         cfg = self.config
-        origins: list[str | None] | None = None
-        if cfg.origins is not None:
-            origins = [*cfg.origins, None]  # non-browser clients send no Origin header
         await self.listen()
         try:
             async with trio.open_nursery() as nursery:
@@ -181,31 +189,73 @@ class ServerBase:
                 if cfg.gc_freeze_every:
                     nursery.start_soon(manage_collector, cfg.gc_freeze_every, cfg.gc_full_every)
                 self.background(nursery)
-                # websockets types its listeners as trio's; it uses only the Listener
-                # interface and their .socket, which an AdmittingListener has.
-                self.ws_server = await nursery.start(functools.partial(
-                    serve, self.handler, listeners=self.listeners,  # type: ignore[arg-type]
-                    process_request=self.process_request, origins=origins,  # type: ignore[arg-type]
-                    process_response=self.process_response,
-                    compression="deflate" if cfg.compression else None,
-                    max_size=cfg.max_ws_frame, ping_interval=cfg.ping_interval,
-                    ping_timeout=cfg.ping_timeout, open_timeout=cfg.open_timeout,
-                    close_timeout=cfg.close_timeout, server_header="arbiter"))
+                await nursery.start(self._accept, nursery)
                 task_status.started(self)
         finally:
             with trio.CancelScope(shield=True):
                 await self.gate.flush()  # what was accepted is written before we go
 
+    async def _accept(self, handlers: trio.Nursery,
+                      task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED) -> None:
+        """Accept connections until a shutdown; each one's task runs in ``handlers``, which
+        outlives accepting (a shutdown closes the connections after it stops accepting)."""
+        with self._accepting:
+            await trio.serve_listeners(self._connection, self.listeners,
+                                       handler_nursery=handlers, task_status=task_status)
+
+    async def _connection(self, stream: AdmittedStream) -> None:
+        """One accepted socket, start to end: the handshake (bounded by ``open_timeout``),
+        then, if it became a websocket connection, :meth:`handler`. The socket is closed
+        whatever happens."""
+        cfg = self.config
+        self._handlers += 1
+        conn = Connection(stream, ServerProtocol(origins=self._origins,
+                                                 extensions=self._extensions,
+                                                 max_size=cfg.max_ws_frame),
+                          cfg.limits.queue, self.metrics, ping_interval=cfg.ping_interval,
+                          ping_timeout=cfg.ping_timeout, schedule=self.timers.schedule)
+        try:
+            opened = False
+            with trio.move_on_after(cfg.open_timeout or math.inf):
+                opened = await conn.handshake(self.process_request, self.process_response,
+                                              "arbiter", lambda: self.closing)
+            if opened:  # else answered over HTTP (or not at all), and closed at once
+                await self.handler(conn)
+        except Exception:  # never let a connection's failure escape into the server
+            log.exception("%r failed", conn)
+            self.hub.stats.internal_errors += 1
+        finally:
+            await trio.aclose_forcefully(stream)
+            self._handlers -= 1
+            if self.closing and not self._handlers:
+                self._handlers_done.set()
+
+    @functools.cached_property
+    def _origins(self) -> list[Origin | None] | None:
+        if self.config.origins is None:
+            return None
+        # non-browser clients send no Origin header
+        return [*(Origin(o) for o in self.config.origins), None]
+
+    @functools.cached_property
+    def _extensions(self) -> list[ServerExtensionFactory] | None:
+        if not self.config.compression:
+            return None
+        return list(enable_server_permessage_deflate(None))
+
     async def shutdown(self) -> None:
         """Close every connection with 1012 (service restart: come back with your tokens)."""
-        if self.ws_server is not None:
-            with trio.move_on_after(self.config.close_timeout or 5.0):
-                await self.ws_server.aclose(code=CloseCode.SERVICE_RESTART,
-                                            reason="the server is restarting")
+        self.closing = True
+        self._accepting.cancel()
+        for conn in list(self.connections):
+            conn.shut(CloseCode.SERVICE_RESTART, "the server is restarting")
+        if self._handlers:
+            with trio.move_on_after(2 * (self.config.close_timeout or 5.0)):
+                await self._handlers_done.wait()
 
     # ------------------------------------------------------------------ HTTP
 
-    def process_request(self, ws: ServerConnection, request: Request) -> Response | None:
+    def process_request(self, ws: Connection, request: Request) -> Response | None:
         """Answer what is no websocket handshake: GET and HEAD of the probes and the page,
         405 for any other method (docs/protocol.md section 12)."""
         if _is_upgrade(request):
@@ -223,7 +273,7 @@ class ServerBase:
             response.body = b""
         return response
 
-    def _get(self, ws: ServerConnection, request: Request) -> Response:
+    def _get(self, ws: Connection, request: Request) -> Response:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             problem = self.health()
@@ -241,7 +291,7 @@ class ServerBase:
         return _plain(http.HTTPStatus.UPGRADE_REQUIRED,
                       "this is a websocket endpoint; see docs/protocol.md\n")
 
-    def process_response(self, ws: ServerConnection, request: Request, response: Response
+    def process_response(self, ws: Connection, request: Request, response: Response
                          ) -> None:
         """A request answered other than by switching to websockets: its reads go through
         again (websockets waits for the client's end after answering; see
@@ -334,34 +384,39 @@ class ServerBase:
 
     # ------------------------------------------------------------------ websockets
 
-    async def handler(self, ws: ServerConnection) -> None:
-        stream = ws.stream
+    async def handler(self, conn: Connection) -> None:
+        """A websocket connection, from its handshake to its closing handshake."""
+        stream = conn.stream
         if isinstance(stream, AdmittedStream):
             stream.established()
             address = stream.peer  # known since accept
         else:  # a stream this server did not accept itself
             try:
-                address = ws.remote_address
+                address = stream.socket.getpeername()  # type: ignore[attr-defined]
             except OSError:  # ENOTCONN: the client is gone already; the connection just ends
                 return
-        conn = Connection(ws, self.config.limits.queue, self.metrics)
         peer = self.hub.connect(conn, str(address[0] if address else "?"),
                                 trio.current_time())
         self.connections.add(conn)
         self.metrics.connections_total += 1
+        conn.start_heartbeats()
         try:
             async with trio.open_nursery() as nursery:
                 conn.scope = nursery.cancel_scope
-                nursery.start_soon(conn.writer)
+                conn.writer_nursery = nursery  # its writer starts there when needed
                 await self._read(conn, peer)
+                timeout = self.config.close_timeout or 5.0
                 if not conn.open:  # let the explanation reach the client first
-                    with trio.move_on_after(self.config.close_timeout or 5.0):
+                    with trio.move_on_after(timeout):
                         await conn.drained.wait()
-                nursery.cancel_scope.cancel()
+                conn.stop_writer()  # what it holds goes out first, if that takes not too long
+                nursery.cancel_scope.deadline = trio.current_time() + timeout
         except Exception:  # never let a connection's failure escape into the server
             log.exception("%r failed", conn)
             self.hub.stats.internal_errors += 1
         finally:
+            conn.writer_nursery = None
+            conn.stop_heartbeats()
             self.connections.discard(conn)
             conn.shut(None, "")
             try:
@@ -369,21 +424,22 @@ class ServerBase:
             except Exception:
                 log.exception("%r: leaving its rooms failed", conn)
                 self.hub.stats.internal_errors += 1
-        if conn.close_code is not None:
-            with trio.move_on_after(self.config.close_timeout or 5.0):
-                await ws.aclose(conn.close_code, conn.close_reason)
+        code = CloseCode.NORMAL_CLOSURE if conn.close_code is None else conn.close_code
+        await conn.close(code, conn.close_reason, self.config.close_timeout or 5.0)
 
     async def _read(self, conn: Connection, peer: Peer) -> None:
         hub = self.hub
         while conn.open and peer.reading:
-            try:
-                frame = await conn.ws.recv()
-            except ConnectionClosed:
+            messages = await conn.receive()
+            if messages is None:
                 return
-            effects = hub.receive(peer, frame, trio.current_time())
-            self.apply(effects)
-            if effects.lookups:
-                await self.look_up(peer, effects)
+            for message in messages:
+                effects = hub.receive(peer, message, trio.current_time())
+                self.apply(effects)
+                if effects.lookups:
+                    await self.look_up(peer, effects)
+                if not (conn.open and peer.reading):
+                    return
 
     async def look_up(self, peer: Peer, effects: Effects) -> None:
         """Find out what a routing core asked before it could answer ``peer``'s frame, and

@@ -13,7 +13,20 @@ make the server hold").
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+
+
+def is_local(address: str) -> bool:
+    """Whether ``address`` is this machine's own (loopback, 127.0.0.0/8 or ::1). Its clients
+    are the operator's (a load generator, the bench) or everyone's at once (a reverse proxy on
+    the same machine); either way its address says nothing about who is squatting, so the caps
+    on waiting rooms per address leave it out unless the operator asks
+    (``HubSettings.limit_local_addresses``; docs/architecture.md)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # "?" (unknown) or a name: not known to be local
+        return False
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ class HubSettings:
     max_rooms: int = 1000
     max_waiting_per_session: int = 5  # rooms a session created that are still waiting
     max_waiting_per_address: int = 20  # ... and that all sessions of one address created
+    limit_local_addresses: bool = False  # loopback counts per address too (rooms/addresses.py)
     # The share of max_rooms that waiting (or bot-only) rooms of newcomers may take: sessions
     # that have never played here. The rest is kept for players with a history, so a flood of
     # rooms from many addresses cannot stop them creating (docs/architecture.md).

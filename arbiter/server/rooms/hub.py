@@ -41,7 +41,7 @@ from arbiter.server.rules.cards import catalog
 from arbiter.server.store.records import GameStarted, RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
-from .addresses import AddressBook, AddressLimits
+from .addresses import AddressBook, AddressLimits, is_local
 from .context import Entropy, HubSettings, RoomContext, SecretEntropy
 from .delays import WAKE_KEY as DELAY_KEY
 from .effects import (
@@ -477,7 +477,8 @@ class Hub:
         if mine >= s.max_waiting_per_session:
             raise Refusal(Code.LIMIT, f"you already have {mine} rooms waiting for players "
                                       "or played by bots only")
-        here = sum(1 for mr in held if mr.address == peer.address)
+        counted = s.limit_local_addresses or not is_local(peer.address)  # addresses.py
+        here = sum(1 for mr in held if mr.address == peer.address) if counted else 0
         if here >= s.max_waiting_per_address:
             raise Refusal(Code.LIMIT, f"{here} rooms created from your address are waiting "
                                       "for players or played by bots only")
