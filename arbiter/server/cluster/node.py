@@ -53,7 +53,7 @@ from arbiter.server.store.records import Record, RoomCreated
 from . import lookups as steps
 from .directory import Directory, DirectoryUnavailable
 from .idpool import IdPool
-from .leases import Beats, Holdings
+from .leases import Beats, ClaimGrace, Holdings
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
@@ -130,6 +130,7 @@ class NodeStats:
     claims: int = 0  # rooms taken over from another node (or a previous run of this one)
     claim_failures: int = 0  # rooms claimed whose log did not replay
     leases_lost: int = 0  # rooms let go because their lease was lost
+    leases_reasserted: int = 0  # lapsed leases taken again: the log still gave us the room
     fenced: int = 0  # rooms let go because PostgreSQL refused their writes
     handed_over: int = 0  # rooms given up by a clean shutdown
     reloads: int = 0  # rooms rebuilt after a write whose outcome was unknown
@@ -162,6 +163,7 @@ class ClusterNode(ServerBase):
         super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
+        self.grace = ClaimGrace(cluster.claim_grace)  # claims wait after a Redis outage
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
         self.stats = NodeStats()
         self.stopping = False
@@ -254,6 +256,8 @@ class ClusterNode(ServerBase):
     def _fine(self, service: str) -> None:
         if self.problems.pop(service, None) is not None:
             log.info("%s answers again", service)
+            if service == "redis":  # leases may have lapsed: owners take them again first
+                self.grace.back(trio.current_time())
         if service == "postgres":
             self.apply(self.hub.log_availability(not self.stopping, trio.current_time()))
 
@@ -356,6 +360,9 @@ class ClusterNode(ServerBase):
                 case steps.ReadLease():
                     look.lease_read(await self.directory.lease(room))
                 case steps.Take():
+                    # Just after a Redis outage a free lease may be one its live owner is
+                    # about to take again: give it the time (ClaimGrace), then try.
+                    await trio.sleep(self.grace.wait(trio.current_time()))
                     look.took(await self._take(room))
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
@@ -497,12 +504,16 @@ class ClusterNode(ServerBase):
                     continue
                 for event in self.hub.incomplete_events():  # a match given up to this node
                     await self._take_matches(int(event))
+                asked = trio.current_time()
                 due = await self.directory.due()
-                if due:
+                if trio.current_time() - asked > self.cluster.beat:
+                    # Redis answered, but so late that leases may have lapsed meanwhile.
+                    self.grace.back(trio.current_time())
+                self._fine("redis")
+                if due and not self.grace.wait(trio.current_time()):
                     nodes = await self.directory.nodes()
                     for room in self.holdings.to_claim(due, len(nodes)):
                         await self._take(room)
-                self._fine("redis")
             except LogUnavailable as exc:
                 self._trouble("postgres", str(exc))
             except DirectoryUnavailable as exc:
@@ -537,7 +548,8 @@ class ClusterNode(ServerBase):
         for room, epoch in held.to_acquire().items():  # new rooms: epoch 1
             if await directory.acquire(room, node=me, epoch=epoch, ttl=ttl):
                 held.acquired(room)
-        lost = held.lost(await directory.renew(held.renewals(), node=me, ttl=ttl))
+        lapsed = await directory.renew(held.renewals(), node=me, ttl=ttl)
+        lost = held.lost(await self._reassert(lapsed) if lapsed else ())
         now = trio.current_time()
         for room in lost:
             self.stats.leases_lost += 1
@@ -546,6 +558,29 @@ class ClusterNode(ServerBase):
         open_rooms = self.hub.matches.keys() | self.hub.events.keys()  # events are rooms too
         for room in held.finished(open_rooms, writing=bool(self.gate.pending)):
             await self._let_go(room)
+
+    async def _reassert(self, lapsed: set[int]) -> list[int]:
+        """Of the rooms whose lease a renewal found gone, those to let go: the others the log
+        still gives this node at its epoch, and their leases are taken again (a Redis outage
+        lapsed them; nobody claimed them). A lease another node took meanwhile is not taken
+        back: that node is claiming the room, and the log fences this node once it has. While
+        PostgreSQL cannot say, the rooms are kept, and asked about again at the next beat."""
+        try:
+            owners = {o.room: (o.owner, o.epoch) for o in await self.log.owners()}
+        except LogUnavailable as exc:
+            self._trouble("postgres", str(exc))
+            return []
+        keep, gone = self.holdings.reassert(lapsed, owners, self.node_id)
+        for room in keep:
+            if await self.directory.acquire(room, node=self.node_id,
+                                            epoch=self.holdings.epochs[room],
+                                            ttl=self.cluster.lease):
+                log.info("room %d: its lease lapsed while nobody claimed it; taken again",
+                         room)
+                self.stats.leases_reasserted += 1
+            else:
+                gone.append(room)
+        return gone
 
     async def _publish(self) -> None:
         held = self.holdings
@@ -578,6 +613,9 @@ class ClusterNode(ServerBase):
              "Rooms taken over whose log did not replay.", [({}, s.claim_failures)]),
             ("arbiter_cluster_leases_lost_total", "counter",
              "Rooms let go because their lease was lost.", [({}, s.leases_lost)]),
+            ("arbiter_cluster_leases_reasserted_total", "counter",
+             "Lapsed leases taken again (a Redis outage; the log still gave this node the "
+             "room).", [({}, s.leases_reasserted)]),
             ("arbiter_cluster_fenced_total", "counter",
              "Rooms let go because the log refused their writes (another node owns them).",
              [({}, s.fenced)]),

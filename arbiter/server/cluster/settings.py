@@ -39,3 +39,11 @@ class ClusterSettings:
         lease lapses (at most a lease after its last renewal), and a beat more for this node
         to take the room over. Longer, and the client hears ``unavailable``."""
         return self.lease + self.beat
+
+    @property
+    def claim_grace(self) -> float:
+        """How long a node waits, once its directory answers again after an outage, before it
+        claims rooms whose lease lapsed: a Redis call that was waiting on the outage times
+        out (``directory_timeout``), then the owners beat, taking their leases again (two
+        beats, for a beat that starts just before the outage ends)."""
+        return self.directory_timeout + 2 * self.beat
