@@ -18,6 +18,7 @@ class ClusterSettings:
     # four times per lease, so a node must stall for three quarters of it to lose its rooms.
     lease: float = 4.0
     claim_every: float = 0.5  # how often live nodes look for rooms to claim
+    claims_at_once: int = 8  # rooms a node claims and replays in parallel (a dead node's)
     prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
     log_timeout: float = 5.0  # bound on every PostgreSQL call
     directory_timeout: float = 2.0  # bound on every Redis call
