@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 import trio
+from hypothesis import given
+from hypothesis import strategies as st
 
+from arbiter.server.cluster.leases import Holdings
 from arbiter.server.cluster.node import ClusterNode, ClusterSettings
 from arbiter.server.cluster.pglog import ClusterLog, LogUnavailable, StoredRoom
 from arbiter.server.store.records import RoomCreated, SessionCreated
@@ -23,6 +26,29 @@ from arbiter.testing.localservers import LocalRedis
 from ..server.harness import server_config
 
 ROOMS = list(range(1, 25))  # the dead node's rooms
+
+
+@given(st.lists(st.integers(1, 10_000), unique=True, max_size=200), st.integers(1, 30))
+def test_live_nodes_claim_disjoint_shares_that_cover_the_backlog(due: list[int],
+                                                                 live: int) -> None:
+    # Every live node sees the same due list; each starts at its own place in it, so no two
+    # contend for a room, and one round covers the whole backlog.
+    shares = [Holdings().to_claim(due, live, rank) for rank in range(live)]
+    claimed = [room for share in shares for room in share]
+    assert sorted(claimed) == sorted(due)  # each room once: disjoint, and all of them
+
+
+def test_a_share_left_unclaimed_is_anyone_s_in_the_next_round() -> None:
+    due = list(range(1, 13))
+    nodes = [Holdings() for _ in range(3)]
+    shares = [held.to_claim(due, 3, rank) for rank, held in enumerate(nodes)]
+    assert shares == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    # Ranks 0 and 2 claimed theirs; rank 1 stalled. Its rooms are still due, and in the next
+    # round the others take them too, whatever their part of the shorter list.
+    left = shares[1]
+    again = nodes[0].to_claim(left, 3, 0) + nodes[2].to_claim(left, 3, 2)
+    assert set(again) == set(left)
+    assert Holdings().to_claim(left, 3, 2) == [], "a node that saw them due only now"
 
 
 @pytest.fixture

@@ -523,8 +523,9 @@ class ClusterNode(ServerBase):
                     self.grace.back(trio.current_time())
                 self._fine("redis")
                 if due and not self.grace.wait(trio.current_time()):
-                    nodes = await self.directory.nodes()
-                    backlog = await self._take_all(self.holdings.to_claim(due, len(nodes)))
+                    ids = [n.id for n in await self.directory.nodes()]
+                    rank = ids.index(self.node_id) if self.node_id in ids else 0
+                    backlog = await self._take_all(self.holdings.to_claim(due, len(ids), rank))
             except LogUnavailable as exc:
                 self._trouble("postgres", str(exc))
             except DirectoryUnavailable as exc:
