@@ -6,6 +6,7 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
     .venv/bin/python bench/cluster.py failover [--kills 10] [--lease 4]
     .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
     .venv/bin/python bench/cluster.py failover-many [--rooms 1000] [--lease 4] [--durable]
+    .venv/bin/python bench/cluster.py reconnect [--clients 1000]
     .venv/bin/python bench/cluster.py all
 
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
@@ -34,6 +35,10 @@ by two bots, and copies of it in the log under other room and game numbers (the 
 and state hashes, so each replays and is checked like the original); the node is SIGKILLed
 and the copies get leases in its name at once, as if it had renewed them as it died. The
 clock starts at the SIGKILL (the copies' leases are a little younger: the figure errs long).
+
+``reconnect``: what a blip costs a node: ``--clients`` sessions say hello to one node, drop
+their connections, then all come back at once with their sessions (a websocket handshake and a
+hello each); prints the time until every one was welcomed again and the node's CPU per hello.
 
 ``scale``: ``arbiter loadtest`` against one node, then against two nodes (its clients spread
 over both entry URLs), same rooms and think time; the load generator shares the machine's
@@ -206,7 +211,9 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
         port = free_port()  # a node needs a fixed port: its public URL names it
         extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
                  "--key-prefix", f"cost{rooms}x{run}:"]
+        wal_before = _wal(dsn)
         node = trio.run(run_one, "arbiter", rooms, args.seconds, extra, False, server_cpus)
+        wal = _wal(dsn) - wal_before  # the whole server's: nothing else writes meanwhile
         e, c = embedded["actions_per_s"], node["actions_per_s"]
         pairs.append((e, c))
         cpu_us.append((cpu_per_action_us(embedded), cpu_per_action_us(node)))
@@ -217,7 +224,9 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
               f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
               f"per commit, {node.get('commit_mean_us', 0)} us a commit), node/embedded "
               f"{c / e:.2f}; log: {rows:,} commands, {row_bytes:.0f} B a row, "
-              f"{table_bytes / max(1, rows):.0f} B a command with indexes", flush=True)
+              f"{table_bytes / max(1, rows):.0f} B a command with indexes, WAL "
+              f"{wal / max(1, rows):.0f} B a command ({wal / args.seconds / 1e6:.2f} MB/s)",
+              flush=True)
     ratios = [c / e for e, c in pairs]
     print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
           f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
@@ -228,6 +237,14 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
     print(f"  server CPU per action: embedded {embedded_us:.0f} us, node {node_us:.0f} us "
           f"(medians; the node {100 * (node_us / embedded_us - 1):+.0f}%)")
     return statistics.median(ratios), embedded_us, node_us
+
+
+def _wal(dsn: str) -> int:
+    """The server's write-ahead log position, in bytes."""
+    with psycopg.connect(dsn, autocommit=True) as db:
+        row = db.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')").fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _log_size(dsn: str) -> tuple[int, float, int]:
@@ -463,6 +480,52 @@ def _metric(node: Node, name: str) -> float:
     return 0.0
 
 
+# ---------------------------------------------------------------------------- reconnect
+
+
+async def _reconnect(node: Node, clients: int) -> tuple[float, float]:
+    from bench._netclient import process_cpu_seconds
+    from tests.server.harness import Activity
+    from tests.server.harness import Client as WireClient
+
+    assert node.proc is not None
+    activity = Activity()  # replies awaited as they arrive (the node is another process)
+    async with trio.open_nursery() as nursery:
+        sessions, opened = [], []
+        for i in range(0, clients, 2):  # seated in two-player rooms, their games started
+            pair = [await WireClient.open(nursery, node.port, f"P{i + k}", activity=activity)
+                    for k in range(2)]
+            room = str((await pair[0].ok({"t": "create", "config": {"seats": 2}}))["r"])
+            for client, deck in zip(pair, ("quick-red", "quick-green"), strict=True):
+                await client.join(room, deck=deck)
+            sessions += [c.session for c in pair]
+            opened += pair
+        for client in opened:  # the blip: every connection drops
+            await client.ws.aclose()
+        cpu = process_cpu_seconds(node.proc.pid)
+        started = time.perf_counter()
+
+        async def back(session: str | None) -> None:
+            await WireClient.open(nursery, node.port, session=session, activity=activity)
+
+        async with trio.open_nursery() as wave:
+            for session in sessions:
+                wave.start_soon(back, session)
+        wall = time.perf_counter() - started
+        used = process_cpu_seconds(node.proc.pid) - cpu
+        nursery.cancel_scope.cancel()
+    return wall, used
+
+
+def reconnect(args: argparse.Namespace) -> None:
+    clients = int(args.clients)
+    print(f"== reconnect: {clients} sessions come back to one node at once", flush=True)
+    with services() as (redis, postgres), nodes(1, redis, postgres, "blip") as (cluster, _):
+        wall, cpu = trio.run(_reconnect, cluster[0], clients)
+    print(f"  all welcomed again after {wall:.2f} s ({clients / wall:,.0f} hellos/s); node CPU "
+          f"{cpu:.2f} s, {1e6 * cpu / clients:.0f} us a reconnect (handshake and hello)")
+
+
 # ---------------------------------------------------------------------------- scale
 
 
@@ -495,7 +558,8 @@ def scale(args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("cost", "failover", "failover-many", "scale", "all"))
+    parser.add_argument("what", choices=("cost", "failover", "failover-many", "reconnect",
+                                         "scale", "all"))
     parser.add_argument("--rooms", default=None,
                         help="rooms of 4 players; cost takes a list (10,20,40), scale one")
     parser.add_argument("--seconds", type=float, default=None)
@@ -504,6 +568,7 @@ def main() -> int:
     parser.add_argument("--pin", action="store_true",
                         help="cost: the server on a core of its own (see above)")
     parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--lease", type=float, default=4.0)
     parser.add_argument("--think-ms", type=float, default=200.0)
     parser.add_argument("--workers", type=int, default=1)
@@ -515,6 +580,8 @@ def main() -> int:
         failover(args)
     if args.what in ("failover-many", "all"):
         failover_many(args)
+    if args.what in ("reconnect", "all"):
+        reconnect(args)
     if args.what in ("scale", "all"):
         scale(argparse.Namespace(**{**vars(args), "rooms": int(args.rooms or 40),
                                     "seconds": args.seconds or 20.0}))
