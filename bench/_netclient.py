@@ -74,6 +74,10 @@ class Stats:
             "delta_frame_p99_bytes": pct(sorted(self.delta_frame_sizes), 0.99),
             "legal_actions_median_bytes": statistics.median(self.action_msg_sizes)
             if self.action_msg_sizes else 0,
+            # Everything the room's clients received (websocket payloads), per action: what
+            # a server sends for one decision, for the egress (docs/cluster.md, "Capacity").
+            "received_bytes_per_action": round(self.bytes_received / self.actions, 1)
+            if self.actions else 0.0,
             "deflated_delta_median_bytes": self._deflated(0.5),
             "deflated_delta_p99_bytes": self._deflated(0.99),
             "games_finished": self.games, "errors": self.errors,

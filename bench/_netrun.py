@@ -124,6 +124,7 @@ FIELDS = [
     ("delta_frame_median_bytes", "delta frame as sent median B"),
     ("delta_frame_p99_bytes", "delta frame as sent p99 B"),
     ("legal_actions_median_bytes", "legal actions median B"),
+    ("received_bytes_per_action", "received B/action (all clients)"),
     ("deflated_delta_median_bytes", "delta with deflate median B (one viewer)"),
     ("deflated_delta_p99_bytes", "delta with deflate p99 B (one viewer)"),
     ("server_cpu_share", "server CPU"), ("client_cpu_share", "client CPU"),

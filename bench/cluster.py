@@ -5,6 +5,8 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
                                            [--durable] [--pin]
     .venv/bin/python bench/cluster.py failover [--kills 10] [--lease 4]
     .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
+    .venv/bin/python bench/cluster.py failover-many [--rooms 1000] [--lease 4] [--durable]
+    .venv/bin/python bench/cluster.py reconnect [--clients 1000]
     .venv/bin/python bench/cluster.py all
 
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
@@ -25,6 +27,18 @@ embedded server never does.
 play, SIGKILLs the node that holds the room and times (a) until another node has claimed it in
 the log and (b) until a bot's action is acknowledged again (what a player sees; the SDK's
 reconnection backoff included). The killed node is started again before the next round.
+
+``failover-many``: a node dies holding ``--rooms`` rooms, each with a game under way; times
+how long after its death another node serves every one of them again (restored in its core,
+from /metrics), and the first and last claims. The rooms are one real game, played on the node
+by two bots, and copies of it in the log under other room and game numbers (the same commands
+and state hashes, so each replays and is checked like the original); the node is SIGKILLed
+and the copies get leases in its name at once, as if it had renewed them as it died. The
+clock starts at the SIGKILL (the copies' leases are a little younger: the figure errs long).
+
+``reconnect``: what a blip costs a node: ``--clients`` sessions say hello to one node, drop
+their connections, then all come back at once with their sessions (a websocket handshake and a
+hello each); prints the time until every one was welcomed again and the node's CPU per hello.
 
 ``scale``: ``arbiter loadtest`` against one node, then against two nodes (its clients spread
 over both entry URLs), same rooms and think time; the load generator shares the machine's
@@ -75,13 +89,14 @@ class Node:
     """``arbiter serve`` in cluster mode on 127.0.0.1:``port``."""
 
     def __init__(self, folder: Path, redis: str, dsn: str, prefix: str,
-                 lease: float | None) -> None:
+                 lease: float | None, extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.folder = folder
         self.args = [*ARBITER, "serve", "--port", str(self.port), "--data-dir",
                      str(folder / f"node{self.port}"), "--redis", redis, "--postgres", dsn,
                      "--key-prefix", prefix, "--log-level", "WARNING", "--rate", "1000000",
-                     "--burst", "1000000", *(["--lease", f"{lease:g}"] if lease else [])]
+                     "--burst", "1000000", *(["--lease", f"{lease:g}"] if lease else []),
+                     *extra]
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -141,11 +156,13 @@ def services(durable: bool = False) -> Iterator[tuple[LocalRedis, LocalPostgres]
 
 @contextmanager
 def nodes(count: int, redis: LocalRedis, postgres: LocalPostgres, name: str,
-          lease: float | None = None) -> Iterator[tuple[list[Node], str]]:
+          lease: float | None = None, extra: tuple[str, ...] = ()
+          ) -> Iterator[tuple[list[Node], str]]:
     """``count`` nodes on a fresh database ``name``; yields them and the database's DSN."""
     dsn = postgres.create_database(name)
     with tempfile.TemporaryDirectory() as folder:
-        started = [Node(Path(folder), redis.url, dsn, f"{name}:", lease) for _ in range(count)]
+        started = [Node(Path(folder), redis.url, dsn, f"{name}:", lease, extra)
+                   for _ in range(count)]
         try:
             for node in started:
                 node.start()
@@ -194,7 +211,9 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
         port = free_port()  # a node needs a fixed port: its public URL names it
         extra = ["--port", str(port), "--redis", redis.url, "--postgres", dsn,
                  "--key-prefix", f"cost{rooms}x{run}:"]
+        wal_before = _wal(dsn)
         node = trio.run(run_one, "arbiter", rooms, args.seconds, extra, False, server_cpus)
+        wal = _wal(dsn) - wal_before  # the whole server's: nothing else writes meanwhile
         e, c = embedded["actions_per_s"], node["actions_per_s"]
         pairs.append((e, c))
         cpu_us.append((cpu_per_action_us(embedded), cpu_per_action_us(node)))
@@ -205,7 +224,9 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
               f"vs {embedded['latency_p50_ms']} ms, {node['commands_per_commit']} commands "
               f"per commit, {node.get('commit_mean_us', 0)} us a commit), node/embedded "
               f"{c / e:.2f}; log: {rows:,} commands, {row_bytes:.0f} B a row, "
-              f"{table_bytes / max(1, rows):.0f} B a command with indexes", flush=True)
+              f"{table_bytes / max(1, rows):.0f} B a command with indexes, WAL "
+              f"{wal / max(1, rows):.0f} B a command ({wal / args.seconds / 1e6:.2f} MB/s)",
+              flush=True)
     ratios = [c / e for e, c in pairs]
     print(f"  node/embedded actions per second: median {statistics.median(ratios):.2f} "
           f"(fewer by {100 * (1 - statistics.median(ratios)):.0f}%)")
@@ -216,6 +237,14 @@ def _cost(args: argparse.Namespace, rooms: int, redis: LocalRedis, postgres: Loc
     print(f"  server CPU per action: embedded {embedded_us:.0f} us, node {node_us:.0f} us "
           f"(medians; the node {100 * (node_us / embedded_us - 1):+.0f}%)")
     return statistics.median(ratios), embedded_us, node_us
+
+
+def _wal(dsn: str) -> int:
+    """The server's write-ahead log position, in bytes."""
+    with psycopg.connect(dsn, autocommit=True) as db:
+        row = db.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')").fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _log_size(dsn: str) -> tuple[int, float, int]:
@@ -330,6 +359,173 @@ def failover(args: argparse.Namespace) -> None:
               f"min {min(values):.2f} s over {len(values)} kills")
 
 
+# ---------------------------------------------------------------------------- failover-many
+
+
+async def _one_game(node: Node, actions: int) -> int:
+    """A room on ``node`` with a game ``actions`` actions in (two bots), left unfinished."""
+    rng = random.Random(11)
+    async with trio.open_nursery() as nursery:
+        clients = [Client([node.url], f"P{i}") for i in range(2)]
+        for client in clients:
+            await nursery.start(client.run)
+        room = await clients[0].create({"seats": 2})
+        bots = []
+        for seat, client in enumerate(clients):
+            await client.join(room, seat, deck=("quick-red", "quick-green")[seat])
+            bot = NetBot(client, STRATEGIES["random"], random.Random(rng.random()))
+            bots.append(bot)
+            nursery.start_soon(bot.play, room)
+        with trio.fail_after(60):
+            while sum(b.record.actions for b in bots) < actions:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    return int(room)
+
+
+def _copies(dsn: str, room: int, copies: int) -> list[int]:
+    """``copies`` copies of ``room`` in the log (rows, seats, games, commands), under new room
+    and game numbers past the sequences; returns their room numbers."""
+    with psycopg.connect(dsn, autocommit=True) as db, db.transaction():
+        base_room = int(db.execute("SELECT max(id) FROM rooms").fetchone()[0])  # type: ignore[index]
+        base_game = int(db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0])  # type: ignore[index]
+        k = "generate_series(1, %(copies)s) AS k"
+        args = {"room": room, "copies": copies, "r": base_room, "g": base_game}
+        db.execute(f"INSERT INTO rooms SELECT id - %(room)s + %(r)s + k, name, config, creator, "
+                   f"state, created, owner, epoch FROM rooms, {k} WHERE id = %(room)s", args)
+        db.execute(f"INSERT INTO seats SELECT room - %(room)s + %(r)s + k, seat, token, session,"
+                   f" name, deck, bot, epoch FROM seats, {k} WHERE room = %(room)s", args)
+        db.execute(f"INSERT INTO games SELECT id + %(g)s * k, room - %(room)s + %(r)s + k, "
+                   f"number, seed, config, chooser, started, result, final_hash, epoch "
+                   f"FROM games, {k} WHERE room = %(room)s", args)
+        db.execute(f"INSERT INTO commands SELECT game + %(g)s * k, n, room - %(room)s + %(r)s "
+                   f"+ k, command, hash, clocks, at, epoch FROM commands, {k} "
+                   f"WHERE room = %(room)s", args)
+        db.execute("SELECT setval('room_ids', (SELECT max(id) FROM rooms)), "
+                   "setval('game_ids', (SELECT max(id) FROM games))")
+    return [base_room + k for k in range(1, copies + 1)]
+
+
+def _served(node: Node) -> int:
+    """Match rooms held in ``node``'s core (restored and open), from its /metrics."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=5) as r:
+            text = r.read().decode()
+    except OSError:
+        return 0
+    return sum(int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
+               if line.startswith("arbiter_rooms{") and 'state="finished"' not in line)
+
+
+async def _failover_many(cluster: list[Node], redis: LocalRedis, dsn: str, prefix: str,
+                         rooms: int, lease: float) -> tuple[float, float, float, int]:
+    dying, survivor = cluster
+    room = await _one_game(dying, 40)
+    with psycopg.connect(dsn, autocommit=True) as db:
+        commands = db.execute("SELECT count(*) FROM commands WHERE room = %s",
+                              (room,)).fetchone()
+    killed = time.perf_counter()
+    dying.kill()
+    copies = await trio.to_thread.run_sync(_copies, dsn, room, rooms - 1)
+    async with Directory(redis.url, prefix=prefix) as directory:
+        # Leases in the dead node's name, as it held them when it died (many at once: each
+        # call is a round trip, and the sooner they are all there the truer the figure).
+        async def acquire(batch: list[int]) -> None:
+            for copy in batch:
+                await directory.acquire(copy, node=dying.node_id, epoch=1, ttl=lease)
+        async with trio.open_nursery() as nursery:
+            for i in range(32):
+                nursery.start_soon(acquire, copies[i::32])
+    set_up = time.perf_counter() - killed
+    first = None
+    with trio.fail_after(600):
+        while True:
+            served = await trio.to_thread.run_sync(_served, survivor)
+            if served and first is None:
+                first = time.perf_counter() - killed
+            if served >= rooms:
+                break
+            await trio.sleep(0.05)
+    done = time.perf_counter() - killed
+    assert first is not None
+    return set_up, first, done, int(commands[0]) if commands else 0
+
+
+def failover_many(args: argparse.Namespace) -> None:
+    rooms = int(args.rooms or 1000)
+    print(f"== failover-many: a node dies with {rooms} rooms (a game under way in each), "
+          f"one live node claims them; lease {args.lease:g} s, PostgreSQL fsync "
+          f"{'on' if args.durable else 'off'}", flush=True)
+    with services(args.durable) as (redis, postgres):
+        name = "many"
+        with nodes(2, redis, postgres, name, args.lease, ("--max-rooms", str(2 * rooms))
+                   ) as (cluster, dsn):
+            set_up, first, done, commands = trio.run(_failover_many, cluster, redis, dsn,
+                                                     f"{name}:", rooms, args.lease)
+            survivor = cluster[1]
+            claims = _metric(survivor, "arbiter_cluster_claims_total")
+            failures = _metric(survivor, "arbiter_cluster_claim_failures_total")
+    print(f"  {rooms} rooms of {commands} commands each; leases in place {set_up:.2f} s after "
+          f"the kill; first room served again after {first:.2f} s, all {rooms} after "
+          f"{done:.2f} s ({done - first:.2f} s of claims and replays after the first, "
+          f"{1000 * (done - first) / max(1, rooms - 1):.1f} ms a room); {claims:.0f} claims, "
+          f"{failures:.0f} failed")
+
+
+def _metric(node: Node, name: str) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=5) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+# ---------------------------------------------------------------------------- reconnect
+
+
+async def _reconnect(node: Node, clients: int) -> tuple[float, float]:
+    from bench._netclient import process_cpu_seconds
+    from tests.server.harness import Activity
+    from tests.server.harness import Client as WireClient
+
+    assert node.proc is not None
+    activity = Activity()  # replies awaited as they arrive (the node is another process)
+    async with trio.open_nursery() as nursery:
+        sessions, opened = [], []
+        for i in range(0, clients, 2):  # seated in two-player rooms, their games started
+            pair = [await WireClient.open(nursery, node.port, f"P{i + k}", activity=activity)
+                    for k in range(2)]
+            room = str((await pair[0].ok({"t": "create", "config": {"seats": 2}}))["r"])
+            for client, deck in zip(pair, ("quick-red", "quick-green"), strict=True):
+                await client.join(room, deck=deck)
+            sessions += [c.session for c in pair]
+            opened += pair
+        for client in opened:  # the blip: every connection drops
+            await client.ws.aclose()
+        cpu = process_cpu_seconds(node.proc.pid)
+        started = time.perf_counter()
+
+        async def back(session: str | None) -> None:
+            await WireClient.open(nursery, node.port, session=session, activity=activity)
+
+        async with trio.open_nursery() as wave:
+            for session in sessions:
+                wave.start_soon(back, session)
+        wall = time.perf_counter() - started
+        used = process_cpu_seconds(node.proc.pid) - cpu
+        nursery.cancel_scope.cancel()
+    return wall, used
+
+
+def reconnect(args: argparse.Namespace) -> None:
+    clients = int(args.clients)
+    print(f"== reconnect: {clients} sessions come back to one node at once", flush=True)
+    with services() as (redis, postgres), nodes(1, redis, postgres, "blip") as (cluster, _):
+        wall, cpu = trio.run(_reconnect, cluster[0], clients)
+    print(f"  all welcomed again after {wall:.2f} s ({clients / wall:,.0f} hellos/s); node CPU "
+          f"{cpu:.2f} s, {1e6 * cpu / clients:.0f} us a reconnect (handshake and hello)")
+
+
 # ---------------------------------------------------------------------------- scale
 
 
@@ -362,7 +558,8 @@ def scale(args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("cost", "failover", "scale", "all"))
+    parser.add_argument("what", choices=("cost", "failover", "failover-many", "reconnect",
+                                         "scale", "all"))
     parser.add_argument("--rooms", default=None,
                         help="rooms of 4 players; cost takes a list (10,20,40), scale one")
     parser.add_argument("--seconds", type=float, default=None)
@@ -371,6 +568,7 @@ def main() -> int:
     parser.add_argument("--pin", action="store_true",
                         help="cost: the server on a core of its own (see above)")
     parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--lease", type=float, default=4.0)
     parser.add_argument("--think-ms", type=float, default=200.0)
     parser.add_argument("--workers", type=int, default=1)
@@ -380,6 +578,10 @@ def main() -> int:
                                    "seconds": args.seconds or 10.0}))
     if args.what in ("failover", "all"):
         failover(args)
+    if args.what in ("failover-many", "all"):
+        failover_many(args)
+    if args.what in ("reconnect", "all"):
+        reconnect(args)
     if args.what in ("scale", "all"):
         scale(argparse.Namespace(**{**vars(args), "rooms": int(args.rooms or 40),
                                     "seconds": args.seconds or 20.0}))

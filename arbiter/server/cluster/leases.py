@@ -10,7 +10,9 @@ values (tests/cluster/test_decisions.py):
   the directory, which lobby entries changed: :class:`Holdings`;
 - which rooms to claim of those whose lease lapsed (a dead node's) or was handed over;
 - what a write with an unknown outcome leaves to rebuild, and whether a rebuilt room is still
-  this node's.
+  this node's;
+- after a Redis outage: which lapsed leases to take again (:meth:`Holdings.reassert`) and how
+  long to wait before claiming other nodes' rooms (:class:`ClaimGrace`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,34 @@ class Beats:
         self.last = now
 
 
+class ClaimGrace:
+    """When this node may claim rooms whose lease lapsed, after its directory was away.
+
+    While Redis is away no node renews, so every lease lapses, though every node still
+    serves its rooms and holds their epochs in PostgreSQL. When Redis answers again, the
+    rooms look due to every node at once; claiming them then would take live rooms from
+    their live owners (their players closed with 1012, a replay each). Each owner takes its
+    leases again at its first beat after the outage (:meth:`Holdings.reassert`), so a node
+    whose directory came back (or answered so late that leases may have lapsed meanwhile)
+    waits ``grace`` seconds before it claims: long enough for an owner's beat that was
+    waiting on the outage to time out and beat again. A room still due after that has no
+    live owner, and is claimed as usual."""
+
+    def __init__(self, grace: float) -> None:
+        self.grace = grace
+        self.until: float | None = None  # no claims before this (None: claim at once)
+
+    def back(self, now: float) -> None:
+        """The directory answers again at ``now`` after failing or answering late."""
+        self.until = now + self.grace
+
+    def wait(self, now: float) -> float:
+        """Seconds until claims may be made (0: now)."""
+        if self.until is None or now >= self.until:
+            return 0.0
+        return self.until - now
+
+
 class Holdings:
     """The rooms this node owns, and where each stands in the directory and the log."""
 
@@ -55,6 +85,7 @@ class Holdings:
         self.taking: set[int] = set()  # rooms being taken over or rebuilt just now
         self.reload: set[int] = set()  # rooms to rebuild from the log once it answers
         self.published: dict[int, Summary] = {}  # lobby entries as last published
+        self.due_before: set[int] = set()  # rooms due at the last claim round (to_claim)
 
     def settled(self, room: int) -> bool:
         """Held, and not in the middle of being taken over or rebuilt."""
@@ -90,6 +121,25 @@ class Holdings:
             self.forget(room)
         return gone
 
+    def reassert(self, lost: Iterable[int], owners: Mapping[int, tuple[str, int]],
+                 node: str) -> tuple[list[int], list[int]]:
+        """A renewal found the leases of ``lost`` gone, and the log says who owns each room
+        (``owners``: room -> (owner, epoch), unfinished rooms only). Returns the rooms whose
+        lease to take again, at the epoch this node writes under, and those to let go.
+
+        A lease that lapsed is not a claim: a Redis outage longer than a lease lapses every
+        lease of every node, while each node still holds its rooms' epochs in PostgreSQL,
+        which is what fences writes (docs/cluster.md, "Redis away"). So a room the log still
+        gives this node at its epoch is kept, its lease taken again; one that another node
+        claimed (a higher epoch, another owner) or that is gone is let go."""
+        keep, gone = [], []
+        for room in sorted(lost):
+            if owners.get(room) == (node, self.epochs.get(room)):
+                keep.append(room)
+            else:
+                gone.append(room)
+        return keep, gone
+
     def finished(self, open_rooms: Container[str], writing: bool) -> list[int]:
         """Leased rooms the core has dropped (their match ended): off the directory, so that
         nobody claims them. Not while a batch is being written (it may be their last), nor
@@ -122,14 +172,22 @@ class Holdings:
 
     # ------------------------------------------------------------------ claims
 
-    def to_claim(self, due: Sequence[int], live_nodes: int) -> list[int]:
+    def to_claim(self, due: Sequence[int], live_nodes: int, rank: int = 0) -> list[int]:
         """Of the rooms ``due`` (their lease lapsed, or was handed over), this node's share:
-        the backlog split evenly between the live nodes (each claims from the front, so a
-        dead node's rooms are spread as fast as every node can replay them). Rooms this node
-        holds or is already taking are not claimed again: a renewal settles those."""
+        the backlog split evenly between the live nodes, each taking its own part of the list
+        (``rank``: its place among the live nodes by id), so that they claim different rooms
+        at once instead of all contending for the first ones (with 25 nodes, a dead node's
+        1,000 rooms would otherwise go 40 a round). A room that was due in the last round too
+        is anyone's: a live node that does not claim its part (stalled, or slow to see the
+        rooms) delays them by a round, never more. Rooms this node holds or is already taking
+        are not claimed again: a renewal settles those."""
         share = math.ceil(len(due) / max(1, live_nodes))
-        return [room for room in due if room not in self.epochs and room not in self.taking
-                ][:share]
+        mine = due[rank * share:(rank + 1) * share]
+        left = [room for room in due if room in self.due_before and room not in mine]
+        self.due_before = set(due)
+        free = [room for room in (*mine, *left[:share])
+                if room not in self.epochs and room not in self.taking]
+        return free
 
     def claimed(self, room: int, epoch: int) -> None:
         """The node took ``room`` over: it holds the lease and writes under ``epoch``."""

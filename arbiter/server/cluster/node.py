@@ -54,12 +54,16 @@ from . import lookups as steps
 from . import public_url, reachability
 from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
-from .leases import Beats, Holdings
+from .leases import Beats, ClaimGrace, Holdings
 from .ownership import hand_over, take_over
 from .pglog import ClusterLog, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
 
 log = logging.getLogger("arbiter.cluster")
+
+
+# Rooms a claim round reads from the directory's due list (a node then claims its share).
+CLAIM_ROUND = 500
 
 
 class OwnerSilent(Exception):
@@ -135,6 +139,7 @@ class NodeStats:
     claims: int = 0  # rooms taken over from another node (or a previous run of this one)
     claim_failures: int = 0  # rooms claimed whose log did not replay
     leases_lost: int = 0  # rooms let go because their lease was lost
+    leases_reasserted: int = 0  # lapsed leases taken again: the log still gave us the room
     fenced: int = 0  # rooms let go because PostgreSQL refused their writes
     handed_over: int = 0  # rooms given up by a clean shutdown
     reloads: int = 0  # rooms rebuilt after a write whose outcome was unknown
@@ -153,7 +158,11 @@ class ClusterNode(ServerBase):
         self.node_id = cluster.node_id or f"{config.host}:{config.port}"
         self.url = cluster.public_url or f"ws://{config.host}:{config.port}/"
         self.public = public_url.parse(self.url)  # ValueError, naming the flag: no start
+        # Three connections for writes, lookups and the claim loop, and one more for each
+        # claim made in parallel, so that a failover's replays do not queue the writes of
+        # the rooms this node already serves.
         self.log = ClusterLog(cluster.postgres, node=self.node_id,
+                              connections=3 + cluster.claims_at_once,
                               timeout=cluster.log_timeout)
         self.directory = Directory(cluster.redis, prefix=cluster.prefix,
                                    timeout=cluster.directory_timeout)
@@ -168,6 +177,7 @@ class ClusterNode(ServerBase):
         super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
+        self.grace = ClaimGrace(cluster.claim_grace)  # claims wait after a Redis outage
         self.problems: dict[str, str] = {}  # "redis"/"postgres" -> why it cannot be reached
         self.stats = NodeStats()
         self.stopping = False
@@ -282,6 +292,8 @@ class ClusterNode(ServerBase):
     def _fine(self, service: str) -> None:
         if self.problems.pop(service, None) is not None:
             log.info("%s answers again", service)
+            if service == "redis":  # leases may have lapsed: owners take them again first
+                self.grace.back(trio.current_time())
         if service == "postgres":
             self.apply(self.hub.log_availability(not self.stopping, trio.current_time()))
 
@@ -414,6 +426,9 @@ class ClusterNode(ServerBase):
                 case steps.ReadLease():
                     look.lease_read(await self.directory.lease(room))
                 case steps.Take():
+                    # Just after a Redis outage a free lease may be one its live owner is
+                    # about to take again: give it the time (ClaimGrace), then try.
+                    await trio.sleep(self.grace.wait(trio.current_time()))
                     look.took(await self._take(room))
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
@@ -588,8 +603,12 @@ class ClusterNode(ServerBase):
         """Keep the id pools full (after a failed refill), rebuild what a failed write left
         unknown, and claim this node's share of the rooms whose lease lapsed or was handed
         over."""
+        backlog = False
         while True:
-            await trio.sleep(self.cluster.claim_every)
+            # A round that claimed rooms may have left more due (a dead node's hundreds): the
+            # next round starts at once.
+            await trio.sleep(0 if backlog else self.cluster.claim_every)
+            backlog = False
             try:
                 await self.log.ping()
                 self._fine("postgres")
@@ -601,18 +620,53 @@ class ClusterNode(ServerBase):
                     continue
                 for event in self.hub.incomplete_events():  # a match given up to this node
                     await self._take_matches(int(event))
-                due = await self.directory.due()
-                if due:
-                    nodes = await self.directory.nodes()
-                    for room in self.holdings.to_claim(due, len(nodes)):
-                        await self._take(room)
+                asked = trio.current_time()
+                due = await self.directory.due(CLAIM_ROUND)
+                if trio.current_time() - asked > self.cluster.beat:
+                    # Redis answered, but so late that leases may have lapsed meanwhile.
+                    self.grace.back(trio.current_time())
                 self._fine("redis")
+                if due and not self.grace.wait(trio.current_time()):
+                    ids = [n.id for n in await self.directory.nodes()]
+                    rank = ids.index(self.node_id) if self.node_id in ids else 0
+                    backlog = await self._take_all(self.holdings.to_claim(due, len(ids), rank))
             except LogUnavailable as exc:
                 self._trouble("postgres", str(exc))
             except DirectoryUnavailable as exc:
                 self._trouble("redis", str(exc))
             except RoomBusy as exc:  # its old owner hangs in a transaction: next round
                 log.warning("%s", exc)
+
+    async def _take_all(self, rooms: Sequence[int]) -> bool:
+        """Take ``rooms`` over, up to ``claims_at_once`` at a time: a claim and its replay
+        mostly wait on PostgreSQL and Redis, so one after another a node would take about
+        16 ms a room here (a dead node's 1,000 rooms: 16 s on top of the lease), in parallel
+        a fraction of that (docs/cluster.md, "Failover at scale"). Each take is left to end
+        on its own, never cancelled half-way (a room claimed and not yet restored would be
+        leased and missing); the first service failure is raised once all have ended. True
+        when a room was taken (more may be due)."""
+        limit = trio.CapacityLimiter(self.cluster.claims_at_once)
+        failed: list[LogUnavailable | DirectoryUnavailable] = []
+        took = False
+
+        async def take(room: int) -> None:
+            nonlocal took
+            async with limit:
+                if failed:  # a service failed meanwhile: the rest waits for the next round
+                    return
+                try:
+                    took = await self._take(room) or took
+                except RoomBusy as exc:  # its old owner hangs in a transaction: next round
+                    log.warning("%s", exc)
+                except (LogUnavailable, DirectoryUnavailable) as exc:
+                    failed.append(exc)
+
+        async with trio.open_nursery() as nursery:
+            for room in rooms:
+                nursery.start_soon(take, room)
+        if failed:
+            raise failed[0]
+        return took
 
     # ------------------------------------------------------------------ the beat
 
@@ -641,7 +695,8 @@ class ClusterNode(ServerBase):
         for room, epoch in held.to_acquire().items():  # new rooms: epoch 1
             if await directory.acquire(room, node=me, epoch=epoch, ttl=ttl):
                 held.acquired(room)
-        lost = held.lost(await directory.renew(held.renewals(), node=me, ttl=ttl))
+        lapsed = await directory.renew(held.renewals(), node=me, ttl=ttl)
+        lost = held.lost(await self._reassert(lapsed) if lapsed else ())
         now = trio.current_time()
         for room in lost:
             self.stats.leases_lost += 1
@@ -650,6 +705,29 @@ class ClusterNode(ServerBase):
         open_rooms = self.hub.matches.keys() | self.hub.events.keys()  # events are rooms too
         for room in held.finished(open_rooms, writing=bool(self.gate.pending)):
             await self._let_go(room)
+
+    async def _reassert(self, lapsed: set[int]) -> list[int]:
+        """Of the rooms whose lease a renewal found gone, those to let go: the others the log
+        still gives this node at its epoch, and their leases are taken again (a Redis outage
+        lapsed them; nobody claimed them). A lease another node took meanwhile is not taken
+        back: that node is claiming the room, and the log fences this node once it has. While
+        PostgreSQL cannot say, the rooms are kept, and asked about again at the next beat."""
+        try:
+            owners = {o.room: (o.owner, o.epoch) for o in await self.log.owners()}
+        except LogUnavailable as exc:
+            self._trouble("postgres", str(exc))
+            return []
+        keep, gone = self.holdings.reassert(lapsed, owners, self.node_id)
+        for room in keep:
+            if await self.directory.acquire(room, node=self.node_id,
+                                            epoch=self.holdings.epochs[room],
+                                            ttl=self.cluster.lease):
+                log.info("room %d: its lease lapsed while nobody claimed it; taken again",
+                         room)
+                self.stats.leases_reasserted += 1
+            else:
+                gone.append(room)
+        return gone
 
     async def _publish(self) -> None:
         held = self.holdings
@@ -682,6 +760,9 @@ class ClusterNode(ServerBase):
              "Rooms taken over whose log did not replay.", [({}, s.claim_failures)]),
             ("arbiter_cluster_leases_lost_total", "counter",
              "Rooms let go because their lease was lost.", [({}, s.leases_lost)]),
+            ("arbiter_cluster_leases_reasserted_total", "counter",
+             "Lapsed leases taken again (a Redis outage; the log still gave this node the "
+             "room).", [({}, s.leases_reasserted)]),
             ("arbiter_cluster_fenced_total", "counter",
              "Rooms let go because the log refused their writes (another node owns them).",
              [({}, s.fenced)]),

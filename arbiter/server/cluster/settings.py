@@ -18,6 +18,7 @@ class ClusterSettings:
     # four times per lease, so a node must stall for three quarters of it to lose its rooms.
     lease: float = 4.0
     claim_every: float = 0.5  # how often live nodes look for rooms to claim
+    claims_at_once: int = 8  # rooms a node claims and replays in parallel (a dead node's)
     prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
     log_timeout: float = 5.0  # bound on every PostgreSQL call
     directory_timeout: float = 2.0  # bound on every Redis call
@@ -39,3 +40,11 @@ class ClusterSettings:
         lease lapses (at most a lease after its last renewal), and a beat more for this node
         to take the room over. Longer, and the client hears ``unavailable``."""
         return self.lease + self.beat
+
+    @property
+    def claim_grace(self) -> float:
+        """How long a node waits, once its directory answers again after an outage, before it
+        claims rooms whose lease lapsed: a Redis call that was waiting on the outage times
+        out (``directory_timeout``), then the owners beat, taking their leases again (two
+        beats, for a beat that starts just before the outage ends)."""
+        return self.directory_timeout + 2 * self.beat
