@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import msgpack
@@ -58,8 +57,8 @@ def wrap_once(obj: Any, name: str, before: Callable[[], Awaitable[None]]) -> Non
 def connection(node: ClusterNode) -> Peer:
     """A client's connection with no socket behind it: the node queues its frames
     (:func:`frames`) and notes its close (``peer.sink.close_code``)."""
-    socketless = SimpleNamespace(stream=None)  # what a connection reads of its websocket
-    conn = Connection(socketless, 256, node.metrics)  # type: ignore[arg-type]
+    # No stream and no protocol: with no socket to write to, every frame waits in its queue.
+    conn = Connection(None, None, 256, node.metrics)  # type: ignore[arg-type]
     return Peer(conn, "127.0.0.1", Limits(), trio.current_time())
 
 
