@@ -121,9 +121,9 @@ def test_a_match_and_its_event_are_linked_in_either_order_and_strays_are_named(
     # The match first (another node's claim had the event): it reports to an event not here.
     node = Sim(cluster=True)
     node.apply(node.hub.restore_room(stored[match], node.now)[1])
-    assert node.hub.stray_match(match) == room
+    assert node.hub.desk.stray_match(match) == room
     node.apply(node.hub.restore_room(stored[room], node.now)[1])
-    assert node.hub.stray_match(match) is None and node.hub.incomplete_events() == []
+    assert node.hub.desk.stray_match(match) is None and node.hub.desk.incomplete_events() == []
     back = node.connect(session=ann.session)
     ev = _event(back, room)
     assert ev is not None and ev["you"]["match"]["r"] == match  # linked: Ann finds her match
@@ -133,7 +133,7 @@ def test_a_match_and_its_event_are_linked_in_either_order_and_strays_are_named(
     # The event alone: the node is told it lacks the round's match.
     alone = Sim(cluster=True)
     alone.apply(alone.hub.restore_room(stored[room], alone.now)[1])
-    assert alone.hub.incomplete_events() == [room]
+    assert alone.hub.desk.incomplete_events() == [room]
 
 
 def test_an_event_let_go_closes_its_followers_and_logs_nothing(tmp_path: Path) -> None:

@@ -540,7 +540,7 @@ class ClusterNode(ServerBase):
         log.info("%s", line)
         if str(room) in self.hub.events:
             await self._take_matches(room)
-        event = self.hub.stray_match(str(room))
+        event = self.hub.desk.stray_match(str(room))
         if event is not None and not await self._take(int(event)):
             await self._give_up(room, f"its event {event} lives on another node")
             return False
@@ -618,7 +618,7 @@ class ClusterNode(ServerBase):
                     await self._reload(room)
                 if self.stopping:
                     continue
-                for event in self.hub.incomplete_events():  # a match given up to this node
+                for event in self.hub.desk.incomplete_events():  # a match given up to this node
                     await self._take_matches(int(event))
                 asked = trio.current_time()
                 due = await self.directory.due(CLAIM_ROUND)

@@ -36,9 +36,8 @@ from arbiter.protocol.server_messages import (
     Welcome,
     encode,
 )
-from arbiter.server.events.event import EventConfig, Phase
 from arbiter.server.rules.cards import catalog
-from arbiter.server.store.records import GameStarted, RoomCreated
+from arbiter.server.store.records import RoomCreated
 from arbiter.server.store.rows import StoredRoom
 
 from .addresses import AddressBook, AddressLimits, is_local
@@ -52,13 +51,14 @@ from .effects import (
     LookupKind,
     Resolved,
 )
-from .event_room import EventRoom, Services
+from .event_desk import EventDesk
+from .event_room import EventRoom
 from .match import MatchRoom
 from .peers import Limits, Peer
-from .recovery import RecoveryError, rebuild, rebuild_event
+from .recovery import RecoveryError, rebuild
 from .routing import LocalRouting, Routing
 from .sessions import WAKE_KEY, SessionBook
-from .setup import deck_text, parse_settings, variants
+from .setup import parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
 
@@ -149,12 +149,13 @@ class Hub:
         self.sessions = SessionBook(self.settings.sessions, entropy.token)
         self.matches: dict[str, MatchRoom] = {}
         self.index: dict[str, MatchRoom] = {}  # every open subgame room id -> its match
-        self.events: dict[str, EventRoom] = {}  # Limited events, by id (a room id)
         self.ctx = RoomContext(self.settings, self.stats, self.sessions, entropy,
                                next_game_id=self.ids.next_game, route=self._route,
                                drop=self._drop, catalog=self._catalog,
-                               finished=self._match_finished)
-        self._event_services = Services(open_match=self._event_match, drop=self._drop_event)
+                               finished=lambda match: self.desk.match_finished(match))
+        # Limited events (rooms/event_desk.py); ``events`` is the desk's, by id (a room id).
+        self.desk = EventDesk(self.ctx, self.matches, self.ids.next_room, self.ids.next_game)
+        self.events = self.desk.events
         # Alone, or one node of a cluster (docs/cluster.md) whose sessions and rooms may live
         # elsewhere, so that it asks (Effects.lookups) before saying they do not exist.
         self.routing: Routing = routing or LocalRouting()
@@ -442,11 +443,14 @@ class Hub:
         elif isinstance(req, rq.CreateRoom):
             self._create(peer, req)
         elif isinstance(req, rq.CreateEvent):
-            self._create_event(peer, req)
+            if not self._writable:
+                raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just "
+                                                "now: no event was created; try again shortly")
+            self.desk.create(peer, req)
         elif isinstance(req, rq.ListEvents):
             if self._ask(LookupKind.LOBBY, "", peer):  # a cluster's events live on any node
                 return
-            events = [*self._event_summaries().values(),
+            events = [*self.desk.summaries().values(),
                       *({k: v for k, v in r.items() if k != EVENT_MARK}
                         for r in self._other_entries() if EVENT_MARK in r)]
             self._send(peer, EventList(req.id, events[:ROOM_LIST_MAX]))
@@ -508,77 +512,6 @@ class Hub:
         self.ctx.out.log(RoomCreated(number, settings.name, config, session.token))
         self._send(peer, Created(req.id, match.id, settings.invite))
         match.reschedule()
-
-    # ------------------------------------------------------------------ Limited events
-
-    def _create_event(self, peer: Peer, req: rq.CreateEvent) -> None:
-        """A Limited event (docs/events.md): its log opens at once, as a game's does (its
-        seed and settings, then every command), so that a restart rebuilds it."""
-        s = self.settings
-        if not self._writable:
-            raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just now: "
-                                            "no event was created; try again shortly")
-        if len(self.matches) + len(self.events) >= s.max_rooms:
-            raise Refusal(Code.LIMIT, f"this server holds at most {s.max_rooms} rooms")
-        session = peer.session
-        assert session is not None
-        hosting = sum(1 for e in self.events.values()
-                      if e.creator == session.token and e.state == RoomState.WAITING)
-        if hosting >= s.max_waiting_per_session:
-            raise Refusal(Code.LIMIT, f"you already host {hosting} events that have not "
-                                      "started")
-        number = self.ids.next_room()
-        config = EventConfig.parse(req.config, default_name=f"Event {number}")
-        seed = self.ctx.entropy.bits(62)
-        log_id = self.ids.next_game()
-        event = EventRoom(self.ctx, self._event_services, number, config, seed, log_id,
-                          session.token, peer.address)
-        self.events[event.id] = event
-        self.sessions.matters(session, self.ctx.out)
-        wire = {"event": config.to_wire()}
-        self.ctx.out.log(RoomCreated(number, config.name, wire, session.token))
-        self.ctx.out.log(GameStarted(number, log_id, 1, seed, wire, None))
-        self._send(peer, Created(req.id, event.id, None))
-
-    def _event_match(self, event: EventRoom, round_: int, table: int) -> str:
-        """Open the match room of ``event``'s pairing at ``table`` of ``round_``: two seats,
-        each with its player's deck, a server bot in a bot's seat, a player's seat held for
-        them as if they had joined and stepped away (they take it with ``join``)."""
-        ev = event.event
-        pairing = ev.pairings[table - 1]
-        entrants = [ev.entrants[pairing.a], ev.entrants[pairing.b]]  # type: ignore[index]
-        number = self.ids.next_room()
-        config: dict[str, Any] = {
-            "name": f"{event.config.name[:24]} R{round_} T{table}",
-            "variant": "two_player", "best_of": event.config.best_of, "format": "limited",
-            "seats": [{"deck": {"text": deck_text(e.deck or {})}} for e in entrants],
-            "of_event": {"id": event.id, "round": round_, "table": table}}
-        settings = parse_settings(config, default_name=config["name"], internal=True)
-        match = MatchRoom(self.ctx, number, settings, event.creator, None)
-        self.matches[match.id] = match
-        self.ctx.out.log(RoomCreated(number, settings.name, config, event.creator))
-        match.seat_rules.seat_event_players([(e.name, e.session) for e in entrants])
-        return match.id
-
-    def _match_finished(self, match: MatchRoom) -> None:
-        link = match.settings.event
-        if link is None:
-            return
-        event = self.events.get(link[0])
-        if event is None:
-            return
-        score = match.score
-        draws = sum(1 for r in score.results if not r["winners"])
-        event.match_over(link[1], link[2], list(score.wins), draws)
-
-    def _drop_event(self, event: EventRoom) -> None:
-        self.events.pop(event.id, None)
-        for session in self.sessions.sessions.values():
-            if event.id in session.seats or event.id in session.spectating:
-                session.seats.pop(event.id, None)
-                session.spectating.discard(event.id)
-                self.sessions.released(session, self.ctx.now, self.ctx.out)
-        self.ctx.out.wake(event.id, None)
 
     # ------------------------------------------------------------------ rooms' services
 
@@ -720,7 +653,7 @@ class Hub:
         """The lobby entries of this node's rooms and events (finished ones left out), as a
         cluster node publishes them: an event's marked (``EVENT_MARK``), so that the other
         nodes list it with the events, not with the rooms."""
-        events = {rid: {**e, EVENT_MARK: True} for rid, e in self._event_summaries().items()}
+        events = {rid: {**e, EVENT_MARK: True} for rid, e in self.desk.summaries().items()}
         return {**self._room_summaries(), **events}
 
     def _room_summaries(self) -> dict[str, dict[str, Any]]:
@@ -731,10 +664,6 @@ class Hub:
                 del summary["t"]
                 out[mr.id] = summary
         return out
-
-    def _event_summaries(self) -> dict[str, dict[str, Any]]:
-        return {e.id: e.summary() for e in self.events.values()
-                if e.state != RoomState.FINISHED}
 
     def _other_entries(self) -> list[dict[str, Any]]:
         """The other nodes' lobby entries, rooms and events (a cluster node's; none alone)."""
@@ -753,16 +682,14 @@ class Hub:
         row = stored.room
         self.restore_sessions(stored.sessions)
         if "event" in row.config:
-            return self._restore_event(stored), out
+            return self.desk.restore(stored), out
         try:
             match = rebuild(self.ctx, self.sessions, stored)
         except RecoveryError as exc:
             log.error("room %s cannot be resumed: %s", row.id, exc)
             return f"room {row.id} NOT resumed: {exc}", out
         self.matches[match.id] = match
-        link = match.settings.event
-        if link is not None and link[0] in self.events:
-            self.events[link[0]].matches[(link[1], link[2])] = match.id
+        self.desk.restored_match(match)
         match.reschedule()
         table = match.table
         if table is None:
@@ -770,48 +697,6 @@ class Hub:
         return (f"room {match.id} resumed: game {match.game_id} (match game "
                 f"{match.score.game}), {match.commands} commands, state hash "
                 f"{table.state_hash()}"), out
-
-    def _restore_event(self, stored: StoredRoom) -> str:
-        row = stored.room
-        try:
-            event = rebuild_event(self.ctx, self._event_services, self.sessions, stored)
-        except RecoveryError as exc:
-            log.error("event %s cannot be resumed: %s", row.id, exc)
-            return f"event {row.id} NOT resumed: {exc}"
-        self.events[event.id] = event
-        ev = event.event
-        for match in self.matches.values():  # its matches restored before it (a cluster's)
-            link = match.settings.event
-            if link is not None and link[0] == event.id:
-                event.matches[(link[1], link[2])] = match.id
-        # Entrants already connected (a cluster node taking the event over while they came
-        # back: their hello found no event here) follow it from now.
-        for e in ev.entrants:
-            session = self.sessions.get(e.session) if e.session is not None else None
-            for peer in sorted(session.peers, key=lambda p: p.id) if session else []:
-                if peer.reading and event.id not in peer.rooms:
-                    event.attach(peer)
-        event.reschedule()
-        return (f"event {event.id} resumed: {ev.phase.value}, {ev.commands} commands, "
-                f"{len(ev.entrants)} entrants")
-
-    def stray_match(self, room: str) -> str | None:
-        """The event that match ``room`` (held here) reports its end to, when that event is
-        not here: a cluster node then takes the event too, or gives the match up to the
-        event's node (docs/cluster.md, "Events")."""
-        match = self.matches.get(room)
-        link = None if match is None else match.settings.event
-        if link is None or link[0] in self.events:
-            return None
-        return link[0]
-
-    def incomplete_events(self) -> list[str]:
-        """Events held here with a match of their round open elsewhere (or nowhere yet): a
-        pairing waiting for its result whose room is not here."""
-        return [e.id for e in self.events.values()
-                if e.event.phase == Phase.PLAYING and any(
-                    p.b is not None and (p.round, p.table) not in e.matches
-                    for p in e.event.unfinished())]
 
     def resume_idle_sessions(self, now: float) -> Effects:
         """After recovery: a restart gives every idle session a fresh TTL."""
