@@ -187,3 +187,25 @@ def test_the_event_list_holds_every_node_s_events_and_the_room_list_none(
     assert [(e["r"], e["name"]) for e in events] == [(room, f"Event {room}"), ("9", "there")]
     assert all("event" not in e for e in events)
     assert eve.ok({"t": "rooms"})["rooms"] == []
+
+
+def test_an_event_s_open_matches_are_named_so_they_go_with_it(tmp_path: Path) -> None:
+    """A cluster node that loses an event gives up the event's matches it holds too
+    (docs/cluster.md, "Events"): the desk names them, and only them."""
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(HubSettings(bot_think=0.01), store=store)
+    ann = first.connect("Ann")
+    room = ann.ok({"t": "create_event", "config": {"kind": "sealed", "seats": 2,
+                                                   "best_of": 1}})["r"]
+    other = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
+    ann.ok({"t": "join", "r": room})
+    ann.ok({"t": "start", "r": room})
+    ev = _event(ann, room)
+    assert ev is not None
+    deck = "\n".join([*(f"{n} {c}" for c, n in ev["you"]["pool"].items()), "17 Forest"])
+    ann.ok({"t": "deck", "r": room, "text": deck})
+    ev = _event(ann, room)
+    assert ev is not None
+    match = ev["you"]["match"]["r"]
+    assert first.hub.desk.matches_of(room) == [match]
+    assert other not in first.hub.desk.matches_of(room) and first.hub.desk.matches_of(other) == []

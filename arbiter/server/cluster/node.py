@@ -701,7 +701,11 @@ class ClusterNode(ServerBase):
         for room in lost:
             self.stats.leases_lost += 1
             log.warning("room %d: its lease was lost; letting it go", room)
+            stranded = self.hub.desk.matches_of(str(room))  # an event's: they go with it
             self.apply(self.hub.release_room(str(room), None, now))
+            for match in stranded:
+                if int(match) not in lost:
+                    await self._give_up(int(match), f"its event {room} was let go")
         open_rooms = self.hub.matches.keys() | self.hub.events.keys()  # events are rooms too
         for room in held.finished(open_rooms, writing=bool(self.gate.pending)):
             await self._let_go(room)

@@ -156,6 +156,13 @@ class EventDesk:
             return None
         return link[0]
 
+    def matches_of(self, event: str) -> list[str]:
+        """The match rooms held here that report to ``event``: when a cluster node loses
+        the event, they go with it (their results would otherwise reach nobody)."""
+        return sorted((m.id for m in self.matches.values()
+                       if m.settings.event is not None and m.settings.event[0] == event),
+                      key=int)
+
     def incomplete_events(self) -> list[str]:
         """Events held here with a match of their round open elsewhere (or nowhere yet): a
         pairing waiting for its result whose room is not here."""
