@@ -135,6 +135,21 @@ class Sim:
         return n
 
 
+def restart(store: Store, **settings: Any) -> tuple[Sim, list[str]]:
+    """A new core on ``store``'s log, as ``arbiter serve`` starts on its data directory:
+    sessions, then every unfinished room and event rebuilt; returns it and the lines its
+    recovery logged."""
+    sim = Sim(HubSettings(allow_scenarios=True, **settings), store=store)
+    sim.hub.restore_sessions(store.sessions())
+    lines = []
+    for stored in store.stored_rooms():
+        line, effects = sim.hub.restore_room(stored, sim.now)
+        sim.apply(effects)
+        lines.append(line)
+    sim.apply(sim.hub.resume_idle_sessions(sim.now))
+    return sim, lines
+
+
 class Player:
     """A client as the core sees it: the transport's handle for one connection (frames arrive
     in :meth:`receive`), with a replica of every room it follows."""

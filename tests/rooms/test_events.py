@@ -15,7 +15,7 @@ from arbiter.bots.strategies import heuristic_strategy
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.store.db import Store
 
-from .sim import Player, Sim
+from .sim import Player, Sim, restart
 
 
 def _event(p: Player, room: str) -> dict[str, Any]:
@@ -180,16 +180,6 @@ def test_a_pick_not_made_in_time_is_made_for_the_drafter() -> None:
     assert ev["you"]["timer"] == 28.0, "14 cards left: 30 s x 14/15"
 
 
-def _restart(store: Store, **settings: Any) -> tuple[Sim, list[str]]:
-    sim = Sim(HubSettings(allow_scenarios=True, **settings), store=store)
-    sim.hub.restore_sessions(store.sessions())
-    lines = []
-    for stored in store.stored_rooms():
-        line, effects = sim.hub.restore_room(stored, sim.now)
-        sim.apply(effects)
-        lines.append(line)
-    sim.apply(sim.hub.resume_idle_sessions(sim.now))
-    return sim, lines
 
 
 def test_a_restart_mid_draft_keeps_every_pick_and_the_pack_in_front(tmp_path: Path) -> None:
@@ -202,7 +192,7 @@ def test_a_restart_mid_draft_keeps_every_pick_and_the_pack_in_front(tmp_path: Pa
     for _ in range(5):
         ann.ok({"t": "pick", "r": room, "card": _event(ann, room)["you"]["pack"][0]})
     before = _event(ann, room)["you"]
-    second, lines = _restart(store)
+    second, lines = restart(store)
     assert any(line.startswith(f"event {room} resumed: drafting") for line in lines), lines
     back = second.connect(session=ann.session)
     after = _event(back, room)["you"]
@@ -220,7 +210,7 @@ def test_a_restart_while_building_and_during_a_round(tmp_path: Path) -> None:
     ann.ok({"t": "join", "r": room})
     host.ok({"t": "start", "r": room})
     pool = _event(ann, room)["you"]["pool"]
-    second, _ = _restart(store, bot_think=0.01)
+    second, _ = restart(store, bot_think=0.01)
     back = second.connect(session=ann.session)
     ev = _event(back, room)
     assert ev["phase"] == "building" and ev["you"]["pool"] == pool
@@ -230,7 +220,7 @@ def test_a_restart_while_building_and_during_a_round(tmp_path: Path) -> None:
     match = ev["you"]["match"]["r"]
     back.ok({"t": "join", "r": match})
     second.play({0: back}, strategy=heuristic_strategy, max_actions=5)
-    third, lines = _restart(store, bot_think=0.01)
+    third, lines = restart(store, bot_think=0.01)
     assert any(f"room {match} resumed" in line for line in lines), lines
     again = third.connect(session=ann.session)
     ev = _event(again, room)

@@ -15,7 +15,7 @@ from arbiter.server.rooms.context import HubSettings
 from arbiter.server.rooms.setup import MAX_MELEE_SEATS, parse_settings, variants
 from arbiter.server.store.db import Store
 
-from .sim import Sim, assert_converged
+from .sim import Sim, assert_converged, restart
 
 
 def test_807_1_the_catalog_offers_grand_melee_with_the_seats_a_room_accepts() -> None:
@@ -44,13 +44,8 @@ def test_807_2_a_grand_melee_room_offers_no_options(option: dict[str, Any]) -> N
 
 
 def _restart(store: Store, **settings: float) -> Sim:
-    sim = Sim(HubSettings(allow_scenarios=True, **settings), store=store)  # type: ignore[arg-type]
-    sim.hub.restore_sessions(store.sessions())
-    for stored in store.stored_rooms():
-        line, effects = sim.hub.restore_room(stored, sim.now)
-        assert " resumed: " in line, line
-        sim.apply(effects)
-    sim.apply(sim.hub.resume_idle_sessions(sim.now))
+    sim, lines = restart(store, **settings)
+    assert all(" resumed: " in line for line in lines), lines
     return sim
 
 

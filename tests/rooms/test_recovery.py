@@ -12,19 +12,7 @@ import msgpack
 from arbiter.server.rooms.context import HubSettings
 from arbiter.server.store.db import Store
 
-from .sim import Sim, assert_converged
-
-
-def _restart(store: Store, **settings: float) -> tuple[Sim, list[str]]:
-    sim = Sim(HubSettings(allow_scenarios=True, **settings), store=store)  # type: ignore[arg-type]
-    sim.hub.restore_sessions(store.sessions())
-    lines = []
-    for stored in store.stored_rooms():
-        line, effects = sim.hub.restore_room(stored, sim.now)
-        sim.apply(effects)
-        lines.append(line)
-    sim.apply(sim.hub.resume_idle_sessions(sim.now))
-    return sim, lines
+from .sim import Sim, assert_converged, restart
 
 
 def test_rooms_are_rebuilt_from_their_records_and_players_resume(tmp_path: Path) -> None:
@@ -35,7 +23,7 @@ def test_rooms_are_rebuilt_from_their_records_and_players_resume(tmp_path: Path)
     before = first.match(room).table.state_hash()
     tokens = [s.token for s in first.match(room).seats]
 
-    second, lines = _restart(store, grace=30)
+    second, lines = restart(store, grace=30)
     [line] = lines
     assert line.startswith(f"room {room} resumed: game 1 (match game 1), ") and before in line
     match = second.match(room)
@@ -64,7 +52,7 @@ def test_a_bot_seat_comes_back_as_a_bot(tmp_path: Path) -> None:
     room = ann.ok({"t": "create", "config": {"seats": 2, "seed": 2}})["r"]
     ann.join(room, deck="quick-red")
     ann.ok({"t": "bot", "r": room, "strategy": "random"})
-    second, _ = _restart(store, bot_think=0.1)
+    second, _ = restart(store, bot_think=0.1)
     seat = second.match(room).seats[1]
     assert seat.bot is not None and seat.bot.strategy_name == "random"
     assert seat.away_deadline is None, "a bot is never away"
@@ -85,7 +73,7 @@ def test_a_room_whose_log_does_not_replay_is_not_resumed(tmp_path: Path) -> None
     (ann, bob), room = first.table({"seats": 2, "seed": 13})
     first.play({0: ann, 1: bob}, max_actions=150)  # the state hash is recorded at 100
     store.db.execute("UPDATE commands SET hash = 'tampered' WHERE hash IS NOT NULL")
-    second, [line] = _restart(store)
+    second, [line] = restart(store)
     assert line.startswith(f"room {room} NOT resumed") and "state hash differs" in line
     assert second.hub.match_of(room) is None
 
@@ -107,7 +95,7 @@ def test_a_room_whose_settings_are_no_longer_accepted_is_not_resumed(tmp_path: P
     (ann, bob), room = first.table({"seats": 2, "seed": 13})
     first.play({0: ann, 1: bob}, max_actions=10)
     _tamper(store, "rooms", {"teleport": True})
-    second, [line] = _restart(store)
+    second, [line] = restart(store)
     assert line.startswith(f"room {room} NOT resumed") and "'teleport'" in line
     assert second.hub.match_of(room) is None
 
@@ -118,7 +106,7 @@ def test_a_room_whose_game_the_engine_refuses_is_not_resumed(tmp_path: Path) -> 
     (ann, bob), room = first.table({"seats": 2, "seed": 13})
     first.play({0: ann, 1: bob}, max_actions=10)
     _tamper(store, "games", {"variant": "pentagram"})
-    second, [line] = _restart(store)
+    second, [line] = restart(store)
     assert line.startswith(f"room {room} NOT resumed") and "bad_config" in line \
         and "'pentagram'" in line
     assert second.hub.match_of(room) is None
@@ -139,7 +127,7 @@ def test_a_spectator_resumes_after_a_restart_under_the_spectate_rules(tmp_path: 
     first.play({0: ann, 1: bob}, max_actions=20)
     before = first.match(room).table.state_hash()
 
-    second, _ = _restart(store, grace=30)
+    second, _ = restart(store, grace=30)
     eve2 = second.connect(session=eve.session, resume=eve.tracker.positions())
     assert eve2.of_type("s") and second.match(room).table.state_hash() == before
     assert second.match(room).seating.spectators == {eve2.peer}

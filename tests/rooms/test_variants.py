@@ -12,8 +12,7 @@ from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 from arbiter.server.rules.cards.formats import READY_FORMATS
 from arbiter.server.store.db import Store
 
-from .sim import Sim
-from .test_recovery import _restart
+from .sim import Sim, restart
 
 CONFIG = {"variant": "archenemy", "planechase": True, "vanguard": True, "best_of": 3,
           "seats": [{"archenemy": True}, {}, {}], "seed": 5}
@@ -26,7 +25,7 @@ def test_a_variant_room_is_rebuilt_from_its_records(tmp_path: Path) -> None:
                                 decks=("quick-red", "quick-green", "quick-infect"))
     first.play(dict(enumerate(players)), max_actions=80)
     before = first.match(room).table.state_hash()
-    second, [line] = _restart(store, grace=30)
+    second, [line] = restart(store, grace=30)
     assert before in line
     match = second.match(room)
     assert match.table.state_hash() == before

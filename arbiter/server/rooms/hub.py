@@ -249,23 +249,15 @@ class Hub:
         if key == DELAY_KEY:
             self.ctx.delays.release(now, out)
             return out
-        event = self.events.get(str(key))
-        if event is not None:
+        room: EventRoom | MatchRoom | None = self.events.get(str(key)) or \
+            self.matches.get(str(key))
+        if room is not None:
             try:
-                event.on_timer()
+                room.on_timer()
             except Exception:  # a timer must never take the server down
-                log.exception("event %s: timer handling failed", event.id)
+                log.exception("room %s: timer handling failed", room.id)
                 self.stats.internal_errors += 1
-                event.reschedule()
-            return out
-        match = self.matches.get(str(key))
-        if match is not None:
-            try:
-                match.on_timer()
-            except Exception:  # a timer must never take the server down
-                log.exception("room %s: timer handling failed", match.id)
-                self.stats.internal_errors += 1
-                match.reschedule()
+                room.reschedule()
         return out
 
     def _begin(self, now: float) -> Effects:
