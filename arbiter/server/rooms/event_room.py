@@ -400,11 +400,6 @@ class EventRoom:
 
     # ------------------------------------------------------------------ what followers see
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` (None: a spectator) sees it, with what only the room layer
-        knows: the match rooms of the round, your timer and your match."""
-        return self._view(seat, self._public())
-
     def _public(self) -> dict[str, Any]:
         """The public part with the rounds' match rooms (a copy: the event's is shared)."""
         ev = self.event
@@ -418,6 +413,8 @@ class EventRoom:
         return public
 
     def _view(self, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+        """The event as ``seat`` (None: a spectator) sees it, with what only the room layer
+        knows: the match rooms of the round, your timer and your match."""
         ev = self.event
         if seat is None or not 0 <= seat < len(ev.entrants):
             return public
