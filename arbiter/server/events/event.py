@@ -26,7 +26,7 @@ Commands (plain maps, as logged; ``c`` names the kind):
 ``deck``   ``seat``, ``main``               building: a deck from the player's pool
 ``result`` ``round``, ``table``, ``wins``,   playing: a match of this round ended
            ``draws``
-``drop``   ``seat``                          building or playing: no more pairings
+``drop``   ``seat``                          after the start: no more pairings for them
 ``seat``   ``seat``, ``session``             any phase: a player's seat, taken up with its
                                              token from another session, is that one's
 =========  ===============================  ======================================
