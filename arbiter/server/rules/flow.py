@@ -449,9 +449,7 @@ def _discard_to_hand_size(game: Game, ap: int) -> Flow:
                                 actions)
         if answer is REFRESH:
             continue
-        card = game.objects[answer.obj]
-        game.move(card, "graveyard", cause="discard")
-        game.say(f"{game.name(ap)} discards {card.name}.")
+        game.discard(game.objects[answer.obj])
 
 
 def cleanup(game: Game) -> Flow:

@@ -501,6 +501,12 @@ class Game:
         if obj.zone == BATTLEFIELD:
             self._left_battlefield(obj)
 
+    def discard(self, card: Obj, *, how: str = "") -> None:
+        """``card`` goes from its owner's hand to their graveyard (CR 701.8), and the log
+        says so (``how``: " at random")."""
+        self.move(card, GRAVEYARD, cause="discard")
+        self.say(f"{self.name(card.owner)} discards {card.name}{how}.")
+
     def move(self, obj: Obj, zone: str, *, position: int | None = None,
              controller: int | None = None, tapped: bool = False,
              cause: str = "", copy_of: CardDef | None = None) -> Obj | None:

@@ -34,7 +34,7 @@ from .cards.vocab import (
 )
 from .naming import choose_name
 from .reveals import top_card
-from .state import EXILE, GRAVEYARD, LIBRARY, Action, Obj
+from .state import EXILE, LIBRARY, Action, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
@@ -355,9 +355,7 @@ def _reveal_hand_you_choose(ctx: Ctx, e: RevealHandYouChoose) -> Flow:
                                        "discard", build)
         if answer is None or answer.obj not in g.objects:
             continue
-        card = g.objects[answer.obj]
-        g.move(card, GRAVEYARD, cause="discard")
-        g.say(f"{g.name(p)} discards {card.name}.")
+        g.discard(g.objects[answer.obj])
 
 
 # --------------------------------------------------------------------------- redealing

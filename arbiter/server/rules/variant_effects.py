@@ -90,9 +90,7 @@ def _discard(ctx: Ctx, e: Discard) -> Flow:
             if e.at_random:
                 if not g.hand(p):
                     break
-                card = g.rng.choice(list(g.hand(p)))
-                g.move(card, GRAVEYARD, cause="discard")
-                g.say(f"{g.name(p)} discards {card.name} at random.")
+                g.discard(g.rng.choice(list(g.hand(p))), how=" at random")
                 continue
             def build(p: int = p) -> list[Action]:
                 seen: dict[str, int] = {}
@@ -104,9 +102,7 @@ def _discard(ctx: Ctx, e: Discard) -> Flow:
             answer = yield from ctx.choose(p, "discard", "Discard a card", build)
             if answer is None or answer.obj not in g.objects:
                 break
-            card = g.objects[answer.obj]
-            g.move(card, GRAVEYARD, cause="discard")
-            g.say(f"{g.name(p)} discards {card.name}.")
+            g.discard(g.objects[answer.obj])
 
 
 def _discard_hand(ctx: Ctx, e: DiscardHand) -> None:
