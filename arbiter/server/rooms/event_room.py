@@ -335,7 +335,6 @@ class EventRoom:
     def _one_due_choice(self) -> bool:
         ev = self.event
         now = self.ctx.now
-        cards = self.ctx.catalog()["cards"]
         if ev.phase == Phase.DRAFTING:
             for e in ev.entrants:
                 pack = ev.pack(e.seat)
@@ -347,7 +346,7 @@ class EventRoom:
                     due = (key, now + ev.pick_seconds(e.seat))
                     self.pick_due[e.seat] = due
                 if e.bot or e.dropped or due[1] <= now or self._gone(e.seat):
-                    card = bot_limited.pick(pack, ev.picks(e.seat), cards)
+                    card = bot_limited.pick(pack, ev.picks(e.seat), self._cards())
                     self._apply({"c": "pick", "seat": e.seat, "card": card})
                     return True
         elif ev.phase == Phase.BUILDING:
@@ -355,10 +354,15 @@ class EventRoom:
             for seat in ev.building():
                 e = ev.entrants[seat]
                 if e.bot or late:
-                    deck = bot_limited.build_deck(dict(e.pool), cards)
+                    deck = bot_limited.build_deck(dict(e.pool), self._cards())
                     self._apply({"c": "deck", "seat": seat, "main": deck})
                     return True
         return False
+
+    def _cards(self) -> Any:
+        """The catalog's card data, for the bots' core: asked only when a choice is made
+        (every command of a settle looks for one, and most find none)."""
+        return self.ctx.catalog()["cards"]
 
     def _gone(self, seat: int) -> bool:
         """Away longer than the grace period: picked for until they come back."""
