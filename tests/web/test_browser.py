@@ -132,6 +132,15 @@ def test_three_players_one_concedes_and_the_others_play_on(browser: Any, server:
     # The others play on for two more turns, then agree to a draw (CR 104.4i).
     play_until([ann, cid], lambda: (ann.read() or {}).get("turn", 0) >= turn + 2)
     assert (bob.read() or {})["decision"] is None
+    # An offer lapses as soon as the game changes (CR 104.4i), and a page with auto-pass on
+    # passes for its player on its own: propose only once the game waits on a person's click.
+    for p in (ann, cid):
+        p.page.click('button[data-do="autopass"]')
+        p.wait("() => !window.arbiter.autoPass")
+    deadline = time.monotonic() + 20
+    while not any((p.read() or {}).get("decision") for p in (ann, cid)):
+        assert time.monotonic() < deadline, "the game never waited on Ann or Cid"
+        ann.page.wait_for_timeout(30)
     ann.page.click("button[data-do=draw][data-op=propose]")
     cid.page.wait_for_selector("#banner button[data-op=accept]")
     cid.page.click("#banner button[data-op=accept]")
