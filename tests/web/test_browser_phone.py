@@ -1,7 +1,8 @@
 """The browser client on a phone (390 x 844) and a tablet (768 x 1024), with touch (issue 29,
 docs/clients.md "The browser client"): nothing scrolls sideways, the legal actions stay in a
 sheet along the bottom of the screen, a tapped card is read in that sheet, and a whole game is
-played by tapping. Screenshots of the main screens go to tests/web/screenshots/."""
+played by tapping. The main screens (lobby, table, game over) are compared with their reference
+pictures in tests/web/reference/ (tests/web/screens.py); copies go to tests/web/screenshots/."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from .browser import Person, Server, aggressive
+from .screens import assert_looks_like
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
@@ -36,6 +38,7 @@ def test_the_lobby_fits_the_screen_in_one_column(browser: Any, server: Server,
     submit = _box(ann, "#create-form button[type=submit]")
     assert submit["x"] >= 0 and submit["x"] + submit["width"] <= size["width"]
     ann.shot(f"lobby-{size['width']}")
+    assert_looks_like(ann, f"lobby-{size['width']}")
     ann.check_console()
     ann.close()
 
@@ -61,6 +64,7 @@ def test_a_whole_game_is_played_by_tapping_with_the_actions_always_in_reach(
         assert seats["width"] >= size["width"] - 24  # the board has the screen's width
         if not shot and any(a["kind"] == "cast" for a in state["decision"]["actions"]):
             ann.shot(f"table-{size['width']}")
+            assert_looks_like(ann, f"table-{size['width']}")
             shot = True
         ann.click_action(aggressive(state))
     else:
@@ -68,6 +72,7 @@ def test_a_whole_game_is_played_by_tapping_with_the_actions_always_in_reach(
     dialog = _box(ann, ".game-over")
     assert dialog["x"] >= 0 and dialog["x"] + dialog["width"] <= size["width"]
     ann.shot(f"game-over-{size['width']}")
+    assert_looks_like(ann, f"game-over-{size['width']}")
     ann.check_console()
     ann.close()
 
