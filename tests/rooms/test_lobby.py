@@ -65,7 +65,7 @@ def test_what_people_do_is_shown_as_far_as_it_is_public() -> None:
     """A seat is public (room summaries name the players), watching a public room is, but who
     watches a room whose spectators see every hand is not (docs/protocol.md section 7)."""
     sim = Sim()
-    (ann, bob), room = sim.table({"seats": 2, "seed": 3})
+    _, room = sim.table({"seats": 2, "seed": 3})
     eve = sim.connect("Eve")
     eve.ok({"t": "spectate", "r": room})
     creator = sim.connect("Cid")
