@@ -55,6 +55,13 @@ def string(limit: int, *, empty: bool = True) -> Checker:
     return check
 
 
+def boolean(name: str, value: Any) -> bool:
+    """A msgpack boolean; integers (``0``, ``1``) are not booleans."""
+    if type(value) is not bool:
+        raise _bad(name, "must be true or false")
+    return value
+
+
 def one_of(*choices: str) -> Checker:
     def check(name: str, value: Any) -> str:
         if not isinstance(value, str) or value not in choices:
@@ -277,9 +284,39 @@ class DropEvent(Request):
     room: str = key("r", ROOM)
 
 
+# The lobby's people and chat (docs/protocol.md section 16): opt-in, so that a client that
+# never follows the lobby (a bot, a load tester) is sent nothing of it.
+
+
+@dataclass(frozen=True)
+class Lobby(Request):
+    """Follow the lobby (``follow``: who is online, its chat) or stop; ``hidden``: this
+    connection does not make its session appear in the list of people online."""
+
+    TYPE = "lobby"
+    follow: bool = key("follow", boolean)
+    hidden: bool = key("hidden", boolean, default=False)
+
+
+@dataclass(frozen=True)
+class People(Request):
+    """Search the people online: the first of those whose name holds ``query``."""
+
+    TYPE = "people"
+    query: str = key("q", string(MAX_NAME))
+
+
+@dataclass(frozen=True)
+class LobbyChat(Request):
+    """Say ``text`` to everyone following the lobby (the room chat's text limits)."""
+
+    TYPE = "lobby_chat"
+    text: str = key("text", string(MAX_CHAT, empty=False))
+
+
 REQUESTS = Codec((Hello, ListRooms, GetCatalog, CreateRoom, Join, Spectate, AddBot, SubmitDeck,
                   Act, Concede, Draw, Chat, Resync, Leave, Judge, CreateEvent, ListEvents,
-                  StartEvent, Pick, DropEvent))
+                  StartEvent, Pick, DropEvent, Lobby, People, LobbyChat))
 
 
 def request_id(message: Any) -> int | None:

@@ -268,6 +268,28 @@ class EventList(ServerMessage):
 
 
 @dataclass(frozen=True)
+class PeopleList(ServerMessage):
+    """Who is online (docs/protocol.md section 16): ``count`` people in all, and the first of
+    them by name (those whose name holds ``query``, for the answer to a search): more are
+    online than listed when ``count`` is larger than the list."""
+
+    TYPE = "people"
+    count: int = key("n")
+    people: list[Map] = key("people")  # [{"n": name, "s": status, ["r": room]}]
+    request: int | None = key("i", default=None)  # the search this answers
+    query: str | None = key("q", default=None)
+
+
+@dataclass(frozen=True)
+class LobbyChatLines(ServerMessage):
+    """Lines of the lobby's chat, oldest first: the latest ones to a new follower, then each
+    line as it is said."""
+
+    TYPE = "lobby_chat"
+    lines: list[Map] = key("lines")  # [{"n": serial, "from": name, "text": text}]
+
+
+@dataclass(frozen=True)
 class Error(ServerMessage):
     """A refusal: only its sender hears of it, and nothing changed."""
 
@@ -280,7 +302,8 @@ class Error(ServerMessage):
 
 SERVER_MESSAGES = Codec((Welcome, RoomList, Catalog, Created, Joined, Ok, Redirect, RoomUpdate,
                          Snapshot, Delta, Actions, Result, Opened, Paused, Closed, Resumed,
-                         Restarted, ChatLine, Clock, SeatLost, EventState, EventList, Error))
+                         Restarted, ChatLine, Clock, SeatLost, EventState, EventList,
+                         PeopleList, LobbyChatLines, Error))
 
 
 def encode(message: ServerMessage) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from arbiter.protocol import VERSIONS, Tracker, decode, pack, unpack_server
 from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects, Lookup
 from arbiter.server.rooms.hub import Counters, Hub
+from arbiter.server.rooms.lobby import LobbySettings
 from arbiter.server.rooms.peers import Limits
 from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.rules.cards.catalog import cards as catalog_cards
@@ -32,12 +33,12 @@ QUICK = ("quick-red", "quick-green")
 class Sim:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  store: Store | None = None, seed: int = 7, now: float = 1000.0,
-                 cluster: bool = False) -> None:
+                 cluster: bool = False, lobby: LobbySettings | None = None) -> None:
         ids = Counters(store.next_id("rooms"), store.next_id("games")) if store else None
         self.hub = Hub(settings or HubSettings(allow_scenarios=True),
                        limits or Limits(rate=1e9, burst=10**9), ids=ids,
                        entropy=SeededEntropy(seed),
-                       routing=ClusterRouting() if cluster else None)
+                       routing=ClusterRouting() if cluster else None, lobby=lobby)
         self.lookups: list[Lookup] = []
         self.now = now
         self.store = store

@@ -32,6 +32,7 @@ import contextlib
 import itertools
 import math
 import random
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ from .urls import BadURL, entry_urls, rotation, websocket_url
 # Redirects followed in a row before giving up: a node never sends a client to itself or to a
 # node it knows is gone, so a longer chain means the cluster disagrees with itself.
 MAX_REDIRECTS = 5
+LOBBY_LINES = 50  # lobby chat lines kept (the server keeps as many for newcomers)
 JOIN_ATTEMPTS = 3  # a join asked again after connections dropped before its answer
 
 # A request waiting for its id: the client picks a fresh one each time it sends (a request
@@ -212,6 +214,11 @@ class Client:
         # Limited events followed: each one's latest state, sent whole (docs/protocol.md
         # section 15). A new state is a new map, so ``wait_event`` can tell one from the next.
         self.event_states: dict[str, dict[str, Any]] = {}
+        # The lobby, while following it (docs/protocol.md section 16): the latest people
+        # event and the chat's latest lines; followed again after a reconnect.
+        self.lobby: tuple[bool, bool] | None = None  # (follow, hidden) as last asked
+        self.people: ev.People | None = None
+        self.lobby_lines: deque[dict[str, Any]] = deque(maxlen=LOBBY_LINES)
         self.limits: dict[str, Any] = {}
         self._ids = itertools.count(1)
         self._waiting: dict[int, _Pending] = {}
@@ -395,6 +402,8 @@ class Client:
         self._emit(ev.Connected(self.session, self.name, resumed))
         if reclaim:
             nursery.start_soon(self._reclaim)
+        if self.lobby is not None and self.lobby != (False, False):
+            nursery.start_soon(self._follow_lobby_again)
 
     async def _hello_once(self, ws: ClientConnection, hello: Ask) -> sm.ServerMessage:
         await ws.send(pack(rq.to_wire(hello(next(self._ids)))))
@@ -523,6 +532,14 @@ class Client:
             self._emit(ev.EventUpdate(msg.room, msg.event))
         elif isinstance(msg, sm.ChatLine):
             self._emit(ev.ChatMessage(msg.room, msg.sender, msg.seat, msg.text))
+        elif isinstance(msg, sm.PeopleList) and msg.request is None:
+            self.people = ev.People(msg.count, list(msg.people))
+            self._emit(self.people)
+        elif isinstance(msg, sm.LobbyChatLines):
+            # A reconnect's follow sends the latest lines again: keep each line once.
+            known = {line.get("n") for line in self.lobby_lines}
+            self.lobby_lines.extend(line for line in msg.lines if line.get("n") not in known)
+            self._emit(ev.LobbyChat(list(msg.lines)))
         elif isinstance(msg, sm.Clock):
             self._emit(ev.Clock(msg.room, list(msg.left), msg.running))
         elif isinstance(msg, sm.SeatLost):
@@ -874,6 +891,31 @@ class Client:
     async def resync(self, room: str) -> None:
         """Ask for a fresh snapshot of ``room``."""
         await self._resync(room)
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def follow_lobby(self, follow: bool = True, *, hidden: bool = False) -> None:
+        """Follow the lobby's people and chat (or stop); ``hidden``: this connection does not
+        list our session among the people online. Kept across reconnects."""
+        self.lobby = (follow, hidden)
+        if not follow:
+            self.people = None
+        await self.request(partial(rq.Lobby, follow=follow, hidden=hidden))
+
+    async def _follow_lobby_again(self) -> None:
+        if self.lobby is not None:
+            with contextlib.suppress(RequestError, ConnectionLost):
+                await self.request(partial(rq.Lobby, follow=self.lobby[0], hidden=self.lobby[1]))
+
+    async def search_people(self, query: str) -> tuple[int, list[dict[str, Any]]]:
+        """The people online whose name holds ``query`` (any case): how many, and the first
+        of them by name."""
+        reply = await self._expect(partial(rq.People, query=query), sm.PeopleList)
+        return reply.count, list(reply.people)
+
+    async def lobby_chat(self, text: str) -> None:
+        """Say ``text`` in the lobby's chat (we must follow the lobby)."""
+        await self.request(partial(rq.LobbyChat, text=text))
 
     # ------------------------------------------------------------------ Limited events
     # An event's id is a room id: ``join`` enters it (its seat and token are kept in

@@ -194,3 +194,21 @@ class SeatLost(Event):
 
     room: str
     seat: int
+
+
+@dataclass(frozen=True)
+class People(Event):
+    """Who is online on this server (docs/protocol.md section 16), for a client following the
+    lobby: ``count`` people in all and the first of them by name, each ``{"n": name, "s":
+    status, ["r": room]}``; also kept as ``client.people``."""
+
+    count: int
+    people: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class LobbyChat(Event):
+    """Lines of the lobby's chat, oldest first, each ``{"n": number, "from": name, "text":
+    text}``: the latest ones when the client starts following, then each as it is said."""
+
+    lines: list[dict[str, Any]]

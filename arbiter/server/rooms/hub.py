@@ -53,11 +53,14 @@ from .effects import (
 )
 from .event_desk import EventDesk
 from .event_room import EventRoom
+from .lobby import WAKE_KEY as LOBBY_KEY
+from .lobby import Lobby, LobbySettings
 from .match import MatchRoom
 from .peers import Limits, Peer
+from .presence import EVENT, LOBBY, PLAYING, WATCHING, Whereabouts
 from .recovery import RecoveryError, rebuild
 from .routing import LocalRouting, Routing
-from .sessions import WAKE_KEY, SessionBook
+from .sessions import WAKE_KEY, Session, SessionBook
 from .setup import parse_settings, variants
 from .states import PeerState, RoomState
 from .stats import Stats
@@ -139,7 +142,8 @@ class Hub:
                  ids: Ids | None = None, entropy: Entropy | None = None,
                  welcome_limits: dict[str, Any] | None = None,
                  routing: Routing | None = None,
-                 address_limits: AddressLimits | None = None) -> None:
+                 address_limits: AddressLimits | None = None,
+                 lobby: LobbySettings | None = None) -> None:
         self.settings = settings or HubSettings()
         self.limits = limits or Limits()
         self.addresses = AddressBook(address_limits)
@@ -156,6 +160,8 @@ class Hub:
         # Limited events (rooms/event_desk.py); ``events`` is the desk's, by id (a room id).
         self.desk = EventDesk(self.ctx, self.matches, self.ids.next_room, self.ids.next_game)
         self.events = self.desk.events
+        # The lobby's people and chat (rooms/lobby.py), for the connections that follow it.
+        self.lobby = Lobby(self._whereabouts, lobby)
         # Alone, or one node of a cluster (docs/cluster.md) whose sessions and rooms may live
         # elsewhere, so that it asks (Effects.lookups) before saying they do not exist.
         self.routing: Routing = routing or LocalRouting()
@@ -238,6 +244,7 @@ class Hub:
         if peer.session is not None:
             peer.session.peers.discard(peer)
             self.sessions.released(peer.session, now, out)
+        self.lobby.gone(peer)
         return out
 
     def wake(self, key: Hashable, now: float) -> Effects:
@@ -248,6 +255,9 @@ class Hub:
             return out
         if key == DELAY_KEY:
             self.ctx.delays.release(now, out)
+            return out
+        if key == LOBBY_KEY:
+            self.lobby.tick(now, out)
             return out
         room: EventRoom | MatchRoom | None = self.events.get(str(key)) or \
             self.matches.get(str(key))
@@ -337,6 +347,7 @@ class Hub:
         peer.session = session
         peer.version = version
         peer.move(PeerState.ACTIVE)
+        self.lobby.arrived(peer)
         seats = []
         for rid, index in sorted(session.seats.items()):
             match = self.matches.get(rid)
@@ -446,6 +457,12 @@ class Hub:
                       *({k: v for k, v in r.items() if k != EVENT_MARK}
                         for r in self._other_entries() if EVENT_MARK in r)]
             self._send(peer, EventList(req.id, events[:ROOM_LIST_MAX]))
+        elif isinstance(req, rq.Lobby):
+            self.lobby.follow(peer, req, self.ctx.now, self.ctx.out)
+        elif isinstance(req, rq.People):
+            self.lobby.search(peer, req, self.ctx.out)
+        elif isinstance(req, rq.LobbyChat):
+            self.lobby.say(peer, req, self.ctx.now, self.ctx.out)
         else:  # pragma: no cover - parse_request builds only the types above
             raise Refusal(Code.UNKNOWN_TYPE, f"unhandled request {req.TYPE}")
 
@@ -526,6 +543,22 @@ class Hub:
                 session.spectating.discard(match.id)
                 self.sessions.released(session, self.ctx.now, self.ctx.out)
         self.ctx.out.wake(match.id, None)
+
+    def _whereabouts(self, session: Session) -> Whereabouts:
+        """What ``session`` is doing, as far as that is public (rooms/presence.py): a seat in
+        a match first, then a match it watches (which one only when its spectators see public
+        information), then an event it entered or follows (entrants are public)."""
+        for rid in sorted(session.seats):
+            if rid in self.matches:
+                return PLAYING, rid
+        for rid in sorted(session.spectating):
+            match = self.matches.get(rid)
+            if match is not None:
+                return WATCHING, rid if match.settings.spectators == "public" else None
+        for rid in sorted(session.seats.keys() | session.spectating):
+            if rid in self.events:
+                return EVENT, rid
+        return LOBBY, None
 
     def rooms_by_state(self) -> dict[str, int]:
         out: dict[str, int] = {}

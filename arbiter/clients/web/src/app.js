@@ -14,6 +14,7 @@ import { parseShare, shareLink } from "./share.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { EventScreens } from "./event/screen.js";
 import { Connection } from "./net.js";
+import { LobbyPeople, panelHtml as peoplePanelHtml } from "./people.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
 import * as T from "./table.js";
 import { clockText, describeRef, nameOf, names as namesOf, resultText } from "./text.js";
@@ -90,6 +91,7 @@ export class App {
     this.match = null; // the match room on screen (null: the lobby)
     this.eventId = null; // the Limited event on screen (#/event/ID; event/screen.js)
     this.ev = new EventScreens(this);
+    this.people = new LobbyPeople(this.conn, (text) => this.toast(text)); // people.js
     this.status = { state: "connecting" };
     this.deckErrors = [];
     this.toastText = "";
@@ -130,6 +132,7 @@ export class App {
     }
     if (kind === "welcome") {
       this.ev.onConnected();
+      this.people.onConnected();
       this.loadCatalog();
       this.route();
       return;
@@ -214,6 +217,10 @@ export class App {
         break;
       case "chat":
         this.log(match, `${msg.from}: ${msg.text}`, "chat");
+        break;
+      case "people":
+      case "lobby_chat":
+        this.people.onMessage(msg);
         break;
       case "clock":
         this.clocks.set(match, { k: msg.k, p: msg.p, at: performance.now() });
@@ -769,6 +776,10 @@ export class App {
           () => this.toast(`The link to ${said}: ${link}`));
         break;
       }
+      case "mute":
+        this.people.toggleMute(data.name);
+        this.render();
+        break;
       default:
         this.ev.command(what, data); // an event's (event/screen.js)
         break;
@@ -793,6 +804,8 @@ export class App {
       const pending = this.match !== null ? this.decision(this.match) : null;
       const first = pending && T.matching(pending[1], this.filterFor(pending[1]))[0];
       if (first) this.choose(pending[0], pending[1], first);
+    } else if (form.id === "lobby-chat-form") {
+      this.people.say(form.querySelector("input"));
     } else if (form.id === "chat-form") {
       const input = form.querySelector("input");
       const text = input.value.trim();
@@ -818,6 +831,10 @@ export class App {
       // The region was written again: the caret goes back to the end of what was typed.
       const box = document.getElementById("choice-filter");
       if (box && document.activeElement === box) box.setSelectionRange(box.value.length, box.value.length);
+      return;
+    }
+    if (t.id === "people-search") {
+      if (e.type === "input") this.people.search(t.value, () => this.render());
       return;
     }
     if (this.ev.input(e)) return;
@@ -927,6 +944,7 @@ export class App {
       this.root.querySelector("input[name=name]")?.focus();
       return;
     }
+    this.people.follow(this.eventId === null && this.match === null); // only on the lobby
     if (this.eventId !== null) {
       this.ev.render();
       return;
@@ -938,6 +956,9 @@ export class App {
       this.renderRegion("create", this.createRegionHtml());
       this.renderRegion("lobby-events", this.ev.lobbyHtml());
       this.renderRegion("ev-host", this.ev.hostHtml());
+      this.renderRegion("people-panel", peoplePanelHtml());
+      this.renderRegion("lobby-people", this.people.peopleHtml());
+      this.people.renderChat();
       return;
     }
     const match = this.match;
