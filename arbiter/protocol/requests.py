@@ -277,9 +277,24 @@ class DropEvent(Request):
     room: str = key("r", ROOM)
 
 
+@dataclass(frozen=True)
+class Replay(Request):
+    """A finished game of the log, step by step as the caller may see it (section 16)."""
+
+    TYPE = "replay"
+    game: int = key("game", uint)
+
+
+@dataclass(frozen=True)
+class History(Request):
+    """The caller's recent finished games and the server's (section 16)."""
+
+    TYPE = "history"
+
+
 REQUESTS = Codec((Hello, ListRooms, GetCatalog, CreateRoom, Join, Spectate, AddBot, SubmitDeck,
                   Act, Concede, Draw, Chat, Resync, Leave, Judge, CreateEvent, ListEvents,
-                  StartEvent, Pick, DropEvent))
+                  StartEvent, Pick, DropEvent, Replay, History))
 
 
 def request_id(message: Any) -> int | None:

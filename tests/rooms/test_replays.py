@@ -1,0 +1,71 @@
+"""Replays never show a viewer a card it could not see live (docs/protocol.md section 16): for
+random games, two players and Two-Headed Giant teams, every step of every viewer's replay holds
+no card of a hand the viewer may not look at (CR 402.3: only one's own hand, and the teammates'
+hands the live view shares, rules/view.py), and its last step is the very board that viewer was
+shown live."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.protocol.views import ViewState
+from arbiter.server.rooms import replays
+from arbiter.server.rules.view import SPECTATOR
+from arbiter.server.store.archive import ArchivedGame
+from arbiter.server.store.db import Store
+
+from .sim import Sim
+
+TEAMS = {"two_player": [{0}, {1}], "two_headed_giant": [{0, 1}, {2, 3}]}
+
+
+def archived(store: Store) -> ArchivedGame:
+    game = store.all_games()[-1]
+    room = next(r for r in store.rooms(unfinished=False) if r.id == game.room)
+    return ArchivedGame(game, room, store.seats(game.room))
+
+
+def steps(frames: Any) -> list[dict[Any, Any]]:
+    state = ViewState(frames.view)
+    out = [dict(state.view)]
+    for ops in frames.ops:
+        state.apply(ops)
+        out.append(dict(state.view))
+    return out
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10_000), actions=st.integers(0, 120),
+       variant=st.sampled_from(sorted(TEAMS)))
+def test_a_replay_shows_each_viewer_only_the_hands_it_saw_live(
+        seed: int, actions: int, variant: str) -> None:
+    with TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "log.sqlite3")
+        sim = Sim(store=store, seed=seed)
+        teams = TEAMS[variant]
+        seats = len(teams) * len(teams[0])
+        names = ("Ann", "Bob", "Cid", "Dee")[:seats]
+        players, room = sim.table({"variant": variant, "seats": seats, "seed": seed}, names)
+        sim.play(dict(enumerate(players)), rng=random.Random(seed), max_actions=actions)
+        players[-1].ok({"t": "concede", "r": room})
+        game = archived(store)
+        commands = list(store.commands(game.game.id))
+        for session, viewer in [(p.session, i) for i, p in enumerate(players)] + [(None, -1)]:
+            assert replays.viewer_of(game, session) == viewer
+            frames = replays.replay_frames(1, game, commands, viewer)
+            views = steps(frames)
+            assert len(views) == len(commands) + 1
+            mates = next((t for t in teams if viewer in t), set())
+            for view in views:
+                for key, value in view.items():
+                    if isinstance(key, int) and value["z"] in ("h", "l"):
+                        assert value["z"] == "h" and value["o"] in mates, (viewer, value)
+            if viewer != SPECTATOR:
+                assert views[-1] == dict(players[viewer].tracker.rooms[room].view)
+        store.close()
