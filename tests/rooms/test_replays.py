@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arbiter.protocol.codec import pack
 from arbiter.protocol.views import ViewState
 from arbiter.server.rooms import replays
 from arbiter.server.rules.view import SPECTATOR
@@ -69,3 +70,48 @@ def test_a_replay_shows_each_viewer_only_the_hands_it_saw_live(
             if viewer != SPECTATOR:
                 assert views[-1] == dict(players[viewer].tracker.rooms[room].view)
         store.close()
+
+
+def test_the_core_hands_replays_and_histories_out_as_reads_of_the_log() -> None:
+    # The room core holds no finished game: a replay or a history is a read for the server
+    # (Effects.reads) with the asker's session, which decides what the replay shows.
+    sim = Sim()
+    ann = sim.connect("Ann")
+    effects = ann.send_raw(pack({"t": "replay", "i": 1, "game": 3}))
+    [read] = effects.reads
+    assert read.peer is ann.peer and read.session == ann.session and read.request.game == 3
+    assert not effects.frames  # answered by the server once it has read the log
+    [read] = ann.send_raw(pack({"t": "history", "i": 2})).reads
+    assert read.request.TYPE == "history"
+    # Before hello there is no session to read for.
+    stranger = sim.connect("Zed", hello=False)
+    effects = stranger.send_raw(pack({"t": "history", "i": 1}))
+    assert not effects.reads and stranger.replies[1]["code"] == "hello_first"
+
+
+def test_a_room_whose_spectators_saw_all_is_replayed_to_strangers_with_the_public_view() -> None:
+    # The all-seeing view was for the creator's invited guests; a replay has no invitation.
+    with TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "log.sqlite3")
+        sim = Sim(store=store)
+        (ann, bob), room = sim.table({"seats": 2, "seed": 1, "spectators": "all"})
+        bob.ok({"t": "concede", "r": room})
+        game = archived(store)
+        assert game.room is not None and game.room.config["spectators"] == "all"
+        assert replays.viewer_of(game, "someone else") == SPECTATOR
+        assert replays.viewer_of(game, ann.session) == 0
+        store.close()
+
+
+def test_replays_are_charged_to_the_address_as_refused_decks_are() -> None:
+    # Each replay costs a worker thread up to about half a second (docs/measurements.md):
+    # many connections from one address share its bucket (rooms/addresses.py).
+    sim = Sim()
+    burst = sim.hub.addresses.limits.refusal_burst
+    players = [sim.connect(f"P{i}") for i in range(3)]
+    answers = [players[n % 3].send_raw(pack({"t": "replay", "i": 100 + n, "game": 1}))
+               for n in range(burst + 1)]
+    assert all(a.reads for a in answers[:burst]) and not answers[burst].reads
+    assert players[burst % 3].replies[100 + burst]["code"] == "rate_limited"
+    sim.advance(2.0)  # the bucket refills
+    assert players[0].send_raw(pack({"t": "replay", "i": 999, "game": 1})).reads
