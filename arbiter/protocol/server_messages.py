@@ -272,7 +272,7 @@ class ReplayFrames(ServerMessage):
     """A finished game as the caller may see it: the view before the first command
     (``v``), then one list of delta ops per command (``o``) and each step's turn number
     (``turns``); ``seat`` is the caller's player id in that game, or None (docs/protocol.md
-    section 16)."""
+    section 16), and each step's log lines (``l``)."""
 
     TYPE = "replay"
     request: int = key("i")
@@ -282,6 +282,7 @@ class ReplayFrames(ServerMessage):
     view: Map = key("v")
     ops: list[list[Any]] = key("o")
     turns: list[int] = key("turns")
+    lines: list[list[str]] = key("l")  # the game's log lines of each step, step 0 first
 
 
 @dataclass(frozen=True)

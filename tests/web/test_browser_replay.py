@@ -34,9 +34,10 @@ def quick(tmp_path: Path) -> Iterator[Server]:
         yield s
 
 
-def expected_steps(data_dir: Path, game: int, seat: int) -> tuple[list[dict[Any, Any]],
-                                                                    list[int]]:
-    """Every step's view of ``game`` for ``seat``, replayed here from the server's log."""
+def expected_steps(data_dir: Path, game: int, seat: int
+                   ) -> tuple[list[dict[Any, Any]], list[int], list[list[str]]]:
+    """Every step's view of ``game`` for ``seat``, its turns and its log lines, replayed here
+    from the server's log."""
     async def read() -> Any:
         archive = StoreArchive(data_dir / DB_NAME)
         try:
@@ -53,7 +54,7 @@ def expected_steps(data_dir: Path, game: int, seat: int) -> tuple[list[dict[Any,
     for ops in frames.ops:
         state.apply(ops)
         views.append(dict(state.view))
-    return views, [views[0]["t"][0], *frames.turns]
+    return views, [views[0]["t"][0], *frames.turns], frames.lines
 
 
 def board_shown(person: Person) -> dict[str, Any]:
@@ -109,7 +110,7 @@ def test_recent_matches_open_a_replay_whose_controls_show_the_board_at_each_step
     entry.locator("a.replay-link").click()
     ann.wait("() => location.hash.startsWith('#replay=') && document.querySelector('#rp-step')")
     assert ann.page.evaluate("location.hash") == f"#replay={game}"
-    views, turns = expected_steps(quick.data_dir, game, 0)  # type: ignore[attr-defined]
+    views, turns, lines = expected_steps(quick.data_dir, game, 0)  # type: ignore[attr-defined]
     last = len(views) - 1
     assert last > 10 and turns[-1] >= 4
 
@@ -120,6 +121,10 @@ def test_recent_matches_open_a_replay_whose_controls_show_the_board_at_each_step
     check(0)  # the replay opens at the start: before the first command
     ann.page.click("button[data-do=rp-forward]")
     check(1)
+    # The log shows the game's lines up to the step, the step's own marked.
+    shown = ann.page.locator("#rp-log p").all_inner_texts()
+    assert shown == [*lines[0], *lines[1]] and lines[0]
+    assert ann.page.locator("#rp-log p.l-now").all_inner_texts() == lines[1]
     ann.page.click("button[data-do=rp-forward]")
     ann.page.click("button[data-do=rp-back]")
     check(1)

@@ -33,6 +33,7 @@ from arbiter.protocol.server_messages import History, ReplayFrames
 from arbiter.protocol.views import diff
 from arbiter.server.rules import Table
 from arbiter.server.rules.commands import from_record
+from arbiter.server.rules.game import Event
 from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.view import SPECTATOR, snapshot
 from arbiter.server.store.archive import ArchivedGame, FinishedGame
@@ -91,9 +92,12 @@ def replay_frames(request: int, archived: ArchivedGame, commands: Sequence[Comma
     first = before
     ops: list[list[Any]] = []
     turns: list[int] = []
+    # The game's log lines, per step: public, the same for every viewer, as the room sent
+    # them live (rooms/fanout.py), the main game's only.
+    lines = [_lines(table, table.drain_events())]
     for rec in commands:
         try:
-            table.apply(from_record(rec.command))
+            events = table.apply(from_record(rec.command))
         except Refusal as exc:
             raise Refusal(Code.INTERNAL, f"game {row.id} does not replay from its log "
                                          f"(command {rec.n}: {exc.message})") from None
@@ -106,9 +110,14 @@ def replay_frames(request: int, archived: ArchivedGame, commands: Sequence[Comma
         ops.append(diff(before, after))
         turn = after.get("t")
         turns.append(turn[0] if isinstance(turn, list) and turn else 0)
+        lines.append(_lines(table, events))
         before = after
     return ReplayFrames(request, row.id, _info(archived),
-                        None if viewer == SPECTATOR else viewer, first, ops, turns)
+                        None if viewer == SPECTATOR else viewer, first, ops, turns, lines)
+
+
+def _lines(table: Table, events: Sequence[Event]) -> list[str]:
+    return [ev.text for ev in events if ev.game == table.main.number]
 
 
 def history_entry(f: FinishedGame) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import { esc, names as namesOf, resultText } from "../text.js";
 
 export const SPEEDS = [0.5, 1, 2, 4]; // playback speeds, steps per STEP_MS at 1x
 const STEP_MS = 800; // one step a 0.8 s at 1x: a person can follow a game's actions
+const LOG_LINES = 60; // the log lines shown, up to the step on screen
 const VARIANT = { two_player: "two players", free_for_all: "free-for-all" };
 
 /** The replay link of a game: `#replay=GAME`; the game number for such a fragment, or null. */
@@ -72,7 +73,7 @@ export function replayFrame() {
 <header class="bar top"><div id="rp-top"></div><span class="grow"></span><span id="conn"></span></header>
 <div id="banner" class="replay-bar"><div id="rp-controls"></div><div id="rp-slider"></div></div>
 <main class="board"><div id="seats"></div><div id="stack"></div><div id="hand"></div></main>
-<aside class="side"><div id="rp-help"></div></aside></div>`;
+<aside class="side"><div id="rp-help"></div><div id="rp-log" role="log" aria-label="the game's log up to this step"></div></aside></div>`;
 }
 
 export class ReplayScreen {
@@ -296,6 +297,16 @@ ${b("rp-forward", "step forward (→)", "Step ▶")}${b("rp-next-turn", "next tu
 <p>Link to this replay: <a href="#replay=${esc(this.game)}">#replay=${esc(this.game)}</a></p></div>`;
   }
 
+  /** The game's log up to the step shown (its last lines), the step's own lines marked. */
+  logHtml() {
+    const lines = this.msg.l ?? [];
+    const out = [];
+    for (let k = this.step; k >= 0 && out.length < LOG_LINES; k--) {
+      for (const text of [...(lines[k] ?? [])].reverse()) out.push(`<p class="${k === this.step ? "l-now" : "l-game"}">${esc(text)}</p>`);
+    }
+    return out.reverse().join("");
+  }
+
   render() {
     const app = this.app;
     app.setScreen("replay", replayFrame());
@@ -304,10 +315,13 @@ ${b("rp-forward", "step forward (→)", "Step ▶")}${b("rp-next-turn", "next tu
     app.renderRegion("rp-controls", this.controlsHtml());
     app.renderRegion("rp-help", this.helpHtml());
     if (this.state !== "ready") {
-      for (const region of ["rp-slider", "seats", "stack", "hand"]) app.renderRegion(region, "");
+      for (const region of ["rp-slider", "rp-log", "seats", "stack", "hand"]) app.renderRegion(region, "");
       return;
     }
     app.renderRegion("rp-slider", this.sliderHtml());
+    app.renderRegion("rp-log", this.logHtml());
+    const log = document.getElementById("rp-log");
+    if (log) log.scrollTop = log.scrollHeight; // the step's own lines are the last ones
     app.renderBoard(this.context());
   }
 }
