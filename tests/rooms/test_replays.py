@@ -7,18 +7,21 @@ shown live."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.protocol.codec import pack
+from arbiter.protocol.errors import Refusal
 from arbiter.protocol.views import ViewState
 from arbiter.server.rooms import replays
 from arbiter.server.rules.view import SPECTATOR
-from arbiter.server.store.archive import ArchivedGame
+from arbiter.server.store.archive import ArchivedGame, FinishedGame
 from arbiter.server.store.db import Store
 
 from .sim import Sim
@@ -115,3 +118,23 @@ def test_replays_are_charged_to_the_address_as_refused_decks_are() -> None:
     assert players[burst % 3].replies[100 + burst]["code"] == "rate_limited"
     sim.advance(2.0)  # the bucket refills
     assert players[0].send_raw(pack({"t": "replay", "i": 999, "game": 1})).reads
+
+
+def test_a_limited_events_own_log_is_no_game_to_replay_or_list() -> None:
+    # An event is logged as a "game" of its room whose commands are the event's (joins,
+    # picks): the log's rows hold it beside the games, and a replay or a history skips it.
+    with TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "log.sqlite3")
+        sim = Sim(store=store)
+        host = sim.connect("Host")
+        host.ok({"t": "create_event", "config": {"kind": "sealed"}})
+        event = archived(store)
+        assert "event" in event.game.config
+        with pytest.raises(Refusal) as refused:
+            replays.check_replayable(event, event.game.id)
+        assert refused.value.code == "unknown_game"
+        finished = replace(event.game, result={"standings": []})
+        listed = replays.history(1, [FinishedGame(finished, "Event", {}, 0)],
+                                 [FinishedGame(finished, "Event", {}, None)])
+        assert listed.mine == [] and listed.recent == []
+        store.close()

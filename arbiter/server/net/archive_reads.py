@@ -41,9 +41,9 @@ async def answer(archive: Archive | None, read: Read) -> bytes:
                 replays.replay_frames, req.id, archived, commands, viewer)
             return pack(encode(message))
         assert isinstance(req, rq.History)
-        mine = (await archive.finished(read.session, replays.HISTORY_LENGTH)
+        mine = (await archive.finished(read.session, replays.HISTORY_READ)
                 if read.session is not None else [])
-        recent = await archive.finished(None, replays.HISTORY_LENGTH)
+        recent = await archive.finished(None, replays.HISTORY_READ)
         return pack(encode(replays.history(req.id, mine, recent)))
     except Refusal as exc:
         return pack(encode(Error(exc.code, exc.message, req.id)))

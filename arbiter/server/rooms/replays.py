@@ -41,6 +41,9 @@ from arbiter.server.store.rows import CommandRow
 
 MAX_REPLAY_COMMANDS = 5000  # a replay replays at most this many commands (replay_too_long)
 HISTORY_LENGTH = 20  # games in each list of a history
+# Rows read for each list: events' own logs and rooms without spectators are left out after
+# reading, so a few more are read than are listed.
+HISTORY_READ = 2 * HISTORY_LENGTH
 
 
 def viewer_of(archived: ArchivedGame, session: str | None) -> int:
@@ -58,9 +61,15 @@ def viewer_of(archived: ArchivedGame, session: str | None) -> int:
     return SPECTATOR
 
 
+def is_event(config: dict[str, Any]) -> bool:
+    """Whether a game row of the log is a Limited event's own log (rooms/event_desk.py logs an
+    event as a game of its room, its commands the event's): no game to replay or list."""
+    return "event" in config
+
+
 def check_replayable(archived: ArchivedGame | None, game: int) -> ArchivedGame:
     """``archived`` when it can be replayed: it exists and it is over."""
-    if archived is None:
+    if archived is None or is_event(archived.game.config):
         raise Refusal(Code.UNKNOWN_GAME, f"there is no game {game} in the log")
     if archived.game.result is None:
         raise Refusal(Code.NOT_FINISHED, f"game {game} is still being played: watch it "
@@ -136,6 +145,8 @@ def history(request: int, mine: Sequence[FinishedGame], recent: Sequence[Finishe
             ) -> History:
     """The caller's games, and the server's games that anyone may replay: a room without
     spectators is left out of the server's list (it is in its players' own lists)."""
-    public = [f for f in recent if f.room_config.get("spectators", "public") != "none"]
-    return History(request, [history_entry(f) for f in mine],
+    games = [f for f in mine if not is_event(f.game.config)][:HISTORY_LENGTH]
+    public = [f for f in recent if not is_event(f.game.config)
+              and f.room_config.get("spectators", "public") != "none"][:HISTORY_LENGTH]
+    return History(request, [history_entry(f) for f in games],
                    [history_entry(f) for f in public])
