@@ -37,8 +37,15 @@ async def answer(archive: Archive | None, read: Read) -> bytes:
             viewer = replays.viewer_of(archived, read.session)
             # One more than a replay takes: a game that long is refused without reading it all.
             commands = await archive.commands(req.game, replays.MAX_REPLAY_COMMANDS + 1)
-            message = await trio.to_thread.run_sync(
-                replays.replay_frames, req.id, archived, commands, viewer)
+            try:
+                message = await trio.to_thread.run_sync(
+                    replays.replay_frames, req.id, archived, commands, viewer)
+            except Refusal:
+                raise
+            except Exception:  # the engine failed on its own log: a bug, said as one
+                log.exception("replaying game %s failed", req.game)
+                raise Refusal(Code.INTERNAL, f"game {req.game} could not be replayed: a "
+                                             "server bug, reported") from None
             return pack(encode(message))
         assert isinstance(req, rq.History)
         mine = (await archive.finished(read.session, replays.HISTORY_READ)
