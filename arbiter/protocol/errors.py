@@ -69,6 +69,9 @@ class Code(StrEnum):
     # Limited events (docs/protocol.md section 15)
     BAD_PICK = "bad_pick"  # a card not in the pack in front of you, or no pack there
     NOT_HOST = "not_host"  # an event command only its host may give
+    # Replays of finished games (docs/protocol.md section 17)
+    NOT_FINISHED = "not_finished"  # the game asked for is still being played
+    REPLAY_TOO_LONG = "replay_too_long"  # more commands than a replay replays
 
 
 class Refusal(Exception):

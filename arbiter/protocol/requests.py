@@ -314,9 +314,25 @@ class LobbyChat(Request):
     text: str = key("text", string(MAX_CHAT, empty=False))
 
 
+@dataclass(frozen=True)
+class Replay(Request):
+    """A finished game of the log, step by step as the caller may see it (section 17)."""
+
+    TYPE = "replay"
+    game: int = key("game", uint)
+
+
+@dataclass(frozen=True)
+class History(Request):
+    """The caller's recent finished games and the server's (section 17)."""
+
+    TYPE = "history"
+
+
 REQUESTS = Codec((Hello, ListRooms, GetCatalog, CreateRoom, Join, Spectate, AddBot, SubmitDeck,
                   Act, Concede, Draw, Chat, Resync, Leave, Judge, CreateEvent, ListEvents,
-                  StartEvent, Pick, DropEvent, Lobby, People, LobbyChat))
+                  StartEvent, Pick, DropEvent, Lobby, People, LobbyChat,
+                  Replay, History))
 
 
 def request_id(message: Any) -> int | None:

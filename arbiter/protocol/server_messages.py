@@ -290,6 +290,34 @@ class LobbyChatLines(ServerMessage):
 
 
 @dataclass(frozen=True)
+class ReplayFrames(ServerMessage):
+    """A finished game as the caller may see it: the view before the first command
+    (``v``), then one list of delta ops per command (``o``) and each step's turn number
+    (``turns``); ``seat`` is the caller's player id in that game, or None (docs/protocol.md
+    section 17), and each step's log lines (``l``)."""
+
+    TYPE = "replay"
+    request: int = key("i")
+    game: int = key("game")
+    info: Map = key("info")  # room, match game number, variant, names, started, result
+    seat: int | None = key("seat", omit=False)
+    view: Map = key("v")
+    ops: list[list[Any]] = key("o")
+    turns: list[int] = key("turns")
+    lines: list[list[str]] = key("l")  # the game's log lines of each step, step 0 first
+
+
+@dataclass(frozen=True)
+class History(ServerMessage):
+    """The caller's recent finished games (``mine``) and the server's (``recent``)."""
+
+    TYPE = "history"
+    request: int = key("i")
+    mine: list[Map] = key("mine")
+    recent: list[Map] = key("recent")
+
+
+@dataclass(frozen=True)
 class Error(ServerMessage):
     """A refusal: only its sender hears of it, and nothing changed."""
 
@@ -303,7 +331,7 @@ class Error(ServerMessage):
 SERVER_MESSAGES = Codec((Welcome, RoomList, Catalog, Created, Joined, Ok, Redirect, RoomUpdate,
                          Snapshot, Delta, Actions, Result, Opened, Paused, Closed, Resumed,
                          Restarted, ChatLine, Clock, SeatLost, EventState, EventList,
-                         PeopleList, LobbyChatLines, Error))
+                         PeopleList, LobbyChatLines, ReplayFrames, History, Error))
 
 
 def encode(message: ServerMessage) -> dict[str, Any]:

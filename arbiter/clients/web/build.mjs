@@ -3,7 +3,8 @@
 //   dist/assets/app-HASH.js      src/main.js and what it imports, @msgpack/msgpack included,
 //                                bundled and minified by esbuild; cached for good (the name
 //                                changes with the content)
-//   dist/assets/style-HASH.css   src/style.css and src/event/event.css, minified
+//   dist/assets/style-HASH.css   src/style.css, src/event/event.css and src/replay/replay.css,
+//                                minified
 //   dist/licenses.txt            the licences of the bundled packages
 // `node build.mjs` rewrites dist/; `node build.mjs --out DIR` builds into DIR (the test suite
 // compares such a build with the dist/ that ships). The output depends only on the sources and
@@ -26,7 +27,8 @@ const js = await esbuild.build({
   target: "es2022", write: false, legalComments: "none", charset: "utf8", logLevel: "warning",
 });
 // The event views keep their rules in their own file (src/event/event.css), after the page's.
-const styles = [join(here, "src", "style.css"), join(here, "src", "event", "event.css")];
+const styles = [join(here, "src", "style.css"), join(here, "src", "event", "event.css"),
+  join(here, "src", "replay", "replay.css")];
 const css = await esbuild.transform(styles.map((f) => readFileSync(f, "utf8")).join("\n"), {
   loader: "css", minify: true, target: "chrome110", charset: "utf8" });
 

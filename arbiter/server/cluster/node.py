@@ -52,6 +52,7 @@ from arbiter.server.store.records import Record, RoomCreated
 
 from . import lookups as steps
 from . import public_url, reachability
+from .archive import PgArchive
 from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
 from .leases import Beats, ClaimGrace, Holdings
@@ -175,6 +176,7 @@ class ClusterNode(ServerBase):
                   ids=self.ids)
         self.holdings = Holdings()  # the rooms this node owns, and their leases
         super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
+        self.archive = PgArchive(self.log)  # replays and histories of any node's games
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
         self.grace = ClaimGrace(cluster.claim_grace)  # claims wait after a Redis outage

@@ -37,6 +37,7 @@ from arbiter.server.rooms.context import HubSettings, SeededEntropy
 from arbiter.server.rooms.effects import Effects
 from arbiter.server.rooms.hub import Counters, Hub
 from arbiter.server.rooms.peers import Limits, Peer
+from arbiter.server.store.archive import Archive, StoreArchive
 from arbiter.server.store.db import Store
 from arbiter.server.store.gate import (
     NO_CAUSE,
@@ -49,6 +50,7 @@ from arbiter.server.store.gate import (
 )
 
 from .admission import Admission, AdmittedStream, AdmittingListener, capacity
+from .archive_reads import answer
 from .collector import manage_collector
 from .connection import END, Connection
 from .metrics import Metrics, Sample, render
@@ -93,6 +95,7 @@ class ServerBase:
     (:meth:`recover`) and what else runs beside the endpoint (:meth:`background`)."""
 
     fencing = False  # True when the writer may refuse rooms: frames then carry their cause
+    archive: Archive | None = None  # where replays and histories are read (archive_reads.py)
 
     def __init__(self, config: ServerConfig, hub: Hub, writer: Writer) -> None:
         self.config = config
@@ -438,6 +441,8 @@ class ServerBase:
                 self.apply(effects)
                 if effects.lookups:
                     await self.look_up(peer, effects)
+                for read in effects.reads:  # a replay or a history, read from the log
+                    self.gate.send([conn], await answer(self.archive, read), NO_CAUSE)
                 if not (conn.open and peer.reading):
                     return
 
@@ -457,12 +462,15 @@ class ArbiterServer(ServerBase):
         entropy = SeededEntropy(config.seed) if config.seed is not None else None
         super().__init__(config, Hub(config.hub, config.limits, ids=ids, entropy=entropy),
                          StoreWriter(self.store, threaded=config.synchronous == "FULL"))
+        self.archive = StoreArchive(self.store.path)
 
     @contextlib.asynccontextmanager
     async def services(self) -> AsyncIterator[object]:
         try:
             yield self.store
         finally:
+            assert isinstance(self.archive, StoreArchive)
+            self.archive.close()
             if self._own_store:
                 self.store.close()
 

@@ -11,7 +11,9 @@ transport carries out in this order:
 4. ``deadlines``: when to wake each timer key (None: never), the latest word for a key wins;
 5. ``lookups``: (a cluster node only) what the core needs to know before it can answer a
    frame: a session or a room that lives in the cluster but not here, or where to place a new
-   room. The node finds out and hands the frame back with the answer (``Resolved``).
+   room. The node finds out and hands the frame back with the answer (``Resolved``);
+6. ``reads``: requests answered from the log alone (a replay, a match history): the server
+   reads and answers them off the event loop (server/net/archive_reads.py).
 
 Like wsproto's ``receive_data`` handing back events, this keeps the core a pure function of its
 inputs and the time it is told, so tests drive it with plain values (tests/rooms).
@@ -22,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
 from arbiter.protocol.server_messages import ServerMessage, encode
@@ -95,8 +97,18 @@ class Resolved:
                 return self.lobby
 
 
+@dataclass(frozen=True)
+class Read:
+    """A request answered from the log (``replay``, ``history``) for ``peer``, whose session
+    is ``session`` (what a replay shows depends on it: rooms/replays.py)."""
+
+    peer: Peer
+    request: Any
+    session: str | None
+
+
 class Effects:
-    __slots__ = ("closes", "deadlines", "frames", "hold", "lookups", "records")
+    __slots__ = ("closes", "deadlines", "frames", "hold", "lookups", "reads", "records")
 
     def __init__(self, hold: Callable[[Sequence[Peer], bytes], Sequence[Peer]] | None = None
                  ) -> None:
@@ -105,6 +117,7 @@ class Effects:
         self.closes: list[tuple[Peer, int, str]] = []
         self.deadlines: dict[Hashable, float | None] = {}
         self.lookups: list[Lookup] = []
+        self.reads: list[Read] = []
         # Takes the frames of connections that see their rooms late (rooms/delays.py) and
         # returns the peers the frame goes to now.
         self.hold = hold
@@ -135,7 +148,7 @@ class Effects:
 
     def __bool__(self) -> bool:
         return bool(self.records or self.frames or self.closes or self.deadlines
-                    or self.lookups)
+                    or self.lookups or self.reads)
 
     def __repr__(self) -> str:
         return (f"<Effects {len(self.records)} records, {len(self.frames)} frames, "

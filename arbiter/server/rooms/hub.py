@@ -49,6 +49,7 @@ from .effects import (
     SERVICE_RESTART,
     Effects,
     LookupKind,
+    Read,
     Resolved,
 )
 from .event_desk import EventDesk
@@ -450,6 +451,18 @@ class Hub:
                 raise Refusal(Code.UNAVAILABLE, "this server cannot reach its game log just "
                                                 "now: no event was created; try again shortly")
             self.desk.create(peer, req)
+        elif isinstance(req, (rq.Replay, rq.History)):
+            # Read from the log off the event loop (server/net/archive_reads.py); replaying a
+            # game costs real work, so it is charged as a refused deck is, to the connection
+            # and to its address (rooms/replays.py).
+            if isinstance(req, rq.Replay):
+                if not self.addresses.may_refuse(peer.address, self.ctx.now):
+                    raise Refusal(Code.RATE_LIMITED, "too many replays from your address: "
+                                                     "wait a few seconds")
+                peer.charge(COSTLY_REFUSAL - 1)
+                self.addresses.refused(peer.address, self.ctx.now)
+            token = peer.session.token if peer.session is not None else None
+            self.ctx.out.reads.append(Read(peer, req, token))
         elif isinstance(req, rq.ListEvents):
             if self._ask(LookupKind.LOBBY, "", peer):  # a cluster's events live on any node
                 return

@@ -13,6 +13,8 @@ import { Motion } from "./motion.js";
 import { parseShare, shareLink } from "./share.js";
 import { holding, parseStops, passFor, toggleStop } from "./stops.js";
 import { EventScreens } from "./event/screen.js";
+import { finalBoard } from "./finalboard.js";
+import { ReplayScreen, historyHtml, replayGame } from "./replay/screen.js";
 import { Connection } from "./net.js";
 import { LobbyPeople, panelHtml as peoplePanelHtml } from "./people.js";
 import { isRoomId, matchOf } from "./protocol/ids.js";
@@ -41,25 +43,6 @@ function formStateOf(form) {
   delete state.deckfile; // a chosen file is read into the deck list (onInput), not kept as is
   for (const box of form.querySelectorAll("input[type=checkbox]")) if (!box.checked) state[box.name] = "off";
   return state;
-}
-
-/** The view to draw for a room whose game is over: its final board. When a player loses, the
- * engine takes what they own out of the game (CR 800.4a) in the same delta that ends it, so the
- * loser's side would be empty; their objects and their hand and library sizes as they were just
- * before the end are put back (`live` is the view as it last was while the game was on). A
- * player's objects that left in an earlier delta (they left a game that went on) stay gone. */
-function finalBoard(live, view) {
-  if (!live) return view;
-  const out = Object.assign(Object.create(null), view);
-  const gone = new Set(["lost", "drew"]); // a winner keeps what it has
-  const ended = (pid) => gone.has(view[`p${pid}`]?.s) && live[`p${pid}`]?.s === "in";
-  for (const key of Object.keys(live)) {
-    const o = live[key];
-    if (!(key in view) && /^\d+$/.test(key) && ended(o.o)) out[key] = o;
-    const player = /^p(\d+)$/.exec(key);
-    if (player && key in view && ended(Number(player[1]))) out[key] = { ...view[key], h: o.h, y: o.y };
-  }
-  return out;
 }
 
 /** p50 and p99 of a list of numbers. */
@@ -92,6 +75,8 @@ export class App {
     this.eventId = null; // the Limited event on screen (#/event/ID; event/screen.js)
     this.ev = new EventScreens(this);
     this.people = new LobbyPeople(this.conn, (text) => this.toast(text)); // people.js
+    this.rp = new ReplayScreen(this); // #replay=GAME and the lobby's recent matches (replay/screen.js)
+    this.replayGame = null; // the game replayed on screen
     this.status = { state: "connecting" };
     this.deckErrors = [];
     this.toastText = "";
@@ -317,6 +302,16 @@ export class App {
   // ------------------------------------------------------------------ routing
 
   route() {
+    // #replay=GAME: a finished game played back (replay/screen.js).
+    this.replayGame = replayGame(location.hash);
+    if (this.replayGame !== null) {
+      this.match = null;
+      this.eventId = null;
+      if (this.conn.ready) this.rp.open(this.replayGame);
+      this.render();
+      return;
+    }
+    this.rp.close();
     const shared = parseShare(location.hash); // #room=ID, #watch=ID (share.js)
     if (shared) {
       this.openShared(shared);
@@ -349,6 +344,7 @@ export class App {
     if (match === null) {
       this.refreshRooms();
       this.ev.refresh();
+      this.rp.refreshHistory();
     } else if (!this.conn.seats.has(match) && !this.watching.has(match)
                && !this.conn.tracker.rooms.has(match)) {
       // A room's link: watch it (a seat we hold was re-attached by the server on hello).
@@ -398,6 +394,7 @@ export class App {
         this.refreshRooms(); // the lobby's lists, every 2 s
         this.ev.refresh();
       }
+      if (this.ticks % 20 === 0) this.rp.refreshHistory(); // finished games, every 10 s
     }
     this.ev.tick();
     if (this.match !== null && this.clocks.get(this.match)?.p !== null && this.clocks.has(this.match)) {
@@ -615,6 +612,10 @@ export class App {
       }
       return;
     }
+    if (this.replayGame !== null) {
+      if (!typing || e.target.id === "rp-step") this.rp.onKey(e);
+      return;
+    }
     if (this.eventId !== null && !typing) this.ev.onKey(e);
     if (typing || this.match === null || e.ctrlKey || e.metaKey || e.altKey) return;
     if (moveFocus(e, this.root)) return; // arrow keys from card to card (focus.js)
@@ -781,7 +782,8 @@ export class App {
         this.render();
         break;
       default:
-        this.ev.command(what, data); // an event's (event/screen.js)
+        if (what.startsWith("rp-")) this.rp.command(what, data); // a replay's (replay/screen.js)
+        else this.ev.command(what, data); // an event's (event/screen.js)
         break;
     }
   }
@@ -837,7 +839,7 @@ export class App {
       if (e.type === "input") this.people.search(t.value, () => this.render());
       return;
     }
-    if (this.ev.input(e)) return;
+    if (this.ev.input(e) || this.rp.input(e)) return;
     const form = t.form;
     if (!form || (form.id !== "create-form" && form.id !== "deck-form")) return;
     // Everything typed or chosen is kept: the lobby rewrites its form from this state whenever
@@ -949,6 +951,10 @@ export class App {
       this.ev.render();
       return;
     }
+    if (this.replayGame !== null) {
+      this.rp.render();
+      return;
+    }
     if (this.match === null) {
       this.setScreen("lobby", T.lobbyFrame());
       this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
@@ -959,6 +965,7 @@ export class App {
       this.renderRegion("people-panel", peoplePanelHtml());
       this.renderRegion("lobby-people", this.people.peopleHtml());
       this.people.renderChat();
+      this.renderRegion("lobby-history", historyHtml(this.rp.history));
       return;
     }
     const match = this.match;
@@ -1018,6 +1025,18 @@ export class App {
     this.renderTopbar(ctx);
     this.renderRegion("banner", T.bannerHtml(ctx, this.notes.get(ctx.match), this.roomsOf(ctx.match),
       this.results.get(ctx.match)));
+    this.renderBoard(ctx);
+    this.renderRegion("actions", T.actionsHtml(ctx, this.autoPass, this.hold)
+      + (this.stopsOpen ? T.stopsHtml(this.stops) : ""));
+    this.renderRegion("popup", T.popupHtml(this.popup));
+    this.renderLog();
+    this.renderDetail(ctx);
+    this.arrows.update(ctx.view, this.detailId);
+    this.motion.after(ctx.room, ctx.view);
+  }
+
+  /** The seats, the stack and the hand of `ctx`: the live table's, or a replay's step. */
+  renderBoard(ctx) {
     const frame = T.seatsFrame(ctx);
     if (this.regions.get("seats") !== frame) {
       for (const key of [...this.regions.keys()]) if (key.startsWith("seat-")) this.regions.delete(key);
@@ -1031,13 +1050,6 @@ export class App {
     }
     this.renderRegion("stack", T.stackHtml(ctx));
     this.renderRegion("hand", T.handHtml(ctx));
-    this.renderRegion("actions", T.actionsHtml(ctx, this.autoPass, this.hold)
-      + (this.stopsOpen ? T.stopsHtml(this.stops) : ""));
-    this.renderRegion("popup", T.popupHtml(this.popup));
-    this.renderLog();
-    this.renderDetail(ctx);
-    this.arrows.update(ctx.view, this.detailId);
-    this.motion.after(ctx.room, ctx.view);
   }
 
   renderTopbar(ctx = this.tableContext()) {

@@ -29,7 +29,7 @@ function* backoff() {
 // Answers that end a request: a reply carrying its id. A delta carrying it acknowledges an act,
 // a concession or a draw (section 2); a snapshot answers a resync.
 const FINAL = new Set(["welcome", "rooms", "created", "joined", "ok", "s", "d", "error",
-  "catalog", "redirect", "events", "people"]);
+  "catalog", "redirect", "events", "people", "replay", "history"]);
 
 /**
  * Events (`on(fn)`: fn(kind, detail)):

@@ -79,6 +79,7 @@ export function lobbyFrame() {
 <main class="lobby"><section class="rooms-panel"><h2>Rooms <button data-do="refresh" class="small">Refresh</button></h2>
 <div id="lobby-rooms"></div></section>
 <section class="create-panel"><h2>New room</h2><div id="create"></div></section>
+<section class="history-panel"><h2>Recent matches</h2><div id="lobby-history"></div></section>
 <section class="events-panel"><h2>Limited events</h2><div id="lobby-events"></div><h3>Host an event</h3><div id="ev-host"></div></section>
 <section class="people-panel" id="people-panel" aria-labelledby="people-h"></section></main>`;
 }
