@@ -1,4 +1,5 @@
 """Screens compared with their reference pictures (issue 29: the phone layout's main screens).
+Each is the whole page, below the fold too.
 
 A screenshot is compared with ``tests/web/reference/NAME.png`` for its layout, not its pixels:
 both are reduced to a quarter of their size (each pixel the mean of a 4 x 4 block) and the share
@@ -46,7 +47,7 @@ def assert_looks_like(person: Any, name: str, mask: tuple[str, ...] = ()) -> Non
     """The page of ``person`` looks like the reference screen ``name`` (``mask``: selectors of
     parts that change from run to run, painted over in both)."""
     page = person.page
-    png = page.screenshot(animations="disabled", caret="hide",
+    png = page.screenshot(full_page=True, animations="disabled", caret="hide",
                           mask=[page.locator(m) for m in mask])
     reference = REFERENCE / f"{name}.png"
     if os.environ.get("ARBITER_UPDATE_SCREENS"):
