@@ -33,7 +33,7 @@ from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
 from .mana import COLORS, ManaCost, Payment, can_pay, mana_choices, plan_payment
-from .manual_payment import pay_by_hand
+from .manual_payment import choose_sources
 from .naming import activation_stopped
 from .payment_preference import creatures, still_needed
 from .restriction_effects import may_cast_spells
@@ -149,11 +149,7 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
                                         last=creatures(game, sources))
     if plan is None:
         return False
-    activated: set[int] = set()
-    for oid, color in plan.sources:  # CR 605.3a: mana abilities activated while paying
-        if oid not in activated:  # a source making several mana is activated once
-            activated.add(oid)
-            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+    activate_all(game, pid, plan.sources)
     for color, n in plan.from_pool:
         pool[color] -= n
         if not pool[color]:
@@ -167,6 +163,29 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
         if not pool[color]:
             del pool[color]
     game.dirty.add_pool(pid)
+    return True
+
+
+def activate_all(game: Game, pid: int, sources: Sequence[tuple[int, str]]) -> None:
+    """CR 605.3a: the mana abilities of ``sources`` (source, mana type), activated while
+    paying; a source listed once per mana it makes is activated once."""
+    activated: set[int] = set()
+    for oid, color in sources:
+        if oid not in activated:
+            activated.add(oid)
+            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+
+
+def pay_by_hand(game: Game, pid: int, cost: ManaCost, name: str, *,
+                exclude: int | None = None, cancel: str | None) -> Flow:
+    """CR 601.2g: ``pid`` chooses the sources that pay ``cost`` (manual_payment.py), which
+    are activated, their mana going to the pool for :func:`pay_mana`. False when the player
+    cancelled or left (nothing was tapped then)."""
+    chosen = yield from choose_sources(game, pid, cost, name,
+                                       lambda: mana_sources(game, pid, exclude), cancel=cancel)
+    if chosen is None:
+        return False
+    activate_all(game, pid, chosen)
     return True
 
 
@@ -701,7 +720,7 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False,
                       free=free)
     if ok and by_hand:  # CR 601.2g: the player activates mana abilities of their choice
         ok = yield from pay_by_hand(game, pid, cost, spell.name,
-                                    cancel=f"Cancel: don't cast {spell.name}")
+                                    cancel=f"Undo: don't cast {spell.name}")
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -754,7 +773,7 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int, by_hand: bool =
         # Cancelling is offered only while nothing is paid: a sacrifice or loyalty cost
         # already paid could not be given back.
         undo = None if cost.sacrifice or cost.is_loyalty else \
-            f"Cancel: don't activate {obj.name}'s ability"
+            f"Undo: don't activate {obj.name}'s ability"
         paid = yield from pay_by_hand(game, pid, cost.mana, obj.name, exclude=tapped,
                                       cancel=undo)
         if not paid:

@@ -22,6 +22,7 @@ holds for every choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .mana import MANA_TYPES, ManaCost, after_paying, can_pay, mana_choices
@@ -61,18 +62,16 @@ def offers(left: ManaCost, free: Sources) -> list[tuple[int, str, int]]:
     return out
 
 
-def pay_by_hand(game: Game, pid: int, cost: ManaCost, name: str, *,
-                exclude: int | None = None, cancel: str | None) -> Flow:
+def choose_sources(game: Game, pid: int, cost: ManaCost, name: str,
+                   untapped: Callable[[], Sources], *, cancel: str | None) -> Flow:
     """Ask ``pid`` which sources pay ``cost`` (for ``name``) until it is paid or they leave
-    the rest to the engine; tap the chosen ones (their mana goes to the pool, for
-    ``casting.pay_mana`` to spend). Returns True to go on paying, False when the player
-    cancelled (offered only with ``cancel``, its label) or left the game: nothing was
-    tapped then."""
-    from .casting import activate_mana, mana_sources  # casting asks this module to pay
-
+    the rest to the engine; ``untapped()`` are the sources they may use now
+    (``casting.mana_sources``). Returns the chosen (source, mana type), each once per mana it
+    makes, for the caller to activate; None when the player cancelled (offered only with
+    ``cancel``, its label) or left the game."""
     chosen: Sources = []
     while game.in_game(pid):
-        sources = mana_sources(game, pid, exclude)
+        sources = untapped()
         # A refresh (someone conceded) may have taken a chosen source away: forget it.
         ids = {oid for oid, _ in sources}
         chosen = [c for c in chosen if c[0] in ids]
@@ -94,17 +93,12 @@ def pay_by_hand(game: Game, pid: int, cost: ManaCost, name: str, *,
         if answer is REFRESH:
             continue
         if answer.kind == "cancel":
-            return False
+            return None
         if answer.kind == "auto":
             break
         color = MANA_TYPES[answer.index]
         n = sum(1 for s in free if s[0] == answer.obj)
         chosen.extend([(answer.obj, color)] * n)
     else:
-        return False
-    activated: set[int] = set()
-    for oid, color in chosen:  # CR 605.3a: the mana abilities, activated while paying
-        if oid not in activated:
-            activated.add(oid)
-            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
-    return True
+        return None
+    return chosen
