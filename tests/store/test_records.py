@@ -7,8 +7,8 @@ from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from
 
 
 def test_the_fast_record_is_the_engines_record() -> None:
-    for cmd in (Act(2, 41, 3), Act(2, 41, 3, manual=True), Concede(1), Concede(0, 3), DrawOffer(1, "accept", 1),
-                Penalty(3, "clock", 1)):
+    for cmd in (Act(2, 41, 3), Act(2, 41, 3, manual=True), Concede(1), Concede(0, 3),
+                DrawOffer(1, "accept", 1), Penalty(3, "clock", 1)):
         assert record(cmd) == to_record(cmd)
         assert from_record(record(cmd)) == cmd
 
