@@ -43,6 +43,13 @@ def uint(name: str, value: Any) -> int:
     return value
 
 
+def flag(name: str, value: Any) -> bool:
+    """A boolean: ``true`` or ``false``, never 0 or 1."""
+    if type(value) is not bool:
+        raise _bad(name, "must be a boolean")
+    return value
+
+
 def string(limit: int, *, empty: bool = True) -> Checker:
     def check(name: str, value: Any) -> str:
         if not isinstance(value, str):
@@ -179,12 +186,15 @@ class SubmitDeck(Request):
 
 @dataclass(frozen=True)
 class Act(Request):
-    """Choose action ``action`` of the pending decision ``serial`` in room ``room``."""
+    """Choose action ``action`` of the pending decision ``serial`` in room ``room``;
+    ``manual``: pay the mana of the spell or ability it casts or activates by hand (a
+    ``pay_mana`` decision). Left out, as almost every act leaves it, it is false."""
 
     TYPE = "act"
     room: str = key("r", ROOM)
     serial: int = key("s", uint)
     action: int = key("a", uint)
+    manual: bool | None = key("manual", flag, default=None)
 
 
 @dataclass(frozen=True)

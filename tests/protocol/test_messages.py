@@ -133,6 +133,8 @@ def test_optional_fields_are_left_out_and_nullable_ones_sent_as_nil() -> None:
     {"t": "act", "i": 1, "r": "3", "s": 4, "a": True},
     {"t": "act", "i": 1, "r": "x" * 33, "s": 4, "a": 0},
     {"t": "act", "i": 1, "r": "3", "s": 4, "x": 0},
+    {"t": "act", "i": 1, "r": "3", "s": 4, "a": 0, "manual": True},
+    {"t": "act", "i": 1, "r": "3", "s": 4, "a": 0, "manual": 1},
 ])
 def test_the_written_out_act_parsing_agrees_with_the_codec(msg: dict[str, Any]) -> None:
     try:
@@ -144,6 +146,15 @@ def test_the_written_out_act_parsing_agrees_with_the_codec(msg: dict[str, Any]) 
     except Refusal as exc:
         got = exc.code
     assert got == expected
+
+
+def test_an_act_paying_by_hand_says_so_and_one_that_does_not_leaves_the_key_out() -> None:
+    by_hand = parse_request({"t": "act", "i": 1, "r": "3", "s": 4, "a": 0, "manual": True})
+    assert isinstance(by_hand, rq.Act) and by_hand.manual is True
+    assert "manual" not in rq.to_wire(rq.Act(1, "3", 4, 0))
+    with pytest.raises(Refusal) as e:
+        parse_request({"t": "act", "i": 1, "r": "3", "s": 4, "a": 0, "manual": 1})
+    assert e.value.code == Code.BAD_FIELD  # a boolean, not an integer
 
 
 @pytest.mark.parametrize("request_id", [None, 5])

@@ -7,7 +7,12 @@ from arbiter.server.rules.commands import Act, Concede, DrawOffer, Penalty, from
 
 
 def test_the_fast_record_is_the_engines_record() -> None:
-    for cmd in (Act(2, 41, 3), Concede(1), Concede(0, 3), DrawOffer(1, "accept", 1),
-                Penalty(3, "clock", 1)):
+    for cmd in (Act(2, 41, 3), Act(2, 41, 3, manual=True), Concede(1), Concede(0, 3),
+                DrawOffer(1, "accept", 1), Penalty(3, "clock", 1)):
         assert record(cmd) == to_record(cmd)
         assert from_record(record(cmd)) == cmd
+
+
+def test_an_act_paying_automatically_is_recorded_as_before_manual_existed() -> None:
+    assert "manual" not in record(Act(2, 41, 3)) and "manual" not in to_record(Act(2, 41, 3))
+    assert record(Act(2, 41, 3, manual=True))["manual"] is True

@@ -854,10 +854,13 @@ class Client:
                           text: str | None = None) -> None:
         await self.request(partial(rq.SubmitDeck, room=room, text=text, ready=ready))
 
-    async def act(self, room: str, serial: int, action: int) -> sm.ServerMessage:
+    async def act(self, room: str, serial: int, action: int, *,
+                  manual: bool = False) -> sm.ServerMessage:
         """Choose ``action`` of the decision ``serial`` in ``room``; returns the reply (your
-        delta, already applied to the replica, or ``ok``)."""
-        return await self.request(partial(rq.Act, room=room, serial=serial, action=action))
+        delta, already applied to the replica, or ``ok``). ``manual``: pay the mana of the
+        spell or ability it casts or activates by hand (a ``pay_mana`` decision follows)."""
+        return await self.request(partial(rq.Act, room=room, serial=serial, action=action,
+                                          manual=True if manual else None))
 
     async def concede(self, room: str, game_room: str | None = None) -> None:
         """Concede (CR 104.3a) the game in ``game_room`` (default: the innermost game you are

@@ -166,6 +166,7 @@ class TableScreen(ArbiterScreen):
         Binding("ctrl+o", "draw", "Offer/accept draw"),
         Binding("ctrl+n", "decline_draw", "Decline draw"),
         Binding("ctrl+a", "auto_pass", "Auto-pass on/off"),
+        Binding("ctrl+t", "pay_by_hand", "Pay mana by hand on/off"),
         Binding("ctrl+b", "add_bot", "Add a bot"),
         Binding("escape", "leave", "Leave to lobby"),
     ]
@@ -293,8 +294,8 @@ class TableScreen(ArbiterScreen):
             return
         room, decision = self.decision
         action = int(message.option.id)
-        label = next(a["label"] for a in decision["actions"] if a["id"] == action)
-        self.app_.act(room, decision["serial"], action, label)
+        chosen = next(a for a in decision["actions"] if a["id"] == action)
+        self.app_.act(room, decision["serial"], action, chosen["label"], chosen["kind"])
         self.decision = None
         self.query_one("#actions", OptionList).clear_options()
         self.texts["actions"] = ""
@@ -309,7 +310,8 @@ class TableScreen(ArbiterScreen):
             found = [a for a in render.menu_actions(decision, message.value)
                      if a.get("kind") == kind]
             if found:  # Enter in the find box takes the first match
-                self.app_.act(room, decision["serial"], found[0]["id"], found[0]["label"])
+                self.app_.act(room, decision["serial"], found[0]["id"], found[0]["label"],
+                              found[0]["kind"])
                 self.decision = None
                 self.query_one("#actions", OptionList).clear_options()
                 self.texts["actions"] = ""
@@ -350,6 +352,13 @@ class TableScreen(ArbiterScreen):
         self.decision = None  # offer the current decision again, under the new setting
         self.redraw()
 
+    def action_pay_by_hand(self) -> None:
+        app = self.app_
+        app.pay_by_hand = not app.pay_by_hand
+        app.note("Paying mana by hand: casting a spell or activating an ability asks which "
+                 "permanents pay." if app.pay_by_hand
+                 else "Paying mana automatically: the engine chooses which permanents pay.")
+
     def action_add_bot(self) -> None:
         self.app_.add_bot(self.match)
 
@@ -378,15 +387,19 @@ class ArbiterApp(App[None]):
     """
 
     def __init__(self, urls: str | Sequence[str], name: str, *, auto_pass: bool = True,
-                 deck_file: tuple[str, str] | None = None, **client_options: Any) -> None:
+                 deck_file: tuple[str, str] | None = None, pay_by_hand: bool = False,
+                 **client_options: Any) -> None:
         """``deck_file``: the name and text of the player's own deck list (``--deck-file``),
-        offered first in the lobby; the server checks it when the player sits down."""
+        offered first in the lobby; the server checks it when the player sits down.
+        ``pay_by_hand``: casting and activating ask which permanents pay (``--pay-by-hand``,
+        Ctrl+T in a game)."""
         super().__init__()
         self.deck_text = None if deck_file is None else deck_file[1]
         self.urls = urls  # one server, or the entry URLs of a cluster
         self.player_name = name
         self.auto_pass = auto_pass  # pass priority for the player when that is all they can do
         self.auto_passes = 0
+        self.pay_by_hand = pay_by_hand  # sent as ``manual`` with each cast and activation
         self.bridge = TrioBridge(self._from_trio, urls, name, **client_options)
         self.lobby = LobbyScreen()
         self.lobby.own_deck = None if deck_file is None else deck_file[0]
@@ -465,10 +478,12 @@ class ArbiterApp(App[None]):
             self.bridge.post(Entered(room, None))
         self.bridge.call("spectate", go)
 
-    def act(self, room: str, serial: int, action: int, label: str) -> None:
+    def act(self, room: str, serial: int, action: int, label: str, kind: str = "") -> None:
         self.answered[room] = serial
         self.write_log(f"You: {label}", "bold")
-        self.bridge.call("act", lambda c: c.act(room, serial, action))
+        # Only a cast or an activation has mana to pay (a pay_mana decision then follows).
+        manual = self.pay_by_hand and kind in ("cast", "activate")
+        self.bridge.call("act", lambda c: c.act(room, serial, action, manual=manual))
 
     def pass_priority(self, room: str, serial: int, action: int) -> None:
         """Auto-pass: answer a decision whose only choice is to pass, without a log line."""

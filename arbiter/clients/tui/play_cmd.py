@@ -1,7 +1,7 @@
 """``arbiter play``: the terminal client, for a person.
 
     arbiter play --url ws://HOST:PORT[,ws://HOST2:PORT...] [--name NAME] [--no-auto-pass]
-                 [--deck-file PATH]
+                 [--deck-file PATH] [--pay-by-hand]
 
 Several URLs (comma-separated, or ``--url`` repeated) are the nodes of a cluster: the client
 connects to the first that answers and follows the cluster's redirects.
@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-auto-pass", action="store_true",
                         help="answer every priority stop yourself, even when passing is the "
                              "only choice (Ctrl+A toggles it in the game)")
+    parser.add_argument("--pay-by-hand", action="store_true",
+                        help="choose which lands and creatures pay for each spell and ability "
+                             "(Ctrl+T toggles it in the game); by default the engine chooses")
     parser.add_argument("--deck-file", default=None, metavar="PATH",
                         help="your own deck list ('4 Lightning Bolt' a line), offered first "
                              "in the lobby beside the server's ready-made decks")
@@ -48,5 +51,5 @@ def run(args: argparse.Namespace) -> int:
             return 2
     name = args.name or getpass.getuser() or "Player"
     ArbiterApp(args.url or [DEFAULT_URL], name[:40], auto_pass=not args.no_auto_pass,
-               deck_file=deck_file).run()
+               deck_file=deck_file, pay_by_hand=args.pay_by_hand).run()
     return 0

@@ -73,7 +73,7 @@ class Play:
         table = self._require_table()
         seat = self.match.seat_or_refuse(peer)
         room = self._running_room(table, req.room)
-        self.run(Act(seat.index, req.serial, req.action),
+        self.run(Act(seat.index, req.serial, req.action, req.manual is True),
                  Ack(peer, req.id, room.id, seat.index), acted=seat.index)
 
     def concede(self, peer: Peer, req: rq.Concede) -> None:
@@ -233,6 +233,9 @@ def record(cmd: Command) -> dict[str, Any]:
     """The log's form of a command: ``commands.to_record``'s, built directly for the common
     case (``dataclasses.asdict`` costs more than applying a priority pass)."""
     if type(cmd) is Act:
-        return {"kind": "act", "player": cmd.player, "serial": cmd.serial,
-                "action": cmd.action}
+        rec = {"kind": "act", "player": cmd.player, "serial": cmd.serial,
+               "action": cmd.action}
+        if cmd.manual:
+            rec["manual"] = True
+        return rec
     return to_record(cmd)

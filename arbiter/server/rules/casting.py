@@ -33,7 +33,9 @@ from .division import choose_division, divided_total
 from .filters import matches
 from .keywords import can_target
 from .mana import COLORS, ManaCost, Payment, can_pay, mana_choices, plan_payment
+from .manual_payment import choose_sources
 from .naming import activation_stopped
+from .payment_preference import creatures, still_needed
 from .restriction_effects import may_cast_spells
 from .sacrifice import candidates as sacrifice_candidates
 from .sacrifice import pay_sacrifice
@@ -137,18 +139,17 @@ def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None,
 
 
 def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -> bool:
-    """Activate mana abilities and spend pool mana to pay ``cost`` (CR 601.2g-h)."""
+    """Activate mana abilities and spend pool mana to pay ``cost`` (CR 601.2g-h), choosing
+    the sources that keep the most options open (payment_preference.py)."""
     if cost.mana_value == 0:
         return True
     pool = game.players[pid].mana
-    plan: Payment | None = plan_payment(cost, pool, mana_sources(game, pid, exclude))
+    sources = mana_sources(game, pid, exclude)
+    plan: Payment | None = plan_payment(cost, pool, sources, keep=still_needed(game, pid),
+                                        last=creatures(game, sources))
     if plan is None:
         return False
-    activated: set[int] = set()
-    for oid, color in plan.sources:  # CR 605.3a: mana abilities activated while paying
-        if oid not in activated:  # a source making several mana is activated once
-            activated.add(oid)
-            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+    activate_all(game, pid, plan.sources)
     for color, n in plan.from_pool:
         pool[color] -= n
         if not pool[color]:
@@ -162,6 +163,29 @@ def pay_mana(game: Game, pid: int, cost: ManaCost, exclude: int | None = None) -
         if not pool[color]:
             del pool[color]
     game.dirty.add_pool(pid)
+    return True
+
+
+def activate_all(game: Game, pid: int, sources: Sequence[tuple[int, str]]) -> None:
+    """CR 605.3a: the mana abilities of ``sources`` (source, mana type), activated while
+    paying; a source listed once per mana it makes is activated once."""
+    activated: set[int] = set()
+    for oid, color in sources:
+        if oid not in activated:
+            activated.add(oid)
+            activate_mana(game, pid, game.objects[oid], color=color, quiet=True)
+
+
+def pay_by_hand(game: Game, pid: int, cost: ManaCost, name: str, *,
+                exclude: int | None = None, cancel: str | None) -> Flow:
+    """CR 601.2g: ``pid`` chooses the sources that pay ``cost`` (manual_payment.py), which
+    are activated, their mana going to the pool for :func:`pay_mana`. False when the player
+    cancelled or left (nothing was tapped then)."""
+    chosen = yield from choose_sources(game, pid, cost, name,
+                                       lambda: mana_sources(game, pid, exclude), cancel=cancel)
+    if chosen is None:
+        return False
+    activate_all(game, pid, chosen)
     return True
 
 
@@ -663,9 +687,12 @@ def choose_more_targets(game: Game, spell: Obj, spec: TargetSpec,
     return False
 
 
-def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
+def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False,
+               by_hand: bool = False) -> Flow:
     """CR 601.2: cast ``card``; ``free``: without paying its mana cost (118.9), X being 0
-    (107.3b). A cast that can't be completed is undone and the card goes back (730.1)."""
+    (107.3b); ``by_hand``: the player chooses the sources that pay (a ``pay_mana`` decision).
+    A cast that can't be completed, or that the player cancels while paying, is undone and
+    the card goes back (730.1)."""
     from_zone = card.zone
     position = game.zone(card.zone, card.zone_owner).index(card)
     d = card.defn
@@ -691,6 +718,9 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
         ok = yield from choose_division(game, spell, divided)
     cost = spell_cost(game, pid, card, x=spell.x, targets=len(spell.targets),  # CR 601.2f
                       free=free)
+    if ok and by_hand:  # CR 601.2g: the player activates mana abilities of their choice
+        ok = yield from pay_by_hand(game, pid, cost, spell.name,
+                                    cancel=f"Undo: don't cast {spell.name}")
     if not ok or not pay_mana(game, pid, cost):
         # CR 730.1 (handling illegal actions): rewind; the card goes back where it was.
         if spell.oid in game.objects and game.in_game(pid):
@@ -710,7 +740,7 @@ def cast_spell(game: Game, pid: int, card: Obj, *, free: bool = False) -> Flow:
     attachments.announce_targets(game, spell)  # CR 601.2i: now it has become cast
 
 
-def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
+def activate_ability(game: Game, pid: int, obj: Obj, index: int, by_hand: bool = False) -> Flow:
     if index == -2:
         ab = DEPLOY
     else:
@@ -738,8 +768,19 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
         return
     if cost.is_loyalty:  # CR 606.4: loyalty costs add or remove loyalty counters
         planeswalkers.pay_loyalty(game, obj, cost, ability.x)
-    if cost.mana is not None and not pay_mana(game, pid, cost.mana,
-                                              exclude=obj.oid if cost.tap else None):
+    tapped = obj.oid if cost.tap else None  # CR 602.2b by way of 601.2g: not a payer itself
+    if by_hand and cost.mana is not None:
+        # Cancelling is offered only while nothing is paid: a sacrifice or loyalty cost
+        # already paid could not be given back.
+        undo = None if cost.sacrifice or cost.is_loyalty else \
+            f"Undo: don't activate {obj.name}'s ability"
+        paid = yield from pay_by_hand(game, pid, cost.mana, obj.name, exclude=tapped,
+                                      cancel=undo)
+        if not paid:
+            if ability.oid in game.objects:
+                game.remove_object(ability)
+            return
+    if cost.mana is not None and not pay_mana(game, pid, cost.mana, exclude=tapped):
         game.remove_object(ability)
         return
     if cost.tap:
@@ -758,12 +799,15 @@ def activate_ability(game: Game, pid: int, obj: Obj, index: int) -> Flow:
 
 def perform_priority_action(game: Game, pid: int, action: Action) -> Flow:
     obj = game.objects.get(action.obj) if action.obj is not None else None
+    # The act that chose this action asked to pay by hand (commands.Act.manual); it is read
+    # now, before anything else is asked, and holds for this action only.
+    by_hand, game.pay_by_hand = game.pay_by_hand == pid, None
     if action.kind == "play_land" and obj is not None:
         play_land(game, pid, obj)
     elif action.kind == "cast" and obj is not None:
-        yield from cast_spell(game, pid, obj)
+        yield from cast_spell(game, pid, obj, by_hand=by_hand)
     elif action.kind == "activate" and obj is not None:
-        yield from activate_ability(game, pid, obj, action.index)
+        yield from activate_ability(game, pid, obj, action.index, by_hand)
     elif action.kind == "mana" and obj is not None:
         activate_mana(game, pid, obj, color=COLORS[action.index] if action.index >= 0 else "")
     elif action.kind == "roll_planar_die":

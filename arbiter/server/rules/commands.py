@@ -9,11 +9,13 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Act:
-    """Choose action ``action`` of decision ``serial`` (the pending decision's serial)."""
+    """Choose action ``action`` of decision ``serial`` (the pending decision's serial);
+    ``manual``: pay the mana of what it casts or activates by hand (manual_payment.py)."""
 
     player: int
     serial: int
     action: int
+    manual: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,10 @@ _NAMES = {v: k for k, v in _KINDS.items()}
 
 
 def to_record(cmd: Command) -> dict[str, Any]:
-    return {"kind": _NAMES[type(cmd)], **asdict(cmd)}
+    rec = {"kind": _NAMES[type(cmd)], **asdict(cmd)}
+    if isinstance(cmd, Act) and not cmd.manual:
+        del rec["manual"]  # the log's records stay as they were before it existed
+    return rec
 
 
 def from_record(rec: dict[str, Any]) -> Command:

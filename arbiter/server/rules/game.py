@@ -162,6 +162,9 @@ class Game:
         # And the mana actions of the last list, by the mana sources they were made from.
         self.mana_actions: dict[int, tuple[tuple[tuple[int, str], ...],
                                            list[tuple[str, int, int]]]] = {}
+        # The player whose act now being applied asked to pay its mana by hand (commands.Act
+        # .manual): set by Table.act, read at once by casting.perform_priority_action.
+        self.pay_by_hand: int | None = None
         # CR 805: who shares each player's turns, in the team's acting order (server/rules/
         # teams.py); CR 810.4, 810.10: who shares their life total and poison counters.
         self.team_turns = config.team_turns

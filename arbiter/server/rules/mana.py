@@ -102,7 +102,8 @@ class Payment:
 
 
 def plan_payment(
-    cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]
+    cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]], *,
+    keep: dict[str, int] | None = None, last: frozenset[int] = frozenset(),
 ) -> Payment | None:
     """Choose a way to pay ``cost`` or return None when it cannot be paid.
 
@@ -112,7 +113,22 @@ def plan_payment(
     in the given order, so the caller controls which lands are preferred; a source with a
     choice is used after those without, any colour last, since it can pay for anything, and
     the payment names the colour it makes.
+
+    The payer's preference (docs/rulings.md, "Which permanents pay"): ``last`` are sources
+    used only when the others cannot pay (creatures, which could attack or block instead),
+    and ``keep`` counts the mana of each type the rest of the payer's hand still needs, so
+    generic mana comes first from the types with the most to spare. A preference never makes
+    a payable cost unpayable: when the preferred way fails the plain one is taken.
     """
+    if keep is None and not last:
+        return _plan(cost, pool, sources, {}, last)
+    plan = _plan(cost, pool, sources, keep or {}, last)
+    return plan if plan is not None else _plan(cost, pool, sources, {}, frozenset())
+
+
+def _plan(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]],
+          keep: dict[str, int], last: frozenset[int]) -> Payment | None:
+    """:func:`plan_payment` for one preference (none: ``keep`` empty, ``last`` empty)."""
     left = dict(pool)
     used_pool: dict[str, int] = {}
     chosen: list[tuple[int, str]] = []
@@ -131,7 +147,7 @@ def plan_payment(
         if need:
             # Sources of that one type first, then those with a choice, the widest last.
             matching = sorted((s for s in remaining if color in mana_choices(s[1])),
-                              key=lambda s: len(mana_choices(s[1])))
+                              key=lambda s: (s[0] in last, len(mana_choices(s[1]))))
             if len(matching) < need:
                 return None
             for s in matching[:need]:
@@ -143,19 +159,34 @@ def plan_payment(
     if need:
         if len(remaining) < need:
             return None
-        # Prefer colourless sources, then the colours most plentiful among what is left, so the
-        # scarcest colours stay available for later spells.
-        plenty: dict[str, int] = {}
+        # Prefer colourless sources, then the colours with the most to spare among what is
+        # left (beyond what the hand still needs), so the scarcest colours stay available.
+        spare: dict[str, int] = {}
         for _, color in remaining:
-            plenty[color] = plenty.get(color, 0) + 1
+            spare[color] = spare.get(color, 0) + 1
+        for color, wanted in keep.items():
+            if color in spare:
+                spare[color] -= wanted
         ordered = sorted(
             remaining,
-            key=lambda s: (len(mana_choices(s[1])), s[1] != "C", -plenty[s[1]],
+            key=lambda s: (s[0] in last, len(mana_choices(s[1])), s[1] != "C", -spare[s[1]],
                            remaining.index(s))
         )
         # For generic mana any type does; a source with a choice makes its first one.
         chosen.extend((s[0], mana_choices(s[1])[0]) for s in ordered[:need])
     return Payment(tuple(sorted(used_pool.items())), tuple(chosen))
+
+
+def after_paying(cost: ManaCost, color: str, amount: int) -> ManaCost:
+    """What is left of ``cost`` once ``amount`` mana of ``color`` is spent on it: on its
+    ``color`` symbols first, the rest on generic mana (CR 601.2h), what is not needed staying
+    unspent. The same order as :func:`plan_payment` spends the pool in."""
+    counts = dict(cost.pips)
+    on_pip = min(amount, counts.get(color, 0))
+    if on_pip:
+        counts[color] -= on_pip
+    generic = max(cost.generic - (amount - on_pip), 0)
+    return ManaCost(generic, tuple(sorted((c, n) for c, n in counts.items() if n)), cost.x)
 
 
 def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:

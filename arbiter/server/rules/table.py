@@ -243,7 +243,10 @@ class Table:
                           f"{action} is not one of them")
         return game, d
 
-    def act(self, player: int, serial: int, action: int) -> None:
+    def act(self, player: int, serial: int, action: int, manual: bool = False) -> None:
+        """``manual``: the player pays the mana of the spell or ability this action casts or
+        activates by hand (a ``pay_mana`` decision, manual_payment.py); meaningless, and
+        ignored, for any other action."""
         game, d = self._checked_action(player, serial, action)
         chosen = d.actions[action]
         if not d.forced:
@@ -251,7 +254,10 @@ class Table:
         game.pending = None
         game.dirty.add("w")
         game.bump_version()
+        if manual:
+            game.pay_by_hand = player
         self._run(game, chosen)
+        game.pay_by_hand = None  # never outlives its act, whatever the action was
 
     # ------------------------------------------------------------------ leaving
 
@@ -620,7 +626,7 @@ def _play(game: Game, *, starting_player: int | None = None,
 _COMMANDS: dict[type[Any], tuple[Callable[[Table, Any], object],
                                  Callable[[Table, Any], object]]] = {
     Act: (lambda t, c: t._checked_action(c.player, c.serial, c.action),
-          lambda t, c: t.act(c.player, c.serial, c.action)),
+          lambda t, c: t.act(c.player, c.serial, c.action, c.manual)),
     Concede: (lambda t, c: t._game_for(c.player, c.game),
               lambda t, c: t.concede(c.player, c.game)),
     DrawOffer: (lambda t, c: t._check_draw_offer(c.player, c.op, c.game),

@@ -67,6 +67,9 @@ export class App {
     this.answered = new Map(); // room -> serial we answered
     this.watching = new Set(); // match rooms we spectate
     this.autoPass = localStorage.getItem("arbiter.autopass") !== "off";
+    // Pay mana by hand: casting and activating ask which permanents pay (a pay_mana
+    // decision); off by default, the engine choosing as it pays.
+    this.payByHand = localStorage.getItem("arbiter.paybyhand") === "on";
     this.stops = parseStops(localStorage.getItem("arbiter.stops")); // stops.js
     this.stopsOpen = false; // the stops panel is shown
     this.hold = null; // "pass until end of turn / my turn", while it runs
@@ -418,10 +421,10 @@ export class App {
     return (err) => this.toast(`${what}: ${err.detail ?? err.message}`);
   }
 
-  act(room, serial, id) {
+  act(room, serial, id, manual = false) {
     this.answered.set(room, serial);
     this.popup = null;
-    this.conn.act(room, serial, id).catch(this.refused("That action was refused"));
+    this.conn.act(room, serial, id, manual).catch(this.refused("That action was refused"));
     this.render();
   }
 
@@ -443,7 +446,8 @@ export class App {
       this.render();
       return;
     }
-    this.act(room, decision.serial, a.id);
+    // Only a cast or an activation has mana to pay: those carry the pay-by-hand setting.
+    this.act(room, decision.serial, a.id, this.payByHand && (a.kind === "cast" || a.kind === "activate"));
   }
 
   /** Blocks are chosen in the page for this blockers decision and it offers no "done" (the
@@ -591,6 +595,12 @@ export class App {
     if (!this.ev.backFrom(match)) this.go(null); // an event's match: back to the event
   }
 
+  togglePayByHand() {
+    this.payByHand = !this.payByHand;
+    localStorage.setItem("arbiter.paybyhand", this.payByHand ? "on" : "off");
+    this.render();
+  }
+
   toggleAutoPass() {
     this.autoPass = !this.autoPass;
     localStorage.setItem("arbiter.autopass", this.autoPass ? "on" : "off");
@@ -735,6 +745,9 @@ export class App {
         break;
       case "autopass":
         this.toggleAutoPass();
+        break;
+      case "paybyhand":
+        this.togglePayByHand();
         break;
       case "motion":
         this.motion.toggle();
@@ -1055,7 +1068,7 @@ export class App {
   renderTopbar(ctx = this.tableContext()) {
     this.renderRegion("conn", T.connectionHtml(this.status, this.conn));
     this.renderRegion("topbar", T.topbarHtml(ctx, this.clockNow(ctx.match), {
-      autoPass: this.autoPass, concedeArmed: this.concedeArmed,
+      autoPass: this.autoPass, payByHand: this.payByHand, concedeArmed: this.concedeArmed,
       watching: !this.conn.seats.has(ctx.match), motion: this.motion.on }));
   }
 

@@ -284,8 +284,12 @@ export class Connection {
     ws.send(encodeMessage({ ...entry.msg, i: id }));
   }
 
-  act(room, serial, action) {
+  /** `manual`: pay the mana of the spell or ability this action casts or activates by hand
+   * (a pay_mana decision follows; docs/protocol.md section 5). Left out unless true. */
+  act(room, serial, action, manual = false) {
     this.tracker.acted(room, serial);
-    return this.request({ t: "act", r: room, s: serial, a: action });
+    const msg = { t: "act", r: room, s: serial, a: action };
+    if (manual) msg.manual = true;
+    return this.request(msg);
   }
 }

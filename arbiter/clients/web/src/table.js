@@ -35,9 +35,10 @@ export function actionsByPlace(decision) {
   return out;
 }
 
-const PRIMARY = ["pass", "done", "keep", "choose_none"];
+const PRIMARY = ["pass", "done", "keep", "choose_none", "auto"];
 
-/** The action the one key (Space) takes: pass priority, end a declaration, keep a hand. */
+/** The action the one key (Space) takes: pass priority, end a declaration, keep a hand, pay
+ * the rest of a cost automatically. */
 export function primaryAction(decision) {
   for (const kind of PRIMARY) {
     const a = decision.actions.find((x) => x.kind === kind);
@@ -213,7 +214,7 @@ export function tableFrame() {
 <div id="popup"></div></div>`;
 }
 
-export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching, motion = true }) {
+export function topbarHtml(ctx, clocks, { autoPass, payByHand = false, concedeArmed, watching, motion = true }) {
   const { view, names, summary, match, room, me } = ctx;
   const g = view.g ?? {};
   const t = view.t;
@@ -238,6 +239,7 @@ export function topbarHtml(ctx, clocks, { autoPass, concedeArmed, watching, moti
   if (!watching && !finished) {
     buttons.push(`<button data-do="autopass" class="small${autoPass ? " on" : ""}" aria-pressed="${autoPass}" title="A: pass for me when passing is all I can do, or at steps I do not stop at">Auto-pass ${autoPass ? "on" : "off"}</button>`);
     buttons.push(`<button data-do="stops" class="small" title="the steps where auto-pass stops for you">Stops</button>`);
+    buttons.push(`<button data-do="paybyhand" class="small${payByHand ? " on" : ""}" aria-pressed="${payByHand}" title="choose which lands and creatures pay for each spell and ability (click them on the board), or let the game choose">Pay mana: ${payByHand ? "by hand" : "auto"}</button>`);
     const offer = view.d;
     if (!view.x && me !== null) {
       if (!offer) buttons.push(`<button data-do="draw" data-op="propose" class="small">Offer a draw</button>`);
@@ -516,9 +518,11 @@ export function actionsHtml(ctx, autoPass, hold = null) {
   const needs = (decision.kind === "attackers" || decision.kind === "blockers")
     && !decision.actions.some((a) => a.kind === "done")
     ? `<div class="hint needs">A creature here must ${decision.kind === "attackers" ? "attack" : "block"}: choose until the declaration is legal.</div>` : "";
+  const paying = decision.kind === "pay_mana"
+    ? '<div class="hint paying">Click a highlighted land or creature to pay with it, or pay the rest automatically.</div>' : "";
   const declare = ctx.declarable
     ? `<div class="holds"><button data-do="declare-blocks" data-key="declare-blocks" class="act primary">Declare these blockers (${[...planned.values()].flat().length}) <kbd>Space</kbd></button></div>` : "";
-  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div>${needs}${chooser(ctx, decision)}<ol class="acts">${items}</ol>${declare}${holds}`;
+  return `<div class="prompt">${esc(decision.prompt || decision.kind)}</div>${needs}${paying}${chooser(ctx, decision)}<ol class="acts">${items}</ol>${declare}${holds}`;
 }
 
 // ------------------------------------------------------------------ long lists
