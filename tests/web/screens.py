@@ -1,5 +1,4 @@
 """Screens compared with their reference pictures (issue 29: the phone layout's main screens).
-Each is the whole page, below the fold too.
 
 A screenshot is compared with ``tests/web/reference/NAME.png`` for its layout, not its pixels:
 both are reduced to a quarter of their size (each pixel the mean of a 4 x 4 block) and the share
@@ -43,11 +42,14 @@ def difference(reference: Image.Image, actual: Image.Image) -> tuple[float, Imag
     return changed / (diff.width * diff.height), diff
 
 
-def assert_looks_like(person: Any, name: str, mask: tuple[str, ...] = ()) -> None:
+def assert_looks_like(person: Any, name: str, mask: tuple[str, ...] = (),
+                      full_page: bool = False) -> None:
     """The page of ``person`` looks like the reference screen ``name`` (``mask``: selectors of
-    parts that change from run to run, painted over in both)."""
+    parts that change from run to run, painted over in both): what the screen shows, or the
+    whole page (``full_page``: a page that scrolls, without parts fixed to the screen, which
+    a whole-page picture would draw at one place of the page)."""
     page = person.page
-    png = page.screenshot(full_page=True, animations="disabled", caret="hide",
+    png = page.screenshot(full_page=full_page, animations="disabled", caret="hide",
                           mask=[page.locator(m) for m in mask])
     reference = REFERENCE / f"{name}.png"
     if os.environ.get("ARBITER_UPDATE_SCREENS"):

@@ -38,7 +38,7 @@ def test_the_lobby_fits_the_screen_in_one_column(browser: Any, server: Server,
     submit = _box(ann, "#create-form button[type=submit]")
     assert submit["x"] >= 0 and submit["x"] + submit["width"] <= size["width"]
     ann.shot(f"lobby-{size['width']}")
-    assert_looks_like(ann, f"lobby-{size['width']}")
+    assert_looks_like(ann, f"lobby-{size['width']}", full_page=True)
     ann.check_console()
     ann.close()
 
