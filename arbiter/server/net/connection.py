@@ -127,6 +127,7 @@ class Connection:
         # writer task.
         self._fd = (stream.socket.fileno() if os.name == "posix"
                     and isinstance(stream, trio.SocketStream | AdmittedStream) else None)
+        self._direct = False  # reads go to the socket itself (see _read_socket)
         self._out = bytearray()  # bytes the socket has not taken yet, in order: the writer's
         self._eof = False  # the protocol asked for the end of our side once _out is sent
         self._eof_sent = False
@@ -209,11 +210,38 @@ class Connection:
     # ------------------------------------------------------------------ incoming
 
     async def _read(self) -> bytes:
+        if self._direct:
+            return await self._read_socket()
         try:
             data = await self.stream.receive_some(RECEIVE_SIZE)
         except _BROKEN:
             return b""
         return bytes(data)
+
+    async def _read_socket(self) -> bytes:
+        """Read the socket itself (a websocket connection, once the door has handed over what
+        it held): ``os.read`` at once if bytes are there, else wait until they are. One trip
+        through trio's scheduler a read, not two: the stream's ``receive_some`` passes a
+        checkpoint after the read even when it has just waited for the socket, and that was a
+        second wake-up of this task for every message."""
+        fd = self._fd
+        assert fd is not None
+        waited = False
+        while True:
+            try:
+                data = os.read(fd, RECEIVE_SIZE)
+            except BlockingIOError:
+                try:
+                    await trio.lowlevel.wait_readable(fd)
+                except _BROKEN:  # closed by another task: the end
+                    return b""
+                waited = True
+                continue
+            except OSError:  # reset by the peer: the end, as the stream says it
+                return b""
+            if not waited:
+                await trio.lowlevel.checkpoint()  # a client that never pauses waits its turn
+            return data
 
     def start_heartbeats(self) -> None:
         if self.ping_interval is not None:
@@ -231,6 +259,10 @@ class Connection:
         connection has ended (the client's close or end, a protocol error, a frame beyond the
         size limit (1009), a heartbeat unanswered)."""
         protocol = self.protocol
+        stream = self.stream
+        if not self._direct and self._fd is not None and (
+                not isinstance(stream, AdmittedStream) or stream.handed_over):
+            self._direct = True
         if self._early:
             events, self._early = self._early, []
             messages = self._messages(events)
