@@ -28,6 +28,21 @@ def pack(message: Any) -> bytes:
     return data
 
 
+def extend(frame: bytes, entries: dict[str, Any]) -> bytes:
+    """``frame``, a packed map, with ``entries`` (keys it does not have) added after its own,
+    without packing it again: a map of up to 15 entries is one header byte that counts them,
+    then its keys and values, so the header is rewritten and the new pairs appended (the
+    same map a decoder reads as ``pack({**map, **entries})`` would give; the order of a map's
+    entries means nothing). A larger map is decoded and packed again."""
+    head = frame[0]
+    if head >> 4 != 0x8 or (head & 0x0F) + len(entries) > 15:
+        return pack({**unpack_server(frame), **entries})
+    parts = [bytes((head + len(entries),)), frame[1:]]
+    for key, value in entries.items():
+        parts += (pack(key), pack(value))
+    return b"".join(parts)
+
+
 def unpack_client(frame: bytes, *, max_size: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
     """Decode a client frame into its map, or raise :class:`Refusal`.
 

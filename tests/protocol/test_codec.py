@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arbiter.protocol import Code, Refusal, canonical, pack, unpack_client, unpack_server
+from arbiter.protocol.codec import extend
 
 
 def test_canonical_orders_map_keys_by_their_encoding_at_every_depth() -> None:
@@ -52,3 +55,15 @@ def test_oversized_client_frames_are_refused_before_decoding() -> None:
 def test_server_frames_may_use_integer_keys() -> None:
     assert unpack_server(pack({"t": "s", "v": {12: {"n": "Forest"}}})) == {
         "t": "s", "v": {12: {"n": "Forest"}}}
+
+
+_values = st.recursive(st.none() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8),
+                       lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+
+@given(st.dictionaries(st.text(max_size=4), _values, max_size=20),
+       st.dictionaries(st.text(min_size=5, max_size=6), _values, min_size=1, max_size=3))
+def test_entries_appended_to_a_packed_map_decode_as_the_map_with_them(
+        base: dict[str, object], extra: dict[str, object]) -> None:
+    # The delta's extras (legal actions, request id) ride appended to its packed bytes.
+    assert unpack_server(extend(pack(base), extra)) == {**base, **extra}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arbiter.protocol.server_messages import Catalog, encode
 from arbiter.server.rooms.setup import deck_from_wire, deck_to_wire
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
 from arbiter.server.rules.cards.formats import READY_FORMATS
@@ -80,3 +81,13 @@ def test_a_deck_fixed_by_the_rooms_creator_is_checked_by_its_lines() -> None:
         "belongs in the deck or the sideboard, not in the planar deck (CR 901.3); line 4 ('20 "
         "Mountain'): more than one card named Mountain; each card in a planar deck has a "
         "different name (CR 901.3)")
+
+
+def test_every_catalog_reply_is_the_catalog_with_its_own_request_id() -> None:
+    sim = Sim()
+    ann, bob = sim.connect("Ann"), sim.connect("Bob")
+    first = ann.ok({"t": "catalog", "i": 7})
+    second = bob.ok({"t": "catalog", "i": 8})
+    whole = encode(Catalog(7, **sim.hub._catalog()))
+    assert first == whole and first["i"] == 7
+    assert second == {**whole, "i": 8}

@@ -5,10 +5,16 @@ connections; HTTP probes, the Origin check and the connection and room limits.""
 from __future__ import annotations
 
 import msgpack
+import pytest
 import trio
+from hypothesis import given
+from hypothesis import strategies as st
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Opcode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
+from arbiter.server.net import connection
 from arbiter.server.net.connection import Connection
 from arbiter.server.net.server import ArbiterServer
 from arbiter.server.rooms.context import HubSettings
@@ -223,3 +229,42 @@ async def test_connection_and_room_limits(nursery: trio.Nursery, tmp_path: objec
     await create_room(a, {"seats": 2})
     refused = await a.call({"t": "create", "config": {"seats": 2}})
     assert refused["code"] == "limit"
+
+
+async def test_the_frames_of_one_batch_leave_in_one_write_whole_and_in_order(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    raw, conn = await _stalled_reader(server)
+    writes: list[int] = []
+    real_write = connection.os.write
+
+    def counted(fd: int, data: bytes) -> int:
+        writes.append(len(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(connection.os, "write", counted)
+    # Sizes on each side of the header's two length boundaries (RFC 6455 5.2: 126, 65536).
+    frames = [bytes([n]) * size for n, size in enumerate((1, 125, 126, 65535, 65536))]
+    sent = conn.frames_sent
+    conn.deliver_all(frames)
+    assert len(writes) == 1 and conn.frames_sent == sent + len(frames)
+    got: list[bytes] = []
+    with trio.fail_after(60):
+        while len(got) < len(frames) + 1:  # the welcome first
+            data = await raw.sock.recv(1 << 20)
+            assert data, "the server closed the connection"
+            raw.protocol.receive_data(data)
+            got += [e.data for e in raw.protocol.events_received() if e.opcode is Opcode.BINARY]
+    assert raw.protocol.parser_exc is None
+    assert got[1:] == frames
+    raw.sock.close()
+
+
+@given(st.integers(min_value=0, max_value=70_000))
+def test_a_frame_is_framed_as_websockets_frames_it(length: int) -> None:
+    protocol = ServerProtocol()
+    protocol.state = State.OPEN
+    payload = b"x" * length
+    protocol.send_binary(payload)
+    assert connection._header(length) + payload == b"".join(protocol.data_to_send())

@@ -20,10 +20,10 @@ class Sink:
         self.db = sqlite3.connect(path)
         self.seen: list[tuple[bytes, int]] = []
 
-    def deliver(self, frame: bytes) -> None:
+    def deliver_all(self, frames: Sequence[bytes]) -> None:
         # How many commands another process would find in the log at this moment.
         durable = self.db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
-        self.seen.append((frame, durable))
+        self.seen += [(frame, durable) for frame in frames]
 
 
 async def test_frames_wait_for_their_commands_to_be_committed(tmp_path: Path,
@@ -54,14 +54,14 @@ async def test_a_threaded_gate_groups_what_arrives_during_a_write(
     gate = CommitGate(StoreWriter(store, threaded=True))
     sink = Sink(tmp_path / DB_NAME)
     done = trio.Event()
-    deliver = sink.deliver
+    deliver = sink.deliver_all
 
-    def counting(frame: bytes) -> None:
-        deliver(frame)
+    def counting(frames: Sequence[bytes]) -> None:
+        deliver(frames)
         if len(sink.seen) == 50:
             done.set()
 
-    sink.deliver = counting  # type: ignore[method-assign]
+    sink.deliver_all = counting  # type: ignore[method-assign]
     async with trio.open_nursery() as nursery:
         await nursery.start(gate.run)
         for n in range(1, 51):
@@ -95,8 +95,8 @@ class Frames:
     def __init__(self) -> None:
         self.seen: list[bytes] = []
 
-    def deliver(self, frame: bytes) -> None:
-        self.seen.append(frame)
+    def deliver_all(self, frames: Sequence[bytes]) -> None:
+        self.seen += frames
 
 
 def _command(room: int) -> CommandAppended:

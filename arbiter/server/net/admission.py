@@ -217,6 +217,12 @@ class AdmittedStream(trio.abc.HalfCloseableStream):
             self.admission.pending.pop(self, None)
             self._through.set()
 
+    @property
+    def handed_over(self) -> bool:
+        """A websocket connection that holds nothing back any more: its socket may be read
+        directly (server/net/connection.py)."""
+        return self.state == StreamState.OPEN and self._head is None and not self._after
+
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.inner.send_all(data)
 

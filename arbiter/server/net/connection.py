@@ -36,7 +36,7 @@ import os
 import socket
 import struct
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -82,6 +82,19 @@ END = b""  # queued (through the commit gate) after a connection's last frames: 
 
 _BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError)
 
+_SHORT = bytes((0x82,))  # FIN and the binary opcode (RFC 6455 5.2), then the length
+_HEADER16 = struct.Struct("!BBH")
+_HEADER64 = struct.Struct("!BBQ")
+
+
+def _header(length: int) -> bytes:
+    """The header of an unmasked, unfragmented binary frame of ``length`` payload bytes."""
+    if length < 126:
+        return _SHORT + bytes((length,))
+    if length < 65536:
+        return _HEADER16.pack(0x82, 126, length)
+    return _HEADER64.pack(0x82, 127, length)
+
 
 class Connection:
     _ids = itertools.count(1)
@@ -114,6 +127,7 @@ class Connection:
         # writer task.
         self._fd = (stream.socket.fileno() if os.name == "posix"
                     and isinstance(stream, trio.SocketStream | AdmittedStream) else None)
+        self._direct = False  # reads go to the socket itself (see _read_socket)
         self._out = bytearray()  # bytes the socket has not taken yet, in order: the writer's
         self._eof = False  # the protocol asked for the end of our side once _out is sent
         self._eof_sent = False
@@ -196,11 +210,38 @@ class Connection:
     # ------------------------------------------------------------------ incoming
 
     async def _read(self) -> bytes:
+        if self._direct:
+            return await self._read_socket()
         try:
             data = await self.stream.receive_some(RECEIVE_SIZE)
         except _BROKEN:
             return b""
         return bytes(data)
+
+    async def _read_socket(self) -> bytes:
+        """Read the socket itself (a websocket connection, once the door has handed over what
+        it held): ``os.read`` at once if bytes are there, else wait until they are. One trip
+        through trio's scheduler a read, not two: the stream's ``receive_some`` passes a
+        checkpoint after the read even when it has just waited for the socket, and that was a
+        second wake-up of this task for every message."""
+        fd = self._fd
+        assert fd is not None
+        waited = False
+        while True:
+            try:
+                data = os.read(fd, RECEIVE_SIZE)
+            except BlockingIOError:
+                try:
+                    await trio.lowlevel.wait_readable(fd)
+                except _BROKEN:  # closed by another task: the end
+                    return b""
+                waited = True
+                continue
+            except OSError:  # reset by the peer: the end, as the stream says it
+                return b""
+            if not waited:
+                await trio.lowlevel.checkpoint()  # a client that never pauses waits its turn
+            return data
 
     def start_heartbeats(self) -> None:
         if self.ping_interval is not None:
@@ -218,6 +259,10 @@ class Connection:
         connection has ended (the client's close or end, a protocol error, a frame beyond the
         size limit (1009), a heartbeat unanswered)."""
         protocol = self.protocol
+        stream = self.stream
+        if not self._direct and self._fd is not None and (
+                not isinstance(stream, AdmittedStream) or stream.handed_over):
+            self._direct = True
         if self._early:
             events, self._early = self._early, []
             messages = self._messages(events)
@@ -304,22 +349,48 @@ class Connection:
     # ------------------------------------------------------------------ outgoing
 
     def deliver(self, frame: bytes) -> None:
+        self.deliver_all((frame,))
+
+    def deliver_all(self, frames: Sequence[bytes]) -> None:
+        """Send ``frames``, in order: the frames one batch of the commit gate holds for this
+        connection (server/store/gate.py). While nothing is waiting to go out they are framed
+        and written with one ``os.write`` (no queue, no task switch): a write is a system call
+        and, on loopback, the receiver's wake-up too, so two frames cost one write, not two.
+        :data:`END` and whatever follows it go to the queue, for the writer."""
         if self.state == ConnState.CLOSED:
             return
-        if not self._running and frame and not self._out and self._fd is not None \
+        now = len(frames)
+        if END in frames:
+            now = frames.index(END)
+        if now and not self._running and not self._out and self._fd is not None \
                 and self.protocol.state is State.OPEN:
-            # Nothing is ahead of it: frame it and write it now (no queue, no task switch).
-            self.protocol.send_binary(frame)
-            self.frames_sent += 1
+            self._frame(frames[:now] if now < len(frames) else frames)
+            self.frames_sent += now
+            frames = frames[now:]
+        for frame in frames:
+            if len(self._queue) >= self.limit:
+                self.metrics.slow_disconnects += 1
+                log.info("%r fell %d frames behind; disconnecting it", self, self.limit)
+                self.shut(POLICY, "send queue full: the client is not reading fast enough")
+                return
+            self._queue.append(frame)
+            self._wake()
+
+    def _frame(self, frames: Sequence[bytes]) -> None:
+        """Frame ``frames`` as binary messages and send them, in one piece. Without an
+        extension a server frame is a two- to ten-byte header and the payload (RFC 6455 5.2;
+        a server never masks), written here directly: the protocol's ``send_binary`` builds a
+        ``Frame`` and serializes it, five times the cost, for the same bytes. With
+        permessage-deflate the protocol compresses and frames them."""
+        protocol = self.protocol
+        if protocol.extensions:
+            for frame in frames:
+                protocol.send_binary(frame)
             self._take_output()
-            return
-        if len(self._queue) >= self.limit:
-            self.metrics.slow_disconnects += 1
-            log.info("%r fell %d frames behind; disconnecting it", self, self.limit)
-            self.shut(POLICY, "send queue full: the client is not reading fast enough")
-            return
-        self._queue.append(frame)
-        self._wake()
+        else:
+            self._send(b"".join([_header(len(frame)) + frame for frame in frames]))
+            if self._out:
+                self._wake()
 
     def _wake(self) -> None:
         """Have the writer send what waits: wake it, or start it the first time."""
@@ -337,24 +408,31 @@ class Connection:
         """Move what the protocol has to send to the socket: now, if nothing is ahead of it
         and the socket takes it; else behind what waits in :attr:`_out`, for the writer (or
         :meth:`flush`). So a heartbeat or a pong never lands inside a frame written in part."""
-        for data in self.protocol.data_to_send():
-            if not data:  # SEND_EOF: the end of our side, once everything before it is out
+        writes = self.protocol.data_to_send()
+        if writes:
+            if not writes[-1]:  # SEND_EOF (always last): the end of our side, once all is out
                 self._eof = True
-                continue
-            if not self._out and not self._running and self._fd is not None:
-                try:
-                    written = os.write(self._fd, data)
-                except OSError:  # full (BlockingIOError), or the peer is gone: the writer
-                    written = 0  # finds out when it sends the rest
-                if written == len(data):
-                    continue
-                data = data[written:]
-                self.stalls += 1
-            self._out += data
+            self._send(b"".join(writes))
         if self._eof and not self._eof_sent and not self._out and not self._running:
             self._shut_write()
         elif self._out or (self._eof and not self._eof_sent):
             self._wake()  # without a writer (the handshake, the close), flush() sends it
+
+    def _send(self, data: bytes) -> None:
+        """Write ``data`` at once if nothing is ahead of it; what the socket does not take
+        (or all of it) waits in :attr:`_out`, in order."""
+        if not data:
+            return
+        if not self._out and not self._running and self._fd is not None:
+            try:
+                written = os.write(self._fd, data)
+            except OSError:  # full (BlockingIOError), or the peer is gone: the writer
+                written = 0  # finds out when it sends the rest
+            if written == len(data):
+                return
+            data = data[written:]
+            self.stalls += 1
+        self._out += data
 
     def _shut_write(self) -> None:
         self._eof_sent = True
@@ -384,14 +462,16 @@ class Connection:
                 if self._eof and not self._eof_sent:
                     self._shut_write()
                 if queue:
-                    frame = queue.popleft()
-                    if not frame:  # END
+                    frames = []  # everything queued up to END goes in one send
+                    while queue and queue[0]:
+                        frames.append(queue.popleft())
+                    if frames and protocol.state is State.OPEN:
+                        self._frame(frames)  # into _out: the writer is not parked
+                        self.frames_sent += len(frames)
+                    elif not frames:  # END
+                        queue.popleft()
                         self.drained.set()
                         return
-                    if protocol.state is State.OPEN:
-                        protocol.send_binary(frame)
-                        self.frames_sent += 1
-                        self._take_output()  # into _out: the writer is not parked
                     continue
                 if self._stopping:
                     return

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from arbiter.protocol.codec import pack
+from arbiter.protocol.codec import extend, pack
 from arbiter.protocol.server_messages import (
     Actions,
     Closed,
@@ -165,18 +165,19 @@ class Fanout:
                 delta = room.encode_delta(cls, ops, said)
                 targets = self.class_peers(room, key)
                 frame = room.last_frame(cls)
+                # The extras are appended to the packed delta (codec.extend), not packed
+                # with it again: the history keeps the plain delta.
                 if d is not None and rid == decision_room and key == d.player:
-                    delta["a"] = d.to_wire()  # (the history keeps the plain delta)
-                    frame = pack(delta)
+                    delta["a"] = d.to_wire()
+                    frame = extend(frame, {"a": delta["a"]})
                     room.actions_serial = d.serial
                     d = None
                 if (ack is not None and not acked and rid == ack.room and key == ack.player
                         and ack.peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.
                     targets.remove(ack.peer)
-                    mine = {**delta, "i": ack.request}
-                    out.send([ack.peer], room.frame_v1(cls, mine) if ack.peer.version == 1
-                             else pack(mine))
+                    out.send([ack.peer], room.frame_v1(cls, {**delta, "i": ack.request})
+                             if ack.peer.version == 1 else extend(frame, {"i": ack.request}))
                     acked = True
                 old = [p for p in targets if p.version == 1]
                 if old:  # connections of protocol version 1: no patch ops

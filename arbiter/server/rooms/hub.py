@@ -15,6 +15,7 @@ answered with effects like a frame.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from collections.abc import Callable, Hashable
@@ -23,7 +24,7 @@ from typing import Any, Protocol
 
 from arbiter.protocol import ids as room_ids
 from arbiter.protocol import requests as rq
-from arbiter.protocol.codec import pack, peek_request_id, unpack_client
+from arbiter.protocol.codec import extend, pack, peek_request_id, unpack_client
 from arbiter.protocol.errors import Code, Refusal
 from arbiter.protocol.server_messages import (
     Catalog,
@@ -443,7 +444,7 @@ class Hub:
                      *(r for r in self._other_entries() if EVENT_MARK not in r)]
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
-            self.ctx.out.send([peer], pack(encode(Catalog(req.id, **self._catalog()))))
+            self.ctx.out.send([peer], extend(self._catalog_frame, {"i": req.id}))
         elif isinstance(req, rq.CreateRoom):
             self._create(peer, req)
         elif isinstance(req, rq.CreateEvent):
@@ -481,6 +482,15 @@ class Hub:
 
     def _catalog(self) -> dict[str, Any]:
         return {"cards": catalog.cards(), "decks": catalog.decks(), "variants": variants()}
+
+    @functools.cached_property
+    def _catalog_frame(self) -> bytes:
+        """The catalog packed once, without a request id (each reply appends its own): 76 KB
+        that took half a millisecond to pack, asked by every bot of a load test (4,000 at
+        once); the cards, decks and variants do not change while the server runs."""
+        message = encode(Catalog(0, **self._catalog()))
+        del message["i"]
+        return pack(message)
 
     def _create(self, peer: Peer, req: rq.CreateRoom) -> None:
         s = self.settings

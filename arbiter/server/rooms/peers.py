@@ -9,6 +9,7 @@ connection; the core never calls it, it only names peers in its effects.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class Sink(Protocol):
-    def deliver(self, frame: bytes) -> None: ...
+    def deliver_all(self, frames: Sequence[bytes]) -> None: ...
 
 
 @dataclass(frozen=True)

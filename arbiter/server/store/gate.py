@@ -4,9 +4,9 @@ Rooms hand their log records to :meth:`CommitGate.log` and every outgoing frame 
 :meth:`CommitGate.send` together with the connections it is for; neither waits. The gate's task
 takes everything handed over so far, has its :class:`Writer` write the records in one
 transaction, and only then passes the frames, in the order they were produced, to each
-connection's own bounded queue (``deliver`` never blocks). Frames that follow no write (a room
-list, an error) ride along with the next batch and keep their order relative to everything
-else.
+connection: all of a batch's frames for one connection in one ``deliver_all`` call, which never
+blocks. Frames that follow no write (a room list, an error) ride along with the next batch and
+keep their order relative to everything else.
 
 A cluster node's writer may refuse some rooms' records (another node owns them now: fencing) or
 fail to write the batch at all (PostgreSQL unreachable: :class:`WriteFailed`). Each frame
@@ -37,7 +37,9 @@ NO_CAUSE: Cause = frozenset()
 
 
 class Sink(Protocol):
-    def deliver(self, frame: bytes) -> None: ...
+    def deliver_all(self, frames: Sequence[bytes]) -> None:
+        """Take ``frames``, in order (never blocks)."""
+        ...
 
 
 class WriteFailed(Exception):
@@ -153,9 +155,18 @@ class CommitGate:
             # What those rooms queued while the batch was out goes too: written after records
             # that were not, it would leave a hole in their logs.
             lost |= self._drop_queued(refused)
+        # Each connection gets the batch's frames for it in one call, in their order: it
+        # writes them at once (one system call for all, not one each).
+        batches: dict[Sink, list[bytes]] = {}
         for targets, frame, _ in frames:
             for sink in targets:
-                sink.deliver(frame)
+                mine = batches.get(sink)
+                if mine is None:
+                    batches[sink] = [frame]
+                else:
+                    mine.append(frame)
+        for sink, mine in batches.items():
+            sink.deliver_all(mine)
         if refused:
             log.warning("a batch of %d records was %s; %d rooms refused", len(records),
                         "not written" if failed else "partly refused", len(refused))
