@@ -156,6 +156,9 @@ class Game:
         # (sba.py): until the game changes, another would find nothing either, so sba.check
         # skips it (-1: the last check found something).
         self.sba_idle_at = -1
+        # The last check's layers table and the legendary and attached permanents it saw
+        # (sba._to_examine: what lets the next look only at the permanents marked since).
+        self.sba_kept: tuple[dict[int, Chars] | None, set[int], set[int]] | None = None
         # Each player's last legal-action list at priority, with what it was computed from
         # (casting.priority_actions reuses it while that stands).
         self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}

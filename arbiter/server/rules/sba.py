@@ -14,6 +14,7 @@ from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
+    from .layers import Chars
 
 
 def check(game: Game) -> Flow:
@@ -45,14 +46,15 @@ def check(game: Game) -> Flow:
     plus_minus: list[Obj] = []
     # The layers once for the whole battlefield, as is_type and toughness would read them.
     table = layered_table(game)
-    attached = False  # anything attached to anything: only then can an attachment be illegal
-    legends = 0  # only with two legendary permanents can the legend rule apply
-    for o in list(game.battlefield):
+    objs, legend_ids, attached_ids = _to_examine(game, table)
+    for o in objs:
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
-        attached = attached or o.attached_to is not None or o.defn.is_aura
-        legends += o.defn.legendary
+        if o.attached_to is not None or o.defn.is_aura:
+            attached_ids.add(o.oid)
+        if o.defn.legendary:
+            legend_ids.add(o.oid)
         ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
         types = o.defn.types if ch is None else ch.types
         if "Creature" in types:
@@ -67,6 +69,9 @@ def check(game: Game) -> Flow:
             to_graveyard.append(o)  # CR 704.5i
         if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
+    # Only with something attached to something can an attachment be illegal, and only
+    # with two legendary permanents can the legend rule apply.
+    attached, legends = bool(attached_ids), len(legend_ids)
     if attached:
         to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
@@ -111,7 +116,38 @@ def check(game: Game) -> Flow:
     idle = not (performed or legend or commander or losers or to_graveyard or doomed
                 or plus_minus)
     game.sba_idle_at = game.dirty.changes if idle else -1
+    game.sba_kept = (table, legend_ids, attached_ids)
     return performed or legend or commander
+
+
+def _to_examine(game: Game, table: dict[int, Chars] | None
+                ) -> tuple[list[Obj], set[int], set[int]]:
+    """The permanents this check must look at one by one, with the legendary permanents and
+    those attached or Auras among the rest (to be completed from the ones returned).
+
+    After a check that found nothing (``sba_idle_at`` set), a permanent can have come to
+    need a state-based action only through a change of its own or of its layered
+    characteristics. Every change of an object marks its id (``dirty.objs``: its damage,
+    counters, deathtouch damage with it, attachment, phasing, controller, zone; a new
+    object is a new id); a change of the characteristics of objects it doesn't mark (a lord
+    entering, an effect ending, a counter on another permanent) drops the layers' table, so
+    a table still the same object as the last check's (``sba_kept``) means every unmarked
+    permanent has what it had then, and would be found fine again. So the key is (the last
+    check found nothing, the layers' table by identity, the marked ids): the marked
+    permanents are looked at, in battlefield order, and the others skipped; anything else
+    looks at the whole battlefield. The kept id sets lose the marked ids (which may have
+    left, phased out or been detached) and gain them back from the loop."""
+    marked = game.dirty.objs
+    game.dirty.objs = set()  # marks made from here on are for the next check
+    kept = game.sba_kept
+    if game.sba_idle_at < 0 or kept is None or kept[0] is not table:
+        return list(game.battlefield), set(), set()
+    _, legend_ids, attached_ids = kept
+    legend_ids -= marked
+    attached_ids -= marked
+    if not marked:
+        return [], legend_ids, attached_ids
+    return [o for o in game.battlefield if o.oid in marked], legend_ids, attached_ids
 
 
 def _legend_rule(game: Game) -> Flow:
