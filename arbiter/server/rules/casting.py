@@ -75,7 +75,26 @@ def is_sick(game: Game, obj: Obj) -> bool:
 
 
 def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
-    """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
+    """Untapped mana abilities ``pid`` can activate now, as (object id, mana type).
+
+    Each player's last answer is kept with the count of the game's changes and the turn,
+    and given again (a copy) while they stand: the answer reads permanents (controller,
+    tapped, phasing, attachments, the layers, since when they are controlled), which mark
+    their keys and so move ``dirty.changes``, and the turn (summoning sickness, CR 302.6);
+    not the mana pools, the step or who has priority, which the legal-action list's key has
+    besides and which move without the count (a pool emptying, a new step)."""
+    key = (game.dirty.changes, game.turn)
+    kept = game.sources_kept.get(pid) if exclude is None else None
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    out = _mana_sources(game, pid, exclude)
+    if exclude is None:
+        game.sources_kept[pid] = (key, out)
+        return list(out)
+    return out
+
+
+def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     creatures: list[tuple[int, str]] = []
     # This runs for every legal-action list, so it reads the layers once (as is_sick and

@@ -301,7 +301,13 @@ class Decision:
     def forced(self) -> bool:
         """No real choice: at most one option besides mana abilities (which cannot break a
         loop). Used to recognise loops of mandatory actions (CR 104.4b)."""
-        return sum(1 for a in self.actions if a.kind != "mana") <= 1
+        seen = False
+        for a in self.actions:  # stops at the second: asked of every decision acted on
+            if a.kind != "mana":
+                if seen:
+                    return False
+                seen = True
+        return True
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
