@@ -211,11 +211,13 @@ def mana_amount(game: Game, obj: Obj, ab: ManaAbility) -> int:
                if o.controller == obj.controller and ab.per_subtype in subtypes(game, o))
 
 def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
-               free: bool = False) -> ManaCost:
+               free: bool = False, reduction: int | None = None) -> ManaCost:
     """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
     and ``targets`` targets: the mana cost with X's value in (107.3a), or nothing when it is
     cast ``free`` ("without paying its mana cost", 118.9), plus the increases, less the
-    reductions, which apply last and to generic mana only."""
+    reductions, which apply last and to generic mana only. ``reduction``: what
+    ``cost_reduction(game, pid)`` gives now, when the caller (the legal-action list, for
+    each card in hand) already has it."""
     d = obj.defn
     cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
     more = extra_target_cost(d, targets) if targets > 1 else 0  # none for a first target
@@ -223,9 +225,9 @@ def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
         # CR 903.8: {2} more for each previous cast from the command zone this game.
         more += 2 * game.players[pid].commander_casts.get(obj.card.cid, 0)
     cost = cost.plus_generic(more)
-    if game.global_sources:
-        cost = cost.minus_generic(cost_reduction(game, pid))
-    return cost
+    if reduction is None:
+        reduction = cost_reduction(game, pid) if game.global_sources else 0
+    return cost.minus_generic(reduction)
 
 
 # --------------------------------------------------------------------------- targets
@@ -395,7 +397,10 @@ def castable_cards(game: Game, pid: int) -> list[Obj]:
     return cards
 
 
-def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bool:
+def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None,
+             reduction: int | None = None) -> bool:
+    """Could ``pid`` cast ``obj`` now? ``known`` and ``reduction``: the player's mana sources
+    and cost reduction, when the caller has them (see can_afford and spell_cost)."""
     d = obj.defn
     if d.is_("Land") or d.cost is None:
         return False
@@ -403,7 +408,7 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bo
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
-    if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
+    if not can_afford(game, pid, spell_cost(game, pid, obj, reduction=reduction), known=known):
         return False
     return _targets_exist(game, pid, spell_target_specs(d), obj, None)
 
@@ -515,6 +520,8 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
     # Outside a main phase with an empty stack on one's own turn only instants and cards with
     # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
     sorcery = _sorcery_timing(game, pid)
+    # The reduction of spells' costs is the player's, whatever the card: asked once.
+    reduction = cost_reduction(game, pid) if game.global_sources else 0
     for o in castable_cards(game, pid):
         d = o.defn
         key = (o.zone, d.name)
@@ -523,7 +530,7 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
         seen_cast.add(key)
         if not (sorcery or d.is_("Instant") or FLASH in d.keywords):
             continue
-        if can_cast(game, pid, o, sources):
+        if can_cast(game, pid, o, sources, reduction):
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
     deploy = game.config.uses_deploy

@@ -233,22 +233,21 @@ class DirtyKeys(set[Any]):
     player's own legal actions read their pool (what they can pay), and no state-based
     action does, so a pool emptying at the end of a step (CR 500.4) keeps the others'."""
 
-    __slots__ = ("changes", "objs", "pools")
+    __slots__ = ("changes", "pools", "since_check")
 
     def __init__(self) -> None:
         super().__init__()
         self.changes = 0
         self.pools: dict[int, int] = {}
-        # The object ids marked since the state-based check last took them (sba.py), which
-        # the views' clearing leaves alone.
-        self.objs: set[int] = set()
+        # The keys (an object's is its id) marked since the state-based check last took
+        # them (sba.py), which the views' clearing leaves alone.
+        self.since_check: set[Any] = set()
 
     def add(self, key: Any) -> None:
         set.add(self, key)
         if key not in _QUIET_KEYS:
             self.changes += 1
-            if key.__class__ is int:  # an object's key is its id
-                self.objs.add(key)
+            self.since_check.add(key)
 
     def add_pool(self, pid: int) -> None:
         """``pid``'s mana pool, and nothing else, changed (their view key is marked)."""
