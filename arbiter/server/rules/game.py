@@ -799,8 +799,6 @@ class Game:
         # leaves-the-battlefield abilities still trigger (CR 603.10a).
         if self.triggered_watchers or self.delayed_triggers or (
                 event == "zone_change" and data["from_zone"] == BATTLEFIELD):
-            from .triggers import check_triggers
-
             check_triggers(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
@@ -814,3 +812,8 @@ class Game:
         if self.draw_offer is not None:
             self.draw_offer = None  # CR 104.4i: an offer lapses when the game state changes
             self.dirty.add("d")
+
+
+# At the end: triggers.py needs the game's module (through resolve), and an import in emit
+# ran for every event.
+from .triggers import check_triggers  # noqa: E402
