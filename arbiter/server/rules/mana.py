@@ -158,7 +158,27 @@ def plan_payment(
     return Payment(tuple(sorted(used_pool.items())), tuple(chosen))
 
 
+# can_pay's answers by everything it is given: it is a pure function of the cost, the pool's
+# content and the sources in order, so the key is sufficient whatever the plan does with
+# them. The legal-action lists ask it of each card in hand again and again with the same
+# sources (a pass, a new step); cleared when it grows large, as a bound on its memory.
+_PAYABLE: dict[tuple[ManaCost, tuple[tuple[str, int], ...], tuple[tuple[int, str], ...]],
+               bool] = {}
+_PAYABLE_MOST = 1 << 16
+
+
 def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
+    """Whether :func:`plan_payment` finds a way (remembered by its inputs, ``_PAYABLE``)."""
+    key = (cost, tuple(sorted(pool.items())) if pool else (), tuple(sources))
+    known = _PAYABLE.get(key)
+    if known is None:
+        if len(_PAYABLE) >= _PAYABLE_MOST:
+            _PAYABLE.clear()
+        known = _PAYABLE[key] = _can_pay(cost, pool, sources)
+    return known
+
+
+def _can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
     """Whether :func:`plan_payment` finds a way, without building it when it need not.
 
     The legal-action list asks this for every card in hand at every priority. When each
