@@ -195,7 +195,14 @@ class Game:
 
     @effects.setter
     def effects(self, effects: Iterable[Continuous]) -> None:
-        self.continuous = EffectList(self.invalidate_chars, effects)
+        new = EffectList(self.invalidate_chars, effects)
+        old = self.continuous
+        if len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True)):
+            # The same effects (a filter that took none away, as each cleanup step's "until
+            # end of turn" one mostly does): nothing the layers read changed, so the
+            # computed characteristics stand.
+            return
+        self.continuous = new
         self.invalidate_chars()
 
     def invalidate_chars(self) -> None:
