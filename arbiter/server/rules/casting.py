@@ -106,20 +106,25 @@ def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, 
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
+        d = o.defn
+        # A land's mana abilities change only through the layers (CR 305.7); with no static
+        # ability on the battlefield its printed ones are the answer, and a permanent
+        # without any (most creatures) is passed over before anything else is asked.
+        abilities: Sequence[ManaAbility] = d.mana_abilities
+        if not (abilities or statics):
+            continue
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        if statics and ch is not None and ch.land_mana is not None:
+            abilities = [ManaAbility(m) for m in ch.land_mana]
+        if not abilities:
+            continue
         if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
-        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
-        # A land's mana abilities change only through the layers (CR 305.7); with no static
-        # ability on the battlefield its printed ones are the answer.
-        if statics and ch is not None and ch.land_mana is not None:
-            abilities: Sequence[ManaAbility] = [ManaAbility(m) for m in ch.land_mana]
-        else:
-            abilities = o.defn.mana_abilities
-        if not abilities or _sick(game, o, ch):
+        if _sick(game, o, ch):
             continue
         ab = abilities[0]
         # Prefer lands over creatures, so creatures stay free to attack and block.
-        into = creatures if o.defn.is_("Creature") else out
+        into = creatures if "Creature" in d.types else out
         if ab.per_subtype:  # one entry per mana it makes; activated once for all
             into.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
         else:
