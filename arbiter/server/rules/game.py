@@ -118,6 +118,9 @@ class Game:
         # battlefield; None when something they depend on changed since they were computed.
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
+        # Whether ``chars`` read a library, and whether they are being computed (compute).
+        self.chars_read_library = False
+        self.computing_chars = False
         self.chars_shown: dict[int, Chars] = {}
         self.chars_settled_at = -1  # ``dirty.changes`` after the last settle_chars
         # Hidden cards a static ability keeps revealed, as the views were last told
@@ -393,6 +396,8 @@ class Game:
         return self.zones[(zone, pid if zone in PLAYER_ZONES else None)]
 
     def library(self, pid: int) -> list[Obj]:
+        if self.computing_chars:
+            self.chars_read_library = True  # the layers read a library (layers.compute)
         return self.zones[(LIBRARY, pid)]
 
     def hand(self, pid: int) -> list[Obj]:
@@ -451,9 +456,11 @@ class Game:
     def _zone_changed(self, zone: str) -> None:
         """An object entered or left ``zone``. The layers (layers.py) read the battlefield,
         and of the other zones only a library's top card (a lord's "as long as the top card
-        of your library is ...", a global source's static ability): a card drawn, cast or
-        discarded leaves the layered characteristics as they were."""
-        if zone == BATTLEFIELD or (zone == LIBRARY and self.global_sources):
+        of your library is ...", a global source's static ability), through
+        :meth:`library`, which records whether the layers last computed did: a card drawn,
+        cast or discarded leaves the layered characteristics as they were, and so does a
+        card drawn from a library they didn't read."""
+        if zone == BATTLEFIELD or (zone == LIBRARY and self.chars_read_library):
             self.chars = None
 
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
