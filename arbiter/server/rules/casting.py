@@ -509,31 +509,33 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
     def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:
         actions.append(Action(len(actions), kind, label, obj=obj, index=index))
 
-    hand = game.hand(pid)
-    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land.
-    if (game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
-            and game.lands_played.get(pid, 0) < 1):
+    # Outside a main phase with an empty stack on one's own turn only instants and cards with
+    # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
+    sorcery = _sorcery_timing(game, pid)
+    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land (at
+    # sorcery timing: a main phase of their turn with an empty stack).
+    if sorcery and game.lands_played.get(pid, 0) < 1:
         seen: set[str] = set()
-        for o in hand:
-            if o.defn.is_("Land") and o.name not in seen:
+        for o in game.hand(pid):
+            if "Land" in o.defn.types and o.name not in seen:
                 seen.add(o.name)  # identical lands are one choice
                 add("play_land", f"Play {o.name}", o.oid)
     # Nothing below changes the game, so the mana sources are found once for every question.
     sources = mana_sources(game, pid)
     # Cards of one name in one zone are one choice, and castable or not alike: asked once.
     seen_cast: set[tuple[str, str]] = set()
-    # Outside a main phase with an empty stack on one's own turn only instants and cards with
-    # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
-    sorcery = _sorcery_timing(game, pid)
     # The reduction of spells' costs is the player's, whatever the card: asked once.
     reduction = cost_reduction(game, pid) if game.global_sources else 0
     for o in castable_cards(game, pid):
         d = o.defn
+        types = d.types
+        if "Land" in types:
+            continue
         key = (o.zone, d.name)
-        if key in seen_cast or d.is_("Land"):
+        if key in seen_cast:
             continue
         seen_cast.add(key)
-        if not (sorcery or d.is_("Instant") or FLASH in d.keywords):
+        if not (sorcery or "Instant" in types or FLASH in d.keywords):
             continue
         if can_cast(game, pid, o, sources, reduction):
             where = " from the command zone" if o.zone == COMMAND else ""
