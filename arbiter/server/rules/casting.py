@@ -407,9 +407,10 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None,
     """Could ``pid`` cast ``obj`` now? ``known`` and ``reduction``: the player's mana sources
     and cost reduction, when the caller has them (see can_afford and spell_cost)."""
     d = obj.defn
-    if d.is_("Land") or d.cost is None:
+    types = d.types
+    if "Land" in types or d.cost is None:
         return False
-    if not d.is_("Instant") and FLASH not in d.keywords and not _sorcery_timing(game, pid):
+    if "Instant" not in types and FLASH not in d.keywords and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
