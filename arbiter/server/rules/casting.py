@@ -295,17 +295,20 @@ def _candidates(game: Game, controller: int, spec: TargetSpec, source: Obj | Non
         yield from (("o", o.oid) for p in owners for o in game.graveyard(p)
                     if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
+        # The layers once for the loop, as is_type would read them for each permanent.
+        table = layered_table(game)
         for o in game.battlefield:
             if o.phased_out:
                 continue
-            if kind in ("creature", "opponent_creature") and not is_type(game, o, "Creature"):
+            ch = table.get(o.oid) if table is not None else None
+            types = o.defn.types if ch is None else ch.types
+            if kind in ("creature", "opponent_creature") and "Creature" not in types:
                 continue
             if kind == "opponent_creature" and not game.are_opponents(controller, o.controller):
                 continue
-            if kind == "player_or_planeswalker" and not is_type(game, o, "Planeswalker"):
+            if kind == "player_or_planeswalker" and "Planeswalker" not in types:
                 continue
-            if kind == "any" and not (is_type(game, o, "Creature")
-                                      or is_type(game, o, "Planeswalker")):
+            if kind == "any" and not ("Creature" in types or "Planeswalker" in types):
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
