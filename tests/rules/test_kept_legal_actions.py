@@ -1,17 +1,24 @@
 """What the engine keeps between decisions while nothing changes (casting.priority_actions,
-sba.check, Game.settle_chars, keyed by ``Game.dirty.changes``) must give exactly what it
-would compute afresh: the legal actions at priority (CR 117.1), the state-based check (CR
-704.3) and the layered characteristics the views are told about."""
+casting.mana_sources, sba.check, Game.settle_chars, keyed by ``Game.dirty.changes``; the
+layers, kept until something they read changes; mana.can_pay, by its inputs) must give
+exactly what it would compute afresh: the legal actions at priority (CR 117.1), the mana
+sources, the state-based check (CR 704.3) and the layered characteristics."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.rules import GameConfig, PlayerConfig, Table, sba
+from arbiter.server.rules import GameConfig, PlayerConfig, Table, attachments, sba
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
-from arbiter.server.rules.casting import _priority_actions
-from arbiter.server.rules.state import DirtyKeys
+from arbiter.server.rules.casting import _mana_sources, _priority_actions, mana_sources
+from arbiter.server.rules.characteristics import is_type, toughness
+from arbiter.server.rules.game import Game
+from arbiter.server.rules.layers import compute
+from arbiter.server.rules.mana import COLORS, ManaCost, can_pay, plan_payment
+from arbiter.server.rules.state import HAND, DirtyKeys
 
 from .helpers import Scene
 from .random_play import random_play
@@ -59,14 +66,106 @@ def test_500_4_the_mana_pool_emptying_drops_its_players_kept_list() -> None:
     assert g.decision.player == 0 and g.find("cast", "Lightning Bolt") is None
 
 
+def test_dirty_keys_keep_what_was_marked_since_the_state_based_check_took_it() -> None:
+    keys = DirtyKeys()
+    keys.add(12)
+    keys.add(("p", 1))
+    keys.add("w")  # quiet: it changes nothing the check reads
+    keys.clear()  # the views' clearing leaves them
+    assert keys.since_check == {12, ("p", 1)}
+
+
+def test_514_2_a_cleanup_that_ends_no_effect_keeps_the_layers() -> None:
+    g = (Scene().battlefield(0, "Forest", "Grizzly Bears").hand(0, "Giant Growth")
+         .at("main1").start())
+    g.cast(0, "Giant Growth", "Grizzly Bears").resolve()
+    game = g.game
+    assert len(game.effects) == 1
+    table = game.chars = compute(game)
+    game.effects = [e for e in game.effects if e.duration != "until_turn_of"]
+    assert game.chars is table  # the same effects: nothing the layers read changed
+    game.effects = []  # the +3/+3 ends (CR 514.2)
+    assert game.chars is None
+
+
+def _draw_keeps_layers(g: Any) -> bool:
+    game: Game = g.game
+    game.chars = compute(game)
+    table = game.chars
+    game.move(game.library(0)[-1], HAND)
+    return game.chars is table
+
+
+def test_a_card_drawn_keeps_the_layers_unless_they_read_a_library() -> None:
+    lord = (Scene().battlefield(0, "Elvish Archdruid", "Llanowar Elves")
+            .library(0, "Forest", "Forest").start())
+    assert _draw_keeps_layers(lord)  # "other Elves get +1/+1" reads no library
+    nocturnus = (Scene().battlefield(0, "Vampire Nocturnus", "Child of Night")
+                 .library(0, "Black Knight", "Wastes").start())
+    assert not _draw_keeps_layers(nocturnus)  # "as long as the top card ... is black"
+
+
+_COSTS = st.builds(ManaCost, st.integers(0, 4),
+                   st.lists(st.tuples(st.sampled_from(COLORS), st.integers(1, 2)), max_size=2,
+                            unique_by=lambda p: p[0]).map(lambda ps: tuple(sorted(ps))))
+_SOURCES = st.lists(st.sampled_from(["W", "U", "B", "R", "G", "C", "BR", "GW", "*"]),
+                    max_size=6).map(lambda ts: [(i, t) for i, t in enumerate(ts)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_COSTS, st.dictionaries(st.sampled_from(COLORS), st.integers(1, 2), max_size=2),
+       _SOURCES)
+def test_601_2g_can_pay_answers_as_the_payment_plan_also_when_remembered(
+        cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> None:
+    planned = plan_payment(cost, pool, sources) is not None
+    assert can_pay(cost, pool, sources) is planned
+    assert can_pay(cost, dict(pool), list(sources)) is planned  # from what it remembers
+
+
+def _check_sba_kept(game: Game) -> None:
+    """When the next state-based check would look only at the permanents marked since the
+    last (sba._to_examine), every other permanent needs nothing (CR 704.5f-i, q), and when
+    it would skip the Auras and Equipment, none is illegal (704.5m-n)."""
+    kept = game.sba_kept
+    if game.sba_idle_at < 0 or kept is None or kept[0] is not game.chars or (
+            game.chars is None and (game.continuous or game.global_sources)):
+        return
+    marked = game.dirty.since_check
+    for o in game.battlefield:
+        if o.oid in marked or o.phased_out:
+            continue
+        assert not o.deathtouched
+        if is_type(game, o, "Creature"):
+            assert toughness(game, o) > 0 and o.damage < toughness(game, o)
+        if is_type(game, o, "Planeswalker"):
+            assert o.counter("loyalty") > 0
+        assert not (o.counter("+1/+1") and o.counter("-1/-1"))
+        assert o.oid in kept[1] or not o.defn.legendary
+    if kept[2] and sba._attachments_stand(game, marked, set(kept[2])):
+        assert attachments.illegal_auras(game) == []
+        for o in game.battlefield:
+            host = attachments.host_of(game, o)
+            if o.attached_to is not None and not o.phased_out and not o.defn.is_aura:
+                assert host is not None and attachments.can_equip(game, o, host)
+
+
 def _check_kept(table: Table) -> None:
-    """After each command: the pending priority list is what a fresh computation gives; a
-    state-based check the engine would skip finds nothing and changes nothing; a settle of
-    the characteristics it would skip marks nothing."""
+    """After each command: the pending priority list is what a fresh computation gives, and
+    so are each player's kept mana sources and the kept layers; a state-based check the
+    engine would skip finds nothing and changes nothing, and one it would make looking only
+    at what changed would find nothing elsewhere; a settle of the characteristics it would
+    skip marks nothing."""
     game = table.top
     d = table.pending
     if d is not None and d.kind == "priority" and game.melee is None:
         assert d.actions == _priority_actions(game, d.player)
+    for pid in game.players_in_game():
+        assert mana_sources(game, pid) == _mana_sources(game, pid, None)
+    if game.chars is not None:
+        kept, read = game.chars, game.chars_read_library
+        assert kept == compute(game)
+        game.chars, game.chars_read_library = kept, read
+    _check_sba_kept(game)
     if game.sba_idle_at == game.dirty.changes:
         before, at = table.state_hash(), game.dirty.changes
         game.sba_idle_at = -1

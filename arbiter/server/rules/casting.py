@@ -77,7 +77,26 @@ def is_sick(game: Game, obj: Obj) -> bool:
 
 
 def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple[int, str]]:
-    """Untapped mana abilities ``pid`` can activate now, as (object id, mana type)."""
+    """Untapped mana abilities ``pid`` can activate now, as (object id, mana type).
+
+    Each player's last answer is kept with the count of the game's changes and the turn,
+    and given again (a copy) while they stand: the answer reads permanents (controller,
+    tapped, phasing, attachments, the layers, since when they are controlled), which mark
+    their keys and so move ``dirty.changes``, and the turn (summoning sickness, CR 302.6);
+    not the mana pools, the step or who has priority, which the legal-action list's key has
+    besides and which move without the count (a pool emptying, a new step)."""
+    key = (game.dirty.changes, game.turn)
+    kept = game.sources_kept.get(pid) if exclude is None else None
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    out = _mana_sources(game, pid, exclude)
+    if exclude is None:
+        game.sources_kept[pid] = (key, out)
+        return list(out)
+    return out
+
+
+def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     creatures: list[tuple[int, str]] = []
     # This runs for every legal-action list, so it reads the layers once (as is_sick and
@@ -89,20 +108,25 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
+        d = o.defn
+        # A land's mana abilities change only through the layers (CR 305.7); with no static
+        # ability on the battlefield its printed ones are the answer, and a permanent
+        # without any (most creatures) is passed over before anything else is asked.
+        abilities: Sequence[ManaAbility] = d.mana_abilities
+        if not (abilities or statics):
+            continue
+        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        if statics and ch is not None and ch.land_mana is not None:
+            abilities = [ManaAbility(m) for m in ch.land_mana]
+        if not abilities:
+            continue
         if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
-        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
-        # A land's mana abilities change only through the layers (CR 305.7); with no static
-        # ability on the battlefield its printed ones are the answer.
-        if statics and ch is not None and ch.land_mana is not None:
-            abilities: Sequence[ManaAbility] = [ManaAbility(m) for m in ch.land_mana]
-        else:
-            abilities = o.defn.mana_abilities
-        if not abilities or _sick(game, o, ch):
+        if _sick(game, o, ch):
             continue
         ab = abilities[0]
         # Prefer lands over creatures, so creatures stay free to attack and block.
-        into = creatures if o.defn.is_("Creature") else out
+        into = creatures if "Creature" in d.types else out
         if ab.per_subtype:  # one entry per mana it makes; activated once for all
             into.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
         else:
@@ -216,11 +240,13 @@ def mana_amount(game: Game, obj: Obj, ab: ManaAbility) -> int:
                if o.controller == obj.controller and ab.per_subtype in subtypes(game, o))
 
 def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
-               free: bool = False) -> ManaCost:
+               free: bool = False, reduction: int | None = None) -> ManaCost:
     """The total cost of casting ``obj`` from its zone (CR 601.2f) with X announced as ``x``
     and ``targets`` targets: the mana cost with X's value in (107.3a), or nothing when it is
     cast ``free`` ("without paying its mana cost", 118.9), plus the increases, less the
-    reductions, which apply last and to generic mana only."""
+    reductions, which apply last and to generic mana only. ``reduction``: what
+    ``cost_reduction(game, pid)`` gives now, when the caller (the legal-action list, for
+    each card in hand) already has it."""
     d = obj.defn
     cost = ManaCost() if free else (d.cost or ManaCost()).with_x(x, d.x_color)
     more = extra_target_cost(d, targets) if targets > 1 else 0  # none for a first target
@@ -228,9 +254,9 @@ def spell_cost(game: Game, pid: int, obj: Obj, *, x: int = 0, targets: int = 1,
         # CR 903.8: {2} more for each previous cast from the command zone this game.
         more += 2 * game.players[pid].commander_casts.get(obj.card.cid, 0)
     cost = cost.plus_generic(more)
-    if game.global_sources:
-        cost = cost.minus_generic(cost_reduction(game, pid))
-    return cost
+    if reduction is None:
+        reduction = cost_reduction(game, pid) if game.global_sources else 0
+    return cost.minus_generic(reduction)
 
 
 # --------------------------------------------------------------------------- targets
@@ -293,17 +319,20 @@ def _candidates(game: Game, controller: int, spec: TargetSpec, source: Obj | Non
         yield from (("o", o.oid) for p in owners for o in game.graveyard(p)
                     if _passes(game, o, spec, controller, by))
     if kind in ("any", "player_or_planeswalker", "creature", "permanent", "opponent_creature"):
+        # The layers once for the loop, as is_type would read them for each permanent.
+        table = layered_table(game)
         for o in game.battlefield:
             if o.phased_out:
                 continue
-            if kind in ("creature", "opponent_creature") and not is_type(game, o, "Creature"):
+            ch = table.get(o.oid) if table is not None else None
+            types = o.defn.types if ch is None else ch.types
+            if kind in ("creature", "opponent_creature") and "Creature" not in types:
                 continue
             if kind == "opponent_creature" and not game.are_opponents(controller, o.controller):
                 continue
-            if kind == "player_or_planeswalker" and not is_type(game, o, "Planeswalker"):
+            if kind == "player_or_planeswalker" and "Planeswalker" not in types:
                 continue
-            if kind == "any" and not (is_type(game, o, "Creature")
-                                      or is_type(game, o, "Planeswalker")):
+            if kind == "any" and not ("Creature" in types or "Planeswalker" in types):
                 continue
             if source is not None and o.oid == source.oid and kind == "creature":
                 continue
@@ -400,15 +429,19 @@ def castable_cards(game: Game, pid: int) -> list[Obj]:
     return cards
 
 
-def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None) -> bool:
+def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None,
+             reduction: int | None = None) -> bool:
+    """Could ``pid`` cast ``obj`` now? ``known`` and ``reduction``: the player's mana sources
+    and cost reduction, when the caller has them (see can_afford and spell_cost)."""
     d = obj.defn
-    if d.is_("Land") or d.cost is None:
+    types = d.types
+    if "Land" in types or d.cost is None:
         return False
-    if not d.is_("Instant") and FLASH not in d.keywords and not _sorcery_timing(game, pid):
+    if "Instant" not in types and FLASH not in d.keywords and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
-    if not can_afford(game, pid, spell_cost(game, pid, obj), known=known):
+    if not can_afford(game, pid, spell_cost(game, pid, obj, reduction=reduction), known=known):
         return False
     return _targets_exist(game, pid, spell_target_specs(d), obj, None)
 
@@ -504,31 +537,35 @@ def _priority_actions(game: Game, pid: int) -> list[Action]:
     def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:
         actions.append(Action(len(actions), kind, label, obj=obj, index=index))
 
-    hand = game.hand(pid)
-    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land.
-    if (game.step in MAIN_PHASES and not game.stack and game.is_active(pid)
-            and game.lands_played.get(pid, 0) < 1):
+    # Outside a main phase with an empty stack on one's own turn only instants and cards with
+    # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
+    sorcery = _sorcery_timing(game, pid)
+    # CR 305.2; 805.4c: with shared team turns each player on the team may play a land (at
+    # sorcery timing: a main phase of their turn with an empty stack).
+    if sorcery and game.lands_played.get(pid, 0) < 1:
         seen: set[str] = set()
-        for o in hand:
-            if o.defn.is_("Land") and o.name not in seen:
+        for o in game.hand(pid):
+            if "Land" in o.defn.types and o.name not in seen:
                 seen.add(o.name)  # identical lands are one choice
                 add("play_land", f"Play {o.name}", o.oid)
     # Nothing below changes the game, so the mana sources are found once for every question.
     sources = mana_sources(game, pid)
     # Cards of one name in one zone are one choice, and castable or not alike: asked once.
     seen_cast: set[tuple[str, str]] = set()
-    # Outside a main phase with an empty stack on one's own turn only instants and cards with
-    # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
-    sorcery = _sorcery_timing(game, pid)
+    # The reduction of spells' costs is the player's, whatever the card: asked once.
+    reduction = cost_reduction(game, pid) if game.global_sources else 0
     for o in castable_cards(game, pid):
         d = o.defn
+        types = d.types
+        if "Land" in types:
+            continue
         key = (o.zone, d.name)
-        if key in seen_cast or d.is_("Land"):
+        if key in seen_cast:
             continue
         seen_cast.add(key)
-        if not (sorcery or d.is_("Instant") or FLASH in d.keywords):
+        if not (sorcery or "Instant" in types or FLASH in d.keywords):
             continue
-        if can_cast(game, pid, o, sources):
+        if can_cast(game, pid, o, sources, reduction):
             where = " from the command zone" if o.zone == COMMAND else ""
             add("cast", f"Cast {o.name}{where}", o.oid)
     deploy = game.config.uses_deploy

@@ -585,28 +585,44 @@ def _watch_for_loop(game: Game) -> bool:
 
 def fingerprint(game: Game) -> str:
     """The game's state with object ids abstracted away (ids change with every zone move even
-    when nothing else does), for recognising a repeated state."""
+    when nothing else does), for recognising a repeated state.
+
+    The parts go to the hash one after the other: the turn and the players, then each
+    zone's objects as their reprs sorted (the order of a zone's list is not part of the
+    state) and joined by newlines, then the stack and the count of effects, separated by
+    control characters that no repr contains, so that two different states never give the
+    same input. (Each object's repr is made once, and nothing is repr'd twice.)"""
 
     def ident(o: Any) -> Any:
         if o is None:
             return None
         return (o.card.cid if o.card is not None else o.name, o.controller)
 
-    parts: list[Any] = [game.turn, game.step, game.active]
+    head: list[Any] = [game.turn, game.step, game.active]
     for p in game.seats:
         ps = game.players[p]
-        parts.append((p, ps.in_game, ps.life, ps.poison, sorted(ps.mana.items()),
-                      len(game.library(p)), len(game.hand(p)), len(game.graveyard(p))))
+        head.append((p, ps.in_game, ps.life, ps.poison, sorted(ps.mana.items()),
+                     len(game.library(p)), len(game.hand(p)), len(game.graveyard(p))))
+    h = hashlib.blake2b(repr(head).encode(), digest_size=16)
+    objects = game.objects
     for zone in (BATTLEFIELD, "exile", "command"):
-        objs = []
+        reprs = []
         for o in game.zone(zone):
-            host = game.objects.get(o.attached_to) if o.attached_to else None
-            objs.append((ident(o), o.tapped, o.damage, sorted(o.counters.items()),
-                         o.phased_out, ident(host)))
-        parts.append(sorted(map(repr, objs)))  # each object's repr made once, not twice
+            host = objects.get(o.attached_to) if o.attached_to else None
+            card = o.card
+            reprs.append(repr(((card.cid if card is not None else o.name, o.controller),
+                               o.tapped, o.damage,
+                               sorted(o.counters.items()) if o.counters else [],
+                               o.phased_out, ident(host))))
+        reprs.sort()
+        h.update(b"\x00")
+        h.update("\n".join(reprs).encode())
+    stack = []
     for o in game.stack:
-        tgts = [t if t[0] == "p" else ident(game.objects.get(t[1])) for t in o.targets]
-        parts.append((ident(o), ident(o.source), o.ability_index, tgts))
-    parts.append(len(game.effects))
-    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+        tgts = [t if t[0] == "p" else ident(objects.get(t[1])) for t in o.targets]
+        stack.append((ident(o), ident(o.source), o.ability_index, tgts))
+    h.update(b"\x01")
+    h.update(repr(stack).encode())
+    h.update(b"\x02%d" % len(game.effects))
+    return h.hexdigest()
 

@@ -118,6 +118,9 @@ class Game:
         # battlefield; None when something they depend on changed since they were computed.
         # ``chars_shown`` is what the views were last told (see :meth:`settle_chars`).
         self.chars: dict[int, Chars] | None = None
+        # Whether ``chars`` read a library, and whether they are being computed (compute).
+        self.chars_read_library = False
+        self.computing_chars = False
         self.chars_shown: dict[int, Chars] = {}
         self.chars_settled_at = -1  # ``dirty.changes`` after the last settle_chars
         # Hidden cards a static ability keeps revealed, as the views were last told
@@ -156,9 +159,15 @@ class Game:
         # (sba.py): until the game changes, another would find nothing either, so sba.check
         # skips it (-1: the last check found something).
         self.sba_idle_at = -1
+        # The last check's layers table and the legendary and attached permanents it saw
+        # (sba._to_examine: what lets the next look only at the permanents marked since).
+        self.sba_kept: tuple[dict[int, Chars] | None, set[int], set[int]] | None = None
         # Each player's last legal-action list at priority, with what it was computed from
         # (casting.priority_actions reuses it while that stands).
         self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}
+        # Each player's mana sources, with the change count and turn they were found at
+        # (casting.mana_sources).
+        self.sources_kept: dict[int, tuple[tuple[int, int], list[tuple[int, str]]]] = {}
         # And the mana actions of the last list, by the mana sources they were made from.
         self.mana_actions: dict[int, tuple[tuple[tuple[int, str], ...],
                                            list[tuple[str, int, int]]]] = {}
@@ -192,7 +201,14 @@ class Game:
 
     @effects.setter
     def effects(self, effects: Iterable[Continuous]) -> None:
-        self.continuous = EffectList(self.invalidate_chars, effects)
+        new = EffectList(self.invalidate_chars, effects)
+        old = self.continuous
+        if len(new) == len(old) and all(a is b for a, b in zip(new, old, strict=True)):
+            # The same effects (a filter that took none away, as each cleanup step's "until
+            # end of turn" one mostly does): nothing the layers read changed, so the
+            # computed characteristics stand.
+            return
+        self.continuous = new
         self.invalidate_chars()
 
     def invalidate_chars(self) -> None:
@@ -383,6 +399,8 @@ class Game:
         return self.zones[(zone, pid if zone in PLAYER_ZONES else None)]
 
     def library(self, pid: int) -> list[Obj]:
+        if self.computing_chars:
+            self.chars_read_library = True  # the layers read a library (layers.compute)
         return self.zones[(LIBRARY, pid)]
 
     def hand(self, pid: int) -> list[Obj]:
@@ -441,9 +459,11 @@ class Game:
     def _zone_changed(self, zone: str) -> None:
         """An object entered or left ``zone``. The layers (layers.py) read the battlefield,
         and of the other zones only a library's top card (a lord's "as long as the top card
-        of your library is ...", a global source's static ability): a card drawn, cast or
-        discarded leaves the layered characteristics as they were."""
-        if zone == BATTLEFIELD or (zone == LIBRARY and self.global_sources):
+        of your library is ...", a global source's static ability), through
+        :meth:`library`, which records whether the layers last computed did: a card drawn,
+        cast or discarded leaves the layered characteristics as they were, and so does a
+        card drawn from a library they didn't read."""
+        if zone == BATTLEFIELD or (zone == LIBRARY and self.chars_read_library):
             self.chars = None
 
     def _mark_zone(self, zone: str, zone_owner: int | None) -> None:
@@ -796,8 +816,6 @@ class Game:
         # leaves-the-battlefield abilities still trigger (CR 603.10a).
         if self.triggered_watchers or self.delayed_triggers or (
                 event == "zone_change" and data["from_zone"] == BATTLEFIELD):
-            from .triggers import check_triggers
-
             check_triggers(self, event, data)
 
     # ------------------------------------------------------------------ view bookkeeping
@@ -811,3 +829,8 @@ class Game:
         if self.draw_offer is not None:
             self.draw_offer = None  # CR 104.4i: an offer lapses when the game state changes
             self.dirty.add("d")
+
+
+# At the end: triggers.py needs the game's module (through resolve), and an import in emit
+# ran for every event.
+from .triggers import check_triggers  # noqa: E402

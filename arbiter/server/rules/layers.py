@@ -128,7 +128,21 @@ class LayerEffect:
 
 
 def compute(game: Game) -> State:
-    """Every phased-in permanent's characteristics, through layers 4 to 7."""
+    """Every phased-in permanent's characteristics, through layers 4 to 7.
+
+    Whether they read a library (a lord's "as long as the top card of your library is ...")
+    is recorded as they are computed (``Game.library`` sets ``chars_read_library`` while
+    ``computing_chars``), so that a card leaving or entering a library drops them only
+    when they did (Game._zone_changed)."""
+    game.chars_read_library = False
+    game.computing_chars = True
+    try:
+        return _compute(game)
+    finally:
+        game.computing_chars = False
+
+
+def _compute(game: Game) -> State:
     state: State = {o.oid: printed(o) for o in game.battlefield if not o.phased_out}
     by_layer: dict[str, list[LayerEffect]] = {}
     for eff in _gather(game, state):

@@ -60,7 +60,10 @@ class ManaCost:
     @property
     def mana_value(self) -> int:
         """With X as 0 (CR 107.3g, 202.3e): the value everywhere but on the stack."""
-        return self.generic + sum(n for _, n in self.pips)
+        value = self.generic
+        for _, n in self.pips:  # a loop, not sum() over a generator: asked for every cost
+            value += n
+        return value
 
     def with_x(self, value: int, color: str = "") -> ManaCost:
         """The cost to pay once X is announced: each {X} becomes {value} (CR 107.3a), or
@@ -189,7 +192,29 @@ def after_paying(cost: ManaCost, color: str, amount: int) -> ManaCost:
     return ManaCost(generic, tuple(sorted((c, n) for c, n in counts.items() if n)), cost.x)
 
 
+# can_pay's answers by everything it is given: it is a pure function of the cost, the pool's
+# content and the sources in order, so the key is sufficient whatever the plan does with
+# them. The legal-action lists ask it of each card in hand again and again with the same
+# sources (a pass, a new step); cleared when it grows large, as a bound on its memory.
+_PAYABLE: dict[tuple[int, tuple[tuple[str, int], ...], int, tuple[tuple[str, int], ...],
+                     tuple[tuple[int, str], ...]], bool] = {}
+_PAYABLE_MOST = 1 << 16
+
+
 def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
+    """Whether :func:`plan_payment` finds a way (remembered by its inputs, ``_PAYABLE``)."""
+    # The cost by its fields: a tuple hashes and compares without the dataclass's methods.
+    key = (cost.generic, cost.pips, cost.x, tuple(sorted(pool.items())) if pool else (),
+           tuple(sources))
+    known = _PAYABLE.get(key)
+    if known is None:
+        if len(_PAYABLE) >= _PAYABLE_MOST:
+            _PAYABLE.clear()
+        known = _PAYABLE[key] = _can_pay(cost, pool, sources)
+    return known
+
+
+def _can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
     """Whether :func:`plan_payment` finds a way, without building it when it need not.
 
     The legal-action list asks this for every card in hand at every priority. When each

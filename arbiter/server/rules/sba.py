@@ -3,7 +3,7 @@ ones performed at once, repeated until none apply (CR 704.3)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import archenemy, attachments, ending, planechase
 from .characteristics import layered_table, toughness
@@ -14,6 +14,7 @@ from .state import BATTLEFIELD, COMMAND, EXILE, GRAVEYARD, Action, Obj
 
 if TYPE_CHECKING:
     from .game import Flow, Game
+    from .layers import Chars
 
 
 def check(game: Game) -> Flow:
@@ -45,14 +46,15 @@ def check(game: Game) -> Flow:
     plus_minus: list[Obj] = []
     # The layers once for the whole battlefield, as is_type and toughness would read them.
     table = layered_table(game)
-    attached = False  # anything attached to anything: only then can an attachment be illegal
-    legends = 0  # only with two legendary permanents can the legend rule apply
-    for o in list(game.battlefield):
+    marked, objs, legend_ids, attached_ids = _to_examine(game, table)
+    for o in objs:
         deathtouched, o.deathtouched = o.deathtouched, False  # "since the last check"
         if o.phased_out:
             continue
-        attached = attached or o.attached_to is not None or o.defn.is_aura
-        legends += o.defn.legendary
+        if o.attached_to is not None or o.defn.is_aura:
+            attached_ids.add(o.oid)
+        if o.defn.legendary:
+            legend_ids.add(o.oid)
         ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
         types = o.defn.types if ch is None else ch.types
         if "Creature" in types:
@@ -67,7 +69,11 @@ def check(game: Game) -> Flow:
             to_graveyard.append(o)  # CR 704.5i
         if o.counters and o.counter("+1/+1") and o.counter("-1/-1"):
             plus_minus.append(o)  # CR 704.5q
-    if attached:
+    # Only with something attached to something can an attachment be illegal, and only
+    # with two legendary permanents can the legend rule apply.
+    attached, legends = bool(attached_ids), len(legend_ids)
+    stand = attached and _attachments_stand(game, marked, attached_ids)
+    if attached and not stand:
         to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
     stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
@@ -82,7 +88,9 @@ def check(game: Game) -> Flow:
             game.remove_counters(o, "+1/+1", n)
             game.remove_counters(o, "-1/-1", n)
             performed = True
-    if attached and attachments.unattach_illegal_equipment(game):  # CR 704.5n
+    # (What this check did so far may have taken an Equipment's creature away.)
+    if attached and not (stand and not performed) and attachments.unattach_illegal_equipment(
+            game):  # CR 704.5n
         performed = True
     seen: set[int] = set()
     for o in to_graveyard + doomed:
@@ -111,7 +119,58 @@ def check(game: Game) -> Flow:
     idle = not (performed or legend or commander or losers or to_graveyard or doomed
                 or plus_minus)
     game.sba_idle_at = game.dirty.changes if idle else -1
+    game.sba_kept = (table, legend_ids, attached_ids)
     return performed or legend or commander
+
+
+def _to_examine(game: Game, table: dict[int, Chars] | None
+                ) -> tuple[set[Any] | None, list[Obj], set[int], set[int]]:
+    """The keys marked since the last check (None: look at everything), the permanents this
+    check must look at one by one, and the legendary permanents and those attached or Auras
+    among the rest (to be completed from the ones returned).
+
+    After a check that found nothing (``sba_idle_at`` set), a permanent can have come to
+    need a state-based action only through a change of its own or of its layered
+    characteristics. Every change of an object marks its id (``dirty.since_check``: its
+    damage, counters, deathtouch damage with it, attachment, phasing, controller, zone; a
+    new object is a new id); a change of the characteristics of objects it doesn't mark (a
+    lord entering, an effect ending, a counter on another permanent) drops the layers'
+    table, so a table still the same object as the last check's (``sba_kept``) means every
+    unmarked permanent has what it had then, and would be found fine again. So the key is
+    (the last check found nothing, the layers' table by identity, the marked keys): the
+    marked permanents are looked at, in battlefield order, and the others skipped; anything
+    else looks at the whole battlefield. The kept id sets lose the marked ids (which may
+    have left, phased out or been detached) and gain them back from the loop."""
+    marked = game.dirty.since_check
+    game.dirty.since_check = set()  # marks made from here on are for the next check
+    kept = game.sba_kept
+    if game.sba_idle_at < 0 or kept is None or kept[0] is not table:
+        return None, list(game.battlefield), set(), set()
+    _, legend_ids, attached_ids = kept
+    legend_ids -= marked
+    attached_ids -= marked
+    if not marked:
+        return marked, [], legend_ids, attached_ids
+    return marked, [o for o in game.battlefield if o.oid in marked], legend_ids, attached_ids
+
+
+def _attachments_stand(game: Game, marked: set[Any] | None, attached_ids: set[int]) -> bool:
+    """Are the Auras and Equipment as legal as the last check (which found nothing) found
+    them, so that CR 704.5m-n need not be asked? Their legality reads the attached
+    permanent, what it is attached to, their layered characteristics and the players
+    (can_enchant, can_equip, the enchant filter, protection, range of influence): so yes
+    when ``_to_examine`` found the same table, no player (or other non-object key) was
+    marked, and neither an attached permanent nor its host was."""
+    if marked is None:
+        return False
+    if any(k.__class__ is not int for k in marked):
+        return False
+    objects = game.objects
+    for oid in attached_ids:
+        o = objects.get(oid)
+        if oid in marked or o is None or o.attached_to in marked:
+            return False
+    return True
 
 
 def _legend_rule(game: Game) -> Flow:

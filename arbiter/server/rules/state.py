@@ -233,17 +233,21 @@ class DirtyKeys(set[Any]):
     player's own legal actions read their pool (what they can pay), and no state-based
     action does, so a pool emptying at the end of a step (CR 500.4) keeps the others'."""
 
-    __slots__ = ("changes", "pools")
+    __slots__ = ("changes", "pools", "since_check")
 
     def __init__(self) -> None:
         super().__init__()
         self.changes = 0
         self.pools: dict[int, int] = {}
+        # The keys (an object's is its id) marked since the state-based check last took
+        # them (sba.py), which the views' clearing leaves alone.
+        self.since_check: set[Any] = set()
 
     def add(self, key: Any) -> None:
         set.add(self, key)
         if key not in _QUIET_KEYS:
             self.changes += 1
+            self.since_check.add(key)
 
     def add_pool(self, pid: int) -> None:
         """``pid``'s mana pool, and nothing else, changed (their view key is marked)."""
@@ -296,7 +300,13 @@ class Decision:
     def forced(self) -> bool:
         """No real choice: at most one option besides mana abilities (which cannot break a
         loop). Used to recognise loops of mandatory actions (CR 104.4b)."""
-        return sum(1 for a in self.actions if a.kind != "mana") <= 1
+        seen = False
+        for a in self.actions:  # stops at the second: asked of every decision acted on
+            if a.kind != "mana":
+                if seen:
+                    return False
+                seen = True
+        return True
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
