@@ -48,7 +48,7 @@ async def test_a_lookup_during_the_restore_waits_for_the_room(node: ClusterNode)
             nursery.start_soon(look)
             await trio.sleep(0.05)  # the lookup runs as far as it can
 
-        _wrap(node.log, "stored_room", lookup_meanwhile)
+        _wrap(node.log, "stored_rooms", lookup_meanwhile)
         assert await node._take(ROOM)
     assert answers == [(None, True)]  # here, and there: never "closed"
     lease = await _held(node)
@@ -70,7 +70,7 @@ async def test_a_lookup_that_reads_the_lease_a_take_just_acquired_keeps_it(
 
     async with trio.open_nursery() as nursery:
         _wrap(node.directory, "lease", take_meanwhile)
-        _wrap(node.log, "claim", signal_claiming)
+        _wrap(node.log, "claim_many", signal_claiming)
         answers.append((await node._where(str(ROOM)), False))
         answers[-1] = (answers[-1][0], str(ROOM) in node.hub.matches)
     assert answers == [(None, True)]

@@ -49,13 +49,14 @@ from arbiter.server.rooms.peers import Peer
 from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
+from arbiter.server.store.rows import StoredRoom
 
 from . import lookups as steps
 from . import public_url, reachability
 from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
-from .leases import Beats, ClaimGrace, Holdings
-from .ownership import hand_over, take_over
+from .leases import Beats, ClaimGrace, Holdings, claim_batches
+from .ownership import hand_over, take_over_many
 from .pglog import ClusterLog, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
 
@@ -473,29 +474,61 @@ class ClusterNode(ServerBase):
         if under_way is not None:
             await under_way.wait()
             return room in self.holdings.epochs
+        # Held already (taken meanwhile by another task, or its lease lost in a Redis
+        # outage): True without a claim (Holdings.claimable).
+        return bool(await self._take_batch([room])) or room in self.holdings.epochs
+
+    async def _take_batch(self, rooms: Sequence[int]) -> list[int]:
+        """Take over those of ``rooms`` that nobody holds, in one claim batch (the owners,
+        the leases and the claims in three round trips, the logs in one snapshot), then
+        replay each into the core; returns the rooms this node holds afterwards. Rooms held
+        here or being taken by another task are left out. A failure before a room is
+        restored hands back the claims of the batch (their leases released: due again), so
+        that no room stays claimed and leased yet missing from the core."""
+        rooms = self.holdings.claimable(rooms)
+        if self.stopping or not rooms:
+            return []
+        with contextlib.ExitStack() as taking:
+            for room in rooms:
+                taking.enter_context(self._taking(room))
+            epochs = await take_over_many(rooms, node=self.node_id, log=self.log,
+                                          directory=self.directory, ttl=self.cluster.lease)
+            for room, epoch in sorted(epochs.items()):
+                self.holdings.claimed(room, epoch)
+                self.stats.claims += 1
+            try:
+                stored = await self.log.stored_rooms(sorted(epochs))
+            except BaseException:
+                with trio.CancelScope(shield=True):
+                    await self._hand_back(epochs)
+                raise
+            held = []
+            for room in sorted(epochs):
+                if await self._claimed(room, stored.get(room)):
+                    held.append(room)
+                await trio.sleep(0)  # a replay is the core's work: connections run between
+            return held
+
+    async def _claimed(self, room: int, stored: StoredRoom | None) -> bool:
+        """A claimed room's log read: restore it into the core. True if held afterwards."""
+        # Not restored and still held: its log did not replay (a room finished meanwhile,
+        # or a match given up to its event's node, is no longer held).
+        if not await self._restore_stored(room, stored) and room in self.holdings.epochs:
+            self.stats.claim_failures += 1
         if room in self.holdings.epochs:
-            # Held already (taken meanwhile by another task, or its lease lost in a Redis
-            # outage): a claim would raise the epoch of a room this node serves and replay it
-            # over the live one (issue 27.2).
+            log.info("room %d taken over at epoch %d", room, self.holdings.epochs[room])
             return True
-        if self.stopping:
-            return False
-        with self._taking(room):
-            epoch = await take_over(room, node=self.node_id, log=self.log,
-                                    directory=self.directory, ttl=self.cluster.lease)
-            if epoch is None:
-                return False
-            self.holdings.claimed(room, epoch)
-            self.stats.claims += 1
-            # Not restored and still held: its log did not replay (a room finished meanwhile,
-            # or a match given up to its event's node, is no longer held).
-            if not await self._restore(room) and room in self.holdings.epochs:
-                self.stats.claim_failures += 1
-            if room in self.holdings.epochs:
-                log.info("room %d taken over at epoch %d", room, epoch)
-            else:  # let go during its replay (lease lost, fenced): the core must not keep it
-                self._drop_unowned(room, "it was let go while it was being restored")
-            return room in self.holdings.epochs
+        # Let go during its replay (lease lost, fenced): the core must not keep it.
+        self._drop_unowned(room, "it was let go while it was being restored")
+        return False
+
+    async def _hand_back(self, epochs: dict[int, int]) -> None:
+        """Claims whose logs could not be read: let go, their leases released, so that they
+        are due again (this node's next round, or another node, claims them anew)."""
+        for room, epoch in sorted(epochs.items()):
+            self.holdings.forget(room)
+            with contextlib.suppress(DirectoryUnavailable):
+                await self.directory.release(room, node=self.node_id, epoch=epoch)
 
     @contextlib.contextmanager
     def _taking(self, room: int) -> Iterator[None]:
@@ -524,7 +557,9 @@ class ClusterNode(ServerBase):
             self.apply(self.hub.release_room(str(room), None, trio.current_time()))
 
     async def _restore(self, room: int) -> bool:
-        stored = await self.log.stored_room(room)
+        return await self._restore_stored(room, await self.log.stored_room(room))
+
+    async def _restore_stored(self, room: int, stored: StoredRoom | None) -> bool:
         if stored is None:  # finished meanwhile
             await self._let_go(room)
             return False
@@ -638,32 +673,32 @@ class ClusterNode(ServerBase):
                 log.warning("%s", exc)
 
     async def _take_all(self, rooms: Sequence[int]) -> bool:
-        """Take ``rooms`` over, up to ``claims_at_once`` at a time: a claim and its replay
-        mostly wait on PostgreSQL and Redis, so one after another a node would take about
-        16 ms a room here (a dead node's 1,000 rooms: 16 s on top of the lease), in parallel
-        a fraction of that (docs/cluster.md, "Failover at scale"). Each take is left to end
-        on its own, never cancelled half-way (a room claimed and not yet restored would be
-        leased and missing); the first service failure is raised once all have ended. True
-        when a room was taken (more may be due)."""
+        """Take ``rooms`` over in claim batches (:func:`.leases.claim_batches`), up to
+        ``claims_at_once`` batches at a time: one room after another, a node took about
+        16 ms a room here (a dead node's 1,000 rooms: 16 s on top of the lease), most of it
+        round trips (docs/cluster.md, "Failover at scale"). Each batch is left to end on its
+        own, never cancelled half-way (a room claimed and not yet restored would be leased
+        and missing); the first service failure is raised once all have ended. True when a
+        room was taken (more may be due)."""
         limit = trio.CapacityLimiter(self.cluster.claims_at_once)
         failed: list[LogUnavailable | DirectoryUnavailable] = []
         took = False
 
-        async def take(room: int) -> None:
+        async def take(batch: list[int]) -> None:
             nonlocal took
             async with limit:
                 if failed:  # a service failed meanwhile: the rest waits for the next round
                     return
                 try:
-                    took = await self._take(room) or took
+                    took = bool(await self._take_batch(batch)) or took
                 except RoomBusy as exc:  # its old owner hangs in a transaction: next round
                     log.warning("%s", exc)
                 except (LogUnavailable, DirectoryUnavailable) as exc:
                     failed.append(exc)
 
         async with trio.open_nursery() as nursery:
-            for room in rooms:
-                nursery.start_soon(take, room)
+            for batch in claim_batches(rooms, self.cluster.claim_batch):
+                nursery.start_soon(take, batch)
         if failed:
             raise failed[0]
         return took
