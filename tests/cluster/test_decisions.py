@@ -31,6 +31,15 @@ from arbiter.server.cluster.lookups import (
     placement,
 )
 from arbiter.server.cluster.settings import ClusterSettings
+from arbiter.server.cluster.write_retry import Probe, RetrySchedule, probe
+from arbiter.server.store.records import (
+    CommandAppended,
+    GameStarted,
+    RoomCreated,
+    RoomStateSet,
+    SeatSet,
+    SessionCreated,
+)
 
 SETTINGS = ClusterSettings(redis="redis://unused", postgres="unused")  # lease 4 s
 ME, MY_URL = "B", "ws://b:8765/"
@@ -336,3 +345,30 @@ def test_a_new_room_goes_to_a_node_with_at_least_two_rooms_fewer() -> None:
     assert placement(NodeInfo(ME, MY_URL, 0, 0, 2.0), node=ME, url=MY_URL, rooms=9) is None
     assert placement(OTHER, node=ME, url=MY_URL, rooms=4) is None  # within one room: here
     assert placement(OTHER, node=ME, url=MY_URL, rooms=5) == OTHER.url
+
+
+# ---------------------------------------------------------------------- a batch tried again
+
+
+def test_a_batch_is_tried_again_with_doubling_pauses_until_its_budget_is_spent() -> None:
+    schedule = RetrySchedule(budget=3.0, first=0.1, longest=1.0)
+    now, pauses = 50.0, []
+    while (pause := schedule.next(now)) is not None:
+        pauses.append(pause)
+        now += pause + 0.05  # each try itself takes a moment before it fails
+    assert pauses == [0.1, 0.2, 0.4, 0.8, 1.0]  # doubling, then at most a second apart
+    assert now - 50.0 <= 3.0 + 1.0 and schedule.failed_at == 50.0
+    assert RetrySchedule(budget=0.0).next(now) is None, "no budget: fails at once, as before"
+
+
+def test_a_batch_whose_answer_was_lost_is_looked_for_by_a_row_only_it_inserts() -> None:
+    seat = SeatSet(ROOM, 0, "t", "s", "Ann", None)
+    command = CommandAppended(ROOM, 40, 3, {"t": "pass"}, None, None)
+    # Upserts and assignments only: sent again as they are.
+    assert probe([SessionCreated("tok", "Ann"), seat, RoomStateSet(ROOM, "playing")],
+                 {ROOM: 2}) is None
+    # A command is found at the epoch it was written under (a new owner writes the same
+    # (game, n) at its own); a new room or game by its number.
+    assert probe([seat, command], {ROOM: 2}) == Probe("commands", (40, 3, 2))
+    assert probe([RoomCreated(9, "R", {}, None)], {9: 1}) == Probe("rooms", (9,))
+    assert probe([GameStarted(ROOM, 41, 2, 5, {}, None)], {ROOM: 2}) == Probe("games", (41,))

@@ -34,9 +34,11 @@ async def test_a_client_resuming_a_room_while_postgres_is_away_keeps_its_connect
                 node.background(nursery)  # its beat and claim loop, which rebuilds rooms
                 assert await node._take(ROOM)
                 ann = await follower(node, "tok-ann", "Ann")
+                node.writer.retry_for = 0.5
                 own_postgres.kill()
-                # A write of the room's fails: the room is let go, to be rebuilt from the
-                # log, and its followers are closed once (1012).
+                # A write of the room's fails, and PostgreSQL stays away past the node's
+                # retries (tests/cluster/test_write_retry.py): the room is let go, to be
+                # rebuilt from the log, and its followers are closed once (1012).
                 bob = connection(node)
                 node.hub.restore_sessions({"tok-bob": "Bob"})
                 await say(node, bob, {"t": "hello", "i": 1, "v": [1], "session": "tok-bob"})

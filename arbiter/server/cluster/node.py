@@ -32,13 +32,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
 import trio
 
 from arbiter.protocol import ids as room_ids
+from arbiter.protocol.codec import pack
+from arbiter.protocol.errors import Code
+from arbiter.protocol.server_messages import Error, encode
 from arbiter.server.net.connection import END, Connection
 from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
@@ -59,6 +62,7 @@ from .leases import Beats, ClaimGrace, Holdings, claim_batches
 from .ownership import hand_over, take_over_many
 from .pglog import ClusterLog, LogUnavailable, RoomBusy
 from .settings import ClusterSettings
+from .write_retry import RetrySchedule, probe
 
 log = logging.getLogger("arbiter.cluster")
 
@@ -78,11 +82,23 @@ UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy)
 class ClusterWriter:
     """Writes the gate's batches to PostgreSQL under the epoch of each room's owner (this
     node). Records of rooms this node does not own are refused without being sent; a new room
-    is owned at epoch 1 from its first record."""
+    is owned at epoch 1 from its first record.
 
-    def __init__(self, log: ClusterLog, epochs: dict[int, int]) -> None:
+    A batch PostgreSQL does not take is tried again, with pauses that double, for
+    ``retry_for`` seconds (:mod:`.write_retry`); ``stalled`` is told the batch's rooms at
+    each failure (the node then refuses new writes and tells their followers
+    ``unavailable``, keeping them connected), ``resumed`` once it is written. A batch whose
+    answer was lost is first looked for in the log. Only a batch still unwritten when the
+    time is up raises :class:`WriteFailed` (its rooms are let go and rebuilt)."""
+
+    def __init__(self, log: ClusterLog, epochs: dict[int, int], *, retry_for: float = 0.0,
+                 stalled: Callable[[frozenset[int], str], None] = lambda rooms, why: None,
+                 resumed: Callable[[], None] = lambda: None) -> None:
         self.log = log
         self.epochs = epochs
+        self.retry_for = retry_for
+        self.stalled, self.resumed = stalled, resumed
+        self.retried = 0  # batches written on a later try (for /metrics)
 
     async def write(self, records: Sequence[Record]) -> frozenset[int]:
         epochs = self.epochs
@@ -105,11 +121,41 @@ class ClusterWriter:
                     under[room] = epoch
         batch = [r for r in records if getattr(r, "room", None) not in foreign] \
             if foreign else records
-        try:
-            fenced = await self.log.write_dropping_fenced(batch, under)
-        except LogUnavailable as exc:
-            raise WriteFailed(str(exc)) from exc
+        schedule = RetrySchedule(self.retry_for)
+        lost = False  # a try's answer was lost: the batch may be in the log already
+        told = False  # the batch's rooms were said to stall
+        while True:
+            try:
+                if lost:
+                    await self.log.end_lost_batches()  # its fate is final from here on
+                    look = probe(batch, under)
+                    if look is not None and await self.log.written(look):
+                        fenced = await self._claimed_meanwhile(under)  # written: done
+                        break
+                fenced = await self.log.write_dropping_fenced(batch, under)
+                break
+            except LogUnavailable as exc:
+                lost = lost or exc.outcome_unknown
+                pause = schedule.next(trio.current_time())
+                if pause is None:
+                    raise WriteFailed(str(exc)) from exc
+                if not told:  # once a batch: its followers hear it, and stay
+                    told = True
+                    self.stalled(frozenset(under), str(exc))
+                await trio.sleep(pause)
+        if told:
+            self.retried += 1
+            self.resumed()
         return fenced | foreign
+
+    async def _claimed_meanwhile(self, under: Mapping[int, int]) -> frozenset[int]:
+        """Rooms of a batch found written after its answer was lost that the log no longer
+        gives this node at the batch's epoch: a try before the lost one may have been fenced
+        for them and the lost one written without them, so their frames must not go out."""
+        owners = await self.log.owners_of(sorted(under))
+        return frozenset(room for room, epoch in under.items()
+                         if room not in owners or owners[room].epoch != epoch
+                         or owners[room].owner != self.log.node)
 
 
 class PoolIds:
@@ -175,7 +221,10 @@ class ClusterNode(ServerBase):
         hub = Hub(config.hub, config.limits, entropy=entropy, routing=ClusterRouting(),
                   ids=self.ids)
         self.holdings = Holdings()  # the rooms this node owns, and their leases
-        super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
+        self.writer = ClusterWriter(self.log, self.holdings.epochs,
+                                    retry_for=cluster.write_retry_for, stalled=self._stalled,
+                                    resumed=lambda: self._fine("postgres"))
+        super().__init__(config, hub, self.writer)
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
         self.grace = ClaimGrace(cluster.claim_grace)  # claims wait after a Redis outage
@@ -282,6 +331,25 @@ class ClusterNode(ServerBase):
                     SERVICE_RESTART, "the cluster could not store what you were sent; "
                                      "reconnect"):
                 self.gate.send([sink], END)
+
+    def _stalled(self, rooms: frozenset[int], why: str) -> None:
+        """A batch of ``rooms`` was not written and is tried again (ClusterWriter): new writes
+        are refused meanwhile, and the rooms' followers hear ``unavailable`` naming the room
+        (an error with no request id) and keep their connections: their last actions are
+        acknowledged once the batch is in, or, if PostgreSQL stays away, they are closed with
+        1012 as before. Sent at once, past the gate: the notice causes nothing, and the
+        gate's queue waits behind the very batch it is about."""
+        self._trouble("postgres", why)
+        for room in sorted(rooms - {NO_ROOM}):
+            holder = self.hub.matches.get(str(room)) or self.hub.events.get(str(room))
+            if holder is None:
+                continue
+            frame = pack(encode(Error(Code.UNAVAILABLE, f"{why}: the last actions in room "
+                                      f"{room} wait to be stored; stay connected", None,
+                                      str(room))))
+            for peer in holder.members():
+                if peer.reading:
+                    peer.sink.deliver(frame)
 
     def _trouble(self, service: str, why: str) -> None:
         if service not in self.problems:
@@ -817,6 +885,9 @@ class ClusterNode(ServerBase):
              "second).", [({}, s.lobby_reads)]),
             ("arbiter_cluster_redirects_total", "counter",
              "Clients sent to another node.", [({}, self.hub.stats.redirects)]),
+            ("arbiter_cluster_batches_retried_total", "counter",
+             "Log batches written on a later try (PostgreSQL did not take the first).",
+             [({}, self.writer.retried)]),
             ("arbiter_cluster_dropped_frames_total", "counter",
              "Frames never sent because their records were refused or not written.",
              [({}, self.gate.dropped_frames)]),

@@ -61,6 +61,7 @@ from .pgsql import (
     room_row,
     seat_row,
 )
+from .write_retry import Probe
 
 
 class Fenced(Exception):
@@ -315,6 +316,13 @@ class PgLog:
 
     def ping(self) -> None:
         self.conn.execute("SELECT 1")
+
+    def written(self, probe: Probe) -> bool:
+        """Whether the row ``probe`` names is in the log (a batch whose answer was lost)."""
+        where = {"commands": "game = %s AND n = %s AND epoch = %s", "rooms": "id = %s",
+                 "games": "id = %s"}[probe.table]
+        return self.conn.execute(f"SELECT 1 FROM {probe.table} WHERE {where}",
+                                 probe.key).fetchone() is not None
 
     def owner(self, room: int) -> RoomOwner | None:
         row = self.conn.execute("SELECT id, owner, epoch, state FROM rooms WHERE id = %s",
@@ -690,6 +698,9 @@ class ClusterLog:
     async def ping(self) -> None:
         """Raises :class:`LogUnavailable` unless PostgreSQL answers (for /healthz)."""
         await self._call(lambda db: db.ping())
+
+    async def written(self, probe: Probe) -> bool:
+        return await self._call(lambda db: db.written(probe))
 
     async def owner(self, room: int) -> RoomOwner | None:
         return await self._call(lambda db: db.owner(room))

@@ -25,6 +25,9 @@ class ClusterSettings:
     claims_at_once: int = 3  # claim batches in flight at once
     prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
     log_timeout: float = 5.0  # bound on every PostgreSQL call
+    # A batch PostgreSQL did not take is tried again for this long (its rooms' followers
+    # stay connected, told ``unavailable``) before its rooms are let go (write_retry.py).
+    write_retry_for: float = 10.0
     directory_timeout: float = 2.0  # bound on every Redis call
 
     @property
