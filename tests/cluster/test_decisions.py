@@ -31,7 +31,7 @@ from arbiter.server.cluster.lookups import (
     placement,
 )
 from arbiter.server.cluster.settings import ClusterSettings
-from arbiter.server.cluster.write_retry import Probe, RetrySchedule, probe
+from arbiter.server.cluster.write_retry import Probe, RetrySchedule, probes
 from arbiter.server.store.records import (
     CommandAppended,
     GameStarted,
@@ -361,14 +361,19 @@ def test_a_batch_is_tried_again_with_doubling_pauses_until_its_budget_is_spent()
     assert RetrySchedule(budget=0.0).next(now) is None, "no budget: fails at once, as before"
 
 
-def test_a_batch_whose_answer_was_lost_is_looked_for_by_a_row_only_it_inserts() -> None:
+def test_a_batch_whose_answer_was_lost_is_looked_for_by_a_row_of_each_room_it_inserts_in(
+        ) -> None:
     seat = SeatSet(ROOM, 0, "t", "s", "Ann", None)
     command = CommandAppended(ROOM, 40, 3, {"t": "pass"}, None, None)
     # Upserts and assignments only: sent again as they are.
-    assert probe([SessionCreated("tok", "Ann"), seat, RoomStateSet(ROOM, "playing")],
-                 {ROOM: 2}) is None
+    assert probes([SessionCreated("tok", "Ann"), seat, RoomStateSet(ROOM, "playing")],
+                  {ROOM: 2}) == []
     # A command is found at the epoch it was written under (a new owner writes the same
-    # (game, n) at its own); a new room or game by its number.
-    assert probe([seat, command], {ROOM: 2}) == Probe("commands", (40, 3, 2))
-    assert probe([RoomCreated(9, "R", {}, None)], {9: 1}) == Probe("rooms", (9,))
-    assert probe([GameStarted(ROOM, 41, 2, 5, {}, None)], {ROOM: 2}) == Probe("games", (41,))
+    # (game, n) at its own); a new room or game by its number. One row per room: a try may
+    # have been written without the rooms another node had claimed.
+    later = CommandAppended(ROOM, 40, 4, {"t": "pass"}, None, None)
+    assert probes([seat, command, later, RoomCreated(9, "R", {}, None),
+                   GameStarted(9, 41, 1, 5, {}, None)], {ROOM: 2, 9: 1}) == [
+        Probe("commands", (40, 3, 2)), Probe("rooms", (9,))]
+    assert probes([GameStarted(ROOM, 41, 2, 5, {}, None), command], {ROOM: 2}) == [
+        Probe("games", (41,))]

@@ -25,6 +25,7 @@ from arbiter.server.cluster.pglog import (
     PgLog,
     RoomBusy,
     RoomOwner,
+    RowsExist,
 )
 from arbiter.server.net.metrics import render
 from arbiter.server.store.db import Store
@@ -421,6 +422,18 @@ async def test_a_claim_raises_the_epoch_once(log: ClusterLog, log_b: ClusterLog)
     assert await log_b.claim(room, 3) is None  # nothing to take over in a finished room
     assert (log_b.metrics.claims, log_b.metrics.claims_lost) == (1, 2)
     assert (log.metrics.claims, log.metrics.claims_lost) == (1, 1)
+
+
+async def test_a_batch_meeting_rows_already_in_the_log_is_refused_whole(
+        log: ClusterLog) -> None:
+    # A second try of a batch whose answer was lost, or a stale node's command numbers: the
+    # primary key refuses it before the fencing trigger runs. It must come out as RowsExist
+    # (the node rebuilds the rooms), not as an error that ends the node's writing task.
+    room, game = await _room_with_game(log, commands=2)
+    with pytest.raises(RowsExist):
+        await log.write([_command(room, game, 3), _command(room, game, 2)], {room: 1})
+    assert [c.n for c in await log.commands(game)] == [1, 2]  # nothing of it written
+    await log.write([_command(room, game, 3)], {room: 1})  # the log goes on
 
 
 async def test_a_claim_batch_raises_each_epoch_once_in_one_statement(

@@ -60,9 +60,9 @@ from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
 from .leases import Beats, ClaimGrace, Holdings, claim_batches
 from .ownership import hand_over, take_over_many
-from .pglog import ClusterLog, LogUnavailable, RoomBusy
+from .pglog import ClusterLog, LogUnavailable, RoomBusy, RowsExist
 from .settings import ClusterSettings
-from .write_retry import RetrySchedule, probe
+from .write_retry import RetrySchedule, probes
 
 log = logging.getLogger("arbiter.cluster")
 
@@ -128,12 +128,17 @@ class ClusterWriter:
             try:
                 if lost:
                     await self.log.end_lost_batches()  # its fate is final from here on
-                    look = probe(batch, under)
-                    if look is not None and await self.log.written(look):
+                    found = await self.log.written(probes(batch, under))
+                    if found and all(found):
                         fenced = await self._claimed_meanwhile(under)  # written: done
                         break
+                    if any(found):  # a try written without some rooms: not to be redone
+                        raise WriteFailed("part of a batch whose answer was lost is in the "
+                                          "log; its rooms are rebuilt from it")
                 fenced = await self.log.write_dropping_fenced(batch, under)
                 break
+            except RowsExist as exc:  # nothing written: the log holds what is to be rebuilt
+                raise WriteFailed(str(exc)) from exc
             except LogUnavailable as exc:
                 lost = lost or exc.outcome_unknown
                 pause = schedule.next(trio.current_time())

@@ -82,6 +82,13 @@ class RoomBusy(Exception):
         self.room = room
 
 
+class RowsExist(Exception):
+    """A batch met rows already in the log under its keys (a command's number, a room's or a
+    game's): it was written before (a try whose answer was lost), or a node that lost the
+    room wrote it from a stale view, the primary key refusing it before the fencing trigger
+    could. Nothing of the batch was written; its rooms must be rebuilt from the log."""
+
+
 class LogUnavailable(Exception):
     """PostgreSQL could not be reached or did not answer in time. For a write,
     ``outcome_unknown`` says whether the batch may nevertheless have been committed (the
@@ -317,12 +324,12 @@ class PgLog:
     def ping(self) -> None:
         self.conn.execute("SELECT 1")
 
-    def written(self, probe: Probe) -> bool:
-        """Whether the row ``probe`` names is in the log (a batch whose answer was lost)."""
+    def written(self, probes: Sequence[Probe]) -> list[bool]:
+        """Whether each row ``probes`` name is in the log (a batch whose answer was lost)."""
         where = {"commands": "game = %s AND n = %s AND epoch = %s", "rooms": "id = %s",
-                 "games": "id = %s"}[probe.table]
-        return self.conn.execute(f"SELECT 1 FROM {probe.table} WHERE {where}",
-                                 probe.key).fetchone() is not None
+                 "games": "id = %s"}
+        return [self.conn.execute(f"SELECT 1 FROM {p.table} WHERE {where[p.table]}",
+                                  p.key).fetchone() is not None for p in probes]
 
     def owner(self, room: int) -> RoomOwner | None:
         row = self.conn.execute("SELECT id, owner, epoch, state FROM rooms WHERE id = %s",
@@ -584,6 +591,8 @@ class ClusterLog:
                 if self._idle:
                     seconds = await self._send(self._idle.pop(), batch, epochs)
                     break
+            except psycopg.errors.UniqueViolation as exc:
+                raise RowsExist(str(exc).strip()) from exc
             finally:
                 self._slots.release()
             await self._call(lambda db: None)  # open a connection; it waits, idle, for us
@@ -699,8 +708,8 @@ class ClusterLog:
         """Raises :class:`LogUnavailable` unless PostgreSQL answers (for /healthz)."""
         await self._call(lambda db: db.ping())
 
-    async def written(self, probe: Probe) -> bool:
-        return await self._call(lambda db: db.written(probe))
+    async def written(self, probes: Sequence[Probe]) -> list[bool]:
+        return await self._call(lambda db: db.written(probes))
 
     async def owner(self, room: int) -> RoomOwner | None:
         return await self._call(lambda db: db.owner(room))

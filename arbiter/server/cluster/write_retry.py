@@ -14,8 +14,9 @@ lost batch's fate final (``ClusterLog.end_lost_batches``: it committed, or never
 cannot land after a later batch). Sent again, a batch that did commit would meet its own rows:
 sessions, seats and every update are written as upserts and assignments, which a second
 time leaves as they are, but a new room, game or command is an insert its primary key refuses.
-So a batch with such a row is looked for by one of them first (:func:`probe`): found, the
-batch is durable and done; missing, it never will be, and it is sent again.
+So a batch with such rows is looked for first, by a row of each room (:func:`probes`): all
+found, the batch is durable and done; none, it never will be, and it is sent again; some
+(a try written without rooms another node had claimed), the batch fails as before.
 
 Pure: no clock, no I/O; times are numbers passed in (tests/cluster/test_decisions.py).
 """
@@ -43,19 +44,24 @@ class Probe:
     key: tuple[int, ...]
 
 
-def probe(records: Sequence[Record], epochs: Mapping[int, int]) -> Probe | None:
-    """A row that shows whether the batch ``records`` (written under ``epochs``) committed;
-    None when the batch inserts nothing a second try would collide with (sessions and seats
-    are upserts, the rest assignments): then it is simply sent again. New rooms and games
-    have numbers only this node handed out."""
+def probes(records: Sequence[Record], epochs: Mapping[int, int]) -> list[Probe]:
+    """Rows that show whether the batch ``records`` (written under ``epochs``) committed: for
+    each room with inserts, its first (a try may have been written without the rooms another
+    node had claimed, so one room's row says nothing of another's). Empty when the batch
+    inserts nothing a second try would collide with (sessions and seats are upserts, the rest
+    assignments): then it is simply sent again. New rooms and games have numbers only this
+    node handed out."""
+    found: dict[int, Probe] = {}
     for r in records:
+        if getattr(r, "room", None) in found:
+            continue
         if isinstance(r, CommandAppended) and r.room in epochs:
-            return Probe("commands", (r.game, r.n, epochs[r.room]))
-        if isinstance(r, RoomCreated):
-            return Probe("rooms", (r.room,))
-        if isinstance(r, GameStarted):
-            return Probe("games", (r.game,))
-    return None
+            found[r.room] = Probe("commands", (r.game, r.n, epochs[r.room]))
+        elif isinstance(r, RoomCreated):
+            found[r.room] = Probe("rooms", (r.room,))
+        elif isinstance(r, GameStarted):
+            found[r.room] = Probe("games", (r.game,))
+    return list(found.values())
 
 
 class RetrySchedule:
