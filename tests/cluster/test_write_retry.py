@@ -15,7 +15,6 @@ import pytest
 import trio
 
 from arbiter.server.cluster.node import ClusterNode
-from arbiter.server.cluster.pglog import PgLog
 from arbiter.server.net.connection import Connection
 from arbiter.server.rooms.effects import SERVICE_RESTART
 from arbiter.server.rooms.peers import Peer
@@ -25,15 +24,9 @@ from .inprocess import ROOM, connection, follower, frames, node_with_a_room_to_c
 
 
 @pytest.fixture
-async def node(own_postgres: LocalPostgres, redis_server: LocalRedis, prefix: str,
+async def node(own_dsn: str, redis_server: LocalRedis, prefix: str,
                tmp_path: Path) -> AsyncIterator[ClusterNode]:
-    dsn = own_postgres.create_database("retry")
-    schema = PgLog(dsn, node="schema")
-    try:
-        schema.ensure_schema()
-    finally:
-        schema.close()
-    async with node_with_a_room_to_claim(redis_server.url, dsn, prefix, tmp_path) as made:
+    async with node_with_a_room_to_claim(redis_server.url, own_dsn, prefix, tmp_path) as made:
         assert await made._take(ROOM)
         yield made
 
