@@ -185,9 +185,7 @@ class Holdings:
         mine = due[rank * share:(rank + 1) * share]
         left = [room for room in due if room in self.due_before and room not in mine]
         self.due_before = set(due)
-        free = [room for room in (*mine, *left[:share])
-                if room not in self.epochs and room not in self.taking]
-        return free
+        return self.claimable((*mine, *left[:share]))
 
     def claimable(self, rooms: Iterable[int]) -> list[int]:
         """Of ``rooms``, those a claim may start on: neither held (a claim would raise the

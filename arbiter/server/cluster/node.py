@@ -86,10 +86,11 @@ class ClusterWriter:
 
     A batch PostgreSQL does not take is tried again, with pauses that double, for
     ``retry_for`` seconds (:mod:`.write_retry`); ``stalled`` is told the batch's rooms at
-    each failure (the node then refuses new writes and tells their followers
+    its first failure (the node then refuses new writes and tells their followers
     ``unavailable``, keeping them connected), ``resumed`` once it is written. A batch whose
-    answer was lost is first looked for in the log. Only a batch still unwritten when the
-    time is up raises :class:`WriteFailed` (its rooms are let go and rebuilt)."""
+    answer was lost is first looked for in the log. A batch still unwritten when the time is
+    up, one partly found, or one meeting rows already in the log raises :class:`WriteFailed`
+    (its rooms are let go and rebuilt)."""
 
     def __init__(self, log: ClusterLog, epochs: dict[int, int], *, retry_for: float = 0.0,
                  stalled: Callable[[frozenset[int], str], None] = lambda rooms, why: None,
