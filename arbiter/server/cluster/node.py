@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -94,9 +94,11 @@ class ClusterWriter:
 
     def __init__(self, log: ClusterLog, epochs: dict[int, int], *, retry_for: float = 0.0,
                  stalled: Callable[[frozenset[int], str], None] = lambda rooms, why: None,
-                 resumed: Callable[[], None] = lambda: None) -> None:
+                 resumed: Callable[[], None] = lambda: None,
+                 lease_new: Callable[[list[int]], Awaitable[None]] | None = None) -> None:
         self.log = log
         self.epochs = epochs
+        self.lease_new = lease_new
         self.retry_for = retry_for
         self.stalled, self.resumed = stalled, resumed
         self.retried = 0  # batches written on a later try (for /metrics)
@@ -122,6 +124,13 @@ class ClusterWriter:
                     under[room] = epoch
         batch = [r for r in records if getattr(r, "room", None) not in foreign] \
             if foreign else records
+        new = [r.room for r in batch if isinstance(r, RoomCreated)]
+        if new and self.lease_new is not None:
+            # Leased before the creation is written, and so before ``created`` is answered
+            # (docs/cluster.md, "Fencing", step 1): a room with no lease is one that any
+            # node's lookup takes over, and the creator's opponent, joining through another
+            # node a moment later, would take it from its creator (bench/cluster.py chaos).
+            await self.lease_new(new)
         schedule = RetrySchedule(self.retry_for)
         lost = False  # a try's answer was lost: the batch may be in the log already
         told = False  # the batch's rooms were said to stall
@@ -229,7 +238,8 @@ class ClusterNode(ServerBase):
         self.holdings = Holdings()  # the rooms this node owns, and their leases
         self.writer = ClusterWriter(self.log, self.holdings.epochs,
                                     retry_for=cluster.write_retry_for, stalled=self._stalled,
-                                    resumed=lambda: self._fine("postgres"))
+                                    resumed=lambda: self._fine("postgres"),
+                                    lease_new=self._lease_new)
         super().__init__(config, hub, self.writer)
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
@@ -798,6 +808,23 @@ class ClusterNode(ServerBase):
                 self._fine("redis")
             except DirectoryUnavailable as exc:
                 self._trouble("redis", str(exc))
+
+    async def _lease_new(self, rooms: list[int]) -> None:
+        """Take the leases of rooms about to be created here (epoch 1). With Redis away they
+        are left to the next beat (:meth:`Holdings.to_acquire`), as before: while Redis is
+        known to be away, at once, so that the batch (every room's actions in it) does not
+        wait out the directory's timeout."""
+        if "redis" in self.problems:
+            return
+        try:
+            taken = await self.directory.acquire_many(dict.fromkeys(rooms, 1),
+                                                      node=self.node_id, ttl=self.cluster.lease)
+        except DirectoryUnavailable as exc:
+            self._trouble("redis", str(exc))
+            return
+        for room in taken:
+            if room in self.holdings.epochs:
+                self.holdings.acquired(room)
 
     async def _keep_leases(self) -> None:
         directory, me, ttl, held = self.directory, self.node_id, self.cluster.lease, self.holdings
