@@ -7,6 +7,8 @@ how long a failover takes, and what two nodes carry against one (docs/cluster.md
     .venv/bin/python bench/cluster.py scale [--rooms 40] [--seconds 20] [--think-ms 200]
     .venv/bin/python bench/cluster.py failover-many [--rooms 1000] [--lease 4] [--durable]
     .venv/bin/python bench/cluster.py reconnect [--clients 1000]
+    .venv/bin/python bench/cluster.py chaos [--kills 20] [--freezes 3] [--rooms 6] [--lease 4]
+                                            [--think-ms 200] [--durable]
     .venv/bin/python bench/cluster.py all
 
 ``cost``: one cluster node (throwaway Redis and PostgreSQL on this machine) against the embedded
@@ -40,6 +42,15 @@ clock starts at the SIGKILL (the copies' leases are a little younger: the figure
 their connections, then all come back at once with their sessions (a websocket handshake and a
 hello each); prints the time until every one was welcomed again and the node's CPU per hello.
 
+``chaos``: three nodes, ``--rooms`` two-player rooms kept playing by bots (a new room when a
+match ends) through every node's entry URL, and ``--kills`` SIGKILLs and ``--freezes`` SIGSTOPs
+(three leases long, then SIGCONT) of a node holding rooms, one after another while the tables
+play. For each room the struck node held it times, from the signal, the next action
+acknowledged to its bots (the client-side failover: the SDK noticing, reconnecting, being
+redirected, the lease lapsing, the claim and replay); a killed node is started again once
+its rooms act elsewhere. Prints p50, p90 and max for kills, freezes and both, and the SDK's
+connects and redirects per real disconnect (its reconnect storm, issue 27.4).
+
 ``scale``: ``arbiter loadtest`` against one node, then against two nodes (its clients spread
 over both entry URLs), same rooms and think time; the load generator shares the machine's
 cores with the nodes.
@@ -48,7 +59,9 @@ cores with the nodes.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import logging
 import os
 import random
 import signal
@@ -73,7 +86,7 @@ import trio  # noqa: E402
 
 from arbiter.bots.strategies import STRATEGIES  # noqa: E402
 from arbiter.clients.bots.net import NetBot  # noqa: E402
-from arbiter.clients.sdk import Client  # noqa: E402
+from arbiter.clients.sdk import Client, ConnectionLost, RequestError  # noqa: E402
 from arbiter.server.cluster.directory import Directory  # noqa: E402
 from arbiter.server.cluster.pglog import ClusterLog  # noqa: E402
 from arbiter.testing.localservers import LocalPostgres, LocalRedis, free_port  # noqa: E402
@@ -359,6 +372,179 @@ def failover(args: argparse.Namespace) -> None:
               f"min {min(values):.2f} s over {len(values)} kills")
 
 
+# ---------------------------------------------------------------------------- chaos
+
+
+# A freeze lasts this many leases: longer than one, so that the node's rooms are claimed
+# elsewhere, and long enough that its clients acting again before the SIGCONT shows they
+# noticed the silent node and moved on by themselves (the SDK's heartbeats), rather than
+# waiting for it to wake.
+FREEZE = 3.0
+
+
+class _Slot:
+    """One table kept busy through the run: two bots in a two-player room, a new room when
+    the match ends. What the run reads: the room, and how many actions were acknowledged."""
+
+    def __init__(self) -> None:
+        self.room: str | None = None
+        self.bots: list[NetBot] = []
+        self.done = 0  # actions acknowledged in this slot's finished rooms
+
+    def acted(self) -> int:
+        return self.done + sum(b.record.actions for b in self.bots)
+
+
+async def _patient(call: Any) -> Any:
+    """``call()``, again a moment later while the cluster says "not now" (a create or join
+    that meets a node's death), for at most a minute."""
+    deadline = trio.current_time() + 60
+    while True:
+        try:
+            return await call()
+        except (RequestError, ConnectionLost):
+            if trio.current_time() > deadline:
+                raise
+        await trio.sleep(0.5)
+
+
+async def _keep_playing(slot: _Slot, urls: list[str], clients: list[Client],
+                        rng: random.Random, think: float) -> None:
+    while True:
+        async with trio.open_nursery() as nursery:
+            pair = [Client(urls, f"C{len(clients) + i}") for i in range(2)]
+            clients.extend(pair)
+            for client in pair:
+                await nursery.start(client.run)
+            room = await _patient(functools.partial(pair[0].create, {"seats": 2}))
+            bots = []
+            for seat, client in enumerate(pair):
+                await _patient(functools.partial(client.join, room, seat,
+                                                 deck=("quick-red", "quick-green")[seat]))
+                bots.append(NetBot(client, STRATEGIES["random"], random.Random(rng.random()),
+                                   think=think))
+            slot.room, slot.bots = room, bots
+            async with trio.open_nursery() as players:
+                for bot in bots:
+                    players.start_soon(bot.play, room)
+            slot.done += sum(b.record.actions for b in bots)
+            slot.room, slot.bots = None, []
+            nursery.cancel_scope.cancel()
+
+
+async def _strike(kind: str, cluster: list[Node], slots: list[_Slot], redis: LocalRedis,
+                  prefix: str, lease: float, rng: random.Random) -> list[float]:
+    """One SIGKILL or freeze (SIGSTOP for FREEZE leases, then SIGCONT) of a node holding rooms;
+    returns, for each room it held, the seconds from the signal to that room's next action
+    acknowledged to its players (what a player waits)."""
+    playing = {slot.room: slot for slot in slots if slot.room is not None}
+    async with Directory(redis.url, prefix=prefix) as directory:
+        leases = await directory.leases([int(r) for r in playing])
+    held: dict[str, list[str]] = {}
+    for room, held_by in leases.items():
+        if held_by is not None:
+            held.setdefault(held_by.node, []).append(str(room))
+    victim = rng.choice([n for n in cluster if held.get(n.node_id)] or cluster)
+    rooms = held.get(victim.node_id, [])
+    floor = {room: playing[room].acted() for room in rooms}
+    struck = time.perf_counter()
+    if kind == "kill":
+        victim.kill()
+    else:
+        assert victim.proc is not None
+        victim.proc.send_signal(signal.SIGSTOP)
+    waits: dict[str, float] = {}
+    thawed = kind == "kill"
+    with trio.move_on_after(60):  # a failover this long is a bug to look at
+        while len(waits) < len(rooms) or not thawed:
+            now = time.perf_counter()
+            for room in rooms:
+                if room not in waits and playing[room].acted() > floor[room]:
+                    waits[room] = now - struck
+            if not thawed and now - struck >= FREEZE * lease:
+                assert victim.proc is not None
+                victim.proc.send_signal(signal.SIGCONT)
+                thawed = True
+            await trio.sleep(0.02)
+    if not thawed:
+        assert victim.proc is not None
+        victim.proc.send_signal(signal.SIGCONT)
+    missing = sorted(set(rooms) - set(waits))
+    if missing:
+        raise RuntimeError(f"{kind} of {victim.node_id}: rooms {missing} acted no more "
+                           f"within 60 s; " + "; ".join(n.log_tail() for n in cluster))
+    if kind == "kill":  # started again once its rooms live elsewhere: a machine replaced
+        await trio.to_thread.run_sync(victim.start)
+    return [waits[room] for room in rooms]
+
+
+async def _chaos(cluster: list[Node], redis: LocalRedis, prefix: str, lease: float,
+                 events: list[str], rooms: int, think: float
+                 ) -> tuple[dict[str, list[float]], list[Client]]:
+    rng = random.Random(27)
+    urls = [n.url for n in cluster]
+    slots = [_Slot() for _ in range(rooms)]
+    clients: list[Client] = []
+    waits: dict[str, list[float]] = {"kill": [], "freeze": []}
+    async with trio.open_nursery() as nursery:
+        for slot in slots:
+            nursery.start_soon(_keep_playing, slot, urls, clients,
+                               random.Random(rng.random()), think)
+        for n, kind in enumerate(events, 1):
+            floor = [slot.acted() for slot in slots]
+            with trio.move_on_after(120) as stalled:  # every table plays between two events
+                while not all(slot.room is not None and slot.acted() >= f + 10
+                              for slot, f in zip(slots, floor, strict=True)):
+                    await trio.sleep(0.05)
+            if stalled.cancelled_caught:
+                raise RuntimeError(
+                    f"before event {n}, a table did not play for 120 s: "
+                    + "; ".join(f"room {slot.room}: {slot.acted() - f} actions, bots "
+                                f"{[_state(b, slot.room) for b in slot.bots]}"
+                                for slot, f in zip(slots, floor, strict=True)
+                                if slot.room is not None and slot.acted() < f + 10)
+                    + "; node logs: " + "; ".join(n.log_tail() for n in cluster))
+            got = await _strike(kind, cluster, slots, redis, prefix, lease, rng)
+            waits[kind] += got
+            print(f"  {n:2d} {kind:6s}: {len(got)} rooms acting again after "
+                  + (", ".join(f"{w:.2f}" for w in sorted(got)) or "-") + " s", flush=True)
+        nursery.cancel_scope.cancel()
+    return waits, clients
+
+
+def chaos(args: argparse.Namespace) -> None:
+    kills, freezes, lease = args.kills, args.freezes, args.lease
+    rooms = int(args.rooms or 6)
+    # The freezes spread among the kills: a kill, then every few kills a freeze.
+    events = ["kill"] * kills
+    for i in range(freezes):
+        events.insert((i + 1) * len(events) // (freezes + 1) + i, "freeze")
+    print(f"== chaos: three nodes, lease {lease:g} s, {rooms} two-player rooms kept playing "
+          f"(think {args.think_ms:g} ms); {kills} SIGKILLs and {freezes} freezes (SIGSTOP "
+          f"for {FREEZE * lease:g} s) of a node holding rooms; PostgreSQL fsync "
+          f"{'on' if args.durable else 'off'}, Redis with its append-only file", flush=True)
+    # A frozen node's connections time out on the clients' side: websockets logs each.
+    logging.getLogger("websockets").setLevel(logging.CRITICAL)
+    with services(args.durable) as (redis, postgres), \
+            nodes(3, redis, postgres, "chaos", lease) as (cluster, _):
+        waits, clients = trio.run(_chaos, cluster, redis, "chaos:", lease, events, rooms,
+                                  args.think_ms / 1000)
+    everything = waits["kill"] + waits["freeze"]
+    for label, values in (("kills", waits["kill"]), ("freezes", waits["freeze"]),
+                          ("all", everything)):
+        if values:
+            p90 = (statistics.quantiles(values, n=10, method="inclusive")[-1]
+                   if len(values) > 1 else values[0])
+            print(f"  client-side failover, {label}: p50 {statistics.median(values):.2f} s, "
+                  f"p90 {p90:.2f} s, max {max(values):.2f} s over {len(values)} rooms struck")
+    lost = sum(c.stats.disconnects for c in clients)
+    connects = sum(c.stats.connects for c in clients) - len(clients)  # past each first
+    redirects = sum(c.stats.redirects for c in clients)
+    print(f"  {len(clients)} clients: {lost} real disconnects, {connects} connects past the "
+          f"first and {redirects} redirects: {connects / max(1, lost):.2f} connects and "
+          f"{redirects / max(1, lost):.2f} redirects per real disconnect")
+
+
 # ---------------------------------------------------------------------------- failover-many
 
 
@@ -559,7 +745,7 @@ def scale(args: argparse.Namespace) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("cost", "failover", "failover-many", "reconnect",
-                                         "scale", "all"))
+                                         "scale", "chaos", "all"))
     parser.add_argument("--rooms", default=None,
                         help="rooms of 4 players; cost takes a list (10,20,40), scale one")
     parser.add_argument("--seconds", type=float, default=None)
@@ -568,6 +754,7 @@ def main() -> int:
     parser.add_argument("--pin", action="store_true",
                         help="cost: the server on a core of its own (see above)")
     parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--freezes", type=int, default=3)
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--lease", type=float, default=4.0)
     parser.add_argument("--think-ms", type=float, default=200.0)
@@ -582,6 +769,8 @@ def main() -> int:
         failover_many(args)
     if args.what in ("reconnect", "all"):
         reconnect(args)
+    if args.what == "chaos":  # minutes long: not part of "all"
+        chaos(args)
     if args.what in ("scale", "all"):
         scale(argparse.Namespace(**{**vars(args), "rooms": int(args.rooms or 40),
                                     "seconds": args.seconds or 20.0}))

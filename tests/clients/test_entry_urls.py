@@ -72,6 +72,14 @@ def test_after_a_drop_the_node_it_was_on_comes_first_then_the_others_in_order() 
     assert rotation("ws://d/", entries) == ["ws://d/", *entries]
 
 
+def test_a_node_that_fell_silent_is_tried_last() -> None:
+    # A frozen node's socket still accepts: tried first, its handshake would wait out the open
+    # timeout while its rooms are taken over elsewhere (issue 27.5).
+    entries = ["ws://a/", "ws://b/", "ws://c/"]
+    assert rotation("ws://b/", entries, silent=True) == ["ws://a/", "ws://c/", "ws://b/"]
+    assert rotation("ws://a/", ["ws://a/"], silent=True) == ["ws://a/"], "the only one"
+
+
 def test_a_client_refuses_a_bad_entry_url_at_once() -> None:
     with pytest.raises(ValueError):
         Client("http://127.0.0.1:8765/", "Ann")
@@ -158,11 +166,13 @@ async def test_no_entry_url_answering_fails_the_first_connection_naming_each(
     assert isinstance(failed.value.__cause__, OSError)
 
 
-async def test_a_client_that_loses_its_node_tries_it_first_then_the_other_entry_urls(
+async def test_a_client_whose_node_fell_silent_tries_the_other_entry_urls_first(
         nursery: trio.Nursery, tmp_path: Path, autojump_clock: object) -> None:
     """Two real servers, A and B (not a cluster: B does not know A's session). The client is
-    on A; A stops. It tries A again, then B, and settles on B with a new session. When B
-    stops in turn and A is back, it goes back to A: B first (its current node), then A."""
+    on A; A stops without a goodbye (no close frame: as a killed or frozen node). It tries B
+    first, and settles on B with a new session. When B stops in turn and A is back, it goes
+    back to A, B being the one that fell silent (issue 27.5: a frozen node tried first held
+    its clients until it thawed)."""
     a, stop_a = await _server(nursery, tmp_path / "a")
     b, stop_b = await _server(nursery, tmp_path / "b")
     assert a.port is not None
@@ -173,11 +183,11 @@ async def test_a_client_that_loses_its_node_tries_it_first_then_the_other_entry_
     stop_a.cancel()
     await eventually(lambda: ann.connected and ann.url == url(b))
     assert ann.session != first  # B never knew A's session: a new one, by name
-    assert ann.stats.reconnects == 2  # A refused, then B answered
+    assert ann.stats.reconnects == 1  # B at once: A fell silent
     stop_b.cancel()
     again, _ = await _server(nursery, tmp_path / "a", port=a.port)
     await eventually(lambda: ann.connected and ann.url == url(again))
-    assert ann.stats.reconnects == 4  # B refused, then A answered
+    assert ann.stats.reconnects == 2  # A answered at once
     seen = []
     while True:
         try:

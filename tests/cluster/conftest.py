@@ -143,6 +143,26 @@ def own_postgres(postgres_data: Path) -> Iterator[LocalPostgres]:
 
 
 @pytest.fixture
+def own_dsn(own_postgres: LocalPostgres) -> str:
+    """A database with the log's schema on the test's own PostgreSQL (one it may kill)."""
+    dsn = own_postgres.create_database("own")
+    schema = PgLog(dsn, node="schema")
+    try:
+        schema.ensure_schema()
+    finally:
+        schema.close()
+    return dsn
+
+
+@pytest.fixture
+def persistent_redis() -> Iterator[LocalRedis]:
+    """A Redis of the test's own with its append-only file, as a deployment runs it."""
+    server = _started(_make(lambda: LocalRedis(persistent=True)))
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture
 def cluster(tmp_path: Path, redis_server: LocalRedis, dsn: str, prefix: str
             ) -> Iterator[dict[str, Any]]:
     """``start(count)`` starts cluster nodes sharing the test's Redis prefix and database

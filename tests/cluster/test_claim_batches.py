@@ -8,7 +8,7 @@ slowed down a little, as on a loaded log, so that takes overlap if the node lets
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ async def node(redis_server: LocalRedis, dsn: str, prefix: str, tmp_path: Path
                         dict.fromkeys(ROOMS, 1))
     node = ClusterNode(server_config(tmp_path), ClusterSettings(
         redis=redis_server.url, postgres=dsn, prefix=prefix, node_id="B",
-        public_url="ws://127.0.0.1:9/", claim_every=0.05, claims_at_once=8))
+        public_url="ws://127.0.0.1:9/", claim_every=0.05, claim_batch=4, claims_at_once=3))
     async with node.services():
         for room in ROOMS:
             assert await node.directory.acquire(room, node="gone", epoch=1, ttl=30)
@@ -71,15 +71,17 @@ async def node(redis_server: LocalRedis, dsn: str, prefix: str, tmp_path: Path
 
 async def test_a_dead_node_s_rooms_are_claimed_and_replayed_in_parallel_batches(
         node: ClusterNode) -> None:
-    real = node.log.stored_room
-    taking: list[int] = []  # rooms being taken over at each replay's start
+    real = node.log.stored_rooms
+    taking: list[int] = []  # rooms being taken over at each batch's read
+    reads: list[list[int]] = []
 
-    async def slow_replay(room: int) -> StoredRoom | None:
+    async def slow_read(rooms: Sequence[int]) -> dict[int, StoredRoom]:
         taking.append(len(node.holdings.taking))
-        await trio.sleep(0.05)  # a log answering slowly: what parallel takes overlap
-        return await real(room)
+        reads.append(list(rooms))
+        await trio.sleep(0.05)  # a log answering slowly: what parallel batches overlap
+        return await real(rooms)
 
-    node.log.stored_room = slow_replay  # type: ignore[method-assign]
+    node.log.stored_rooms = slow_read  # type: ignore[method-assign]
     await node.recover()  # id pools, heartbeat: the node is live
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
@@ -90,28 +92,36 @@ async def test_a_dead_node_s_rooms_are_claimed_and_replayed_in_parallel_batches(
     assert sorted(int(r) for r in node.hub.matches) == ROOMS  # every room served again
     assert node.stats.claims == len(ROOMS) and node.stats.claim_failures == 0
     assert sorted(node.holdings.leased) == ROOMS
-    # In batches: several at once, never more than the node allows.
-    assert max(taking) > 1, taking
-    assert max(taking) <= node.cluster.claims_at_once, taking
+    # Each batch's logs read at once, never more rooms than a batch holds; several batches
+    # in flight, never more than the node allows.
+    assert all(1 <= len(rooms) <= node.cluster.claim_batch for rooms in reads), reads
+    assert len(reads) < len(ROOMS), "one read per batch, not per room"
+    assert max(taking) > node.cluster.claim_batch, taking
+    assert max(taking) <= node.cluster.claim_batch * node.cluster.claims_at_once, taking
     assert await node.directory.due() == []
 
 
-async def test_a_failing_take_lets_the_others_of_its_batch_end_then_is_raised(
+async def test_a_batch_whose_logs_cannot_be_read_hands_its_claims_back(
         node: ClusterNode) -> None:
-    real = node.log.stored_room
+    real = node.log.stored_rooms
 
-    async def replay(room: int) -> Any:
-        if room == ROOMS[0]:
+    async def read(rooms: Sequence[int]) -> Any:
+        if ROOMS[0] in rooms:
             raise LogUnavailable("PostgreSQL did not answer (in this test)")
         await trio.sleep(0.02)
-        return await real(room)
+        return await real(rooms)
 
-    node.log.stored_room = replay  # type: ignore[method-assign]
-    batch = ROOMS[:4]
+    node.log.stored_rooms = read  # type: ignore[method-assign]
     with pytest.raises(LogUnavailable):
-        await node._take_all(batch)
-    # The others ended on their own: each is served, or was never started (none half-way:
-    # claimed, leased, and missing from the core).
-    for room in batch[1:]:
+        await node._take_all(ROOMS[:12])
+    # The other batches ended on their own; none half-way (claimed, leased, and missing from
+    # the core): the failed batch's claims were handed back, due again for the next round.
+    for room in ROOMS[:12]:
         assert (room in node.holdings.epochs) == (str(room) in node.hub.matches), room
+    failed = ROOMS[:node.cluster.claim_batch]
+    assert not any(room in node.holdings.epochs for room in failed)
+    assert set(failed) <= set(await node.directory.due())
     assert not node.holdings.taking
+    node.log.stored_rooms = real  # type: ignore[method-assign]
+    assert await node._take_all(failed)  # claimed anew, one epoch further
+    assert [node.holdings.epochs[room] for room in failed] == [3] * len(failed)

@@ -10,9 +10,11 @@ same decisions against real Redis and PostgreSQL."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arbiter.server.cluster.directory import Lease, NodeInfo
-from arbiter.server.cluster.leases import Beats, Holdings
+from arbiter.server.cluster.leases import Beats, Holdings, claim_batches
 from arbiter.server.cluster.lookups import (
     AwaitTake,
     Elsewhere,
@@ -29,6 +31,15 @@ from arbiter.server.cluster.lookups import (
     placement,
 )
 from arbiter.server.cluster.settings import ClusterSettings
+from arbiter.server.cluster.write_retry import Probe, RetrySchedule, probes
+from arbiter.server.store.records import (
+    CommandAppended,
+    GameStarted,
+    RoomCreated,
+    RoomStateSet,
+    SeatSet,
+    SessionCreated,
+)
 
 SETTINGS = ClusterSettings(redis="redis://unused", postgres="unused")  # lease 4 s
 ME, MY_URL = "B", "ws://b:8765/"
@@ -141,6 +152,23 @@ def test_a_room_the_node_holds_or_is_taking_is_not_claimed_again() -> None:
     held = _holding(3)
     held.taking.add(5)
     assert held.to_claim([3, 5, 8], live_nodes=1) == [8]
+
+
+def test_a_claim_batch_leaves_out_rooms_held_or_being_taken_and_repeats() -> None:
+    # A lookup's take of one room and the claim loop's batch may name the same room (the
+    # take under way is waited for, not raced); a room held here is never claimed (27.2).
+    held = _holding(3)
+    held.taking.add(5)
+    assert held.claimable([8, 3, 5, 9, 8]) == [8, 9]
+
+
+@given(st.lists(st.integers(1, 10_000), unique=True, max_size=300), st.integers(1, 60))
+def test_claim_batches_cover_a_share_in_order_each_at_most_the_batch_size(
+        rooms: list[int], size: int) -> None:
+    batches = claim_batches(rooms, size)
+    assert [room for batch in batches for room in batch] == rooms  # all, once, in order
+    assert all(1 <= len(batch) <= size for batch in batches)
+    assert len(batches) == -(-len(rooms) // size)  # as few as the size allows
 
 
 def test_a_write_with_an_unknown_outcome_rebuilds_only_what_the_log_still_gives_this_node(
@@ -317,3 +345,35 @@ def test_a_new_room_goes_to_a_node_with_at_least_two_rooms_fewer() -> None:
     assert placement(NodeInfo(ME, MY_URL, 0, 0, 2.0), node=ME, url=MY_URL, rooms=9) is None
     assert placement(OTHER, node=ME, url=MY_URL, rooms=4) is None  # within one room: here
     assert placement(OTHER, node=ME, url=MY_URL, rooms=5) == OTHER.url
+
+
+# ---------------------------------------------------------------------- a batch tried again
+
+
+def test_a_batch_is_tried_again_with_doubling_pauses_until_its_budget_is_spent() -> None:
+    schedule = RetrySchedule(budget=3.0, first=0.1, longest=1.0)
+    now, pauses = 50.0, []
+    while (pause := schedule.next(now)) is not None:
+        pauses.append(pause)
+        now += pause + 0.05  # each try itself takes a moment before it fails
+    assert pauses == [0.1, 0.2, 0.4, 0.8, 1.0]  # doubling, then at most a second apart
+    assert now - 50.0 <= 3.0 + 1.0 and schedule.failed_at == 50.0
+    assert RetrySchedule(budget=0.0).next(now) is None, "no budget: fails at once, as before"
+
+
+def test_a_batch_whose_answer_was_lost_is_looked_for_by_a_row_of_each_room_it_inserts_in(
+        ) -> None:
+    seat = SeatSet(ROOM, 0, "t", "s", "Ann", None)
+    command = CommandAppended(ROOM, 40, 3, {"t": "pass"}, None, None)
+    # Upserts and assignments only: sent again as they are.
+    assert probes([SessionCreated("tok", "Ann"), seat, RoomStateSet(ROOM, "playing")],
+                  {ROOM: 2}) == []
+    # A command is found at the epoch it was written under (a new owner writes the same
+    # (game, n) at its own); a new room or game by its number. One row per room: a try may
+    # have been written without the rooms another node had claimed.
+    later = CommandAppended(ROOM, 40, 4, {"t": "pass"}, None, None)
+    assert probes([seat, command, later, RoomCreated(9, "R", {}, None),
+                   GameStarted(9, 41, 1, 5, {}, None)], {ROOM: 2, 9: 1}) == [
+        Probe("commands", (40, 3, 2)), Probe("rooms", (9,))]
+    assert probes([GameStarted(ROOM, 41, 2, 5, {}, None), command], {ROOM: 2}) == [
+        Probe("games", (41,))]

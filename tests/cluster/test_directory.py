@@ -127,6 +127,19 @@ async def test_a_lease_is_taken_only_when_free(directory: Directory, other: Dire
     assert both[2] is None and both[1] is not None and (both[1].node, both[1].epoch) == ("A", 1)
 
 
+async def test_a_claim_batch_takes_each_free_lease_in_one_call(directory: Directory,
+                                                                 other: Directory) -> None:
+    assert await other.acquire(2, node="B", epoch=1, ttl=30)
+    assert await directory.acquire(3, node="A", epoch=4, ttl=30)
+    taken = await directory.acquire_many({1: 2, 2: 2, 3: 4, 4: 1}, node="A", ttl=30)
+    assert taken == {1, 3, 4}  # 2 is B's; 3 was this very lease already
+    for room, epoch in ((1, 2), (3, 4), (4, 1)):
+        lease = await other.lease(room)
+        assert lease is not None and (lease.node, lease.epoch) == ("A", epoch)
+        assert 25 < lease.ttl <= 30
+    assert await directory.acquire_many({}, node="A", ttl=30) == set()
+
+
 async def test_only_the_holder_renews(directory: Directory, other: Directory) -> None:
     assert await directory.acquire(1, node="A", epoch=1, ttl=5)
     assert await directory.acquire(2, node="A", epoch=3, ttl=30)

@@ -158,7 +158,7 @@ async def test_a_beat_in_the_middle_of_a_takeover_keeps_the_room_s_lease(
         assert ROOM in node.holdings.leased and str(ROOM) not in node.hub.matches
         await node._keep_leases()
 
-    wrap_once(node.log, "stored_room", a_beat_meanwhile)
+    wrap_once(node.log, "stored_rooms", a_beat_meanwhile)
     assert await node._take(ROOM)
     lease = await node.directory.lease(ROOM)
     assert lease is not None and (lease.node, lease.epoch) == (ME, 2), lease

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import trio
 
-from arbiter.server.cluster.pglog import PgLog
 from arbiter.server.net.connection import Connection
 from arbiter.server.rooms.effects import SERVICE_RESTART
 from arbiter.server.rooms.peers import Peer
@@ -20,23 +19,19 @@ from .inprocess import ROOM, connection, follower, frames, node_with_a_room_to_c
 
 
 async def test_a_client_resuming_a_room_while_postgres_is_away_keeps_its_connection(
-        own_postgres: LocalPostgres, redis_server: LocalRedis, prefix: str,
+        own_postgres: LocalPostgres, own_dsn: str, redis_server: LocalRedis, prefix: str,
         tmp_path: Path) -> None:
-    dsn = own_postgres.create_database("outage")
-    schema = PgLog(dsn, node="schema")
-    try:
-        schema.ensure_schema()
-    finally:
-        schema.close()
-    async with node_with_a_room_to_claim(redis_server.url, dsn, prefix, tmp_path) as node:
+    async with node_with_a_room_to_claim(redis_server.url, own_dsn, prefix, tmp_path) as node:
         with trio.fail_after(90):
             async with trio.open_nursery() as nursery:
                 node.background(nursery)  # its beat and claim loop, which rebuilds rooms
                 assert await node._take(ROOM)
                 ann = await follower(node, "tok-ann", "Ann")
+                node.writer.retry_for = 0.5
                 own_postgres.kill()
-                # A write of the room's fails: the room is let go, to be rebuilt from the
-                # log, and its followers are closed once (1012).
+                # A write of the room's fails, and PostgreSQL stays away past the node's
+                # retries (tests/cluster/test_write_retry.py): the room is let go, to be
+                # rebuilt from the log, and its followers are closed once (1012).
                 bob = connection(node)
                 node.hub.restore_sessions({"tok-bob": "Bob"})
                 await say(node, bob, {"t": "hello", "i": 1, "v": [1], "session": "tok-bob"})

@@ -25,6 +25,7 @@ from arbiter.server.cluster.pglog import (
     PgLog,
     RoomBusy,
     RoomOwner,
+    RowsExist,
 )
 from arbiter.server.net.metrics import render
 from arbiter.server.store.db import Store
@@ -314,7 +315,7 @@ async def test_an_inline_wait_missed_is_skipped_for_more_batches_each_time(
 
 
 async def test_a_failed_batch_writes_nothing(log: ClusterLog) -> None:
-    with pytest.raises(psycopg.errors.UniqueViolation):
+    with pytest.raises(RowsExist):
         await log.write([SessionCreated("tok", "Ann"), RoomCreated(1, "Room 1", {}, None),
                          RoomCreated(1, "Room 1 again", {}, None)], {1: 1})
     assert await log.sessions() == {} and await log.rooms() == []
@@ -421,6 +422,34 @@ async def test_a_claim_raises_the_epoch_once(log: ClusterLog, log_b: ClusterLog)
     assert await log_b.claim(room, 3) is None  # nothing to take over in a finished room
     assert (log_b.metrics.claims, log_b.metrics.claims_lost) == (1, 2)
     assert (log.metrics.claims, log.metrics.claims_lost) == (1, 1)
+
+
+async def test_a_batch_meeting_rows_already_in_the_log_is_refused_whole(
+        log: ClusterLog) -> None:
+    # A second try of a batch whose answer was lost, or a stale node's command numbers: the
+    # primary key refuses it before the fencing trigger runs. It must come out as RowsExist
+    # (the node rebuilds the rooms), not as an error that ends the node's writing task.
+    room, game = await _room_with_game(log, commands=2)
+    with pytest.raises(RowsExist):
+        await log.write([_command(room, game, 3), _command(room, game, 2)], {room: 1})
+    assert [c.n for c in await log.commands(game)] == [1, 2]  # nothing of it written
+    await log.write([_command(room, game, 3)], {room: 1})  # the log goes on
+
+
+async def test_a_claim_batch_raises_each_epoch_once_in_one_statement(
+        log: ClusterLog, log_b: ClusterLog) -> None:
+    r1, _ = await _room_with_game(log)
+    r2, _ = await _room_with_game(log)
+    r3, _ = await _room_with_game(log)
+    assert await log.claim(r2, 1) == 2  # r2 moved on meanwhile: B expects it at 1
+    await log.write([RoomStateSet(r3, "finished")], {r3: 1})
+    claimed = await log_b.claim_many({r1: 1, r2: 1, r3: 1, r3 + 1000: 1})
+    assert claimed == {r1: 2}
+    assert await log.owners_of([r1, r2, r3]) == {
+        r1: RoomOwner(r1, "B", 2, "waiting"), r2: RoomOwner(r2, "A", 2, "waiting"),
+        r3: RoomOwner(r3, "A", 1, "finished")}
+    assert (log_b.metrics.claims, log_b.metrics.claims_lost) == (1, 3)
+    assert await log_b.claim_many({}) == {}
 
 
 async def test_a_stale_writers_batch_is_refused_whole_naming_every_stale_room(
@@ -714,6 +743,11 @@ def test_any_history_reads_back_as_from_the_sqlite_store(
         for game in sqlite.all_games():
             assert _without_times(db.commands(game.id)) == _without_times(
                 list(sqlite.commands(game.id)))
+        # A claim batch reads its rooms' logs at once: the same as one by one.
+        both = [rooms + 1, rooms + 2, rooms + 3]  # the third is never created
+        one_by_one = {room: db.stored_room(room) for room in both}
+        assert db.stored_rooms(both) == {room: stored for room, stored in one_by_one.items()
+                                         if stored is not None}
     finally:
         sqlite.close()
         db.close()

@@ -14,7 +14,6 @@ Redis frozen for longer than two leases and a real PostgreSQL."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -90,16 +89,6 @@ def test_the_grace_outlasts_an_owner_s_beat_caught_in_the_outage() -> None:
 
 OUTAGE = 5.0  # seconds: longer than two leases
 LEASE = 2.0
-
-
-@pytest.fixture
-def persistent_redis() -> Iterator[LocalRedis]:
-    server = LocalRedis(persistent=True)  # with its append-only file, as a deployment runs
-    try:
-        server.start()
-        yield server
-    finally:
-        server.cleanup()
 
 
 @pytest.mark.parametrize("outage", ["frozen", "stopped"])

@@ -155,8 +155,11 @@ async def _join_and_play(args: argparse.Namespace, room: str, seat: int | None,
             for r in results:
                 print(describe_result(r, names), flush=True)
         st = client.stats
+        # A room the server said was closed under a seated player (room_closed) is said
+        # too: with a cluster, a player who stayed connected must never hear it (issue 27).
+        closed = ", room closed by the server" if room in client.closed else ""
         print(f"{names.get(index, name)}: {bot.record.actions} actions, {st.desyncs} desyncs, "
-              f"{st.reconnects} reconnects, {st.redirects} redirects", flush=True)
+              f"{st.reconnects} reconnects, {st.redirects} redirects{closed}", flush=True)
         await client.leave(room)
         return results
 

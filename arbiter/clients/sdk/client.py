@@ -237,6 +237,7 @@ class Client:
         self._stopped = False  # run() has returned: no connection will come
         self._moving: str | None = None  # the node a redirect sends us to, until we are there
         self._hops = 0  # redirects about rooms followed in a row, with no frame of a room between
+        self._silent = False  # the last connection ended with no close frame from the server
         self._here: set[str] = set()  # matches this connection has sent us frames about
 
     # ------------------------------------------------------------------ the connection
@@ -295,8 +296,8 @@ class Client:
                 targets = itertools.cycle(rotation(moved, self.urls))
                 arriving = True
                 continue
-            if connected:  # the node we were on first, then the others in turn
-                targets = itertools.cycle(rotation(url, self.urls))
+            if connected:  # the node we were on first (last if it fell silent), then the others
+                targets = itertools.cycle(rotation(url, self.urls, silent=self._silent))
             if self._delays is None:
                 self._delays = self.backoff.delays(self.rng)
             await trio.sleep(next(self._delays))
@@ -427,11 +428,13 @@ class Client:
                 self.spectating.discard(room)
 
     async def _read(self, ws: ClientConnection) -> str:
+        self._silent = False
         try:
             async for frame in ws:
                 if isinstance(frame, bytes):
                     self._on_frame(frame)
         except ConnectionClosed as exc:
+            self._silent = exc.rcvd is None  # no goodbye: frozen, cut off or killed
             return f"connection closed ({exc})"
         return f"connection closed ({ws.close_code})"
 

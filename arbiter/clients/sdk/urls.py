@@ -76,7 +76,12 @@ def url_argument(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def rotation(current: str, entries: Sequence[str]) -> list[str]:
+def rotation(current: str, entries: Sequence[str], *, silent: bool = False) -> list[str]:
     """Where a client tries to reconnect, in order: the node it was on, then the other entry
-    URLs in the order given."""
-    return [current, *(url for url in entries if url != current)]
+    URLs in the order given. A node that went ``silent`` (the connection ended with no close
+    frame from it: frozen, cut off, or killed) comes last instead: a frozen node's socket
+    still accepts, and a handshake with it waits out the whole open timeout while its rooms
+    are taken over elsewhere (issue 27.5: players acted again only when it thawed); a killed
+    one refuses at once, so trying the others first costs nothing."""
+    others = [url for url in entries if url != current]
+    return [*others, current] if silent and others else [current, *others]

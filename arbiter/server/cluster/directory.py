@@ -116,6 +116,23 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
 return 1
 """
 
+# KEYS: leases zset. ARGV: key prefix, ttl ms, then (room, holder value) pairs. ACQUIRE for
+# each room (a claim batch in one round trip); returns the rooms whose lease it took.
+ACQUIRE_MANY = _NOW + """
+local taken = {}
+local ttl = tonumber(ARGV[2])
+for i = 3, #ARGV, 2 do
+    local key = ARGV[1] .. 'lease:' .. ARGV[i]
+    local held = redis.call('GET', key)
+    if not held or held == ARGV[i + 1] then
+        redis.call('SET', key, ARGV[i + 1], 'PX', ttl)
+        redis.call('ZADD', KEYS[1], now + ttl, ARGV[i])
+        table.insert(taken, ARGV[i])
+    end
+end
+return taken
+"""
+
 # KEYS: leases zset. ARGV: key prefix, ttl ms, then (room, holder value) pairs. Renews each
 # lease still held by that value; returns the rooms whose lease was lost.
 RENEW = _NOW + """
@@ -275,7 +292,8 @@ class Directory:
         self.failures = 0  # calls that raised DirectoryUnavailable (for /metrics)
         self._scripts = {name: self.client.register_script(source) for name, source in (
             ("heartbeat", HEARTBEAT), ("leave", LEAVE), ("nodes", NODES), ("place", PLACE),
-            ("acquire", ACQUIRE), ("renew", RENEW), ("release", RELEASE), ("forget", FORGET),
+            ("acquire", ACQUIRE), ("acquire_many", ACQUIRE_MANY), ("renew", RENEW),
+            ("release", RELEASE), ("forget", FORGET),
             ("publish", PUBLISH), ("lobby", LOBBY), ("due", DUE), ("leases", LEASES))}
 
     async def __aenter__(self) -> Self:
@@ -351,6 +369,18 @@ class Directory:
         return bool(await self._script(
             "acquire", [self._key("lease", room), self._key("leases")],
             [_holder(node, epoch), int(ttl * 1000), room]))
+
+    async def acquire_many(self, leases: Mapping[int, int], *, node: str, ttl: float
+                           ) -> set[int]:
+        """:meth:`acquire` for many rooms (room -> epoch) in one round trip; returns the
+        rooms whose lease ``node`` now holds."""
+        if not leases:
+            return set()
+        args: list[Any] = [self.prefix, int(ttl * 1000)]
+        for room, epoch in sorted(leases.items()):
+            args += [room, _holder(node, epoch)]
+        taken = await self._script("acquire_many", [self._key("leases")], args)
+        return {int(room) for room in taken}
 
     async def renew(self, leases: Mapping[int, int], *, node: str, ttl: float) -> set[int]:
         """Extend every lease in ``leases`` (room -> epoch) that ``node`` still holds by

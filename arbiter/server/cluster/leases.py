@@ -185,9 +185,14 @@ class Holdings:
         mine = due[rank * share:(rank + 1) * share]
         left = [room for room in due if room in self.due_before and room not in mine]
         self.due_before = set(due)
-        free = [room for room in (*mine, *left[:share])
+        return self.claimable((*mine, *left[:share]))
+
+    def claimable(self, rooms: Iterable[int]) -> list[int]:
+        """Of ``rooms``, those a claim may start on: neither held (a claim would raise the
+        epoch of a room this node serves and replay it over the live one: issue 27.2) nor
+        being taken or rebuilt already (that take is waited for, not raced)."""
+        return [room for room in dict.fromkeys(rooms)
                 if room not in self.epochs and room not in self.taking]
-        return free
 
     def claimed(self, room: int, epoch: int) -> None:
         """The node took ``room`` over: it holds the lease and writes under ``epoch``."""
@@ -210,3 +215,14 @@ class Holdings:
             return False
         self.reload.discard(room)
         return True
+
+
+def claim_batches(rooms: Sequence[int], size: int) -> list[list[int]]:
+    """A round's share of due rooms cut into claim batches of at most ``size``, in the
+    order given (the due list's: the longest due first). Each batch is taken in a few round
+    trips whatever its size (:func:`~.ownership.take_over_many`); batches are small enough
+    that the first rooms are served again soon and a failed batch costs little, and several
+    are in flight at once, so that one batch's claim and read wait on the services while
+    another's rooms are replayed."""
+    step = max(1, size)
+    return [list(rooms[i:i + step]) for i in range(0, len(rooms), step)]

@@ -32,13 +32,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
 import trio
 
 from arbiter.protocol import ids as room_ids
+from arbiter.protocol.codec import pack
+from arbiter.protocol.errors import Code
+from arbiter.protocol.server_messages import Error, encode
 from arbiter.server.net.connection import END, Connection
 from arbiter.server.net.metrics import Sample
 from arbiter.server.net.server import ServerBase, ServerConfig
@@ -49,16 +52,18 @@ from arbiter.server.rooms.peers import Peer
 from arbiter.server.rooms.routing import ClusterRouting
 from arbiter.server.store.gate import NO_ROOM, Sink, WriteFailed
 from arbiter.server.store.records import Record, RoomCreated
+from arbiter.server.store.rows import StoredRoom
 
 from . import lookups as steps
 from . import public_url, reachability
 from .archive import PgArchive
 from .directory import Directory, DirectoryUnavailable, NodeInfo
 from .idpool import IdPool
-from .leases import Beats, ClaimGrace, Holdings
-from .ownership import hand_over, take_over
-from .pglog import ClusterLog, LogUnavailable, RoomBusy
+from .leases import Beats, ClaimGrace, Holdings, claim_batches
+from .ownership import hand_over, take_over_many
+from .pglog import ClusterLog, LogUnavailable, RoomBusy, RowsExist
 from .settings import ClusterSettings
+from .write_retry import RetrySchedule, probes
 
 log = logging.getLogger("arbiter.cluster")
 
@@ -78,11 +83,26 @@ UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy)
 class ClusterWriter:
     """Writes the gate's batches to PostgreSQL under the epoch of each room's owner (this
     node). Records of rooms this node does not own are refused without being sent; a new room
-    is owned at epoch 1 from its first record."""
+    is owned at epoch 1 from its first record.
 
-    def __init__(self, log: ClusterLog, epochs: dict[int, int]) -> None:
+    A batch PostgreSQL does not take is tried again, with pauses that double, for
+    ``retry_for`` seconds (:mod:`.write_retry`); ``stalled`` is told the batch's rooms at
+    its first failure (the node then refuses new writes and tells their followers
+    ``unavailable``, keeping them connected), ``resumed`` once it is written. A batch whose
+    answer was lost is first looked for in the log. A batch still unwritten when the time is
+    up, one partly found, or one meeting rows already in the log raises :class:`WriteFailed`
+    (its rooms are let go and rebuilt)."""
+
+    def __init__(self, log: ClusterLog, epochs: dict[int, int], *, retry_for: float = 0.0,
+                 stalled: Callable[[frozenset[int], str], None] = lambda rooms, why: None,
+                 resumed: Callable[[], None] = lambda: None,
+                 lease_new: Callable[[list[int]], Awaitable[None]] | None = None) -> None:
         self.log = log
         self.epochs = epochs
+        self.lease_new = lease_new
+        self.retry_for = retry_for
+        self.stalled, self.resumed = stalled, resumed
+        self.retried = 0  # batches written on a later try (for /metrics)
 
     async def write(self, records: Sequence[Record]) -> frozenset[int]:
         epochs = self.epochs
@@ -105,11 +125,53 @@ class ClusterWriter:
                     under[room] = epoch
         batch = [r for r in records if getattr(r, "room", None) not in foreign] \
             if foreign else records
-        try:
-            fenced = await self.log.write_dropping_fenced(batch, under)
-        except LogUnavailable as exc:
-            raise WriteFailed(str(exc)) from exc
+        new = [r.room for r in batch if isinstance(r, RoomCreated)]
+        if new and self.lease_new is not None:
+            # Leased before the creation is written, and so before ``created`` is answered
+            # (docs/cluster.md, "Fencing", step 1): a room with no lease is one that any
+            # node's lookup takes over, and the creator's opponent, joining through another
+            # node a moment later, would take it from its creator (bench/cluster.py chaos).
+            await self.lease_new(new)
+        schedule = RetrySchedule(self.retry_for)
+        lost = False  # a try's answer was lost: the batch may be in the log already
+        told = False  # the batch's rooms were said to stall
+        while True:
+            try:
+                if lost:
+                    await self.log.end_lost_batches()  # its fate is final from here on
+                    found = await self.log.written(probes(batch, under))
+                    if found and all(found):
+                        fenced = await self._claimed_meanwhile(under)  # written: done
+                        break
+                    if any(found):  # a try written without some rooms: not to be redone
+                        raise WriteFailed("part of a batch whose answer was lost is in the "
+                                          "log; its rooms are rebuilt from it")
+                fenced = await self.log.write_dropping_fenced(batch, under)
+                break
+            except RowsExist as exc:  # nothing written: the log holds what is to be rebuilt
+                raise WriteFailed(str(exc)) from exc
+            except LogUnavailable as exc:
+                lost = lost or exc.outcome_unknown
+                pause = schedule.next(trio.current_time())
+                if pause is None:
+                    raise WriteFailed(str(exc)) from exc
+                if not told:  # once a batch: its followers hear it, and stay
+                    told = True
+                    self.stalled(frozenset(under), str(exc))
+                await trio.sleep(pause)
+        if told:
+            self.retried += 1
+            self.resumed()
         return fenced | foreign
+
+    async def _claimed_meanwhile(self, under: Mapping[int, int]) -> frozenset[int]:
+        """Rooms of a batch found written after its answer was lost that the log no longer
+        gives this node at the batch's epoch: a try before the lost one may have been fenced
+        for them and the lost one written without them, so their frames must not go out."""
+        owners = await self.log.owners_of(sorted(under))
+        return frozenset(room for room, epoch in under.items()
+                         if room not in owners or owners[room].epoch != epoch
+                         or owners[room].owner != self.log.node)
 
 
 class PoolIds:
@@ -175,7 +237,11 @@ class ClusterNode(ServerBase):
         hub = Hub(config.hub, config.limits, entropy=entropy, routing=ClusterRouting(),
                   ids=self.ids)
         self.holdings = Holdings()  # the rooms this node owns, and their leases
-        super().__init__(config, hub, ClusterWriter(self.log, self.holdings.epochs))
+        self.writer = ClusterWriter(self.log, self.holdings.epochs,
+                                    retry_for=cluster.write_retry_for, stalled=self._stalled,
+                                    resumed=lambda: self._fine("postgres"),
+                                    lease_new=self._lease_new)
+        super().__init__(config, hub, self.writer)
         self.archive = PgArchive(self.log)  # replays and histories of any node's games
         self._takes: dict[int, trio.Event] = {}  # rooms in holdings.taking -> set when done
         self.beats = Beats(cluster.beat)
@@ -283,6 +349,25 @@ class ClusterNode(ServerBase):
                     SERVICE_RESTART, "the cluster could not store what you were sent; "
                                      "reconnect"):
                 self.gate.send([sink], END)
+
+    def _stalled(self, rooms: frozenset[int], why: str) -> None:
+        """A batch of ``rooms`` was not written and is tried again (ClusterWriter): new writes
+        are refused meanwhile, and the rooms' followers hear ``unavailable`` naming the room
+        (an error with no request id) and keep their connections: their last actions are
+        acknowledged once the batch is in, or, if PostgreSQL stays away, they are closed with
+        1012 as before. Sent at once, past the gate: the notice causes nothing, and the
+        gate's queue waits behind the very batch it is about."""
+        self._trouble("postgres", why)
+        for room in sorted(rooms - {NO_ROOM}):
+            holder = self.hub.matches.get(str(room)) or self.hub.events.get(str(room))
+            if holder is None:
+                continue
+            frame = pack(encode(Error(Code.UNAVAILABLE, f"{why}: the last actions in room "
+                                      f"{room} wait to be stored; stay connected", None,
+                                      str(room))))
+            for peer in holder.members():
+                if peer.reading:
+                    peer.sink.deliver_all((frame,))
 
     def _trouble(self, service: str, why: str) -> None:
         if service not in self.problems:
@@ -475,29 +560,61 @@ class ClusterNode(ServerBase):
         if under_way is not None:
             await under_way.wait()
             return room in self.holdings.epochs
+        # Held already (taken meanwhile by another task, or its lease lost in a Redis
+        # outage): True without a claim (Holdings.claimable).
+        return bool(await self._take_batch([room])) or room in self.holdings.epochs
+
+    async def _take_batch(self, rooms: Sequence[int]) -> list[int]:
+        """Take over those of ``rooms`` that nobody holds, in one claim batch (the owners,
+        the leases and the claims in three round trips, the logs in one snapshot), then
+        replay each into the core; returns the rooms this node holds afterwards. Rooms held
+        here or being taken by another task are left out. A failure before a room is
+        restored hands back the claims of the batch (their leases released: due again), so
+        that no room stays claimed and leased yet missing from the core."""
+        rooms = self.holdings.claimable(rooms)
+        if self.stopping or not rooms:
+            return []
+        with contextlib.ExitStack() as taking:
+            for room in rooms:
+                taking.enter_context(self._taking(room))
+            epochs = await take_over_many(rooms, node=self.node_id, log=self.log,
+                                          directory=self.directory, ttl=self.cluster.lease)
+            for room, epoch in sorted(epochs.items()):
+                self.holdings.claimed(room, epoch)
+                self.stats.claims += 1
+            try:
+                stored = await self.log.stored_rooms(sorted(epochs))
+            except BaseException:
+                with trio.CancelScope(shield=True):
+                    await self._hand_back(epochs)
+                raise
+            held = []
+            for room in sorted(epochs):
+                if await self._claimed(room, stored.get(room)):
+                    held.append(room)
+                await trio.sleep(0)  # a replay is the core's work: connections run between
+            return held
+
+    async def _claimed(self, room: int, stored: StoredRoom | None) -> bool:
+        """A claimed room's log read: restore it into the core. True if held afterwards."""
+        # Not restored and still held: its log did not replay (a room finished meanwhile,
+        # or a match given up to its event's node, is no longer held).
+        if not await self._restore_stored(room, stored) and room in self.holdings.epochs:
+            self.stats.claim_failures += 1
         if room in self.holdings.epochs:
-            # Held already (taken meanwhile by another task, or its lease lost in a Redis
-            # outage): a claim would raise the epoch of a room this node serves and replay it
-            # over the live one (issue 27.2).
+            log.info("room %d taken over at epoch %d", room, self.holdings.epochs[room])
             return True
-        if self.stopping:
-            return False
-        with self._taking(room):
-            epoch = await take_over(room, node=self.node_id, log=self.log,
-                                    directory=self.directory, ttl=self.cluster.lease)
-            if epoch is None:
-                return False
-            self.holdings.claimed(room, epoch)
-            self.stats.claims += 1
-            # Not restored and still held: its log did not replay (a room finished meanwhile,
-            # or a match given up to its event's node, is no longer held).
-            if not await self._restore(room) and room in self.holdings.epochs:
-                self.stats.claim_failures += 1
-            if room in self.holdings.epochs:
-                log.info("room %d taken over at epoch %d", room, epoch)
-            else:  # let go during its replay (lease lost, fenced): the core must not keep it
-                self._drop_unowned(room, "it was let go while it was being restored")
-            return room in self.holdings.epochs
+        # Let go during its replay (lease lost, fenced): the core must not keep it.
+        self._drop_unowned(room, "it was let go while it was being restored")
+        return False
+
+    async def _hand_back(self, epochs: dict[int, int]) -> None:
+        """Claims whose logs could not be read: let go, their leases released, so that they
+        are due again (this node's next round, or another node, claims them anew)."""
+        for room, epoch in sorted(epochs.items()):
+            self.holdings.forget(room)
+            with contextlib.suppress(DirectoryUnavailable):
+                await self.directory.release(room, node=self.node_id, epoch=epoch)
 
     @contextlib.contextmanager
     def _taking(self, room: int) -> Iterator[None]:
@@ -526,7 +643,9 @@ class ClusterNode(ServerBase):
             self.apply(self.hub.release_room(str(room), None, trio.current_time()))
 
     async def _restore(self, room: int) -> bool:
-        stored = await self.log.stored_room(room)
+        return await self._restore_stored(room, await self.log.stored_room(room))
+
+    async def _restore_stored(self, room: int, stored: StoredRoom | None) -> bool:
         if stored is None:  # finished meanwhile
             await self._let_go(room)
             return False
@@ -640,32 +759,32 @@ class ClusterNode(ServerBase):
                 log.warning("%s", exc)
 
     async def _take_all(self, rooms: Sequence[int]) -> bool:
-        """Take ``rooms`` over, up to ``claims_at_once`` at a time: a claim and its replay
-        mostly wait on PostgreSQL and Redis, so one after another a node would take about
-        16 ms a room here (a dead node's 1,000 rooms: 16 s on top of the lease), in parallel
-        a fraction of that (docs/cluster.md, "Failover at scale"). Each take is left to end
-        on its own, never cancelled half-way (a room claimed and not yet restored would be
-        leased and missing); the first service failure is raised once all have ended. True
-        when a room was taken (more may be due)."""
+        """Take ``rooms`` over in claim batches (:func:`.leases.claim_batches`), up to
+        ``claims_at_once`` batches at a time: one room after another, a node took about
+        16 ms a room here (a dead node's 1,000 rooms: 16 s on top of the lease), most of it
+        round trips (docs/cluster.md, "Failover at scale"). Each batch is left to end on its
+        own, never cancelled half-way (a room claimed and not yet restored would be leased
+        and missing); the first service failure is raised once all have ended. True when a
+        room was taken (more may be due)."""
         limit = trio.CapacityLimiter(self.cluster.claims_at_once)
         failed: list[LogUnavailable | DirectoryUnavailable] = []
         took = False
 
-        async def take(room: int) -> None:
+        async def take(batch: list[int]) -> None:
             nonlocal took
             async with limit:
                 if failed:  # a service failed meanwhile: the rest waits for the next round
                     return
                 try:
-                    took = await self._take(room) or took
+                    took = bool(await self._take_batch(batch)) or took
                 except RoomBusy as exc:  # its old owner hangs in a transaction: next round
                     log.warning("%s", exc)
                 except (LogUnavailable, DirectoryUnavailable) as exc:
                     failed.append(exc)
 
         async with trio.open_nursery() as nursery:
-            for room in rooms:
-                nursery.start_soon(take, room)
+            for batch in claim_batches(rooms, self.cluster.claim_batch):
+                nursery.start_soon(take, batch)
         if failed:
             raise failed[0]
         return took
@@ -691,6 +810,23 @@ class ClusterNode(ServerBase):
                 self._fine("redis")
             except DirectoryUnavailable as exc:
                 self._trouble("redis", str(exc))
+
+    async def _lease_new(self, rooms: list[int]) -> None:
+        """Take the leases of rooms about to be created here (epoch 1). With Redis away they
+        are left to the next beat (:meth:`Holdings.to_acquire`), as before: while Redis is
+        known to be away, at once, so that the batch (every room's actions in it) does not
+        wait out the directory's timeout."""
+        if "redis" in self.problems:
+            return
+        try:
+            taken = await self.directory.acquire_many(dict.fromkeys(rooms, 1),
+                                                      node=self.node_id, ttl=self.cluster.lease)
+        except DirectoryUnavailable as exc:
+            self._trouble("redis", str(exc))
+            return
+        for room in taken:
+            if room in self.holdings.epochs:
+                self.holdings.acquired(room)
 
     async def _keep_leases(self) -> None:
         directory, me, ttl, held = self.directory, self.node_id, self.cluster.lease, self.holdings
@@ -784,6 +920,9 @@ class ClusterNode(ServerBase):
              "second).", [({}, s.lobby_reads)]),
             ("arbiter_cluster_redirects_total", "counter",
              "Clients sent to another node.", [({}, self.hub.stats.redirects)]),
+            ("arbiter_cluster_batches_retried_total", "counter",
+             "Log batches written on a later try (PostgreSQL did not take the first).",
+             [({}, self.writer.retried)]),
             ("arbiter_cluster_dropped_frames_total", "counter",
              "Frames never sent because their records were refused or not written.",
              [({}, self.gate.dropped_frames)]),

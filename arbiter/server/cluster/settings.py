@@ -18,9 +18,16 @@ class ClusterSettings:
     # four times per lease, so a node must stall for three quarters of it to lose its rooms.
     lease: float = 4.0
     claim_every: float = 0.5  # how often live nodes look for rooms to claim
-    claims_at_once: int = 8  # rooms a node claims and replays in parallel (a dead node's)
+    # A dead node's rooms are claimed in batches (a few round trips each, whatever their
+    # size), this many batches in flight at once: while one batch's rooms are replayed (the
+    # node's core), the next ones' claims and reads wait on the services.
+    claim_batch: int = 25  # rooms a claim batch takes
+    claims_at_once: int = 3  # claim batches in flight at once
     prefix: str = DEFAULT_PREFIX  # Redis key prefix: several clusters may share one server
     log_timeout: float = 5.0  # bound on every PostgreSQL call
+    # A batch PostgreSQL did not take is tried again for this long (its rooms' followers
+    # stay connected, told ``unavailable``) before its rooms are let go (write_retry.py).
+    write_retry_for: float = 10.0
     directory_timeout: float = 2.0  # bound on every Redis call
 
     @property
