@@ -11,6 +11,10 @@ call made to let another task run in its middle (tests/cluster/inprocess.py).
 3. A beat in the middle of a takeover's replay saw a leased room the core did not hold yet,
    and deleted its lease: a second claim by the same node, or a room with no lease at all.
 
+A rebuild whose log read failed once its owner was checked (found by the chaos test: three
+players told their room was closed, who then lost by concession) left the room held, not in the
+core and no longer due for a rebuild: lookups answered "here" for it.
+
 And the chaos test's stalled room: a resume put off (the room's node silent) while the claim
 loop took the room over here; the seat's next request was refused `not_seated`.
 """
@@ -26,6 +30,7 @@ import trio
 from arbiter.server.cluster.leases import Holdings
 from arbiter.server.cluster.lookups import AwaitTake, Here, ReadLease, Rebuild, RoomLookup
 from arbiter.server.cluster.node import ClusterNode, OwnerSilent
+from arbiter.server.cluster.pglog import LogUnavailable
 from arbiter.server.net.connection import Connection
 from arbiter.server.rooms.effects import SERVICE_RESTART
 from arbiter.server.store.gate import WriteFailed
@@ -128,6 +133,25 @@ async def test_a_lookup_racing_the_claim_loop_to_rebuild_a_room_answers_once_it_
         answer = (url, str(ROOM) in node.hub.matches)
     assert answer == (None, True), "here, and there: a 'here' for a room not held is 'closed'"
     assert node.stats.reloads == 1
+
+
+async def test_a_rebuild_whose_log_read_fails_is_tried_again_never_answered_here(
+        node: ClusterNode) -> None:
+    assert await node._take(ROOM)
+    node.refused(frozenset({ROOM}), set(), WriteFailed("the answer was lost"))
+
+    async def postgres_goes_away_again() -> None:  # after the owner was read: it is ours
+        raise LogUnavailable("PostgreSQL unreachable: the server closed the connection")
+
+    wrap_once(node.log, "stored_room", postgres_goes_away_again)
+    with pytest.raises(LogUnavailable):
+        await node._reload(ROOM)
+    assert ROOM in node.holdings.reload, "still to be rebuilt"
+    assert node.holdings.finished(node.hub.matches.keys(), writing=False) == [], \
+        "not taken by the beat for a finished room (its lease and due entry deleted)"
+    url = await node._where(str(ROOM))  # a returning player's lookup, PostgreSQL back
+    assert (url, str(ROOM) in node.hub.matches) == (None, True), \
+        "'here' for a room the core does not hold tells its players it is closed"
 
 
 async def test_a_room_served_here_is_not_claimed_again_when_redis_lost_its_lease(

@@ -699,7 +699,15 @@ class ClusterNode(ServerBase):
         if not self._hosted(room) and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
-                await self._restore(room)
+                try:
+                    await self._restore(room)
+                except BaseException:
+                    # Not rebuilt (the log went away again): still to be. Otherwise the room
+                    # stayed held yet missing from the core, lookups answered "here" for it
+                    # (its returning players heard room_closed, then lost by concession) and
+                    # the beat took it for finished and deleted its lease (the chaos test).
+                    self.holdings.outcome_unknown([room])
+                    raise
 
     async def _let_go(self, room: int) -> None:
         epoch = self.holdings.epochs.get(room)
