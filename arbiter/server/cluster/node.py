@@ -517,6 +517,9 @@ class ClusterNode(ServerBase):
                     # about to take again: give it the time (ClaimGrace), then try.
                     await trio.sleep(self.grace.wait(trio.current_time()))
                     look.took(await self._take(room))
+                case steps.ReadState():
+                    owner = await self.log.owner(room)
+                    look.state_read(owner is not None and owner.state != "finished")
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
                 case steps.ReadHolder(node):
