@@ -9,6 +9,8 @@ same decisions against real Redis and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,6 +30,7 @@ from arbiter.server.cluster.lookups import (
     Rebuild,
     ReleaseStale,
     RoomLookup,
+    Step,
     Take,
     placement,
 )
@@ -287,21 +290,25 @@ def test_a_take_lost_to_a_claim_that_then_failed_looks_again_never_nowhere() -> 
 def test_an_open_room_no_take_can_get_is_given_up_on_after_the_patience() -> None:
     # Each take fails and leaves no lease (PostgreSQL away): the client hears "unavailable"
     # (and is looked for again later), never that its open room is closed.
-    held, look, now = Holdings(), _lookup(), 0.0
+    look = _lookup()
+    answers = {ReadLease(): lambda: look.lease_read(None), Take(): lambda: look.took(False),
+               ReadState(): lambda: look.state_read(True)}
+    assert _answered(look, answers) == (GiveUp(), pytest.approx(SETTINGS.lookup_patience))
+
+
+def _answered(look: RoomLookup, answers: dict[Step, Callable[[], None]]
+              ) -> tuple[Step, float]:
+    """Drive ``look``, each question answered by ``answers`` and each pause waited out,
+    until it answers: the answer, and the time it took."""
+    held, now = Holdings(), 0.0
     while True:
         step = look.next(held, now)
-        if step == ReadLease():
-            look.lease_read(None)
-        elif step == Take():
-            look.took(False)
-        elif step == ReadState():
-            look.state_read(True)
-        elif isinstance(step, Pause):
+        if isinstance(step, Pause):
             now += step.seconds
+        elif step in answers:
+            answers[step]()
         else:
-            break
-    assert step == GiveUp()
-    assert now == pytest.approx(SETTINGS.lookup_patience)
+            return step, now
 
 
 def test_a_room_taken_by_another_task_while_the_lease_was_read_is_here() -> None:
@@ -353,19 +360,11 @@ def test_a_silent_holder_is_waited_for_until_its_lease_lapses() -> None:
 def test_a_holder_silent_for_longer_than_the_patience_is_given_up_on() -> None:
     # A frozen holder whose lease Redis never lets lapse (its renewals still land): the
     # client hears "unavailable" after a lease and a beat rather than waiting forever.
-    held, look, now = Holdings(), _lookup(), 0.0
-    while True:
-        step = look.next(held, now)
-        if step == ReadLease():
-            look.lease_read(Lease(ROOM, "C", 3, ttl=4.0))
-        elif step == ReadHolder("C"):
-            look.holder_read(None)
-        elif isinstance(step, Pause):
-            now += step.seconds
-        else:
-            break
-    assert step == GiveUp()
-    assert now == pytest.approx(SETTINGS.lookup_patience)
+    look = _lookup()
+    answers: dict[Step, Callable[[], None]] = {
+        ReadLease(): lambda: look.lease_read(Lease(ROOM, "C", 3, ttl=4.0)),
+        ReadHolder("C"): lambda: look.holder_read(None)}
+    assert _answered(look, answers) == (GiveUp(), pytest.approx(SETTINGS.lookup_patience))
     assert SETTINGS.lookup_patience == SETTINGS.lease + SETTINGS.beat
 
 
