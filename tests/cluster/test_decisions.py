@@ -9,6 +9,8 @@ same decisions against real Redis and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -24,9 +26,11 @@ from arbiter.server.cluster.lookups import (
     Pause,
     ReadHolder,
     ReadLease,
+    ReadState,
     Rebuild,
     ReleaseStale,
     RoomLookup,
+    Step,
     Take,
     placement,
 )
@@ -257,10 +261,54 @@ def test_a_take_lost_to_another_node_looks_again_and_a_finished_room_is_nowhere(
     assert look.next(held, 0.1) == ReadLease()  # yes: look again, from the top
     look.lease_read(Lease(ROOM, "C", 3, ttl=4.0))
     assert look.next(held, 0.1) == ReadHolder("C")
-    # No node holds it and none could take it: it is finished, or never was.
+    # No node holds it and none could take it: the log says it is finished, or never was.
     finished = _after_a_lost_take(held)
     finished.lease_read(None)
+    assert finished.next(held, 0.1) == ReadState()
+    finished.state_read(False)
     assert finished.next(held, 0.1) == Nowhere()
+
+
+def test_a_take_lost_to_a_claim_that_then_failed_looks_again_never_nowhere() -> None:
+    # Found by the chaos test: another node's claim won the lease, then failed (PostgreSQL
+    # away) and gave the lease back; on the lease alone the room looked finished, and its
+    # returning players heard that it was closed. The log says it is open: look again.
+    held = Holdings()
+    look = _after_a_lost_take(held)
+    look.lease_read(None)
+    assert look.next(held, 0.1) == ReadState()
+    look.state_read(True)
+    assert look.next(held, 0.1) == Pause(SETTINGS.claim_every)
+    assert look.next(held, 0.7) == ReadLease()
+    look.lease_read(None)
+    assert look.next(held, 0.7) == Take()
+    held.claimed(ROOM, 4)
+    look.took(True)
+    assert look.next(held, 0.8) == Here()
+
+
+def test_an_open_room_no_take_can_get_is_given_up_on_after_the_patience() -> None:
+    # Each take fails and leaves no lease (PostgreSQL away): the client hears "unavailable"
+    # (and is looked for again later), never that its open room is closed.
+    look = _lookup()
+    answers = {ReadLease(): lambda: look.lease_read(None), Take(): lambda: look.took(False),
+               ReadState(): lambda: look.state_read(True)}
+    assert _answered(look, answers) == (GiveUp(), pytest.approx(SETTINGS.lookup_patience))
+
+
+def _answered(look: RoomLookup, answers: dict[Step, Callable[[], None]]
+              ) -> tuple[Step, float]:
+    """Drive ``look``, each question answered by ``answers`` and each pause waited out,
+    until it answers: the answer, and the time it took."""
+    held, now = Holdings(), 0.0
+    while True:
+        step = look.next(held, now)
+        if isinstance(step, Pause):
+            now += step.seconds
+        elif step in answers:
+            answers[step]()
+        else:
+            return step, now
 
 
 def test_a_room_taken_by_another_task_while_the_lease_was_read_is_here() -> None:
@@ -312,19 +360,11 @@ def test_a_silent_holder_is_waited_for_until_its_lease_lapses() -> None:
 def test_a_holder_silent_for_longer_than_the_patience_is_given_up_on() -> None:
     # A frozen holder whose lease Redis never lets lapse (its renewals still land): the
     # client hears "unavailable" after a lease and a beat rather than waiting forever.
-    held, look, now = Holdings(), _lookup(), 0.0
-    while True:
-        step = look.next(held, now)
-        if step == ReadLease():
-            look.lease_read(Lease(ROOM, "C", 3, ttl=4.0))
-        elif step == ReadHolder("C"):
-            look.holder_read(None)
-        elif isinstance(step, Pause):
-            now += step.seconds
-        else:
-            break
-    assert step == GiveUp()
-    assert now == pytest.approx(SETTINGS.lookup_patience)
+    look = _lookup()
+    answers: dict[Step, Callable[[], None]] = {
+        ReadLease(): lambda: look.lease_read(Lease(ROOM, "C", 3, ttl=4.0)),
+        ReadHolder("C"): lambda: look.holder_read(None)}
+    assert _answered(look, answers) == (GiveUp(), pytest.approx(SETTINGS.lookup_patience))
     assert SETTINGS.lookup_patience == SETTINGS.lease + SETTINGS.beat
 
 

@@ -10,6 +10,13 @@ call made to let another task run in its middle (tests/cluster/inprocess.py).
    it, and restored over the live room: its players' next actions were refused.
 3. A beat in the middle of a takeover's replay saw a leased room the core did not hold yet,
    and deleted its lease: a second claim by the same node, or a room with no lease at all.
+
+A rebuild whose log read failed once its owner was checked (found by the chaos test: three
+players told their room was closed, who then lost by concession) left the room held, not in the
+core and no longer due for a rebuild: lookups answered "here" for it.
+
+And the chaos test's stalled room: a resume put off (the room's node silent) while the claim
+loop took the room over here; the seat's next request was refused `not_seated`.
 """
 
 from __future__ import annotations
@@ -22,14 +29,24 @@ import trio
 
 from arbiter.server.cluster.leases import Holdings
 from arbiter.server.cluster.lookups import AwaitTake, Here, ReadLease, Rebuild, RoomLookup
-from arbiter.server.cluster.node import ClusterNode
+from arbiter.server.cluster.node import ClusterNode, OwnerSilent
+from arbiter.server.cluster.pglog import LogUnavailable
 from arbiter.server.net.connection import Connection
 from arbiter.server.rooms.effects import SERVICE_RESTART
 from arbiter.server.store.gate import WriteFailed
+from arbiter.server.store.records import SeatSet
 from arbiter.testing.localservers import LocalRedis
 
 from ..server.harness import server_config
-from .inprocess import ROOM, follower, node_with_a_room_to_claim, wrap_once
+from .inprocess import (
+    ROOM,
+    connection,
+    follower,
+    frames,
+    node_with_a_room_to_claim,
+    say,
+    wrap_once,
+)
 
 ME = "B"
 
@@ -118,6 +135,25 @@ async def test_a_lookup_racing_the_claim_loop_to_rebuild_a_room_answers_once_it_
     assert node.stats.reloads == 1
 
 
+async def test_a_rebuild_whose_log_read_fails_is_tried_again_never_answered_here(
+        node: ClusterNode) -> None:
+    assert await node._take(ROOM)
+    node.refused(frozenset({ROOM}), set(), WriteFailed("the answer was lost"))
+
+    async def postgres_goes_away_again() -> None:  # after the owner was read: it is ours
+        raise LogUnavailable("PostgreSQL unreachable: the server closed the connection")
+
+    wrap_once(node.log, "stored_room", postgres_goes_away_again)
+    with pytest.raises(LogUnavailable):
+        await node._reload(ROOM)
+    assert ROOM in node.holdings.reload, "still to be rebuilt"
+    assert node.holdings.finished(node.hub.matches.keys(), writing=False) == [], \
+        "not taken by the beat for a finished room (its lease and due entry deleted)"
+    url = await node._where(str(ROOM))  # a returning player's lookup, PostgreSQL back
+    assert (url, str(ROOM) in node.hub.matches) == (None, True), \
+        "'here' for a room the core does not hold tells its players it is closed"
+
+
 async def test_a_room_served_here_is_not_claimed_again_when_redis_lost_its_lease(
         node: ClusterNode) -> None:
     assert await node._take(ROOM)
@@ -181,3 +217,30 @@ async def test_a_restart_puts_up_for_a_claim_a_room_of_its_own_whose_lease_is_go
         assert lines == [f"room {ROOM} (held by this node's previous run) is up for a claim"]
         assert await again.directory.due() == [ROOM]
         assert await again._take(ROOM) and str(ROOM) in again.hub.matches
+
+
+async def test_a_seat_whose_resume_was_put_off_is_resumed_by_its_own_request(
+        node: ClusterNode) -> None:
+    # The chaos test's stalled room (paused under a subgame, every seat connected, nobody
+    # acting): Ann's hello named her room while its old node was silent, so the node kept
+    # her connection and put her resume off; meanwhile the claim loop took the room over,
+    # and Ann's next request, sent before the put-off resume, was refused `not_seated`.
+    await node.log.write([SeatSet(ROOM, 0, "seat-ann", "tok-ann", "Ann", None)], {ROOM: 1})
+    node.hub.restore_sessions({"tok-ann": "Ann"})
+    ann = connection(node)
+
+    async def silent() -> None:
+        raise OwnerSilent("room 7's node has stopped answering and still holds it")
+
+    wrap_once(node, "_where", silent)
+    hello = await say(node, ann, {"t": "hello", "i": 1, "v": [1], "session": "tok-ann",
+                                  "resume": {str(ROOM): [0, 0]}})
+    await node.look_up(ann, hello)
+    await node.gate.flush()
+    told = [f for f in frames(ann) if f.get("code") == "unavailable"]
+    assert told and told[0]["r"] == str(ROOM) and str(ROOM) not in ann.rooms
+    assert await node._take(ROOM)  # the claim loop, before the node looks again for Ann
+    await say(node, ann, {"t": "chat", "i": 2, "r": str(ROOM), "text": "still here"})
+    [reply] = [f for f in frames(ann) if f.get("i") == 2]
+    assert reply["t"] == "ok", reply
+    assert str(ROOM) in ann.rooms and node.hub.matches[str(ROOM)].seats[0].present

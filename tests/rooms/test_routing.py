@@ -16,6 +16,7 @@ from arbiter.server.rooms.routing import LOBBY_FRESH
 from arbiter.server.store.db import Store
 
 from .sim import Player, Sim, assert_converged
+from .test_lifecycle import shahrazad_scene
 
 ELSEWHERE = "ws://10.0.0.2:8765/"
 
@@ -185,6 +186,48 @@ def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
     bob2 = node.connect(session=bob.session, resume=bob.tracker.positions())
     node.play({0: ann2, 1: bob2}, max_actions=10)
     assert assert_converged(node, [ann2, bob2]) == 2
+
+
+def test_a_seat_s_answer_sent_before_its_delayed_resume_is_taken_in_a_paused_room(
+        tmp_path: Path) -> None:
+    # Issue 27, the chaos test's stalled room: paused under a subgame (CR 726.1a) on the node
+    # that took it over, every seat connected, nobody acting. A player's client said hello
+    # naming its room while the node could not tell where the room was (the old holder
+    # silent, Redis or PostgreSQL away): its resume was put off (the node looks again later)
+    # and the connection kept. The claim loop then took the room over, and the client
+    # answered the decision its replica held, in the subgame's room. That answer came before
+    # the put-off resume and was refused `not_seated`; the bot, having answered that decision,
+    # ignored it when the resume offered it again. A seat's own request now resumes it first.
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), main = shahrazad_scene(first)
+    ann.choose(main, "Cast Shahrazad")
+    first.play({0: ann, 1: bob}, until=lambda: bool(ann.of_type("opened")))
+    sub = ann.of_type("opened")[0]["r"]
+    first.play({0: ann, 1: bob}, max_actions=3)
+    [(player, room, decision)] = [(p, r, d) for p in (ann, bob) for r, d in p.pending()]
+    assert room == sub
+    node = Sim(cluster=True, store=store)
+    node.hub.restore_sessions(store.sessions())
+    again = node.connect(session=player.session, resume=player.tracker.positions())
+    lookup = node.lookups.pop()
+    node.apply(node.hub.lookup_failed(again.peer, None, "the directory cannot be reached",
+                                      node.now, main))
+    [stored] = store.stored_rooms()
+    node.apply(node.hub.restore_room(stored, node.now)[1])  # the claim loop took it
+    assert node.match(main).state == "paused"
+    reply = again.call({"t": "act", "r": sub, "s": decision["serial"], "a": 0})
+    assert reply["t"] in ("d", "ok"), reply
+    assert node.match(main).commands == first.match(main).commands + 1
+    # The put-off resume, when the node looks again, finds the connection following already.
+    follows = len(again.messages)
+    node.apply(node.hub.redirect(again.peer, main, None, node.now, lookup.resume))
+    assert len(again.messages) == follows
+    other = bob if player is ann else ann
+    other2 = node.connect(session=other.session, resume=other.tracker.positions())
+    seats = {player.seats[main][0]: again, other.seats[main][0]: other2}
+    node.play(seats, max_actions=10)
+    assert assert_converged(node, [again, other2]) >= 1
 
 
 def test_a_resumed_room_that_no_node_holds_is_closed_for_the_client() -> None:

@@ -2,14 +2,18 @@
 replica, the legal actions the server sends and the card data of its catalog.
 
 A bot answers every decision the server gives it in any room of its match (the main game and
-any subgame, CR 726) until the match is over. It never acts twice on one decision: the legal
-actions stay in the replica until the server replaces them, so it remembers the serial it
-answered. A game that has stopped going anywhere ends the way people end one (CR 104.4i), by
-the core's draw policy (``arbiter/bots/draws.py``), the same as the server's seat bots: the bot
-whose turn it is to decide proposes a draw and the others accept it; a draw proposed before
-that point is declined. This shell adds the timing: while its own offer stands it holds its
-decision (acting would change the game and so lapse the offer), and withdraws an offer the
-table has not settled within ``draw_wait`` seconds.
+any subgame, CR 726) until the match is over. It answers each offer of a decision once: the
+legal actions stay in the replica until the server replaces them, so it remembers the offer
+(the legal actions as they came) it answered. A refused answer leaves that offer in place and
+it is not sent again; the same decision offered anew (a resume or resync after an answer that
+did not take: the server offers it again only then) is answered again. Remembering the serial
+instead ignored such a decision for good: a room whose decider had been refused stayed where
+it was with every seat connected (issue 27). A game that has stopped going anywhere ends the
+way people end one (CR 104.4i), by the core's draw policy (``arbiter/bots/draws.py``), the
+same as the server's seat bots: the bot whose turn it is to decide proposes a draw and the
+others accept it; a draw proposed before that point is declined. This shell adds the timing:
+while its own offer stands it holds its decision (acting would change the game and so lapse
+the offer), and withdraws an offer the table has not settled within ``draw_wait`` seconds.
 """
 
 from __future__ import annotations
@@ -72,10 +76,10 @@ class NetBot:
         """Answer decisions in ``match`` until it is over; return its games' results."""
         client = self.client
         cards = (await client.catalog())["cards"]
-        answered: dict[str, int] = {}  # room -> serial of the decision we answered
+        answered: dict[str, dict[str, Any]] = {}  # room -> the offer we answered
         while not client.match_over(match):
             todo = [(room, d) for room, d in client.decisions(match)
-                    if answered.get(room) != d["serial"]]
+                    if answered.get(room) is not d]
             move = self.take_draw_move(match, todo[0][0] if todo else None)
             if move is not None:
                 await self._send_draw(match, move)
@@ -90,7 +94,7 @@ class NetBot:
                 if rv is None or rv.actions is not decision:
                     continue  # it changed while we were thinking
             action = self.strategy(client.view(room), decision, self.rng, cards)
-            answered[room] = decision["serial"]
+            answered[room] = decision
             sent = trio.current_time()
             try:
                 await client.act(room, decision["serial"], action)

@@ -72,6 +72,15 @@ class Take:
 
 
 @dataclass(frozen=True)
+class ReadState:
+    """Nobody holds the lease and this node could not take the room: ask the log whether it
+    is still open (:meth:`RoomLookup.state_read`). Finished or unknown, it is nowhere; open,
+    another node's claim lost or failed and gave its lease back a moment ago (PostgreSQL
+    away, a read of the logs that failed), and it is looked for again. Answering "nowhere"
+    on the lease alone told players of a live room that it was closed (the chaos test)."""
+
+
+@dataclass(frozen=True)
 class ReleaseStale:
     """The lease names this node, yet this process does not hold the room: a lease taken by
     the node's previous run (killed between taking a lease and claiming the room, so that its
@@ -98,7 +107,7 @@ class Pause:
 
 
 Step = (Here | Elsewhere | Nowhere | GiveUp | Rebuild | AwaitTake | ReadLease | Take
-        | ReleaseStale | ReadHolder | Pause)
+        | ReadState | ReleaseStale | ReadHolder | Pause)
 
 
 class _At(enum.Enum):
@@ -110,6 +119,8 @@ class _At(enum.Enum):
     TAKEN = "taken"  # the take succeeded
     RECHECK = "recheck"  # the take failed: did another node win it? the lease is read again
     RECHECKED = "rechecked"  # ... and was read
+    STATE = "state"  # no lease after all: is the room still open in the log?
+    STATE_READ = "state read"
     HOLDER = "holder"  # the holder's liveness is being read
     HOLDER_READ = "holder read"
     REBUILDING = "rebuilding"  # a Rebuild was asked
@@ -130,6 +141,7 @@ class RoomLookup:
         self._since: float | None = None
         self._lease: Lease | None = None
         self._holder: NodeInfo | None = None
+        self._open = False  # what the log said of the room (ReadState)
 
     def next(self, held: Holdings, now: float) -> Step:
         """What to do next, given what the node holds at ``now``."""
@@ -182,9 +194,15 @@ class RoomLookup:
             return ReadLease()
         if at is _At.RECHECKED:
             if self._lease is None and not (room in held.epochs or room in held.taking):
-                return self._answer(Nowhere())  # no: the room is finished, or was never made
+                self._at = _At.STATE
+                return ReadState()  # finished, never made, or let go a moment ago?
             self._at = _At.LOOK
             return self.next(held, now)
+        if at is _At.STATE_READ:
+            self._at = _At.LOOK
+            if not self._open:
+                return self._answer(Nowhere())
+            return Pause(self.pause)  # then from the top, within the lookup's patience
         if at is _At.HOLDER_READ:
             holder = self._holder
             self._at = _At.LOOK
@@ -205,6 +223,12 @@ class RoomLookup:
         """The end of :class:`Take`: whether this node holds the room now."""
         assert self._at is _At.TAKING, self._at
         self._at = _At.TAKEN if holds else _At.RECHECK
+
+    def state_read(self, open_: bool) -> None:
+        """The log's answer to :class:`ReadState`: whether the room is there, unfinished."""
+        assert self._at is _At.STATE, self._at
+        self._open = open_
+        self._at = _At.STATE_READ
 
     def holder_read(self, holder: NodeInfo | None) -> None:
         """The directory's answer to :class:`ReadHolder`: the holder if it is alive."""

@@ -517,6 +517,9 @@ class ClusterNode(ServerBase):
                     # about to take again: give it the time (ClaimGrace), then try.
                     await trio.sleep(self.grace.wait(trio.current_time()))
                     look.took(await self._take(room))
+                case steps.ReadState():
+                    owner = await self.log.owner(room)
+                    look.state_read(owner is not None and owner.state != "finished")
                 case steps.ReleaseStale(epoch):
                     await self.directory.release(room, node=self.node_id, epoch=epoch)
                 case steps.ReadHolder(node):
@@ -699,7 +702,15 @@ class ClusterNode(ServerBase):
         if not self._hosted(room) and room not in self.holdings.taking:
             with self._taking(room):
                 self.stats.reloads += 1
-                await self._restore(room)
+                try:
+                    await self._restore(room)
+                except BaseException:
+                    # Not rebuilt (the log went away again): still to be. Otherwise the room
+                    # stayed held yet missing from the core, lookups answered "here" for it
+                    # (its returning players heard room_closed, then lost by concession) and
+                    # the beat took it for finished and deleted its lease (the chaos test).
+                    self.holdings.outcome_unknown([room])
+                    raise
 
     async def _let_go(self, room: int) -> None:
         epoch = self.holdings.epochs.get(room)

@@ -91,6 +91,10 @@ EVENT_REQUESTS: dict[type[rq.Request], Callable[[EventRoom, Peer, Any], None]] =
 }
 EVENT_ONLY = (rq.StartEvent, rq.Pick, rq.DropEvent)
 
+# Requests a seated player sends while playing: from a connection that does not follow its
+# seat's room yet (its resume put off: Hub._resume_seat), they resume the seat first.
+SEAT_PLAY = frozenset({rq.Act, rq.Concede, rq.Draw, rq.Judge, rq.Chat, rq.Resync})
+
 ROOM_LIST_MAX = 200  # rooms in one room list (docs/protocol.md, "rooms")
 EVENT_MARK = "event"  # in a lobby entry a cluster node publishes: the entry is an event's
 
@@ -397,6 +401,22 @@ class Hub:
             return None
         raise Refusal(Code.UNKNOWN_ROOM, f"there is no room {room_id[:40]!r}")
 
+    def _resume_seat(self, peer: Peer, match: MatchRoom) -> None:
+        """Resume ``peer``'s seat in ``match`` now if its session holds one there that the
+        connection does not follow yet. That happens on a cluster node when the hello named
+        the room while the node could not tell where it was (a silent holder, Redis or
+        PostgreSQL away): the connection is kept and the node looks again later
+        (:meth:`redirect`), and meanwhile the room may be taken over here and the client
+        answer the decision its replica holds. Refused ``not_seated``, that answer was lost
+        for good: a bot that has answered a decision does not answer it again when it is
+        offered again, and a room (paused under a subgame, CR 726.1a) stayed where it was
+        with every seat connected (issue 27, the chaos test). The seat is resumed as the
+        later look would (from a snapshot: the hello's positions are the node's), and the
+        request is then the seat's."""
+        session = peer.session
+        if session is not None and match.id in session.seats and match.id not in peer.rooms:
+            match.attach(peer, None)
+
     def _event_elsewhere(self, peer: Peer, room_id: str, request: int) -> None:
         """An event's own request (``pick``, ``start``, ``drop``) for an event not here: a
         cluster node finds where it is and sends the client there, as for a room (once taken
@@ -434,6 +454,8 @@ class Hub:
             match = self._match(req.room, peer, req.id)  # type: ignore[attr-defined]
             if match is None:
                 return
+            if type(req) in SEAT_PLAY:
+                self._resume_seat(peer, match)
             handler(match, peer, req)
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
