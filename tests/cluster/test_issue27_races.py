@@ -32,7 +32,7 @@ from arbiter.server.cluster.lookups import AwaitTake, Here, ReadLease, Rebuild, 
 from arbiter.server.cluster.node import ClusterNode, OwnerSilent
 from arbiter.server.cluster.pglog import LogUnavailable
 from arbiter.server.net.connection import Connection
-from arbiter.server.rooms.effects import SERVICE_RESTART
+from arbiter.server.rooms.effects import SERVICE_RESTART, Lookup, LookupKind
 from arbiter.server.store.gate import WriteFailed
 from arbiter.server.store.records import SeatSet
 from arbiter.testing.localservers import LocalRedis
@@ -232,7 +232,7 @@ async def test_a_seat_whose_resume_was_put_off_is_resumed_by_its_own_request(
     async def silent() -> None:
         raise OwnerSilent("room 7's node has stopped answering and still holds it")
 
-    wrap_once(node, "_where", silent)
+    wrap_once(node, "_find", silent)
     hello = await say(node, ann, {"t": "hello", "i": 1, "v": [1], "session": "tok-ann",
                                   "resume": {str(ROOM): [0, 0]}})
     await node.look_up(ann, hello)
@@ -244,3 +244,26 @@ async def test_a_seat_whose_resume_was_put_off_is_resumed_by_its_own_request(
     [reply] = [f for f in frames(ann) if f.get("i") == 2]
     assert reply["t"] == "ok", reply
     assert str(ROOM) in ann.rooms and node.hub.matches[str(ROOM)].seats[0].present
+
+
+async def test_a_room_said_here_but_not_served_is_looked_for_again_not_called_closed(
+        node: ClusterNode) -> None:
+    # The chaos test once had a player of a live room told `room_closed` on a resume: a lookup
+    # that answers "here" for a room the core does not serve (a rebuild or hand-over under
+    # way) was taken for "nowhere". Only the log's word that the match is over closes a room.
+    await node.log.write([SeatSet(ROOM, 0, "seat-ann", "tok-ann", "Ann", None)], {ROOM: 1})
+    node.hub.restore_sessions({"tok-ann": "Ann"})
+    assert await node._take(ROOM)
+    live = node.hub.matches.pop(str(ROOM))  # held, its lease ours, but not in the core
+    ann = connection(node)
+    hello = await say(node, ann, {"t": "hello", "i": 1, "v": [1], "session": "tok-ann",
+                                  "resume": {str(ROOM): [0, 0]}})
+    await node.look_up(ann, hello)
+    await node.gate.flush()
+    codes = [f.get("code") for f in frames(ann) if f.get("t") == "error"]
+    assert "room_closed" not in codes and "unavailable" in codes, codes
+    assert str(ROOM) in ann.session.seats, "the seat stays Ann's"  # type: ignore[union-attr]
+    node.hub.matches[str(ROOM)] = live  # the rebuild done: the next look attaches Ann
+    again = Lookup(LookupKind.ROOM, str(ROOM), ann, None, {str(ROOM): (0, 0)})
+    assert await node._follow(ann, again, retry=False)
+    assert str(ROOM) in ann.rooms

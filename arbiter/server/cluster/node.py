@@ -76,8 +76,12 @@ class OwnerSilent(Exception):
     """A room's lease names a node that no longer beats, and did not lapse in time."""
 
 
+class NotServedYet(Exception):
+    """A lookup said a followed room is here, but the core does not serve it yet."""
+
+
 # What keeps a lookup from being answered just now: its client hears ``unavailable``.
-UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy)
+UNANSWERED = (DirectoryUnavailable, LogUnavailable, OwnerSilent, RoomBusy, NotServedYet)
 
 
 class ClusterWriter:
@@ -430,19 +434,27 @@ class ClusterNode(ServerBase):
 
     def _unanswered(self, exc: Exception) -> str:
         """Why a lookup could not be answered, for its client (a service away is noted)."""
-        if isinstance(exc, OwnerSilent | RoomBusy):
+        if isinstance(exc, OwnerSilent | RoomBusy | NotServedYet):
             return str(exc)
         self._trouble("redis" if isinstance(exc, DirectoryUnavailable) else "postgres",
                       str(exc))
         return "the cluster's directory or log cannot be reached just now"
 
-    async def _follow(self, peer: Peer, lookup: Lookup, *, retry: bool) -> bool:
+    async def _follow(self, peer: Peer, lookup: Lookup, *, retry: bool,
+                      final: bool = False) -> bool:
         """Where a room ``peer`` follows (said in its hello) is: the peer is sent there, or
         attached here. When that cannot be found out just now, the peer keeps its connection
         and hears ``unavailable`` for the room; with ``retry``, a task of the node looks
         again until it can tell (:meth:`_follow_later`). True once the peer is sent on."""
         try:
-            url = await self._where(lookup.key)
+            url, nowhere = await self._find(lookup.key)
+            if url is None and not nowhere and not self._hosted(
+                    room_ids.match_number(lookup.key)) and not final:
+                # "Here", yet the core does not serve it: a rebuild or a hand-over under way
+                # (or one that failed). Only the log's word that the match is over closes a
+                # room for a player who stayed connected (issue 27: a player once heard
+                # room_closed for a live room in the chaos test); look again.
+                raise NotServedYet(f"room {lookup.key} is being restored on this node")
         except UNANSWERED as exc:
             why = self._unanswered(exc)
             if retry:
@@ -457,11 +469,15 @@ class ClusterNode(ServerBase):
 
     async def _follow_later(self, peer: Peer, lookup: Lookup) -> None:
         """Look for a followed room again, a claim period after the last try and twice as
-        long after each failure up to a lease, while the peer stays connected."""
+        long after each failure up to a lease, while the peer stays connected. A room said to
+        be here but not served is looked for within the lookups' patience; after it, what
+        the lookup says is taken as it is."""
         pause = self.cluster.claim_every
+        give_up = trio.current_time() + self.cluster.lookup_patience
         while True:
             await trio.sleep(pause)
-            if not peer.reading or await self._follow(peer, lookup, retry=False):
+            final = trio.current_time() >= give_up
+            if not peer.reading or await self._follow(peer, lookup, retry=False, final=final):
                 return
             pause = min(2 * pause, self.cluster.lease)
 
@@ -488,20 +504,27 @@ class ClusterNode(ServerBase):
         nobody held it, so this node took it) or when it is nowhere (:mod:`.lookups` decides;
         this does what it says). :class:`OwnerSilent` when its holder has stopped beating
         and the lease did not lapse within the lookup's patience."""
+        return (await self._find(room_id))[0]
+
+    async def _find(self, room_id: str) -> tuple[str | None, bool]:
+        """:meth:`_where`, and whether the answer None means nowhere (the room's match is over,
+        or never was) rather than here."""
         try:
             room = room_ids.match_number(room_id)
         except room_ids.RoomIdError:  # no match's room id: no match anywhere
-            return None
+            return None, True
         look = steps.RoomLookup(room, node=self.node_id, url=self.url,
                                 pause=self.cluster.claim_every,
                                 patience=self.cluster.lookup_patience)
         while True:
             step = look.next(self.holdings, trio.current_time())
             match step:
-                case steps.Here() | steps.Nowhere():
-                    return None
+                case steps.Here():
+                    return None, False
+                case steps.Nowhere():
+                    return None, True
                 case steps.Elsewhere(url):
-                    return url
+                    return url, False
                 case steps.GiveUp():
                     raise OwnerSilent(
                         f"room {room}'s node has stopped answering and still holds it; "
