@@ -93,12 +93,9 @@ _RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooS
 # Heartbeats (websocket pings) the client sends: a server that stops answering (frozen, or
 # cut off without a close) is noticed within PING_INTERVAL + PING_TIMEOUT seconds and the
 # client goes to another entry. A frozen node's socket still accepts, so nothing else tells
-# (issue 27: 37-40 s with 20 s heartbeats, against a 4 s failover). Their sum is the default
-# lease (4 s, docs/cluster.md): by the time a frozen node's rooms may be claimed elsewhere its
-# clients have left it, so a freeze costs them no more than a kill (with 2.5 + 2.5 s, a freeze's
-# failover p50 was 5.6 s against a kill's 4.2 s).
-PING_INTERVAL = 2.0
-PING_TIMEOUT = 2.0
+# (issue 27: 37-40 s with 20 s heartbeats, against a 4 s failover).
+PING_INTERVAL = 2.5
+PING_TIMEOUT = 2.5
 
 
 @dataclass
