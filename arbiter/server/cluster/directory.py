@@ -107,17 +107,9 @@ return {best, redis.call('HGET', node, 'url'), best_rooms, best_players,
         redis.call('PTTL', node)}
 """
 
-# KEYS: lease, leases zset. ARGV: holder value, ttl ms, room. Free (or already ours): take it.
-ACQUIRE = _NOW + """
-local held = redis.call('GET', KEYS[1])
-if held and held ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
-return 1
-"""
-
-# KEYS: leases zset. ARGV: key prefix, ttl ms, then (room, holder value) pairs. ACQUIRE for
-# each room (a claim batch in one round trip); returns the rooms whose lease it took.
+# KEYS: leases zset. ARGV: key prefix, ttl ms, then (room, holder value) pairs. Takes each
+# room's lease if it is free or already that holder's (a claim batch in one round trip);
+# returns the rooms whose lease it took.
 ACQUIRE_MANY = _NOW + """
 local taken = {}
 local ttl = tonumber(ARGV[2])
@@ -292,7 +284,7 @@ class Directory:
         self.failures = 0  # calls that raised DirectoryUnavailable (for /metrics)
         self._scripts = {name: self.client.register_script(source) for name, source in (
             ("heartbeat", HEARTBEAT), ("leave", LEAVE), ("nodes", NODES), ("place", PLACE),
-            ("acquire", ACQUIRE), ("acquire_many", ACQUIRE_MANY), ("renew", RENEW),
+            ("acquire_many", ACQUIRE_MANY), ("renew", RENEW),
             ("release", RELEASE), ("forget", FORGET),
             ("publish", PUBLISH), ("lobby", LOBBY), ("due", DUE), ("leases", LEASES))}
 
@@ -365,10 +357,8 @@ class Directory:
 
     async def acquire(self, room: int, *, node: str, epoch: int, ttl: float) -> bool:
         """Take ``room``'s lease for ``ttl`` seconds if it is free (or already this exact
-        lease); False if another holder has it."""
-        return bool(await self._script(
-            "acquire", [self._key("lease", room), self._key("leases")],
-            [_holder(node, epoch), int(ttl * 1000), room]))
+        lease); False if another holder has it (:meth:`acquire_many` for one room)."""
+        return room in await self.acquire_many({room: epoch}, node=node, ttl=ttl)
 
     async def acquire_many(self, leases: Mapping[int, int], *, node: str, ttl: float
                            ) -> set[int]:

@@ -263,17 +263,10 @@ class PgLog:
 
     def claim(self, room: int, expected_epoch: int) -> int | None:
         """Take ``room`` over: raise its epoch by one if it is still ``expected_epoch`` (a
-        compare-and-set in one statement). Returns the new epoch, or None when the room is
-        missing, finished, or no longer at ``expected_epoch`` (another node claimed it).
-        Raises :class:`RoomBusy` if a writer holds the room longer than ``lock_timeout``."""
-        try:
-            row = self.conn.execute(
-                "UPDATE rooms SET epoch = epoch + 1, owner = %s "
-                "WHERE id = %s AND epoch = %s AND state <> 'finished' RETURNING epoch",
-                (self.node, room, expected_epoch)).fetchone()
-        except psycopg.errors.LockNotAvailable:
-            raise RoomBusy(room) from None
-        return None if row is None else int(row[0])
+        compare-and-set). Returns the new epoch, or None when the room is missing, finished,
+        or no longer at ``expected_epoch`` (another node claimed it). Raises
+        :class:`RoomBusy` if a writer holds the room longer than ``lock_timeout``."""
+        return self.claim_many({room: expected_epoch}).get(room)
 
     def claim_many(self, expected: Mapping[int, int]) -> dict[int, int]:
         """:meth:`claim` for many rooms (room -> expected epoch) in one statement, so one
@@ -397,13 +390,7 @@ class PgLog:
         """What a node needs to rebuild ``room`` (as ``Store.stored_rooms`` gives for each
         room), read in one snapshot so that no batch lands halfway through; None when the
         room is unknown or finished."""
-        with self.conn.transaction():
-            self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            row = self.room(room)
-            if row is None or row.state == "finished":
-                return None
-            return StoredRoom.read(row, self.seats(room), self.games(room), self.commands,
-                                   self.session)
+        return self.stored_rooms([room]).get(room)
 
     def stored_rooms(self, rooms: Sequence[int]) -> dict[int, StoredRoom]:
         """:meth:`stored_room` for many rooms (a claim batch) in one snapshot and five
