@@ -52,20 +52,22 @@ class Bucket:
 
 
 class AddressBook:
-    """The refusal buckets of the addresses that have been refused lately."""
+    """The refusal buckets of the addresses that have been refused lately: a bounded table of
+    token buckets by key (the lobby keeps its chat's per-session buckets in one too)."""
 
     def __init__(self, limits: AddressLimits | None = None) -> None:
         self.limits = limits or AddressLimits()
         self._buckets: dict[str, Bucket] = {}
 
-    def may_refuse(self, address: str, now: float) -> bool:
-        """Whether ``address`` may still send costly work that could be refused (one token)."""
+    def has_token(self, address: str, now: float) -> bool:
+        """Whether ``address`` has a token left: may still send costly work that could be
+        refused."""
         bucket = self._buckets.get(address)
         lim = self.limits
         return bucket is None or bucket.refill(lim.refusal_rate, lim.refusal_burst, now) >= 1
 
-    def refused(self, address: str, now: float) -> None:
-        """Charge one refused deck or configuration to ``address``."""
+    def take(self, address: str, now: float) -> None:
+        """Take one token from ``address``: charge it one refused deck or configuration."""
         lim = self.limits
         bucket = self._buckets.get(address)
         if bucket is None:

@@ -217,7 +217,7 @@ class Hub:
                 request_id = request.id
                 if self._session_rules(peer, request):
                     routed = request
-                    if _costly(request) and not self.addresses.may_refuse(peer.address, now):
+                    if _costly(request) and not self.addresses.has_token(peer.address, now):
                         raise Refusal(Code.RATE_LIMITED, "too many refused decks or room "
                                       "settings from your address: wait a few seconds")
                     self._dispatch(peer, request)
@@ -304,7 +304,7 @@ class Hub:
                 # Reading and checking it cost real work: charged to the connection and to
                 # its address, which may have many (rooms/addresses.py).
                 peer.charge(COSTLY_REFUSAL - 1)
-                self.addresses.refused(peer.address, now)
+                self.addresses.take(peer.address, now)
             return
         rid = exc.request_id
         if rid is None and isinstance(frame, bytes):
@@ -479,11 +479,11 @@ class Hub:
             # game costs real work, so it is charged as a refused deck is, to the connection
             # and to its address (rooms/replays.py).
             if isinstance(req, rq.Replay):
-                if not self.addresses.may_refuse(peer.address, self.ctx.now):
+                if not self.addresses.has_token(peer.address, self.ctx.now):
                     raise Refusal(Code.RATE_LIMITED, "too many replays from your address: "
                                                      "wait a few seconds")
                 peer.charge(COSTLY_REFUSAL - 1)
-                self.addresses.refused(peer.address, self.ctx.now)
+                self.addresses.take(peer.address, self.ctx.now)
             token = peer.session.token if peer.session is not None else None
             self.ctx.out.reads.append(Read(peer, req, token))
         elif isinstance(req, rq.ListEvents):

@@ -135,7 +135,7 @@ class Lobby:
             raise Refusal(Code.NOT_SEATED, "follow the lobby before chatting in it "
                                            "(a lobby request with follow: true)")
         s = self.settings
-        if not self._said.may_refuse(session.token, now):
+        if not self._said.has_token(session.token, now):
             raise Refusal(Code.RATE_LIMITED, f"at most {s.chat_burst} lobby chat lines at once "
                           f"and one every {1 / s.chat_rate:g} s after: wait a moment")
         if self._all is None:
@@ -143,7 +143,7 @@ class Lobby:
         if self._all.refill(s.lobby_rate, s.lobby_burst, now) < 1:
             raise Refusal(Code.RATE_LIMITED, "the lobby's chat is busy: try again in a moment")
         self._all.tokens -= 1
-        self._said.refused(session.token, now)  # (one line said: one token taken)
+        self._said.take(session.token, now)
         self._serial += 1
         line = {"n": self._serial, "from": session.name, "text": req.text}
         self.lines.append(line)
