@@ -37,7 +37,7 @@ from arbiter.server.rules.game import Event
 from arbiter.server.rules.plain import config_from_wire
 from arbiter.server.rules.view import SPECTATOR, snapshot
 from arbiter.server.store.archive import ArchivedGame, FinishedGame
-from arbiter.server.store.rows import CommandRow
+from arbiter.server.store.rows import CommandRow, GameRow
 
 MAX_REPLAY_COMMANDS = 5000  # a replay replays at most this many commands (replay_too_long)
 HISTORY_LENGTH = 20  # games in each list of a history
@@ -77,12 +77,12 @@ def check_replayable(archived: ArchivedGame | None, game: int) -> ArchivedGame:
     return archived
 
 
-def _info(archived: ArchivedGame) -> dict[str, Any]:
-    row = archived.game
+def _facts(row: GameRow, room_name: str | None) -> dict[str, Any]:
+    """A finished game's public facts, as a replay's ``info`` and a history entry give them
+    (names, the result, when)."""
     players = row.config.get("players", [])
-    return {"room": str(row.room), "n": row.number, "variant": row.config.get("variant"),
-            "names": [p.get("name") for p in players],
-            "room_name": archived.room.name if archived.room is not None else None,
+    return {"room": str(row.room), "room_name": room_name, "n": row.number,
+            "variant": row.config.get("variant"), "names": [p.get("name") for p in players],
             "started": row.started, "res": row.result}
 
 
@@ -121,7 +121,8 @@ def replay_frames(request: int, archived: ArchivedGame, commands: Sequence[Comma
         turns.append(turn[0] if isinstance(turn, list) and turn else 0)
         lines.append(_lines(table, events))
         before = after
-    return ReplayFrames(request, row.id, _info(archived),
+    room_name = archived.room.name if archived.room is not None else None
+    return ReplayFrames(request, row.id, _facts(row, room_name),
                         None if viewer == SPECTATOR else viewer, first, ops, turns, lines)
 
 
@@ -130,12 +131,8 @@ def _lines(table: Table, events: Sequence[Event]) -> list[str]:
 
 
 def history_entry(f: FinishedGame) -> dict[str, Any]:
-    """One line of a match history: public facts only (names, the result, when)."""
-    row = f.game
-    players = row.config.get("players", [])
-    out = {"game": row.id, "room": str(row.room), "room_name": f.room_name, "n": row.number,
-           "variant": row.config.get("variant"), "names": [p.get("name") for p in players],
-           "started": row.started, "res": row.result}
+    """One line of a match history: the game's public facts and the caller's seat."""
+    out = {"game": f.game.id, **_facts(f.game, f.room_name)}
     if f.seat is not None:
         out["seat"] = f.seat
     return out
