@@ -11,6 +11,7 @@ cluster node's over PostgreSQL (``arbiter.server.cluster.archive``). Both run th
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 import msgpack
 import trio
 
+from .db import LogReader
 from .rows import CommandRow, GameRow, RoomRow, SeatRow
 
 T = TypeVar("T")
@@ -120,27 +122,16 @@ class StoreArchive:
 
     async def archived(self, game: int) -> ArchivedGame | None:
         def read(db: sqlite3.Connection) -> ArchivedGame | None:
-            r = db.execute(f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ?",
-                           (game,)).fetchone()
-            if r is None:
+            log = LogReader(db)
+            row = log.game(game)
+            if row is None:
                 return None
-            row = GameRow(r[0], r[1], r[2], r[3], unpack(r[4]), r[5], r[6], unpack(r[7]), r[8])
-            room = db.execute("SELECT id, name, config, creator, state, created FROM rooms "
-                              "WHERE id = ?", (row.room,)).fetchone()
-            seats = db.execute("SELECT room, seat, token, session, name, deck, bot FROM seats "
-                               "WHERE room = ? ORDER BY seat", (row.room,)).fetchall()
-            return ArchivedGame(
-                row, None if room is None else RoomRow(room[0], room[1], unpack(room[2]),
-                                                       room[3], room[4], room[5]),
-                [SeatRow(s[0], s[1], s[2], s[3], s[4], None, s[6]) for s in seats])
+            return ArchivedGame(row, log.room(row.room), log.seats(row.room))
         return await self._run(read)
 
     async def commands(self, game: int, limit: int) -> list[CommandRow]:
-        def read(db: sqlite3.Connection) -> list[CommandRow]:
-            return [CommandRow(r[0], r[1], unpack(r[2]), r[3], unpack(r[4]), r[5])
-                    for r in db.execute("SELECT game, n, command, hash, clocks, at FROM commands "
-                                        "WHERE game = ? ORDER BY n LIMIT ?", (game, limit))]
-        return await self._run(read)
+        return await self._run(
+            lambda db: list(itertools.islice(LogReader(db).commands(game), limit)))
 
     async def finished(self, session: str | None, limit: int) -> list[FinishedGame]:
         sql = finished_sql(session is not None, "?")

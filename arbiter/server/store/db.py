@@ -105,7 +105,71 @@ _WRITERS: dict[type[Any], tuple[str, Callable[[Any, float], tuple[Any, ...]]]] =
 }
 
 
-class Store:
+class LogReader:
+    """The log's rows, read on the connection ``db`` (the server's own, or a read-only one:
+    store/archive.py)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def next_id(self, table: str) -> int:
+        assert table in ("rooms", "games")
+        row = self.db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
+        return int(row[0]) + 1
+
+    def sessions(self) -> dict[str, str]:
+        return {t: n for t, n in self.db.execute("SELECT token, name FROM sessions")}
+
+    def rooms(self, *, unfinished: bool = True) -> list[RoomRow]:
+        sql = "SELECT id, name, config, creator, state, created FROM rooms"
+        if unfinished:
+            sql += " WHERE state != 'finished'"
+        return [RoomRow(r[0], r[1], _unpack(r[2]), r[3], r[4], r[5])
+                for r in self.db.execute(sql + " ORDER BY id")]
+
+    def room(self, room: int) -> RoomRow | None:
+        r = self.db.execute("SELECT id, name, config, creator, state, created FROM rooms "
+                            "WHERE id = ?", (room,)).fetchone()
+        return None if r is None else RoomRow(r[0], r[1], _unpack(r[2]), r[3], r[4], r[5])
+
+    def seats(self, room: int) -> list[SeatRow]:
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5]), r[6])
+                for r in self.db.execute(
+                    "SELECT room, seat, token, session, name, deck, bot FROM seats "
+                    "WHERE room = ? ORDER BY seat", (room,))]
+
+    def _game(self, r: tuple[Any, ...]) -> GameRow:
+        return GameRow(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], r[6], _unpack(r[7]), r[8])
+
+    _GAME_COLUMNS = "id, room, number, seed, config, chooser, started, result, final_hash"
+
+    def games(self, room: int) -> list[GameRow]:
+        return [self._game(r) for r in self.db.execute(
+            f"SELECT {self._GAME_COLUMNS} FROM games WHERE room = ? ORDER BY number", (room,))]
+
+    def game(self, game: int) -> GameRow | None:
+        r = self.db.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id = ?",
+                            (game,)).fetchone()
+        return None if r is None else self._game(r)
+
+    def all_games(self) -> list[GameRow]:
+        return [self._game(r) for r in self.db.execute(
+            f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")]
+
+    def commands(self, game: int) -> Iterator[CommandRow]:
+        for r in self.db.execute("SELECT game, n, command, hash, clocks, at FROM commands "
+                                 "WHERE game = ? ORDER BY n", (game,)):
+            yield CommandRow(r[0], r[1], _unpack(r[2]), r[3], _unpack(r[4]), r[5])
+
+    def stored_rooms(self) -> Iterator[StoredRoom]:
+        """Every unfinished room with what recovery needs to rebuild it."""
+        known = self.sessions()
+        for row in self.rooms(unfinished=True):
+            yield StoredRoom.read(row, self.seats(row.id), self.games(row.id), self.commands,
+                                  known.get)
+
+
+class Store(LogReader):
     """One SQLite database. All methods run in the caller's thread; :meth:`write` may be
     called from a worker thread while nothing else touches the store."""
 
@@ -189,56 +253,3 @@ class Store:
         self.commits += 1
         self.rows_written += len(records)
         self.commit_seconds += time.perf_counter() - started
-
-    # ------------------------------------------------------------------ reading
-
-    def next_id(self, table: str) -> int:
-        assert table in ("rooms", "games")
-        row = self.db.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
-        return int(row[0]) + 1
-
-    def sessions(self) -> dict[str, str]:
-        return {t: n for t, n in self.db.execute("SELECT token, name FROM sessions")}
-
-    def rooms(self, *, unfinished: bool = True) -> list[RoomRow]:
-        sql = "SELECT id, name, config, creator, state, created FROM rooms"
-        if unfinished:
-            sql += " WHERE state != 'finished'"
-        return [RoomRow(r[0], r[1], _unpack(r[2]), r[3], r[4], r[5])
-                for r in self.db.execute(sql + " ORDER BY id")]
-
-    def seats(self, room: int) -> list[SeatRow]:
-        return [SeatRow(r[0], r[1], r[2], r[3], r[4], _unpack(r[5]), r[6])
-                for r in self.db.execute(
-                    "SELECT room, seat, token, session, name, deck, bot FROM seats "
-                    "WHERE room = ? ORDER BY seat", (room,))]
-
-    def _game(self, r: tuple[Any, ...]) -> GameRow:
-        return GameRow(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], r[6], _unpack(r[7]), r[8])
-
-    _GAME_COLUMNS = "id, room, number, seed, config, chooser, started, result, final_hash"
-
-    def games(self, room: int) -> list[GameRow]:
-        return [self._game(r) for r in self.db.execute(
-            f"SELECT {self._GAME_COLUMNS} FROM games WHERE room = ? ORDER BY number", (room,))]
-
-    def game(self, game: int) -> GameRow | None:
-        r = self.db.execute(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id = ?",
-                            (game,)).fetchone()
-        return None if r is None else self._game(r)
-
-    def all_games(self) -> list[GameRow]:
-        return [self._game(r) for r in self.db.execute(
-            f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")]
-
-    def commands(self, game: int) -> Iterator[CommandRow]:
-        for r in self.db.execute("SELECT game, n, command, hash, clocks, at FROM commands "
-                                 "WHERE game = ? ORDER BY n", (game,)):
-            yield CommandRow(r[0], r[1], _unpack(r[2]), r[3], _unpack(r[4]), r[5])
-
-    def stored_rooms(self) -> Iterator[StoredRoom]:
-        """Every unfinished room with what recovery needs to rebuild it."""
-        known = self.sessions()
-        for row in self.rooms(unfinished=True):
-            yield StoredRoom.read(row, self.seats(row.id), self.games(row.id), self.commands,
-                                  known.get)
