@@ -51,6 +51,7 @@ from arbiter.protocol.ids import is_room_id, match_of
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
+from .heartbeat import Heartbeat
 from .urls import BadURL, entry_urls, rotation, websocket_url
 
 # Redirects followed in a row before giving up: a node never sends a client to itself or to a
@@ -92,8 +93,8 @@ _RETRYABLE = (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, trio.TooS
 
 # Heartbeats (websocket pings) the client sends: a server that stops answering (frozen, or
 # cut off without a close) is noticed within PING_INTERVAL + PING_TIMEOUT seconds and the
-# client goes to another entry. A frozen node's socket still accepts, so nothing else tells
-# (issue 27: 37-40 s with 20 s heartbeats, against a 4 s failover).
+# client goes to another entry (.heartbeat). A frozen node's socket still accepts, so nothing
+# else tells (issue 27: 37-40 s with 20 s heartbeats, against a 4 s failover).
 PING_INTERVAL = 2.5
 PING_TIMEOUT = 2.5
 
@@ -197,8 +198,12 @@ class Client:
         self.strict = strict  # check every server message's shape
         self.pace = pace
         self.rng = rng or random.Random()
+        # Our own heartbeat, not the library's keepalive (see .heartbeat for why).
+        self._ping = (ping_interval, ping_timeout or ping_interval) \
+            if ping_interval is not None else None
+        self._heartbeat: Heartbeat | None = None
         self._options: dict[str, Any] = {
-            "ping_interval": ping_interval, "ping_timeout": ping_timeout,
+            "ping_interval": None, "ping_timeout": None,
             "open_timeout": open_timeout, "close_timeout": 2.0, "compression": None,
             "proxy": None, "max_size": None}
         self.tracker = Tracker()
@@ -341,6 +346,10 @@ class Client:
                           ) -> str:
         """One connection: connect, say hello, read until it closes."""
         ws = await connect(self.url, **self._options).connect(nursery)
+        self._heartbeat = None
+        if self._ping is not None:
+            self._heartbeat = Heartbeat(*self._ping)
+            nursery.start_soon(self._heartbeat.run, ws)
         try:
             await self._hello(ws, nursery)
         except BaseException:
@@ -429,12 +438,17 @@ class Client:
 
     async def _read(self, ws: ClientConnection) -> str:
         self._silent = False
+        heartbeat = self._heartbeat
         try:
             async for frame in ws:
+                if heartbeat is not None:
+                    heartbeat.heard()
                 if isinstance(frame, bytes):
                     self._on_frame(frame)
         except ConnectionClosed as exc:
             self._silent = exc.rcvd is None  # no goodbye: frozen, cut off or killed
+            if heartbeat is not None and heartbeat.silent:
+                return f"connection dropped ({heartbeat.reason})"
             return f"connection closed ({exc})"
         return f"connection closed ({ws.close_code})"
 
