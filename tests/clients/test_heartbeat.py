@@ -16,7 +16,7 @@ import pytest
 import trio
 from trio.testing import MockClock
 
-from arbiter.clients.sdk import Client
+from arbiter.clients.sdk import Backoff
 from arbiter.clients.sdk import events as ev
 from arbiter.clients.sdk.client import PING_INTERVAL, PING_TIMEOUT
 from arbiter.clients.sdk.heartbeat import Heartbeat
@@ -95,19 +95,54 @@ async def test_a_silent_server_is_dropped_one_ping_and_its_timeout_after_it_last
     # closing handshake after that (the library's keepalive waited 2 s more for a close frame).
     assert noticed <= PING_INTERVAL + PING_TIMEOUT + 0.1, noticed
     assert noticed >= PING_TIMEOUT
-    reasons = []
-    while True:
-        try:
-            event = heard.receive_nowait()
-        except trio.WouldBlock:
-            break
-        if isinstance(event, ev.Disconnected):
-            reasons.append(event.reason)
+    reasons = [event.reason for event in _drain(heard) if isinstance(event, ev.Disconnected)]
     assert reasons == [f"connection dropped (the server did not answer for {PING_TIMEOUT:g} s)"]
     with trio.fail_after(BOUND):  # the other entry first: the silent node comes last
         while not (ann.connected and ann.url == url(server)):
             await ann.wait_changed()
     assert ann.stats.reconnects == 1
+
+
+async def test_after_a_silent_drop_the_backoff_starts_afresh(
+        nursery: trio.Nursery, tmp_path: Path, clock: MockClock) -> None:
+    """A drop for silence waited a heartbeat timeout already: the next try comes at the first
+    delay, not one escalated by earlier short connections (issue 27.5: a client waited 4.8 s
+    more after noticing a frozen node). Two relays to one server; each falls silent in turn."""
+    server: ArbiterServer = await nursery.start(ArbiterServer(server_config(tmp_path)).run)
+    first, second = Relay(server.port or 0), Relay(server.port or 0)
+    await nursery.start(first.serve)
+    await nursery.start(second.serve)
+    relayed = [f"ws://127.0.0.1:{relay.port}/" for relay in (first, second)]
+    backoff = Backoff(initial=0.5, factor=4.0, jitter=0.0, stable=1000.0)
+    ann = await client_at(nursery, relayed, "Ann", backoff=backoff,
+                          ping_interval=PING_INTERVAL, ping_timeout=PING_TIMEOUT)
+    heard = ann.subscribe()
+    for silent, other in ((first, relayed[1]), (second, relayed[0])):
+        await ann.list_rooms()
+        silent.frozen = True
+        with trio.fail_after(BOUND):
+            while ann.connected:
+                await ann.wait_changed()
+        dropped = trio.current_time()
+        with trio.fail_after(BOUND):
+            while not ann.connected:
+                await ann.wait_changed()
+        assert ann.url == other
+        # The first delay each time (0.5 s), where the second drop would have waited 2 s.
+        assert trio.current_time() - dropped <= backoff.initial + 0.1
+        silent.frozen = False
+    assert ann.stats.reconnects == 2
+    kinds = [type(event).__name__ for event in _drain(heard)]
+    assert kinds.count("Disconnected") == 2
+
+
+def _drain(channel: trio.MemoryReceiveChannel[ev.Event]) -> list[ev.Event]:
+    out = []
+    while True:
+        try:
+            out.append(channel.receive_nowait())
+        except trio.WouldBlock:
+            return out
 
 
 class _Socket:

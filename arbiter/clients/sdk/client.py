@@ -102,9 +102,10 @@ PING_TIMEOUT = 2.5
 @dataclass
 class Backoff:
     """Delays between reconnection attempts: exponential, capped, with jitter. They start
-    afresh only after a connection that lasted ``stable`` seconds: a node that accepts and
-    drops at once (or a redirect back to a dead node) must not make every client reconnect
-    at the first delay forever (issue 27: a storm of a connect every 80-100 ms a client)."""
+    afresh only after a connection that lasted ``stable`` seconds, or that served until its
+    server fell silent (.heartbeat): a node that accepts and drops at once (or a redirect
+    back to a dead node) must not make every client reconnect at the first delay forever
+    (issue 27: a storm of a connect every 80-100 ms a client)."""
 
     initial: float = 0.1
     maximum: float = 5.0
@@ -292,8 +293,13 @@ class Client:
                 failures.append((url, failure))
                 continue  # the next entry URL, at once
             moved, self._moving = self._moving, None
-            if connected and trio.current_time() - self._connected_at >= self.backoff.stable:
-                self._delays = None  # it held: the next drop starts the backoff afresh
+            if connected and (trio.current_time() - self._connected_at >= self.backoff.stable
+                              or (self._heartbeat is not None and self._heartbeat.silent)):
+                # It held, or it served until the server fell silent (a frozen node): the
+                # next try starts the backoff afresh. A silent drop took a heartbeat timeout
+                # of waiting already, so it cannot make a storm; escalated delays would only
+                # add seconds to a failover (issue 27.5: 4.8 s once, after a 2.5 s silence).
+                self._delays = None
             self._lost(reason, moved=moved is not None)
             if self._closing or (not self.reconnect and moved is None):
                 break
