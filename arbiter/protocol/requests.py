@@ -339,10 +339,18 @@ class History(Request):
     TYPE = "history"
 
 
+@dataclass(frozen=True)
+class Ping(Request):
+    """Are you there? Answered ``ok`` at once: a client that cannot send WebSocket pings (a
+    browser) tells a silent server from a quiet one with it (section 1)."""
+
+    TYPE = "ping"
+
+
 REQUESTS = Codec((Hello, ListRooms, GetCatalog, CreateRoom, Join, Spectate, AddBot, SubmitDeck,
                   Act, Concede, Draw, Chat, Resync, Leave, Judge, CreateEvent, ListEvents,
                   StartEvent, Pick, DropEvent, Lobby, People, LobbyChat,
-                  Replay, History))
+                  Replay, History, Ping))
 
 
 def request_id(message: Any) -> int | None:

@@ -121,3 +121,16 @@ def test_an_empty_waiting_room_goes_after_the_grace_period() -> None:
     room = ann.ok({"t": "create", "config": {"seats": 2}})["r"]
     sim.advance(61)
     assert sim.hub.match_of(room) is None
+
+
+def test_a_ping_is_answered_ok_at_once_and_costs_one_token() -> None:
+    """A browser cannot send WebSocket pings: ``ping`` tells it the server is there
+    (docs/protocol.md section 1, "Heartbeats"). It is a request like any other for the rate."""
+    sim = Sim(limits=Limits(rate=1.0, burst=4))
+    ann = sim.connect("Ann")  # the hello took one token
+    for _ in range(3):
+        reply = ann.call({"t": "ping"})
+        assert reply["t"] == "ok" and reply["i"] is not None
+    assert ann.call({"t": "ping"})["code"] == "rate_limited"
+    assert ann.close_code == 1008
+    assert sim.connect("Bob").call({"t": "ping", "x": 1})["code"] == "bad_field"

@@ -31,6 +31,7 @@ from arbiter.protocol.server_messages import (
     Created,
     Error,
     EventList,
+    Ok,
     Redirect,
     RoomList,
     ServerMessage,
@@ -459,6 +460,8 @@ class Hub:
             handler(match, peer, req)
             if isinstance(req, rq.Act):
                 peer.refund()  # a player answering their decision is playing, not flooding
+        elif isinstance(req, rq.Ping):
+            self._send(peer, Ok(req.id))
         elif isinstance(req, rq.ListRooms):
             if self._ask(LookupKind.LOBBY, "", peer):
                 return

@@ -1,7 +1,8 @@
 // One connection to an Arbiter server, as docs/protocol.md asks of any client: requests matched
 // to their answers by request id, a verified replica of every followed room (protocol/views.js),
 // a resync when a delta is missing or a checksum disagrees, reconnection with the session and
-// where each room stands, and the redirect to the node that holds a room.
+// where each room stands, the redirect to the node that holds a room, and a heartbeat that
+// notices a server gone silent.
 
 import { decodeFrame, encodeMessage } from "./protocol/codec.js";
 import { Tracker } from "./protocol/views.js";
@@ -26,6 +27,18 @@ function* backoff() {
   }
 }
 
+/** Heartbeats (docs/protocol.md section 1): a frozen or cut-off server keeps the socket open
+ * and says nothing, and a browser cannot send WebSocket pings. When nothing has come for
+ * `interval` ms a `ping` request asks; when nothing comes in the `timeout` ms after it, the
+ * connection is dropped (no closing handshake with a server that does not answer) and the
+ * page reconnects, to the URL it started from. A socket that is not welcomed within `open`
+ * ms is dropped the same way (a frozen node still accepts TCP connections). */
+export const HEARTBEAT = { interval: 2500, timeout: 2500, open: 10000 };
+
+/** Redirects in a row with no frame of a room between: past this, a loop (docs/protocol.md
+ * section 14); the redirect is refused and the connection stays where it is. */
+const MAX_HOPS = 5;
+
 // Answers that end a request: a reply carrying its id. A delta carrying it acknowledges an act,
 // a concession or a draw (section 2); a snapshot answers a resync.
 const FINAL = new Set(["welcome", "rooms", "created", "joined", "ok", "s", "d", "error",
@@ -39,8 +52,17 @@ const FINAL = new Set(["welcome", "rooms", "created", "joined", "ok", "s", "d", 
  *             names a room that needed a resync, detail.applyMs the time the replica took
  */
 export class Connection {
-  constructor(url, { storage = null, WebSocketImpl = globalThis.WebSocket, now } = {}) {
+  constructor(url, { storage = null, WebSocketImpl = globalThis.WebSocket, now,
+    heartbeat = HEARTBEAT } = {}) {
     this.url = url;
+    // Where the page started (its own server, or a cluster's load balancer): after losing a
+    // node a redirect sent us to, we go back there, and it sends us on to the room's node.
+    this.entry = url;
+    this.heartbeat = heartbeat; // null: no heartbeat
+    this.heardAt = 0; // when the current socket last gave us anything (or was opened)
+    this.pingAt = null; // when our unanswered ping went out
+    this.beat = null; // the heartbeat's timer
+    this.hops = 0; // redirects in a row with no frame of a room between
     this.storage = storage; // {load(), save(state)}: session, name, seats
     this.WebSocketImpl = WebSocketImpl;
     this.now = now ?? (() => globalThis.performance.now());
@@ -59,7 +81,7 @@ export class Connection {
     this.timer = null;
     this.queue = []; // requests waiting for a welcomed connection
     this.stats = { frames: 0, bytes: 0, deltas: 0, snapshots: 0, desyncs: 0, resyncs: 0,
-      reconnects: 0, redirects: 0 };
+      reconnects: 0, redirects: 0, silent: 0 };
     const saved = storage?.load();
     if (saved) {
       this.session = saved.session ?? null;
@@ -104,15 +126,70 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => this.hello(ws);
     ws.onmessage = (event) => {
-      if (ws === this.ws && event.data instanceof ArrayBuffer) this.frame(event.data);
+      if (ws !== this.ws) return;
+      this.heardAt = this.now();
+      if (event.data instanceof ArrayBuffer) this.frame(event.data);
     };
     ws.onclose = (event) => {
       if (ws === this.ws) this.lost(`closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
     };
     ws.onerror = () => {}; // a close event follows and says what happened
+    this.heardAt = this.now();
+    this.pingAt = null;
+    this.watch(ws);
+  }
+
+  /** The heartbeat of socket `ws` (HEARTBEAT): one timer, set for the next thing due. */
+  watch(ws) {
+    clearTimeout(this.beat);
+    if (!this.heartbeat) return; // off (tests of other things)
+    const { interval, timeout, open } = this.heartbeat;
+    const check = () => {
+      if (ws !== this.ws) return;
+      const now = this.now();
+      let due;
+      if (!this.ready) {
+        due = this.heardAt + open;
+        if (now >= due) return this.silent(ws, `no welcome within ${open / 1000} s`);
+      } else if (this.pingAt !== null && this.heardAt < this.pingAt) {
+        due = this.pingAt + timeout;
+        if (now >= due) return this.silent(ws, `the server did not answer for ${timeout / 1000} s`);
+      } else {
+        due = this.heardAt + interval;
+        if (now >= due) {
+          this.pingAt = now;
+          this.sendRaw(ws, { t: "ping" }).catch(() => {});
+          due = now + timeout;
+        }
+      }
+      this.beat = setTimeout(check, Math.max(0, due - now));
+    };
+    this.beat = setTimeout(check, this.ready ? interval : open);
+  }
+
+  /** `ws` fell silent: drop it without a goodbye and reconnect, to the entry URL first (a
+   * frozen node would hold us until it thawed) and at the first backoff delay (the silence
+   * was waited out already; escalated delays would only lengthen the failover). */
+  silent(ws, reason) {
+    this.stats.silent += 1;
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.onopen = null;
+    try {
+      ws.close(4000, "silent");
+    } catch {
+      // already closing: nothing to say to it
+    }
+    this.delays = null;
+    this.url = this.entry;
+    this.lost(`dropped: ${reason}`);
   }
 
   lost(reason) {
+    clearTimeout(this.beat);
+    // A node a redirect sent us to that never welcomed us (it died; the cluster does not know
+    // yet): back to the entry URL, which sends us on once the room has a new node.
+    if (!this.ready && this.url !== this.entry) this.url = this.entry;
     this.ws = null;
     this.ready = false;
     // Requests in flight may or may not have been applied: their callers are told, and the
@@ -133,6 +210,7 @@ export class Connection {
   close() {
     this.closing = true;
     clearTimeout(this.timer);
+    clearTimeout(this.beat);
     this.ws?.close(1000);
   }
 
@@ -174,6 +252,7 @@ export class Connection {
     this.save();
     this.ready = true;
     this.delays = null;
+    this.watch(ws);
     this.emit("status", { state: "open" });
     this.emit("welcome", welcome);
     for (const [room, ticket] of reclaim) {
@@ -212,6 +291,7 @@ export class Connection {
       this.stats.desyncs += 1;
       this.resync(stale);
     }
+    if ((msg.t === "s" || msg.t === "d") && msg.r !== undefined) this.hops = 0;
     const id = msg.i;
     const waiting = id === undefined || id === null ? undefined : this.pending.get(id);
     if (waiting && FINAL.has(msg.t)) {
@@ -219,6 +299,10 @@ export class Connection {
       if (msg.t === "error") waiting.reject(new RequestError(msg.code, msg.msg, waiting.msg));
       else if (msg.t === "redirect") this.redirect(msg, waiting);
       else waiting.resolve(msg);
+    } else if (msg.t === "redirect" && (id === undefined || id === null)) {
+      // A room we follow lives on another node now (after our hello's resume, or moved while
+      // we followed it): go there, as for a request's redirect (docs/protocol.md section 14).
+      this.redirect(msg, null);
     }
     this.emit("message", { msg, stale, applyMs, bytes: data.byteLength });
   }
@@ -231,9 +315,18 @@ export class Connection {
   /** The room lives on another node: move there, say hello with our session (and where our
    * rooms stand), then ask again. */
   redirect(msg, waiting) {
+    // Only a websocket URL is followed: a forged message cannot send our session elsewhere.
+    const refused = typeof msg.url !== "string" || !/^wss?:\/\/[^\s/]+/i.test(msg.url)
+      ? ["bad_redirect", `not a websocket URL: ${String(msg.url).slice(0, 80)}`]
+      : this.hops >= MAX_HOPS ? ["redirect_loop", `${MAX_HOPS} redirects in a row`] : null;
+    if (refused) {
+      waiting?.reject(new RequestError(refused[0], refused[1], waiting.msg));
+      return;
+    }
+    this.hops += 1;
     this.stats.redirects += 1;
     this.url = msg.url;
-    this.queue.push(waiting);
+    if (waiting) this.queue.push(waiting);
     const old = this.ws;
     this.ws = null;
     this.ready = false;
