@@ -55,6 +55,7 @@ KINDS: list[tuple[str, tuple[str, ...]]] = [
     ("tests/server/*", ("servers",)),
     ("tests/clients/*", ("servers",)),  # SDK, bots, TUI against in-process servers
     ("tests/e2e/*", ("e2e",)),
+    ("tests/cluster/test_browser_failover.py", ("cluster", "browser")),  # Chromium too
     ("tests/cluster/*", ("cluster",)),
     ("tests/web/*", ("browser",)),
 ]

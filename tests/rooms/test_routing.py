@@ -188,6 +188,33 @@ def test_a_client_that_resumed_before_its_room_was_taken_over_is_picked_up(
     assert assert_converged(node, [ann2, bob2]) == 2
 
 
+def test_a_spectator_that_resumed_before_its_room_was_taken_over_is_picked_up(
+        tmp_path: Path) -> None:
+    # The same for a spectator, which the log does not know as one (what a session watches is
+    # not logged): its resume is what says it follows the room. Before, it was left with its
+    # replica where it stood and heard nothing more (a page watching a game whose node died).
+    store = Store(tmp_path / "log.sqlite3")
+    first = Sim(store=store)
+    (ann, bob), room = first.table({"seats": 2, "seed": 13})
+    wes = first.connect("Wes")
+    wes.ok({"t": "spectate", "r": room})
+    first.play({0: ann, 1: bob}, max_actions=30)
+    assert wes.tracker.positions()
+    node = Sim(cluster=True, store=store)
+    node.hub.restore_sessions({wes.session: "Wes"} | store.sessions())
+    wes2 = node.connect(session=wes.session, resume=wes.tracker.positions())
+    [lookup] = node.lookups
+    assert (lookup.kind, lookup.key, lookup.frame) == (LookupKind.ROOM, room, None)
+    [stored] = store.stored_rooms()
+    node.apply(node.hub.restore_room(stored, node.now)[1])
+    node.apply(node.hub.redirect(wes2.peer, room, None, node.now, lookup.resume))
+    assert wes2.of_type("s") or wes2.of_type("d"), "the spectator's replica is brought up to date"
+    ann2 = node.connect(session=ann.session, resume=ann.tracker.positions())
+    bob2 = node.connect(session=bob.session, resume=bob.tracker.positions())
+    node.play({0: ann2, 1: bob2}, max_actions=10)
+    assert assert_converged(node, [ann2, bob2, wes2]) == 3
+
+
 def test_a_seat_s_answer_sent_before_its_delayed_resume_is_taken_in_a_paused_room(
         tmp_path: Path) -> None:
     # Issue 27, the chaos test's stalled room: paused under a subgame (CR 726.1a) on the node

@@ -144,6 +144,12 @@ class Counters:
         return self.game - 1
 
 
+
+def _resumes(resume: dict[str, tuple[int, int]] | None, match: str) -> bool:
+    """Whether a hello's ``resume`` names ``match`` or one of its subgames' rooms."""
+    return resume is not None and any(
+        room_ids.is_room_id(room) and room_ids.match_of(room) == match for room in resume)
+
 class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
                  ids: Ids | None = None, entropy: Entropy | None = None,
@@ -677,7 +683,12 @@ class Hub:
             session.spectating.discard(room)
             self._send(peer, Error(Code.ROOM_CLOSED, f"room {room} is over or gone: no node "
                                    "holds it", None, room))
-        elif room not in peer.rooms and (room in session.seats or room in session.spectating):
+        elif room not in peer.rooms and (room in session.seats or room in session.spectating
+                                         or _resumes(resume, room)):
+            # A room the hello's resume named is followed again as the hello would have, had
+            # the room been here: what a session watches is not in the log, so a node that
+            # takes over a room knows its spectators only by their resume (a page watching a
+            # game heard nothing more after its node died). attach applies the spectate rules.
             match.attach(peer, resume)
         return out
 
