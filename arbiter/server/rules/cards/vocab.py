@@ -1998,6 +1998,13 @@ class CardDef:
         return tuple((i, a) for i, a in enumerate(self.abilities) if isinstance(a, Activated))
 
     @cached_property
+    def spell_target_specs(self) -> tuple[TargetSpec, ...]:
+        """What its targets must be as a spell: its Aura's enchant, or its targets (asked
+        for every castability question; casting.spell_target_specs adds "any number")."""
+        specs = (self.enchant,) if self.enchant is not None else self.targets
+        return tuple(s for s in specs if s is not None)
+
+    @cached_property
     def graveyard_abilities(self) -> tuple[int, ...]:
         """Indexes of its activated abilities that work from a graveyard (CR 113.6m)."""
         return tuple(i for i, a in enumerate(self.abilities)
