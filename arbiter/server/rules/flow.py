@@ -510,15 +510,17 @@ def priority(game: Game) -> Flow:
     reset_loop_watch(game)
     while True:
         # CR 704.3, 117.5: state-based actions and triggers are checked before each priority
-        # (sba.check skips a check while nothing has changed since one that found nothing).
-        yield from settle(game)
+        # (sba.check skips a check while nothing has changed since one that found nothing;
+        # asked here, most passes make no generator for it).
+        if game.sba_idle_at != game.dirty.changes or game.pending_triggers:
+            yield from settle(game)
         # CR 800.4j: with no active player, the next player in turn order gets priority.
         holder = game.first_in_game_from(holder if holder is not None else game.active)
         if holder is None:
             ending.check_last_standing(game)
             return
         game.priority = holder
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         actions = priority_actions(game, holder)
         decision = Decision("priority", holder, "You have priority", actions)
         answer = yield decision
@@ -526,7 +528,7 @@ def priority(game: Game) -> Flow:
             continue
         if answer.kind == "pass":
             game.passed.add(holder)
-            if set(game.players_in_game()) <= game.passed:
+            if game.passed.issuperset(game.players_in_game()):
                 if not (yield from all_passed(game)):
                     return
                 holder = game.active
@@ -555,7 +557,7 @@ def all_passed(game: Game, resolve: Callable[[Game], Flow] = resolve_top
     would repeat a mandatory loop, and the round of passes starts over (True)."""
     if not game.stack:
         game.priority = None
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         return False
     if not _watch_for_loop(game):
         yield from resolve(game)
