@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from . import attachments, planechase, planeswalkers
 from .activations import record
 from .cards.vocab import (
-    FLASH,
     HASTE,
     SELF,
     TAPS_LAND_FOR_MANA,
@@ -441,7 +440,7 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None,
     types = d.types
     if "Land" in types or d.cost is None:
         return False
-    if "Instant" not in types and FLASH not in d.keywords and not _sorcery_timing(game, pid):
+    if not d.cast_any_time and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
@@ -578,22 +577,22 @@ def _priority_actions(game: Game, pid: int, sorcery: bool) -> list[Action]:
     cards = castable_cards(game, pid) if game.config.variant == COMMANDER else hand
     for o in cards if may_cast else ():
         d = o.defn
-        types = d.types
-        if "Land" in types or d.cost is None:
+        # Timing first: it reads the definition alone, as the name below does, so a card
+        # passed over here is passed over with every card of its name.
+        if not (sorcery or d.cast_any_time) or "Land" in d.types or d.cost is None:
             continue
         key = (o.zone, d.name)
         if key in seen_cast:
             continue
         seen_cast.add(key)
-        if not (sorcery or "Instant" in types or FLASH in d.keywords):
-            continue
         if _payable_and_targetable(game, pid, o, sources, reduction):
             where = " from the command zone" if o.zone == COMMAND else ""
             append(Action(len(actions), "cast", f"Cast {o.name}{where}", o.oid))
     deploy = game.config.uses_deploy
-    for o in game.battlefield:
-        if o.phased_out or not (o.defn.activated or deploy):
-            continue  # most permanents (lands: their mana abilities are below) have none
+    # Most permanents (lands: their mana abilities are below) have no activated ability.
+    for o in game.battlefield if deploy else [o for o in game.battlefield if o.defn.activated]:
+        if o.phased_out:
+            continue
         if o.controller != pid:
             # CR 801.6: an ability any player may activate, only on objects within range.
             for idx, ab in o.defn.activated:

@@ -1998,6 +1998,13 @@ class CardDef:
         return tuple((i, a) for i, a in enumerate(self.abilities) if isinstance(a, Activated))
 
     @cached_property
+    def cast_any_time(self) -> bool:
+        """A spell that may be cast whenever its caster has priority, by its printed type and
+        keywords: an instant, or a card with flash (CR 117.1a, 702.8a); the others wait for
+        sorcery timing (307.1). Asked of each card in hand for every legal-action list."""
+        return "Instant" in self.types or FLASH in self.keywords
+
+    @cached_property
     def spell_target_specs(self) -> tuple[TargetSpec, ...]:
         """What its targets must be as a spell: its Aura's enchant, or its targets (asked
         for every castability question; casting.spell_target_specs adds "any number")."""
