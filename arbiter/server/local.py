@@ -65,11 +65,20 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     applied = 0
     empty: dict[Any, Any] = {}
     cards = catalog_cards(test_cards=config.allow_test_cards)
+    # The stall watch's question by the game, its turn and its players, asked again only
+    # when one of them moved: the same question again gets the same no (StallWatch.stalled_at
+    # changes nothing then), and a yes ends the game.
+    asked: tuple[Any, ...] = ()
     while not table.finished and (max_actions is None or applied < max_actions):
         decision = table.pending
         assert decision is not None
-        if stall is not None and _agree_to_draw(table, stall, decision.player):
-            continue
+        if stall is not None:
+            game = table.top
+            now = (game, game.turn, len(game.players_in_game()))
+            if now != asked:
+                asked = now
+                if _agree_to_draw(table, stall, decision.player):
+                    continue
         if keeper is not None:
             keeper.refresh()
             view = keeper.views[decision.player]
