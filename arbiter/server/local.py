@@ -65,16 +65,18 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     applied = 0
     empty: dict[Any, Any] = {}
     cards = catalog_cards(test_cards=config.allow_test_cards)
-    # The stall watch's question by the game, its turn and its players, asked again only
-    # when one of them moved: the same question again gets the same no (StallWatch.stalled_at
-    # changes nothing then), and a yes ends the game.
+    # The stall watch's question (the game, its turn, the players in it) asked again only
+    # when it can have changed: the same question again gets the same no (StallWatch
+    # .stalled_at changes nothing then), and a yes ends the game. A player leaving is a
+    # change of the game (their view key is marked), so the game, its turn and its count
+    # of changes stand for the question.
     asked: tuple[Any, ...] = ()
     while not table.finished and (max_actions is None or applied < max_actions):
         decision = table.pending
         assert decision is not None
         if stall is not None:
             game = table.top
-            now = (game, game.turn, len(game.players_in_game()))
+            now = (game, game.turn, game.dirty.changes)
             if now != asked:
                 asked = now
                 if _agree_to_draw(table, stall, decision.player):
