@@ -2022,6 +2022,13 @@ class CardDef:
         return tuple(a for a in self.statics if isinstance(a, GLOBAL_STATICS))
 
     @cached_property
+    def reveal_statics(self) -> tuple[Static, ...]:
+        """Its statics that keep cards in hidden zones revealed (reveals.py asks every global
+        source before each decision; most have none)."""
+        return tuple(a for a in self.global_statics
+                     if isinstance(a, (OpponentsPlayWithHandsRevealed, PlayWithTopCardRevealed)))
+
+    @cached_property
     def statics(self) -> tuple[Static, ...]:
         return tuple(
             a for a in self.abilities
