@@ -71,8 +71,8 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     # change of the game (their view key is marked), so the game, its turn and its count
     # of changes stand for the question.
     asked: tuple[Any, ...] = ()
-    while not table.finished and (max_actions is None or applied < max_actions):
-        decision = table.pending
+    while table.result is None and (max_actions is None or applied < max_actions):
+        decision = table.top.pending  # table.pending, the table being unfinished
         assert decision is not None
         if stall is not None:
             game = table.top

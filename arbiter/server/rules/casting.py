@@ -458,8 +458,11 @@ def _payable_and_targetable(game: Game, pid: int, obj: Obj, known: Sources | Non
         cost = spell_cost(game, pid, obj, reduction=reduction)
     else:  # spell_cost's answer without X, tax or extra targets: the cost less the reduction
         cost = cost.minus_generic(reduction)
-    if not can_afford(game, pid, cost, known=known):
-        return False
+    if known is None:
+        if not can_afford(game, pid, cost):
+            return False
+    elif cost.mana_value and not can_pay(cost, game.players[pid].mana, known):
+        return False  # can_afford's question, with the sources known
     specs = d.spell_target_specs
     return not specs or _targets_exist(game, pid, specs, obj, None)
 
