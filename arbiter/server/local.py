@@ -65,11 +65,22 @@ def play_local(config: GameConfig, seed: int, strategies: Sequence[Strategy], *,
     applied = 0
     empty: dict[Any, Any] = {}
     cards = catalog_cards(test_cards=config.allow_test_cards)
-    while not table.finished and (max_actions is None or applied < max_actions):
-        decision = table.pending
+    # The stall watch's question (the game, its turn, the players in it) asked again only
+    # when it can have changed: the same question again gets the same no (StallWatch
+    # .stalled_at changes nothing then), and a yes ends the game. A player leaving is a
+    # change of the game (their view key is marked), so the game, its turn and its count
+    # of changes stand for the question.
+    asked: tuple[Any, ...] = ()
+    while table.result is None and (max_actions is None or applied < max_actions):
+        decision = table.top.pending  # table.pending, the table being unfinished
         assert decision is not None
-        if stall is not None and _agree_to_draw(table, stall, decision.player):
-            continue
+        if stall is not None:
+            game = table.top
+            now = (game, game.turn, game.dirty.changes)
+            if now != asked:
+                asked = now
+                if _agree_to_draw(table, stall, decision.player):
+                    continue
         if keeper is not None:
             keeper.refresh()
             view = keeper.views[decision.player]

@@ -1,6 +1,7 @@
 """What the engine keeps between decisions while nothing changes (casting.priority_actions,
 casting.mana_sources, sba.check, Game.settle_chars, keyed by ``Game.dirty.changes``; the
-layers, kept until something they read changes; mana.can_pay, by its inputs) must give
+layers, kept until something they read changes; mana.can_pay and the activated abilities'
+labels, by their inputs) must give
 exactly what it would compute afresh: the legal actions at priority (CR 117.1), the mana
 sources, the state-based check (CR 704.3) and the layered characteristics."""
 
@@ -11,9 +12,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.server.rules import GameConfig, PlayerConfig, Table, attachments, sba
+from arbiter.server.rules import GameConfig, PlayerConfig, Table, attachments, casting, mana, sba
 from arbiter.server.rules.cards.decks import READY_MADE, ready_made
-from arbiter.server.rules.casting import _mana_sources, _priority_actions, mana_sources
+from arbiter.server.rules.casting import (
+    _mana_sources,
+    _priority_actions,
+    _sorcery_timing,
+    mana_sources,
+)
 from arbiter.server.rules.characteristics import is_type, toughness
 from arbiter.server.rules.game import Game
 from arbiter.server.rules.layers import compute
@@ -158,9 +164,12 @@ def _check_kept(table: Table) -> None:
     game = table.top
     d = table.pending
     if d is not None and d.kind == "priority" and game.melee is None:
-        assert d.actions == _priority_actions(game, d.player)
+        # Fresh also of what is remembered by its inputs (labels, payability).
+        casting._LABELS.clear()
+        mana._PAYABLE.clear()
+        assert d.actions == _priority_actions(game, d.player, _sorcery_timing(game, d.player))
     for pid in game.players_in_game():
-        assert mana_sources(game, pid) == _mana_sources(game, pid, None)
+        assert mana_sources(game, pid) == list(_mana_sources(game, pid, None))
     if game.chars is not None:
         kept, read = game.chars, game.chars_read_library
         assert kept == compute(game)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from . import attachments, planechase, planeswalkers
 from .activations import record
 from .cards.vocab import (
-    FLASH,
     HASTE,
     SELF,
     TAPS_LAND_FOR_MANA,
@@ -57,7 +56,6 @@ from .statics import cost_reduction
 
 if TYPE_CHECKING:
     from .game import Flow, Game
-    from .layers import Chars
 
 # CR 804.2: with the deploy creatures option every creature has "{T}: Target teammate gains
 # control of this creature. Activate only as a sorcery." It is ability index -2.
@@ -85,18 +83,24 @@ def mana_sources(game: Game, pid: int, exclude: int | None = None) -> list[tuple
     their keys and so move ``dirty.changes``, and the turn (summoning sickness, CR 302.6);
     not the mana pools, the step or who has priority, which the legal-action list's key has
     besides and which move without the count (a pool emptying, a new step)."""
-    key = (game.dirty.changes, game.turn)
-    kept = game.sources_kept.get(pid) if exclude is None else None
-    if kept is not None and kept[0] == key:
-        return list(kept[1])
-    out = _mana_sources(game, pid, exclude)
     if exclude is None:
-        game.sources_kept[pid] = (key, out)
-        return list(out)
+        return list(_kept_sources(game, pid))
+    return list(_mana_sources(game, pid, exclude))
+
+
+def _kept_sources(game: Game, pid: int) -> tuple[tuple[int, str], ...]:
+    """:func:`mana_sources` without ``exclude``, as the kept tuple itself: the legal-action
+    list only reads it, and a tuple is its own key for ``can_pay``'s answers."""
+    key = (game.dirty.changes, game.turn)
+    kept = game.sources_kept.get(pid)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    out = _mana_sources(game, pid, None)
+    game.sources_kept[pid] = (key, out)
     return out
 
 
-def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, str]]:
+def _mana_sources(game: Game, pid: int, exclude: int | None) -> tuple[tuple[int, str], ...]:
     out: list[tuple[int, str]] = []
     creatures: list[tuple[int, str]] = []
     # This runs for every legal-action list, so it reads the layers once (as is_sick and
@@ -104,7 +108,8 @@ def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, 
     # only those can be stopped from activating (CR 602.5).
     table = layered_table(game)
     statics = bool(game.global_sources)
-    hosts = attachments.hosts(game)
+    hosts = attachments.hosts(game) if statics else ()
+    turn_started = None
     for o in game.battlefield:
         if o.controller != pid or o.tapped or o.phased_out or o.oid == exclude:
             continue
@@ -115,15 +120,21 @@ def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, 
         abilities: Sequence[ManaAbility] = d.mana_abilities
         if not (abilities or statics):
             continue
-        ch = table.get(o.oid) if table is not None and o.zone == BATTLEFIELD else None
+        ch = table.get(o.oid) if table is not None else None
         if statics and ch is not None and ch.land_mana is not None:
             abilities = [ManaAbility(m) for m in ch.land_mana]
         if not abilities:
             continue
         if o.oid in hosts and attachments.cant(game, o, "activate"):
             continue  # CR 602.5: mana abilities too
-        if _sick(game, o, ch):
-            continue
+        # is_sick, with the layered characteristics already read (printed ones without).
+        types = d.types if ch is None else ch.types
+        if "Creature" in types and HASTE not in (d.keywords if ch is None else ch.keywords):
+            if turn_started is None:
+                ps = game.players.get(pid)
+                turn_started = ps.turn_started if ps is not None else -1
+            if o.since > turn_started:
+                continue
         ab = abilities[0]
         # Prefer lands over creatures, so creatures stay free to attack and block.
         into = creatures if "Creature" in d.types else out
@@ -131,20 +142,10 @@ def _mana_sources(game: Game, pid: int, exclude: int | None) -> list[tuple[int, 
             into.extend([(o.oid, ab.produces)] * mana_amount(game, o, ab))
         else:
             into.append((o.oid, ab.produces))
-    return out + creatures
+    return (*out, *creatures)
 
 
-def _sick(game: Game, obj: Obj, ch: Chars | None) -> bool:
-    """:func:`is_sick` with the permanent's layered characteristics ``ch`` already read."""
-    if ch is None:
-        return is_sick(game, obj)
-    if "Creature" not in ch.types or HASTE in ch.keywords:
-        return False
-    ps = game.players.get(obj.controller)
-    return ps is None or obj.since > ps.turn_started
-
-
-Sources = list[tuple[int, str]]
+Sources = Sequence[tuple[int, str]]
 
 
 def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None, *,
@@ -155,8 +156,10 @@ def can_afford(game: Game, pid: int, cost: ManaCost, exclude: int | None = None,
     if cost.mana_value == 0:
         return True
     pool = game.players[pid].mana
+    sources: Sources
     if known is None:
-        sources = mana_sources(game, pid, exclude)
+        sources = _kept_sources(game, pid) if exclude is None else \
+            _mana_sources(game, pid, exclude)
     else:
         sources = known if exclude is None else [s for s in known if s[0] != exclude]
     return can_pay(cost, pool, sources)
@@ -437,13 +440,31 @@ def can_cast(game: Game, pid: int, obj: Obj, known: Sources | None = None,
     types = d.types
     if "Land" in types or d.cost is None:
         return False
-    if "Instant" not in types and FLASH not in d.keywords and not _sorcery_timing(game, pid):
+    if not d.cast_any_time and not _sorcery_timing(game, pid):
         return False  # CR 702.8a: flash lets it be cast any time an instant could
     if game.effects and not may_cast_spells(game, pid):
         return False  # "your opponents can't cast spells this turn"
-    if not can_afford(game, pid, spell_cost(game, pid, obj, reduction=reduction), known=known):
-        return False
-    return _targets_exist(game, pid, spell_target_specs(d), obj, None)
+    return _payable_and_targetable(game, pid, obj, known, reduction)
+
+
+def _payable_and_targetable(game: Game, pid: int, obj: Obj, known: Sources | None,
+                            reduction: int | None) -> bool:
+    """The rest of :func:`can_cast` once its type, timing and "can't cast" tests passed: can
+    the total cost be paid (CR 601.2f-h), and does each target have a legal choice (601.2c)?"""
+    d = obj.defn
+    cost = d.cost
+    assert cost is not None
+    if cost.x or obj.zone == COMMAND or reduction is None:
+        cost = spell_cost(game, pid, obj, reduction=reduction)
+    else:  # spell_cost's answer without X, tax or extra targets: the cost less the reduction
+        cost = cost.minus_generic(reduction)
+    if known is None:
+        if not can_afford(game, pid, cost):
+            return False
+    elif cost.mana_value and not can_pay(cost, game.players[pid].mana, known):
+        return False  # can_afford's question, with the sources known
+    specs = d.spell_target_specs
+    return not specs or _targets_exist(game, pid, specs, obj, None)
 
 
 def _targets_exist(game: Game, pid: int, specs: tuple[TargetSpec, ...], by: Obj,
@@ -526,93 +547,122 @@ def priority_actions(game: Game, pid: int) -> list[Action]:
     kept = game.legal_actions.get(pid)
     if kept is not None and kept[0] == key and game.melee is None:
         return list(kept[1])
-    actions = _priority_actions(game, pid)
+    actions = _priority_actions(game, pid, key[4])
     game.legal_actions[pid] = (key, actions)
     return list(actions)
 
 
-def _priority_actions(game: Game, pid: int) -> list[Action]:
+def _priority_actions(game: Game, pid: int, sorcery: bool) -> list[Action]:
+    """:func:`priority_actions` computed afresh; ``sorcery``: the player has sorcery timing.
+    (Asked for most actions taken: the actions are appended directly, in the order of the
+    list's ids, and the loops read what they use into local names.)"""
     actions: list[Action] = [Action(0, "pass", "Pass priority")]
-
-    def add(kind: str, label: str, obj: int | None = None, index: int = -1) -> None:
-        actions.append(Action(len(actions), kind, label, obj=obj, index=index))
-
+    append = actions.append
     # Outside a main phase with an empty stack on one's own turn only instants and cards with
     # flash can be cast (CR 307.1, 702.8a): the others are answered here, as can_cast would.
-    sorcery = _sorcery_timing(game, pid)
     # CR 305.2; 805.4c: with shared team turns each player on the team may play a land (at
     # sorcery timing: a main phase of their turn with an empty stack).
+    hand = game.hand(pid)
     if sorcery and game.lands_played.get(pid, 0) < 1:
         seen: set[str] = set()
-        for o in game.hand(pid):
+        for o in hand:
             if "Land" in o.defn.types and o.name not in seen:
                 seen.add(o.name)  # identical lands are one choice
-                add("play_land", f"Play {o.name}", o.oid)
+                append(Action(len(actions), "play_land", f"Play {o.name}", o.oid))
     # Nothing below changes the game, so the mana sources are found once for every question.
-    sources = mana_sources(game, pid)
+    sources = _kept_sources(game, pid)
     # Cards of one name in one zone are one choice, and castable or not alike: asked once.
     seen_cast: set[tuple[str, str]] = set()
-    # The reduction of spells' costs is the player's, whatever the card: asked once.
+    # The reduction of spells' costs and "can't cast spells" are the player's, whatever the
+    # card: asked once.
     reduction = cost_reduction(game, pid) if game.global_sources else 0
-    for o in castable_cards(game, pid):
+    may_cast = not game.effects or may_cast_spells(game, pid)
+    cards = castable_cards(game, pid) if game.config.variant == COMMANDER else hand
+    for o in cards if may_cast else ():
         d = o.defn
-        types = d.types
-        if "Land" in types:
+        # Timing first: it reads the definition alone, as the name below does, so a card
+        # passed over here is passed over with every card of its name.
+        if not (sorcery or d.cast_any_time) or "Land" in d.types or d.cost is None:
             continue
         key = (o.zone, d.name)
         if key in seen_cast:
             continue
         seen_cast.add(key)
-        if not (sorcery or "Instant" in types or FLASH in d.keywords):
-            continue
-        if can_cast(game, pid, o, sources, reduction):
+        if _payable_and_targetable(game, pid, o, sources, reduction):
             where = " from the command zone" if o.zone == COMMAND else ""
-            add("cast", f"Cast {o.name}{where}", o.oid)
+            append(Action(len(actions), "cast", f"Cast {o.name}{where}", o.oid))
     deploy = game.config.uses_deploy
-    for o in game.battlefield:
-        if o.phased_out or not (o.defn.activated or deploy):
-            continue  # most permanents (lands: their mana abilities are below) have none
+    # Most permanents (lands: their mana abilities are below) have no activated ability.
+    for o in game.battlefield if deploy else [o for o in game.battlefield if o.defn.activated]:
+        if o.phased_out:
+            continue
         if o.controller != pid:
             # CR 801.6: an ability any player may activate, only on objects within range.
             for idx, ab in o.defn.activated:
                 if (ab.anyone and game.obj_in_range(pid, o)
                         and can_activate(game, pid, o, ab, sources)):
-                    add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
+                    append(Action(len(actions), "activate",
+                                  f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, None, idx))
             continue
         for idx, ab in o.defn.activated:
             if can_activate(game, pid, o, ab, sources):
-                cost = ab.cost.describe()
-                add("activate", f"{o.name}: {cost}: {ab.text}".rstrip(": "), o.oid, idx)
+                append(Action(len(actions), "activate", _ability_label(o.name, ab), o.oid, None,
+                              idx))
         if deploy and can_deploy(game, pid, o):
-            add("activate", f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
-                o.oid, -2)
+            append(Action(len(actions), "activate",
+                          f"{o.name}: {{T}}: a teammate gains control of it (deploy)",
+                          o.oid, None, -2))
     for o in game.graveyard(pid) if game.yard_abilities else ():  # CR 113.6m
         for idx in o.defn.graveyard_abilities:
             from_yard = o.defn.abilities[idx]
             assert isinstance(from_yard, Activated)
             if can_activate(game, pid, o, from_yard, sources):
-                add("activate", f"{o.name}: {from_yard.cost.describe()}: {from_yard.text}",
-                    o.oid, idx)
+                append(Action(len(actions), "activate",
+                              f"{o.name}: {from_yard.cost.describe()}: {from_yard.text}",
+                              o.oid, None, idx))
     for o in game.command:  # a vanguard's activated abilities work from there (CR 902.7)
         if o.controller != pid or not o.defn.supplementary:
             continue
         for idx, ab in o.defn.activated:
             if can_activate(game, pid, o, ab, sources):
-                add("activate", f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, idx)
+                append(Action(len(actions), "activate",
+                              f"{o.name}: {ab.cost.describe()}: {ab.text}", o.oid, None, idx))
     if (game.config.planechase and planechase.may_roll(game, pid)  # CR 901.9
             and can_afford(game, pid, planechase.die_cost(game, pid), known=sources)):
-        add("roll_planar_die", f"Roll the planar die ({planechase.die_cost(game, pid)})")
-    first = len(actions)
-    actions.extend(Action(first + i, "mana", label, obj=oid, index=index)
-                   for i, (label, oid, index) in enumerate(_mana_actions(game, pid, sources)))
+        append(Action(len(actions), "roll_planar_die",
+                      f"Roll the planar die ({planechase.die_cost(game, pid)})"))
+    n = len(actions)
+    for label, oid, index in _mana_actions(game, pid, sources):
+        append(Action(n, "mana", label, oid, None, index))
+        n += 1
     return actions
 
 
-def _mana_actions(game: Game, pid: int, sources: Sources) -> list[tuple[str, int, int]]:
+# The label of a permanent's own activated ability, by its name and the ability (a pure
+# function of the two: the name is the definition's, the cost and text the ability's): the
+# list makes one for each ability that can be activated, every time it is computed afresh.
+# The ability is kept in the value, so the id in the key can't be reused while it is there.
+_LABELS: dict[tuple[str, int], tuple[Activated, str]] = {}
+
+
+def _ability_label(name: str, ab: Activated) -> str:
+    key = (name, id(ab))
+    kept = _LABELS.get(key)
+    if kept is not None and kept[0] is ab:
+        return kept[1]
+    label = f"{name}: {ab.cost.describe()}: {ab.text}".rstrip(": ")
+    if len(_LABELS) >= 1 << 14:
+        _LABELS.clear()  # a bound on its memory; definitions are few
+    _LABELS[key] = (ab, label)
+    return label
+
+
+def _mana_actions(game: Game, pid: int, sources: tuple[tuple[int, str], ...]
+                  ) -> list[tuple[str, int, int]]:
     """The mana actions for ``sources`` (label, source, colour index), one per name and
     colour. They depend on nothing but the sources (an object's name never changes), which
     change less often than the rest of the list: the last player's answer is kept."""
-    key = tuple(sources)
+    key = sources
     kept = game.mana_actions.get(pid)
     if kept is not None and kept[0] == key:
         return kept[1]
@@ -653,8 +703,7 @@ def play_land(game: Game, pid: int, obj: Obj) -> None:
 def spell_target_specs(defn: CardDef, count: int = 0) -> tuple[TargetSpec, ...]:
     """What a spell's targets must be: an Aura's enchant, or its targets; for a spell with
     "any number of targets" that has ``count`` of them, the last kind repeated."""
-    specs = (defn.enchant,) if defn.enchant is not None else defn.targets
-    out = tuple(s for s in specs if s is not None)
+    out = defn.spell_target_specs
     if defn.any_number_of_targets and out and count > len(out):
         out = (*out, *(out[-1],) * (count - len(out)))
     return out

@@ -134,7 +134,7 @@ def _choose_attacks(game: Game, ap: int, later: list[int]) -> Flow:
                                   obj=o.oid, ref=ref))
         if not options:
             return
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         answer = yield Decision("attackers", ap, "Choose attackers", actions)
         if answer is REFRESH:
             continue

@@ -7,7 +7,6 @@ the chosen :class:`Action`; it receives ``REFRESH`` instead when something chang
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +38,7 @@ from .state import (
     UPKEEP,
     Action,
     Decision,
+    Obj,
 )
 from .statics import untap_also
 from .trigger_effects import held_down
@@ -510,15 +510,17 @@ def priority(game: Game) -> Flow:
     reset_loop_watch(game)
     while True:
         # CR 704.3, 117.5: state-based actions and triggers are checked before each priority
-        # (sba.check skips a check while nothing has changed since one that found nothing).
-        yield from settle(game)
+        # (sba.check skips a check while nothing has changed since one that found nothing;
+        # asked here, most passes make no generator for it).
+        if game.sba_idle_at != game.dirty.changes or game.pending_triggers:
+            yield from settle(game)
         # CR 800.4j: with no active player, the next player in turn order gets priority.
         holder = game.first_in_game_from(holder if holder is not None else game.active)
         if holder is None:
             ending.check_last_standing(game)
             return
         game.priority = holder
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         actions = priority_actions(game, holder)
         decision = Decision("priority", holder, "You have priority", actions)
         answer = yield decision
@@ -526,7 +528,7 @@ def priority(game: Game) -> Flow:
             continue
         if answer.kind == "pass":
             game.passed.add(holder)
-            if set(game.players_in_game()) <= game.passed:
+            if game.passed.issuperset(game.players_in_game()):
                 if not (yield from all_passed(game)):
                     return
                 holder = game.active
@@ -555,7 +557,7 @@ def all_passed(game: Game, resolve: Callable[[Game], Flow] = resolve_top
     would repeat a mandatory loop, and the round of passes starts over (True)."""
     if not game.stack:
         game.priority = None
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         return False
     if not _watch_for_loop(game):
         yield from resolve(game)
@@ -583,46 +585,47 @@ def _watch_for_loop(game: Game) -> bool:
     return False
 
 
-def fingerprint(game: Game) -> str:
+def fingerprint(game: Game) -> tuple[Any, ...]:
     """The game's state with object ids abstracted away (ids change with every zone move even
     when nothing else does), for recognising a repeated state.
 
-    The parts go to the hash one after the other: the turn and the players, then each
-    zone's objects as their reprs sorted (the order of a zone's list is not part of the
-    state) and joined by newlines, then the stack and the count of effects, separated by
-    control characters that no repr contains, so that two different states never give the
-    same input. (Each object's repr is made once, and nothing is repr'd twice.)"""
+    The state itself, as a tuple compared by value (the loop watch keeps the few seen since
+    the last real choice in a set): the turn and the players, then each zone's objects
+    sorted (the order of a zone's list is not part of the state), then the stack and the
+    count of effects. Equal fingerprints are equal states, with no digest that could
+    collide. Each object is named by its card's id or, for a token, its name, as
+    ``(cid, "")`` or ``(-1, name)`` with the host ``()`` when there is none, so that every
+    field has one type and the objects sort without comparing a number with a string."""
 
-    def ident(o: Any) -> Any:
+    def ident(o: Obj | None) -> tuple[Any, ...]:
         if o is None:
-            return None
-        return (o.card.cid if o.card is not None else o.name, o.controller)
+            return ()
+        card = o.card
+        return ((card.cid, "") if card is not None else (-1, o.name), o.controller)
 
     head: list[Any] = [game.turn, game.step, game.active]
     for p in game.seats:
         ps = game.players[p]
-        head.append((p, ps.in_game, ps.life, ps.poison, sorted(ps.mana.items()),
+        head.append((p, ps.in_game, ps.life, ps.poison, tuple(sorted(ps.mana.items())),
                      len(game.library(p)), len(game.hand(p)), len(game.graveyard(p))))
-    h = hashlib.blake2b(repr(head).encode(), digest_size=16)
+    parts: list[Any] = [tuple(head)]
     objects = game.objects
     for zone in (BATTLEFIELD, "exile", "command"):
-        reprs = []
+        states = []
         for o in game.zone(zone):
             host = objects.get(o.attached_to) if o.attached_to else None
             card = o.card
-            reprs.append(repr(((card.cid if card is not None else o.name, o.controller),
-                               o.tapped, o.damage,
-                               sorted(o.counters.items()) if o.counters else [],
-                               o.phased_out, ident(host))))
-        reprs.sort()
-        h.update(b"\x00")
-        h.update("\n".join(reprs).encode())
+            states.append((((card.cid, "") if card is not None else (-1, o.name), o.controller),
+                           o.tapped, o.damage,
+                           tuple(sorted(o.counters.items())) if o.counters else (),
+                           o.phased_out, ident(host)))
+        states.sort()
+        parts.append(tuple(states))
     stack = []
     for o in game.stack:
-        tgts = [t if t[0] == "p" else ident(objects.get(t[1])) for t in o.targets]
+        tgts = tuple(t if t[0] == "p" else ident(objects.get(t[1])) for t in o.targets)
         stack.append((ident(o), ident(o.source), o.ability_index, tgts))
-    h.update(b"\x01")
-    h.update(repr(stack).encode())
-    h.update(b"\x02%d" % len(game.effects))
-    return h.hexdigest()
+    parts.append(tuple(stack))
+    parts.append(len(game.effects))
+    return tuple(parts)
 

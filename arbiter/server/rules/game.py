@@ -167,7 +167,7 @@ class Game:
         self.legal_actions: dict[int, tuple[tuple[int, ...], list[Action]]] = {}
         # Each player's mana sources, with the change count and turn they were found at
         # (casting.mana_sources).
-        self.sources_kept: dict[int, tuple[tuple[int, int], list[tuple[int, str]]]] = {}
+        self.sources_kept: dict[int, tuple[tuple[int, int], tuple[tuple[int, str], ...]]] = {}
         # And the mana actions of the last list, by the mana sources they were made from.
         self.mana_actions: dict[int, tuple[tuple[tuple[int, str], ...],
                                            list[tuple[str, int, int]]]] = {}

@@ -11,6 +11,7 @@ already in the pool first and then activates untapped mana sources, chosen by
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 COLORS = ("W", "U", "B", "R", "G")
@@ -105,7 +106,7 @@ class Payment:
 
 
 def plan_payment(
-    cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]], *,
+    cost: ManaCost, pool: dict[str, int], sources: Sequence[tuple[int, str]], *,
     keep: dict[str, int] | None = None, last: frozenset[int] = frozenset(),
 ) -> Payment | None:
     """Choose a way to pay ``cost`` or return None when it cannot be paid.
@@ -129,7 +130,7 @@ def plan_payment(
     return plan if plan is not None else _plan(cost, pool, sources, {}, frozenset())
 
 
-def _plan(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]],
+def _plan(cost: ManaCost, pool: dict[str, int], sources: Sequence[tuple[int, str]],
           keep: dict[str, int], last: frozenset[int]) -> Payment | None:
     """:func:`plan_payment` for one preference (none: ``keep`` empty, ``last`` empty)."""
     left = dict(pool)
@@ -201,7 +202,7 @@ _PAYABLE: dict[tuple[int, tuple[tuple[str, int], ...], int, tuple[tuple[str, int
 _PAYABLE_MOST = 1 << 16
 
 
-def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
+def can_pay(cost: ManaCost, pool: dict[str, int], sources: Sequence[tuple[int, str]]) -> bool:
     """Whether :func:`plan_payment` finds a way (remembered by its inputs, ``_PAYABLE``)."""
     # The cost by its fields: a tuple hashes and compares without the dataclass's methods.
     key = (cost.generic, cost.pips, cost.x, tuple(sorted(pool.items())) if pool else (),
@@ -214,7 +215,8 @@ def can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]
     return known
 
 
-def _can_pay(cost: ManaCost, pool: dict[str, int], sources: list[tuple[int, str]]) -> bool:
+def _can_pay(cost: ManaCost, pool: dict[str, int], sources: Sequence[tuple[int, str]]
+             ) -> bool:
     """Whether :func:`plan_payment` finds a way, without building it when it need not.
 
     The legal-action list asks this for every card in hand at every priority. When each

@@ -531,7 +531,7 @@ def priority(game: Game) -> MarkerFlow:
         if eligible and not set(eligible) <= game.passed:
             holder = _holder_from(game, eligible, holder if holder is not None else game.active)
             game.priority = holder
-            game.dirty.add("w")
+            game.dirty.add_quiet("w")
             actions = priority_actions(game, holder)
             answer = yield Decision("priority", holder, "You have priority for the stack of "
                                     f"turn marker {marker.number}", actions)

@@ -38,9 +38,10 @@ def shown(game: Game) -> frozenset[int]:
     """Every object in a hand or library that a static ability reveals right now."""
     out: set[int] = set()
     for src in game.global_sources:
-        if src.phased_out or not game.in_game(src.controller):
+        statics = src.defn.reveal_statics
+        if not statics or src.phased_out or not game.in_game(src.controller):
             continue
-        for st in src.defn.global_statics:
+        for st in statics:
             if isinstance(st, OpponentsPlayWithHandsRevealed):
                 for p in game.opponents(src.controller):
                     out.update(o.oid for o in game.hand(p))

@@ -27,15 +27,19 @@ def check(game: Game) -> Flow:
     # CR 704.6a-b / 810.8c-d: in Two-Headed Giant a team's shared life total and poison count
     # (which each member's record carries) make the whole team lose; 15 poison counters.
     giant = game.giant
-    for pid in game.players_in_game():
-        ps = game.players[pid]
+    variant = game.config.variant
+    players = game.players
+    for pid in game.seats:  # players_in_game(), without making its list
+        ps = players[pid]
+        if not ps.in_game:
+            continue
         if ps.life <= 0:
             losers[pid] = "team_life" if giant else "life"  # CR 704.5a
         elif ps.drew_from_empty:
             losers[pid] = "decking"  # CR 704.5b
         elif ps.poison >= game.poison_limit:
             losers[pid] = "team_poison" if giant else "poison"  # CR 704.5c
-        elif game.config.variant == COMMANDER and any(
+        elif variant == COMMANDER and any(
                 d >= 21 for d in ps.commander_damage.values()):
             losers[pid] = "commander_damage"  # CR 704.6c / 903.10a
         if ps.drew_from_empty:
@@ -76,10 +80,11 @@ def check(game: Game) -> Flow:
     if attached and not stand:
         to_graveyard.extend(attachments.illegal_auras(game))  # CR 704.5m, 303.4c, 801.8
     # CR 704.5d: a token outside the battlefield ceases to exist.
-    stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
-    for o in sorted(stray, key=lambda o: o.oid):
-        game.remove_object(o)
-        performed = True
+    if game.tokens:
+        stray = [game.objects[i] for i in game.tokens if game.objects[i].zone != BATTLEFIELD]
+        for o in sorted(stray, key=lambda o: o.oid):
+            game.remove_object(o)
+            performed = True
     if losers and ending.lose(game, losers):  # may end the game (raises GameEnded)
         performed = True
     for o in plus_minus:
@@ -93,7 +98,7 @@ def check(game: Game) -> Flow:
             game):  # CR 704.5n
         performed = True
     seen: set[int] = set()
-    for o in to_graveyard + doomed:
+    for o in to_graveyard + doomed if to_graveyard or doomed else ():
         if o.oid in seen or o.oid not in game.objects:
             continue
         seen.add(o.oid)
@@ -106,10 +111,10 @@ def check(game: Game) -> Flow:
     # (Counted before this check's moves, which can only take permanents away, unless a
     # replacement puts one onto the battlefield: after any move the rule asks again.)
     legend = (yield from _legend_rule(game)) if legends > 1 or performed else False
-    commander = ((yield from _commanders_home(game)) if game.config.variant == COMMANDER
-                 else False)
-    game.commander_moved.clear()
-    if game.config.variant == ARCHENEMY and archenemy.scheme_check(game):
+    commander = (yield from _commanders_home(game)) if variant == COMMANDER else False
+    if game.commander_moved:
+        game.commander_moved.clear()
+    if variant == ARCHENEMY and archenemy.scheme_check(game):
         performed = True  # CR 704.6e
     if game.config.planechase and planechase.phenomenon_check(game):
         performed = True  # CR 704.6f

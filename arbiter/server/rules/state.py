@@ -249,10 +249,18 @@ class DirtyKeys(set[Any]):
             self.changes += 1
             self.since_check.add(key)
 
+    # A quiet key marked without ``add``'s test: the set's own method, no Python frame (who
+    # decides is marked two or three times an action).
+    add_quiet = set.add
+
     def add_pool(self, pid: int) -> None:
         """``pid``'s mana pool, and nothing else, changed (their view key is marked)."""
         set.add(self, ("p", pid))
         self.pools[pid] = self.pools.get(pid, 0) + 1
+
+
+# The kinds of action whose index is a number the wire form shows ("n").
+_COUNTED = frozenset(("amount", "x"))
 
 
 # Not frozen, though nothing changes an action once made: a frozen dataclass's __init__ sets
@@ -270,16 +278,20 @@ class Action:
     index: int = -1  # ability index, or another small detail
 
     def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "label": self.label}
-        if self.obj is not None:
-            out["obj"] = self.obj
-        if self.ref is not None:
-            out["ref"] = list(self.ref)
-        if self.kind in ("amount", "x"):
+        # Asked of every action of every decision a bot or client is sent: each field read once.
+        kind = self.kind
+        out: dict[str, Any] = {"id": self.id, "kind": kind, "label": self.label}
+        obj = self.obj
+        if obj is not None:
+            out["obj"] = obj
+        ref = self.ref
+        if ref is not None:
+            out["ref"] = list(ref)
+        if kind in _COUNTED:
             # How much damage (CR 510.1c), the value of X (107.3a), or a target's share of
             # divided damage (601.2d).
             out["n"] = self.index
-        if self.kind == "replacement":
+        elif kind == "replacement":
             out["spends"] = bool(self.index)  # it uses up a shield (CR 615.7)
         return out
 

@@ -252,7 +252,7 @@ class Table:
         if not d.forced:
             reset_loop_watch(game)
         game.pending = None
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         game.bump_version()
         if manual:
             game.pay_by_hand = player
@@ -376,7 +376,7 @@ class Table:
                 request.serial = self.serial
                 request.game = game.number
                 game.pending = request
-                game.dirty.add("w")
+                game.dirty.add_quiet("w")
                 if game.continuous or game.global_sources or game.chars_shown or game.revealed:
                     game.settle_chars()  # tested here: most decisions have nothing layered
                 return
@@ -394,7 +394,7 @@ class Table:
             self._abandon(self.top)
         assert game.result is not None
         game.pending = None
-        game.dirty.add("w")
+        game.dirty.add_quiet("w")
         reveals.settle(game)  # no decision follows to settle what its last action revealed
         self.history.append(game.result)
         if game.depth == 0:
@@ -427,7 +427,7 @@ class Table:
         sub = self._new_game(players, depth=parent.depth + 1, parent=parent)
         parent.suspended = True
         parent.pending = None
-        parent.dirty.add("w")
+        parent.dirty.add_quiet("w")
         # CR 726.2: each player's main-game library becomes their subgame library.
         for p in players:
             for obj in list(parent.library(p)):

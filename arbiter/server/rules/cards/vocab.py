@@ -1998,6 +1998,20 @@ class CardDef:
         return tuple((i, a) for i, a in enumerate(self.abilities) if isinstance(a, Activated))
 
     @cached_property
+    def cast_any_time(self) -> bool:
+        """A spell that may be cast whenever its caster has priority, by its printed type and
+        keywords: an instant, or a card with flash (CR 117.1a, 702.8a); the others wait for
+        sorcery timing (307.1). Asked of each card in hand for every legal-action list."""
+        return "Instant" in self.types or FLASH in self.keywords
+
+    @cached_property
+    def spell_target_specs(self) -> tuple[TargetSpec, ...]:
+        """What its targets must be as a spell: its Aura's enchant, or its targets (asked
+        for every castability question; casting.spell_target_specs adds "any number")."""
+        specs = (self.enchant,) if self.enchant is not None else self.targets
+        return tuple(s for s in specs if s is not None)
+
+    @cached_property
     def graveyard_abilities(self) -> tuple[int, ...]:
         """Indexes of its activated abilities that work from a graveyard (CR 113.6m)."""
         return tuple(i for i, a in enumerate(self.abilities)
@@ -2006,6 +2020,13 @@ class CardDef:
     @cached_property
     def global_statics(self) -> tuple[Static, ...]:
         return tuple(a for a in self.statics if isinstance(a, GLOBAL_STATICS))
+
+    @cached_property
+    def reveal_statics(self) -> tuple[Static, ...]:
+        """Its statics that keep cards in hidden zones revealed (reveals.py asks every global
+        source before each decision; most have none)."""
+        return tuple(a for a in self.global_statics
+                     if isinstance(a, (OpponentsPlayWithHandsRevealed, PlayWithTopCardRevealed)))
 
     @cached_property
     def statics(self) -> tuple[Static, ...]:
