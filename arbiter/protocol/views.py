@@ -34,8 +34,18 @@ Op = list[Any]
 
 
 def entry_hash(key: Any, value: Any) -> int:
-    """CRC-32 of the canonical encoding of the two-element array ``[key, value]``."""
-    return crc32(canonical([key, value]))
+    """CRC-32 of the canonical encoding of the two-element array ``[key, value]``: the CRC
+    of its head (the array's header byte and the key, kept per key) continued over the
+    value's encoding, which is the same as that of the whole array's bytes."""
+    head = _HEADS.get(key)
+    if head is None:
+        head = crc32(b"\x92" + canonical(key))
+        if len(_HEADS) < 4096:
+            _HEADS[key] = head
+    return crc32(canonical(value), head)
+
+
+_HEADS: dict[Any, int] = {}  # key -> CRC-32 of [key, ... (bounded: ids keep coming)
 
 
 def checksum(view: Mapping[Any, Any]) -> int:
