@@ -162,16 +162,23 @@ class Fanout:
                     changes.setdefault(key, [])
             for key, ops in changes.items():
                 cls = room.classes[key]
-                delta = room.encode_delta(cls, ops, said)
                 targets = self.class_peers(room, key)
+                # A class nobody follows now (no spectators; a seat whose player is away)
+                # keeps its delta unpacked: packed only if a reconnect asks for it.
+                delta = room.encode_delta(cls, ops, said, packed=bool(targets))
+                actions = None
+                if d is not None and rid == decision_room and key == d.player:
+                    actions = d.to_wire()
+                    room.actions_serial = d.serial
+                    d = None
+                if not targets:
+                    continue
                 frame = room.last_frame(cls)
                 # The extras are appended to the packed delta (codec.extend), not packed
                 # with it again: the history keeps the plain delta.
-                if d is not None and rid == decision_room and key == d.player:
-                    delta["a"] = d.to_wire()
-                    frame = extend(frame, {"a": delta["a"]})
-                    room.actions_serial = d.serial
-                    d = None
+                if actions is not None:
+                    delta["a"] = actions
+                    frame = extend(frame, {"a": actions})
                 if (ack is not None and not acked and rid == ack.room and key == ack.player
                         and ack.peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.

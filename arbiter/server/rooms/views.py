@@ -23,13 +23,16 @@ from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
 from arbiter.protocol.server_messages import Snapshot, delta_map
-from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group
+from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group, patch_of
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 if TYPE_CHECKING:
     from arbiter.server.rules.game import Game
 
 log = logging.getLogger("arbiter.rooms")
+
+
+_UNSEEN = object()  # no old value looked at yet
 
 
 def _key_order(key: Any) -> tuple[int, Any]:
@@ -43,8 +46,9 @@ class ViewerClass:
         self.key = key
         self.state = ViewState(view)
         self.seq = 0
-        # (sequence number, frame, whether it has a patch op: then not for version 1)
-        self.history: deque[tuple[int, bytes, bool]] = deque(maxlen=history)
+        # (sequence number, frame, whether it has a patch op: then not for version 1); the
+        # frame is its map while unpacked (GameRoom.encode_delta)
+        self.history: deque[tuple[int, bytes | dict[str, Any], bool]] = deque(maxlen=history)
 
 
 class GameRoom:
@@ -105,21 +109,34 @@ class GameRoom:
         for key in keys:
             public, private = project(game, key)
             if private is None:
+                # Everybody gets ``public``. The classes mostly hold one and the same old
+                # value (one projection was stored in all of them), so the comparison, the
+                # hash and the op are worked out once per distinct old value, and the op list
+                # is shared by the classes' deltas (nothing changes an op once made: group
+                # makes new ones).
                 public_hash: int | None = None
-                memo: list[Any] = []  # the patch from the classes' (mostly shared) old value
+                last_old: Any = _UNSEEN
+                op: Op | None = None
                 for cls in classes:
-                    view = cls.state.view
-                    if public is None:
-                        if key not in view:
-                            continue
-                        op = cls.state.delete(key)
-                    else:
-                        if key in view and view[key] == public:
-                            continue
-                        if public_hash is None:
-                            public_hash = entry_hash(key, public)
-                        op = cls.state.update(key, public, public_hash, memo)
+                    state = cls.state
+                    old = state.view.get(key)  # None: absent (no view holds a None value)
+                    if old is not last_old:
+                        last_old = old
+                        if public is None:
+                            op = None if old is None else ["d", key]
+                        elif old is not None and old == public:
+                            op = None
+                        else:
+                            if public_hash is None:
+                                public_hash = entry_hash(key, public)
+                            fields = (patch_of(old, public) if type(old) is dict
+                                      and type(public) is dict else None)
+                            op = ["s", key, public] if fields is None else ["p", key, fields]
                     if op is not None:
+                        if public is None:
+                            state.delete(key)
+                        else:
+                            state.put(key, public, public_hash)  # type: ignore[arg-type]
                         out.setdefault(cls.key, []).append(op)
             else:
                 for cls in classes:
@@ -128,19 +145,31 @@ class GameRoom:
                         out.setdefault(cls.key, []).append(op)
         return {k: group(ops) for k, ops in out.items()}
 
-    def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
-                     ) -> dict[str, Any]:
+    def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None,
+                     *, packed: bool = True) -> dict[str, Any]:
         """The class's next delta (its map, :func:`delta_map`), encoded once: the history
         keeps the bytes for reconnects and for every connection of the class. ``log_lines``
-        are the game's readable log lines for the command (public text)."""
+        are the game's readable log lines for the command (public text). Not ``packed``, the
+        history keeps the map, packed when a reconnect asks for it (the same bytes: nothing
+        in a view or an op changes once made)."""
         cls.seq += 1
         delta = delta_map(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
-        cls.history.append((cls.seq, pack(delta), any(op[0] == "p" for op in ops)))
+        patched = False
+        for op in ops:
+            if op[0] == "p":
+                patched = True
+                break
+        cls.history.append((cls.seq, pack(delta) if packed else delta, patched))
         return delta
 
     @staticmethod
     def last_frame(cls: ViewerClass) -> bytes:
-        return cls.history[-1][1]
+        seq, frame, patched = cls.history[-1]
+        if isinstance(frame, bytes):
+            return frame
+        data = pack(frame)
+        cls.history[-1] = (seq, data, patched)
+        return data
 
     @staticmethod
     def frame_v1(cls: ViewerClass, delta: dict[str, Any]) -> bytes:
@@ -185,7 +214,7 @@ class GameRoom:
         missed = [(f, patched) for q, f, patched in cls.history if q > seq]
         if len(missed) != cls.seq - seq or (version == 1 and any(p for _, p in missed)):
             return None
-        return [f for f, _ in missed]
+        return [f if isinstance(f, bytes) else pack(f) for f, _ in missed]
 
 
 SNAPSHOT_LOG = 40  # the most recent log lines a snapshot carries
