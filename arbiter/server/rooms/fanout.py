@@ -129,7 +129,6 @@ class Fanout:
         acknowledgement rode in a delta (otherwise the caller answers ``ok``)."""
         rooms = self.rooms
         fresh: list[str] = []  # rooms that get a snapshot instead of a delta
-        on_stack = {g.number: g for g in table.games}
         # Each log line goes to the room of the game it happened in, looked up before the
         # lifecycle events below change the room ids. A new subgame's or restarted game's own
         # lines reach its room in the snapshot that opens it.
@@ -138,8 +137,11 @@ class Fanout:
             rid = rooms.ids.get(ev.game)
             if rid is not None:
                 lines.setdefault(rid, []).append(ev.text)
-        for change in rooms.track(events):
-            fresh.extend(self._lifecycle(table, change, on_stack, fresh))
+        changes = rooms.track(events)
+        if changes:
+            on_stack = {g.number: g for g in table.games}
+            for change in changes:
+                fresh.extend(self._lifecycle(table, change, on_stack, fresh))
         acked = False
         # The next decision's legal actions ride in the decider's delta when there is one.
         d = table.pending
@@ -154,13 +156,13 @@ class Fanout:
             if rid in fresh:
                 continue
             said = lines.get(rid)
-            changes = room.project()
+            deltas = room.project()
             if said:
                 # A log line is news for everyone in the room, even for a class whose view
                 # did not change (a mulligan leaves the hand count where it was).
                 for key in room.classes:
-                    changes.setdefault(key, [])
-            for key, ops in changes.items():
+                    deltas.setdefault(key, [])
+            for key, ops in deltas.items():
                 cls = room.classes[key]
                 targets = self.class_peers(room, key)
                 # A class nobody follows now (no spectators; a seat whose player is away)
@@ -186,6 +188,11 @@ class Fanout:
                     out.send([ack.peer], room.frame_v1(cls, {**delta, "i": ack.request})
                              if ack.peer.version == 1 else extend(frame, {"i": ack.request}))
                     acked = True
+                if not targets:
+                    continue
+                if len(targets) == 1 and targets[0].version != 1:
+                    out.send(targets, frame)  # a seat's one connection: most frames
+                    continue
                 old = [p for p in targets if p.version == 1]
                 if old:  # connections of protocol version 1: no patch ops
                     targets = [p for p in targets if p.version != 1]

@@ -106,6 +106,7 @@ class GameRoom:
         dirty.clear()
         out: dict[int, list[Op]] = {}
         classes = self.classes.values()
+        patches = 0  # distinct patch ops made: a class with two has them from two of these
         for key in keys:
             public, private = project(game, key)
             if private is None:
@@ -131,7 +132,11 @@ class GameRoom:
                                 public_hash = entry_hash(key, public)
                             fields = (patch_of(old, public) if type(old) is dict
                                       and type(public) is dict else None)
-                            op = ["s", key, public] if fields is None else ["p", key, fields]
+                            if fields is None:
+                                op = ["s", key, public]
+                            else:
+                                op = ["p", key, fields]
+                                patches += 1
                     if op is not None:
                         if public is None:
                             state.delete(key)
@@ -143,6 +148,10 @@ class GameRoom:
                     op = cls.state.update(key, private.get(cls.key, public))
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
+                        if op[0] == "p":
+                            patches += 1
+        if patches < 2:
+            return out  # nothing to group (most commands)
         return {k: group(ops) for k, ops in out.items()}
 
     def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None,
