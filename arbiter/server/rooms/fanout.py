@@ -160,11 +160,16 @@ class Fanout:
             if said:
                 # A log line is news for everyone in the room, even for a class whose view
                 # did not change (a mulligan leaves the hand count where it was).
-                for key in room.classes:
-                    deltas.setdefault(key, [])
+                for awake in room.awake:
+                    deltas.setdefault(awake.key, [])
             for key, ops in deltas.items():
                 cls = room.classes[key]
                 targets = self.class_peers(room, key)
+                if key < 0:  # a watchers' class: kept only while its history may serve
+                    if targets:
+                        cls.unfollowed = 0
+                    elif room.unfollowed(cls):
+                        continue  # dozing now: nobody left could be served its deltas
                 # A class nobody follows now (no spectators; a seat whose player is away)
                 # keeps its delta unpacked: packed only if a reconnect asks for it.
                 delta = room.encode_delta(cls, ops, said, packed=bool(targets))

@@ -40,12 +40,14 @@ def _key_order(key: Any) -> tuple[int, Any]:
 
 
 class ViewerClass:
-    __slots__ = ("history", "key", "seq", "state")
+    __slots__ = ("dormant", "history", "key", "seq", "state", "unfollowed")
 
     def __init__(self, key: int, view: dict[Any, Any], history: int) -> None:
         self.key = key
         self.state = ViewState(view)
         self.seq = 0
+        self.dormant = False  # not kept up to date while nobody watches (GameRoom.doze)
+        self.unfollowed = 0  # deltas made in a row while no connection was in the class
         # (sequence number, frame, whether it has a patch op: then not for version 1); the
         # frame is its map while unpacked (GameRoom.encode_delta)
         self.history: deque[tuple[int, bytes | dict[str, Any], bool]] = deque(maxlen=history)
@@ -78,6 +80,7 @@ class GameRoom:
             # who left before a restart) watch it, but never with the all-seeing view.
             keys.append(SPECTATOR)
         self.classes = {k: ViewerClass(k, snapshot(game, k), self.history) for k in keys}
+        self.awake = list(self.classes.values())  # the classes project() keeps up to date
         self.actions_serial = -1
 
     @property
@@ -91,8 +94,47 @@ class GameRoom:
             cls = self.classes.get(player)
             if cls is not None:
                 return cls
-            return self.classes.get(SPECTATOR) or self.classes[self.spectator_key]
-        return self.classes[self.spectator_key]
+            return self._wake(self.classes.get(SPECTATOR) or self.classes[self.spectator_key])
+        return self._wake(self.classes[self.spectator_key])
+
+    # ------------------------------------------------------------------ dormant classes
+
+    def unfollowed(self, cls: ViewerClass) -> bool:
+        """No connection is in ``cls`` for its next delta: True when the class is to doze
+        instead (:meth:`doze`), because its history could no longer serve anyone who left
+        it: the delta would be the history's length plus one past anyone's position."""
+        if cls.key >= 0:
+            return False
+        cls.unfollowed += 1
+        if cls.unfollowed <= self.history:
+            return False
+        self.doze(cls)
+        return True
+
+    def doze(self, cls: ViewerClass) -> None:
+        """Stop keeping a watchers' class (the spectators', the outsiders') up to date while
+        no connection is in it: most rooms have no spectators, and their class cost a fifth
+        of a four-player room's work per command. A seat's class is always kept (its
+        history serves the player's reconnect). The class wakes in :meth:`class_for`, the
+        one way in for a viewer."""
+        if cls.key >= 0 or cls.dormant:
+            return
+        cls.dormant = True
+        cls.history.clear()
+        self.awake = [c for c in self.classes.values() if not c.dormant]
+
+    def _wake(self, cls: ViewerClass) -> ViewerClass:
+        """A dormant class, brought up to date from a fresh snapshot. Its sequence number
+        moves on by one and its history is empty, so no client's position can be served
+        deltas across the time it slept (``missed`` gives None: a snapshot)."""
+        if cls.dormant:
+            cls.state = ViewState(snapshot(self.game, cls.key))
+            cls.seq += 1
+            cls.history.clear()
+            cls.dormant = False
+            cls.unfollowed = 0
+            self.awake = [c for c in self.classes.values() if not c.dormant]
+        return cls
 
     # ------------------------------------------------------------------ deltas
 
@@ -105,7 +147,7 @@ class GameRoom:
         keys = sorted({view_key(m) for m in dirty}, key=_key_order)
         dirty.clear()
         out: dict[int, list[Op]] = {}
-        classes = self.classes.values()
+        classes = self.awake
         patches = 0  # distinct patch ops made: a class with two has them from two of these
         for key in keys:
             public, private = project(game, key)
