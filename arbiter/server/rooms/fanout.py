@@ -37,7 +37,9 @@ if TYPE_CHECKING:
     from .seating import Seating
 
 
-@dataclass(frozen=True)
+# Not frozen, though nothing changes one once made: one is made per command, and a frozen
+# dataclass's __init__ sets each field through object.__setattr__, four times the cost.
+@dataclass(slots=True)
 class Ack:
     """Who gets the acknowledgement of the command being published, and where."""
 
