@@ -107,7 +107,15 @@ def _key_bytes(key: Any) -> bytes:
     return cached
 
 
+# The types that pack the same whichever way (checked by ``type``, not ``isinstance``: views
+# hold only these, and a type test is a fraction of an ``isinstance`` with a tuple).
+_SCALARS = frozenset({int, str, bool, type(None), bytes})
+
+
 def _sorted(value: Any) -> Any:
+    t = type(value)
+    if t in _SCALARS:
+        return value
     if isinstance(value, dict):
         return {k: _sorted(value[k]) for k in sorted(value, key=_key_bytes)}
     if isinstance(value, (list, tuple)):
@@ -116,12 +124,17 @@ def _sorted(value: Any) -> Any:
 
 
 def _plain(value: Any) -> bool:
-    """No maps inside: ordinary packing is already canonical."""
-    if isinstance(value, dict):
-        return False
-    if isinstance(value, (list, tuple)):
-        return all(_plain(v) for v in value)
-    return True
+    """No maps inside: ordinary packing is already canonical. (A loop, not ``all`` over a
+    generator: the checksums call this for every view entry that changes.)"""
+    t = type(value)
+    if t in _SCALARS:
+        return True
+    if t is list or t is tuple or isinstance(value, (list, tuple)):
+        for v in value:  # noqa: SIM110 (a generator costs more here)
+            if type(v) not in _SCALARS and not _plain(v):
+                return False
+        return True
+    return not isinstance(value, dict)
 
 
 def canonical(value: Any) -> bytes:

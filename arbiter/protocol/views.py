@@ -34,8 +34,18 @@ Op = list[Any]
 
 
 def entry_hash(key: Any, value: Any) -> int:
-    """CRC-32 of the canonical encoding of the two-element array ``[key, value]``."""
-    return crc32(canonical([key, value]))
+    """CRC-32 of the canonical encoding of the two-element array ``[key, value]``: the CRC
+    of its head (the array's header byte and the key, kept per key) continued over the
+    value's encoding, which is the same as that of the whole array's bytes."""
+    head = _HEADS.get(key)
+    if head is None:
+        head = crc32(b"\x92" + canonical(key))
+        if len(_HEADS) < 4096:
+            _HEADS[key] = head
+    return crc32(canonical(value), head)
+
+
+_HEADS: dict[Any, int] = {}  # key -> CRC-32 of [key, ... (bounded: ids keep coming)
 
 
 def checksum(view: Mapping[Any, Any]) -> int:
@@ -76,6 +86,15 @@ class ViewState:
         view[key] = value
         self.hashes[key] = h
         return ["s", key, value]
+
+    def put(self, key: Any, value: Any, value_hash: int) -> None:
+        """Set ``key`` to ``value`` (not None), whose :func:`entry_hash` is ``value_hash``,
+        known to differ from what the view holds: :meth:`set` without its comparison, for a
+        caller that compared already."""
+        old = self.hashes.get(key)
+        self.checksum = (self.checksum - (old or 0) + value_hash) & MASK
+        self.view[key] = value
+        self.hashes[key] = value_hash
 
     def update(self, key: Any, value: Any, value_hash: int | None = None,
                memo: list[Any] | None = None) -> Op | None:
@@ -171,9 +190,16 @@ def group(ops: list[Op]) -> list[Op]:
     their keys, where the first of them stood: at the untap step every land's ``{"t": nil}``
     is one op (3 bytes a land instead of 10). A delta names each key once, so moving a patch
     of one key past ops on other keys changes nothing."""
-    if sum(1 for op in ops if op[0] == "p") < 2:
+    patches = 0
+    for op in ops:
+        if op[0] == "p":
+            patches += 1
+            if patches > 1:
+                break
+    else:
         return ops  # most deltas: nothing to group
-    seen: dict[bytes, Op] = {}
+    seen: dict[bytes, int] = {}  # a patch's packed fields -> where its op stands in ``out``
+    grouped: set[int] = set()  # ops of ``out`` made here, with a list of keys
     out: list[Op] = []
     for op in ops:
         if op[0] != "p":
@@ -182,14 +208,16 @@ def group(ops: list[Op]) -> list[Op]:
         # Packed as they are, not canonically: equal fields in another order are merely left
         # apart, and the C packer is several times faster.
         fields = pack(op[2])
-        first = seen.get(fields)
-        if first is None:
-            seen[fields] = op
+        at = seen.get(fields)
+        if at is None:
+            seen[fields] = len(out)
             out.append(op)
-        elif isinstance(first[1], list):
-            first[1].append(op[1])
+        elif at in grouped:
+            out[at][1].append(op[1])
         else:
-            first[1] = [first[1], op[1]]
+            # A new op: ``ops``' own may be shared by other viewers' deltas.
+            out[at] = ["p", [out[at][1], op[1]], out[at][2]]
+            grouped.add(at)
     return out
 
 

@@ -220,28 +220,28 @@ class Connection:
 
     async def _read_socket(self) -> bytes:
         """Read the socket itself (a websocket connection, once the door has handed over what
-        it held): ``os.read`` at once if bytes are there, else wait until they are. One trip
-        through trio's scheduler a read, not two: the stream's ``receive_some`` passes a
-        checkpoint after the read even when it has just waited for the socket, and that was a
-        second wake-up of this task for every message."""
+        it held): wait until bytes are there, then ``os.read`` them. One trip through trio's
+        scheduler a read, not two: the stream's ``receive_some`` passes a checkpoint after its
+        read even when it has just waited for the socket, a second wake-up of this task for
+        every message. Waiting first, not reading first: a read is nearly always made right
+        after the last message was handled, before the client can have sent the next (it
+        waits for our answer), so a first read found nothing but cost a system call and an
+        exception each message; and when bytes are there already, the wait comes back at the
+        scheduler's next turn, the checkpoint that a client who never pauses owes the others
+        anyway."""
         fd = self._fd
         assert fd is not None
-        waited = False
         while True:
             try:
-                data = os.read(fd, RECEIVE_SIZE)
-            except BlockingIOError:
-                try:
-                    await trio.lowlevel.wait_readable(fd)
-                except _BROKEN:  # closed by another task: the end
-                    return b""
-                waited = True
+                await trio.lowlevel.wait_readable(fd)
+            except _BROKEN:  # closed by another task: the end
+                return b""
+            try:
+                return os.read(fd, RECEIVE_SIZE)
+            except BlockingIOError:  # woken for nothing: wait again
                 continue
             except OSError:  # reset by the peer: the end, as the stream says it
                 return b""
-            if not waited:
-                await trio.lowlevel.checkpoint()  # a client that never pauses waits its turn
-            return data
 
     def start_heartbeats(self) -> None:
         if self.ping_interval is not None:

@@ -64,7 +64,10 @@ class RoomBots:
         self.run = run
 
     def have_work(self) -> bool:
-        return any(s.bot is not None for s in self.seating) and bool(self._work())
+        for seat in self.seating:  # asked after every command: a loop, not a generator
+            if seat.bot is not None:
+                return bool(self._work())
+        return False
 
     def act(self) -> None:
         for step in self._work():

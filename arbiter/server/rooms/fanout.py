@@ -37,7 +37,9 @@ if TYPE_CHECKING:
     from .seating import Seating
 
 
-@dataclass(frozen=True)
+# Not frozen, though nothing changes one once made: one is made per command, and a frozen
+# dataclass's __init__ sets each field through object.__setattr__, four times the cost.
+@dataclass(slots=True)
 class Ack:
     """Who gets the acknowledgement of the command being published, and where."""
 
@@ -129,7 +131,6 @@ class Fanout:
         acknowledgement rode in a delta (otherwise the caller answers ``ok``)."""
         rooms = self.rooms
         fresh: list[str] = []  # rooms that get a snapshot instead of a delta
-        on_stack = {g.number: g for g in table.games}
         # Each log line goes to the room of the game it happened in, looked up before the
         # lifecycle events below change the room ids. A new subgame's or restarted game's own
         # lines reach its room in the snapshot that opens it.
@@ -138,8 +139,11 @@ class Fanout:
             rid = rooms.ids.get(ev.game)
             if rid is not None:
                 lines.setdefault(rid, []).append(ev.text)
-        for change in rooms.track(events):
-            fresh.extend(self._lifecycle(table, change, on_stack, fresh))
+        changes = rooms.track(events)
+        if changes:
+            on_stack = {g.number: g for g in table.games}
+            for change in changes:
+                fresh.extend(self._lifecycle(table, change, on_stack, fresh))
         acked = False
         # The next decision's legal actions ride in the decider's delta when there is one.
         d = table.pending
@@ -154,24 +158,36 @@ class Fanout:
             if rid in fresh:
                 continue
             said = lines.get(rid)
-            changes = room.project()
+            deltas = room.project()
             if said:
                 # A log line is news for everyone in the room, even for a class whose view
                 # did not change (a mulligan leaves the hand count where it was).
-                for key in room.classes:
-                    changes.setdefault(key, [])
-            for key, ops in changes.items():
+                for awake in room.awake:
+                    deltas.setdefault(awake.key, [])
+            for key, ops in deltas.items():
                 cls = room.classes[key]
-                delta = room.encode_delta(cls, ops, said)
                 targets = self.class_peers(room, key)
+                if key < 0:  # a watchers' class: kept only while its history may serve
+                    if targets:
+                        cls.unfollowed = 0
+                    elif room.unfollowed(cls):
+                        continue  # dozing now: nobody left could be served its deltas
+                # A class nobody follows now (no spectators; a seat whose player is away)
+                # keeps its delta unpacked: packed only if a reconnect asks for it.
+                delta = room.encode_delta(cls, ops, said, packed=bool(targets))
+                actions = None
+                if d is not None and rid == decision_room and key == d.player:
+                    actions = d.to_wire()
+                    room.actions_serial = d.serial
+                    d = None
+                if not targets:
+                    continue
                 frame = room.last_frame(cls)
                 # The extras are appended to the packed delta (codec.extend), not packed
                 # with it again: the history keeps the plain delta.
-                if d is not None and rid == decision_room and key == d.player:
-                    delta["a"] = d.to_wire()
-                    frame = extend(frame, {"a": delta["a"]})
-                    room.actions_serial = d.serial
-                    d = None
+                if actions is not None:
+                    delta["a"] = actions
+                    frame = extend(frame, {"a": actions})
                 if (ack is not None and not acked and rid == ack.room and key == ack.player
                         and ack.peer in targets):
                     # The acting connection's copy of its delta acknowledges its request.
@@ -179,6 +195,11 @@ class Fanout:
                     out.send([ack.peer], room.frame_v1(cls, {**delta, "i": ack.request})
                              if ack.peer.version == 1 else extend(frame, {"i": ack.request}))
                     acked = True
+                if not targets:
+                    continue
+                if len(targets) == 1 and targets[0].version != 1:
+                    out.send(targets, frame)  # a seat's one connection: most frames
+                    continue
                 old = [p for p in targets if p.version == 1]
                 if old:  # connections of protocol version 1: no patch ops
                     targets = [p for p in targets if p.version != 1]

@@ -115,10 +115,9 @@ class Play:
                 return False
             raise
         self.commands += 1
-        lifecycle = any(e.kind in LIFECYCLE for e in events)
         every = self.ctx.settings.hash_every
-        state_hash = (table.state_hash()
-                      if table.finished or lifecycle or self.commands % every == 0 else None)
+        state_hash = (table.state_hash() if table.finished or self.commands % every == 0
+                      or any(e.kind in LIFECYCLE for e in events) else None)
         deadlines = match.deadlines
         deadlines.settle_clock(acted)
         clocks = None if deadlines.clock is None else deadlines.clock.millis(self.ctx.now)

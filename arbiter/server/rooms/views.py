@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from arbiter.protocol.codec import pack
 from arbiter.protocol.server_messages import Snapshot, delta_map
-from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group
+from arbiter.protocol.views import Op, ViewState, diff, entry_hash, expand, group, patch_of
 from arbiter.server.rules.view import OMNISCIENT, SPECTATOR, project, snapshot, view_key
 
 if TYPE_CHECKING:
@@ -32,19 +32,25 @@ if TYPE_CHECKING:
 log = logging.getLogger("arbiter.rooms")
 
 
+_UNSEEN = object()  # no old value looked at yet
+
+
 def _key_order(key: Any) -> tuple[int, Any]:
     return (1, key) if isinstance(key, str) else (0, key)
 
 
 class ViewerClass:
-    __slots__ = ("history", "key", "seq", "state")
+    __slots__ = ("dormant", "history", "key", "seq", "state", "unfollowed")
 
     def __init__(self, key: int, view: dict[Any, Any], history: int) -> None:
         self.key = key
         self.state = ViewState(view)
         self.seq = 0
-        # (sequence number, frame, whether it has a patch op: then not for version 1)
-        self.history: deque[tuple[int, bytes, bool]] = deque(maxlen=history)
+        self.dormant = False  # not kept up to date while nobody watches (GameRoom.doze)
+        self.unfollowed = 0  # deltas made in a row while no connection was in the class
+        # (sequence number, frame, whether it has a patch op: then not for version 1); the
+        # frame is its map while unpacked (GameRoom.encode_delta)
+        self.history: deque[tuple[int, bytes | dict[str, Any], bool]] = deque(maxlen=history)
 
 
 class GameRoom:
@@ -74,6 +80,7 @@ class GameRoom:
             # who left before a restart) watch it, but never with the all-seeing view.
             keys.append(SPECTATOR)
         self.classes = {k: ViewerClass(k, snapshot(game, k), self.history) for k in keys}
+        self.awake = list(self.classes.values())  # the classes project() keeps up to date
         self.actions_serial = -1
 
     @property
@@ -87,8 +94,47 @@ class GameRoom:
             cls = self.classes.get(player)
             if cls is not None:
                 return cls
-            return self.classes.get(SPECTATOR) or self.classes[self.spectator_key]
-        return self.classes[self.spectator_key]
+            return self._wake(self.classes.get(SPECTATOR) or self.classes[self.spectator_key])
+        return self._wake(self.classes[self.spectator_key])
+
+    # ------------------------------------------------------------------ dormant classes
+
+    def unfollowed(self, cls: ViewerClass) -> bool:
+        """No connection is in ``cls`` for its next delta: True when the class is to doze
+        instead (:meth:`doze`), because its history could no longer serve anyone who left
+        it: the delta would be the history's length plus one past anyone's position."""
+        if cls.key >= 0:
+            return False
+        cls.unfollowed += 1
+        if cls.unfollowed <= self.history:
+            return False
+        self.doze(cls)
+        return True
+
+    def doze(self, cls: ViewerClass) -> None:
+        """Stop keeping a watchers' class (the spectators', the outsiders') up to date while
+        no connection is in it: most rooms have no spectators, and their class cost a fifth
+        of a four-player room's work per command. A seat's class is always kept (its
+        history serves the player's reconnect). The class wakes in :meth:`class_for`, the
+        one way in for a viewer."""
+        if cls.key >= 0 or cls.dormant:
+            return
+        cls.dormant = True
+        cls.history.clear()
+        self.awake = [c for c in self.classes.values() if not c.dormant]
+
+    def _wake(self, cls: ViewerClass) -> ViewerClass:
+        """A dormant class, brought up to date from a fresh snapshot. Its sequence number
+        moves on by one and its history is empty, so no client's position can be served
+        deltas across the time it slept (``missed`` gives None: a snapshot)."""
+        if cls.dormant:
+            cls.state = ViewState(snapshot(self.game, cls.key))
+            cls.seq += 1
+            cls.history.clear()
+            cls.dormant = False
+            cls.unfollowed = 0
+            self.awake = [c for c in self.classes.values() if not c.dormant]
+        return cls
 
     # ------------------------------------------------------------------ deltas
 
@@ -101,46 +147,80 @@ class GameRoom:
         keys = sorted({view_key(m) for m in dirty}, key=_key_order)
         dirty.clear()
         out: dict[int, list[Op]] = {}
-        classes = self.classes.values()
+        classes = self.awake
+        patches = 0  # distinct patch ops made: a class with two has them from two of these
         for key in keys:
             public, private = project(game, key)
             if private is None:
+                # Everybody gets ``public``. The classes mostly hold one and the same old
+                # value (one projection was stored in all of them), so the comparison, the
+                # hash and the op are worked out once per distinct old value, and the op list
+                # is shared by the classes' deltas (nothing changes an op once made: group
+                # makes new ones).
                 public_hash: int | None = None
-                memo: list[Any] = []  # the patch from the classes' (mostly shared) old value
+                last_old: Any = _UNSEEN
+                op: Op | None = None
                 for cls in classes:
-                    view = cls.state.view
-                    if public is None:
-                        if key not in view:
-                            continue
-                        op = cls.state.delete(key)
-                    else:
-                        if key in view and view[key] == public:
-                            continue
-                        if public_hash is None:
-                            public_hash = entry_hash(key, public)
-                        op = cls.state.update(key, public, public_hash, memo)
+                    state = cls.state
+                    old = state.view.get(key)  # None: absent (no view holds a None value)
+                    if old is not last_old:
+                        last_old = old
+                        if public is None:
+                            op = None if old is None else ["d", key]
+                        elif old is not None and old == public:
+                            op = None
+                        else:
+                            if public_hash is None:
+                                public_hash = entry_hash(key, public)
+                            fields = (patch_of(old, public) if type(old) is dict
+                                      and type(public) is dict else None)
+                            if fields is None:
+                                op = ["s", key, public]
+                            else:
+                                op = ["p", key, fields]
+                                patches += 1
                     if op is not None:
+                        if public is None:
+                            state.delete(key)
+                        else:
+                            state.put(key, public, public_hash)  # type: ignore[arg-type]
                         out.setdefault(cls.key, []).append(op)
             else:
                 for cls in classes:
                     op = cls.state.update(key, private.get(cls.key, public))
                     if op is not None:
                         out.setdefault(cls.key, []).append(op)
+                        if op[0] == "p":
+                            patches += 1
+        if patches < 2:
+            return out  # nothing to group (most commands)
         return {k: group(ops) for k, ops in out.items()}
 
-    def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None
-                     ) -> dict[str, Any]:
+    def encode_delta(self, cls: ViewerClass, ops: list[Op], log_lines: list[str] | None = None,
+                     *, packed: bool = True) -> dict[str, Any]:
         """The class's next delta (its map, :func:`delta_map`), encoded once: the history
         keeps the bytes for reconnects and for every connection of the class. ``log_lines``
-        are the game's readable log lines for the command (public text)."""
+        are the game's readable log lines for the command (public text). Not ``packed``, the
+        history keeps the map, packed when a reconnect asks for it (the same bytes: nothing
+        in a view or an op changes once made)."""
         cls.seq += 1
         delta = delta_map(self.id, cls.seq, cls.state.checksum, ops, log=log_lines or None)
-        cls.history.append((cls.seq, pack(delta), any(op[0] == "p" for op in ops)))
+        patched = False
+        for op in ops:
+            if op[0] == "p":
+                patched = True
+                break
+        cls.history.append((cls.seq, pack(delta) if packed else delta, patched))
         return delta
 
     @staticmethod
     def last_frame(cls: ViewerClass) -> bytes:
-        return cls.history[-1][1]
+        seq, frame, patched = cls.history[-1]
+        if isinstance(frame, bytes):
+            return frame
+        data = pack(frame)
+        cls.history[-1] = (seq, data, patched)
+        return data
 
     @staticmethod
     def frame_v1(cls: ViewerClass, delta: dict[str, Any]) -> bytes:
@@ -185,7 +265,7 @@ class GameRoom:
         missed = [(f, patched) for q, f, patched in cls.history if q > seq]
         if len(missed) != cls.seq - seq or (version == 1 and any(p for _, p in missed)):
             return None
-        return [f for f, _ in missed]
+        return [f if isinstance(f, bytes) else pack(f) for f, _ in missed]
 
 
 SNAPSHOT_LOG = 40  # the most recent log lines a snapshot carries

@@ -1,0 +1,162 @@
+"""The room core's CPU per command, without the network, the clock or the machine's load.
+
+    .venv/bin/python bench/hub_replay.py [--seed 1] [--repeat 5] [--profile tottime]
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
+        .venv/bin/python bench/hub_replay.py --repeat 1 --instructions
+
+First plays one four-player Free-for-All game as bench/server.py's rooms play (random bots,
+its decks, room slot 0) through the pure room core (tests/rooms/sim.py), recording every frame
+the players send. Then replays those frames through a fresh :class:`Hub` seeded the same way,
+``--repeat`` times, timing :meth:`Hub.receive` alone (the effects are collected, not carried
+out: no SQLite, no sockets), and prints µs of CPU per command (the median replay), and a
+digest of every frame each connection was sent: a change that keeps the wire bytes identical
+keeps the digest. ``--store`` writes each command's records to a real SQLite log too (timed
+apart). ``--instructions`` replays once more after a marker line so that two valgrind runs
+(``--repeat 0`` and ``--repeat 1``) give instructions per command by difference; ``--profile
+tottime|cumulative`` prints cProfile's top 30 of the replays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)  # so that ``bench.*`` and ``tests.*`` import as packages
+
+from arbiter.server.rooms.context import HubSettings, SeededEntropy  # noqa: E402
+from arbiter.server.rooms.hub import Hub  # noqa: E402
+from arbiter.server.rooms.peers import Limits  # noqa: E402
+from arbiter.server.store.db import Store  # noqa: E402
+from bench._netclient import DECKS  # noqa: E402
+from tests.rooms.sim import Sim  # noqa: E402
+
+NOW = 1000.0
+ENTROPY_SEED = 7
+
+
+def record(seed: int, slot: int) -> list[tuple[int, bytes]]:
+    """Every frame the four players of room slot ``slot`` send while playing one game to its
+    end: (player, frame)."""
+    sim = Sim(seed=ENTROPY_SEED, now=NOW)
+    sent: list[tuple[int, bytes]] = []
+    hub_receive = sim.hub.receive
+    players: list[Any] = []
+
+    def receive(peer: Any, frame: bytes | str, now: float, resolved: Any = None) -> Any:
+        sent.append((int(peer.sink.name[3:]), bytes(frame)))
+        return hub_receive(peer, frame, now, resolved)
+
+    sim.hub.receive = receive  # type: ignore[method-assign]
+    names = tuple(f"bot{n}" for n in range(4))
+    for name in names:
+        players.append(sim.connect(name))
+    room = players[0].ok({"t": "create", "config": {
+        "variant": "free_for_all", "seats": 4, "seed": seed}})["r"]
+    for n, p in enumerate(players):
+        p.join(room, deck=DECKS[(slot * len(players) + n) % len(DECKS)])
+    sim.play(dict(enumerate(players)), rng=random.Random(seed))
+    return sent
+
+
+class Sink:
+    """A connection's far end that only counts: the replay hashes frames outside the timing."""
+
+
+def replay(games: list[list[tuple[int, bytes]]], logs: Path | None = None
+           ) -> tuple[float, float, str]:
+    """Feed each game's frames to a fresh hub; return the CPU seconds in :meth:`Hub.receive`,
+    in writing records (to a SQLite log per game in the folder ``logs``), and a digest of
+    every frame sent to each connection."""
+    spent = writing = 0.0
+    digests = []
+    for sent in games:
+        store = Store(logs / f"log{len(digests)}.sqlite3") if logs is not None else None
+        s, w, d = replay_one(sent, store)
+        if store is not None:
+            store.close()
+        spent, writing = spent + s, writing + w
+        digests.append(d)
+    return spent, writing, hashlib.sha256("".join(digests).encode()).hexdigest()[:16]
+
+
+def replay_one(sent: list[tuple[int, bytes]], store: Store | None) -> tuple[float, float, str]:
+    hub = Hub(HubSettings(allow_scenarios=True), Limits(rate=1e9, burst=10**9),
+              entropy=SeededEntropy(ENTROPY_SEED))
+    peers = [hub.connect(Sink(), "10.0.0.1", NOW) for _ in range(4)]
+    digests = [hashlib.sha256() for _ in peers]
+    index = {id(p): n for n, p in enumerate(peers)}
+    receive = hub.receive
+    clock = time.process_time
+    spent = writing = 0.0
+    for n, frame in sent:
+        started = clock()
+        out = receive(peers[n], frame, NOW)
+        spent += clock() - started
+        if store is not None and out.records:
+            started = clock()
+            store.write(out.records)
+            writing += clock() - started
+        for targets, data in out.frames:
+            for peer in targets:
+                digests[index[id(peer)]].update(len(data).to_bytes(4, "big") + data)
+    whole = hashlib.sha256(b"".join(d.digest() for d in digests)).hexdigest()[:16]
+    return spent, writing, whole
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=3, help="games, room slots 0 to N-1")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--store", action="store_true", help="write records to SQLite too")
+    parser.add_argument("--profile", choices=("tottime", "cumulative"))
+    parser.add_argument("--instructions", action="store_true",
+                        help="print only a marker line and the command count (for valgrind)")
+    args = parser.parse_args()
+    games = [record(args.seed * 1000 + slot, slot) for slot in range(args.games)]
+    commands = sum(len(g) for g in games)
+    if args.instructions:
+        for _ in range(args.repeat):
+            replay(games)
+        print(f"{commands} commands, {args.repeat} replays")
+        return 0
+    profiler = cProfile.Profile() if args.profile else None
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.repeat):
+            logs = Path(tmp) / str(r) if args.store else None
+            if logs is not None:
+                logs.mkdir()
+            if profiler is not None:
+                profiler.enable()
+            rows.append(replay(games, logs))
+            if profiler is not None:
+                profiler.disable()
+    digests = {d for _, _, d in rows}
+    per = sorted(s / commands * 1e6 for s, _, _ in rows)
+    line = (f"{len(games)} games, {commands} commands: Hub.receive "
+            f"{statistics.median(per):.1f} µs CPU per command (median of {len(rows)}; "
+            f"{', '.join(f'{p:.1f}' for p in per)})")
+    if args.store:
+        line += (f"; SQLite writes "
+                 f"{statistics.median(w for _, w, _ in rows) / commands * 1e6:.1f} µs")
+    print(line)
+    print(f"frames digest {', '.join(sorted(digests))}")
+    if profiler is not None:
+        pstats.Stats(profiler).sort_stats(args.profile).print_stats(30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
