@@ -153,6 +153,7 @@ class Fanout:
             if room is not None and room.actions_serial == d.serial:
                 d = None  # already announced
         out = self.ctx.out
+        seats = self.seating.seats
         for room in list(rooms):
             rid = room.id
             if rid in fresh:
@@ -166,7 +167,8 @@ class Fanout:
                     deltas.setdefault(awake.key, [])
             for key, ops in deltas.items():
                 cls = room.classes[key]
-                targets = self.class_peers(room, key)
+                # A seat's class is its own connections (Seating.class_peers, without the call).
+                targets = list(seats[key].peers) if key >= 0 else self.class_peers(room, key)
                 if key < 0:  # a watchers' class: kept only while its history may serve
                     if targets:
                         cls.unfollowed = 0

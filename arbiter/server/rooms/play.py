@@ -116,8 +116,13 @@ class Play:
             raise
         self.commands += 1
         every = self.ctx.settings.hash_every
-        state_hash = (table.state_hash() if table.finished or self.commands % every == 0
-                      or any(e.kind in LIFECYCLE for e in events) else None)
+        hashed = table.finished or self.commands % every == 0
+        if not hashed:
+            for e in events:  # a loop, not any() over a generator: this runs every command
+                if e.kind in LIFECYCLE:
+                    hashed = True
+                    break
+        state_hash = table.state_hash() if hashed else None
         deadlines = match.deadlines
         deadlines.settle_clock(acted)
         clocks = None if deadlines.clock is None else deadlines.clock.millis(self.ctx.now)
