@@ -184,7 +184,9 @@ class Fanout:
                     d = None
                 if not targets:
                     continue
-                frame = room.last_frame(cls)
+                # Packed just above (targets), so the history's last frame is its bytes:
+                # room.last_frame's test and call are not needed.
+                frame: bytes = cls.history[-1][1]  # type: ignore[assignment]
                 # The extras are appended to the packed delta (codec.extend), not packed
                 # with it again: the history keeps the plain delta.
                 if actions is not None:
