@@ -28,7 +28,7 @@ from arbiter.protocol.server_messages import (
 from arbiter.server.rules import Table
 from arbiter.server.rules.game import Event, Game
 
-from .lifecycle import Change, GameRooms
+from .lifecycle import LIFECYCLE, Change, GameRooms
 from .views import GameRoom
 
 if TYPE_CHECKING:
@@ -135,11 +135,19 @@ class Fanout:
         # lifecycle events below change the room ids. A new subgame's or restarted game's own
         # lines reach its room in the snapshot that opens it.
         lines: dict[str, list[str]] = {}
+        ids = rooms.ids
+        lifecycle = False  # most commands have no lifecycle event: no rooms.track then
         for ev in events:
-            rid = rooms.ids.get(ev.game)
+            rid = ids.get(ev.game)
             if rid is not None:
-                lines.setdefault(rid, []).append(ev.text)
-        changes = rooms.track(events)
+                said = lines.get(rid)
+                if said is None:
+                    lines[rid] = [ev.text]
+                else:
+                    said.append(ev.text)
+            if ev.kind in LIFECYCLE:
+                lifecycle = True
+        changes = rooms.track(events) if lifecycle else None
         if changes:
             on_stack = {g.number: g for g in table.games}
             for change in changes:
@@ -154,7 +162,7 @@ class Fanout:
                 d = None  # already announced
         out = self.ctx.out
         seats = self.seating.seats
-        for room in list(rooms):
+        for room in list(rooms.rooms.values()):
             rid = room.id
             if rid in fresh:
                 continue
