@@ -124,8 +124,11 @@ class Play:
                     break
         state_hash = table.state_hash() if hashed else None
         deadlines = match.deadlines
-        deadlines.settle_clock(acted)
-        clocks = None if deadlines.clock is None else deadlines.clock.millis(self.ctx.now)
+        clock = deadlines.clock  # most rooms play without chess clocks: no calls then
+        clocks = None
+        if clock is not None:
+            deadlines.settle_clock(acted)
+            clocks = clock.millis(self.ctx.now)
         assert self.game_id is not None
         self.ctx.out.log(CommandAppended(match.number, self.game_id, self.commands,
                                          record(cmd), state_hash, clocks))
@@ -139,10 +142,11 @@ class Play:
             if state != match.state:
                 match.set_state(state)
                 match.room_update()
-        deadlines.send_clock()
+        if clock is not None:
+            deadlines.send_clock()
         if ack is not None and not acked:
             match.ok(ack.peer, ack.request)
-        match.reschedule()
+        deadlines.reschedule()
         return True
 
     # ------------------------------------------------------------------ tables
