@@ -13,13 +13,18 @@ digest of every frame each connection was sent: a change that keeps the wire byt
 keeps the digest. ``--store`` writes each command's records to a real SQLite log too (timed
 apart). ``--instructions`` replays once more after a marker line so that two valgrind runs
 (``--repeat 0`` and ``--repeat 1``) give instructions per command by difference; ``--profile
-tottime|cumulative`` prints cProfile's top 30 of the replays.
+tottime|cumulative`` prints cProfile's top 30 of the replays. ``--instructions --store``
+counts the log writer alone instead: each repeat writes every command's records (collected
+from one replay before the marker) to a fresh SQLite log, the games' commands interleaved
+as concurrent rooms' are and ``--batch`` commands to a transaction, as the commit gate
+batches them.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import hashlib
 import pstats
 import random
@@ -38,6 +43,7 @@ from arbiter.server.rooms.context import HubSettings, SeededEntropy  # noqa: E40
 from arbiter.server.rooms.hub import Hub  # noqa: E402
 from arbiter.server.rooms.peers import Limits  # noqa: E402
 from arbiter.server.store.db import Store  # noqa: E402
+from arbiter.server.store.records import Record  # noqa: E402
 from bench._netclient import DECKS  # noqa: E402
 from tests.rooms.sim import Sim  # noqa: E402
 
@@ -114,12 +120,44 @@ def replay_one(sent: list[tuple[int, bytes]], store: Store | None) -> tuple[floa
     return spent, writing, whole
 
 
+def logged(games: list[list[tuple[int, bytes]]]) -> list[list[Record]]:
+    """Each command's log records (one replay), the games' commands interleaved one by one
+    as concurrent rooms' are, each game's room and game numbers moved apart so that the
+    games share one log."""
+    per_game: list[list[list[Record]]] = []
+    for g, sent in enumerate(games):
+        hub = Hub(HubSettings(allow_scenarios=True), Limits(rate=1e9, burst=10**9),
+                  entropy=SeededEntropy(ENTROPY_SEED))
+        peers = [hub.connect(Sink(), "10.0.0.1", NOW) for _ in range(4)]
+        moved = []
+        for n, frame in sent:
+            moved.append([dataclasses.replace(r, **{
+                f: getattr(r, f) + 1000 * g for f in ("room", "game") if hasattr(r, f)})
+                for r in hub.receive(peers[n], frame, NOW).records])
+        per_game.append(moved)
+    return [c[i] for i in range(max(map(len, per_game))) for c in per_game if i < len(c)]
+
+
+def write_log(commands: list[list[Record]], folder: Path, batch: int) -> float:
+    """Write ``commands``' records to a fresh log in ``folder``, ``batch`` commands to a
+    transaction; return the CPU seconds spent in :meth:`Store.write`."""
+    store = Store(folder / "log.sqlite3")
+    started = time.process_time()
+    for i in range(0, len(commands), batch):
+        store.write([r for records in commands[i:i + batch] for r in records])
+    spent = time.process_time() - started
+    store.close()
+    return spent
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=3, help="games, room slots 0 to N-1")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--store", action="store_true", help="write records to SQLite too")
+    parser.add_argument("--batch", type=int, default=4,
+                        help="with --instructions --store: commands per transaction")
     parser.add_argument("--profile", choices=("tottime", "cumulative"))
     parser.add_argument("--instructions", action="store_true",
                         help="print only a marker line and the command count (for valgrind)")
@@ -127,6 +165,15 @@ def main() -> int:
     games = [record(args.seed * 1000 + slot, slot) for slot in range(args.games)]
     commands = sum(len(g) for g in games)
     if args.instructions:
+        if args.store:
+            log = logged(games)
+            print("marker", flush=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                for r in range(args.repeat):
+                    (Path(tmp) / str(r)).mkdir()
+                    write_log(log, Path(tmp) / str(r), args.batch)
+            print(f"{commands} commands, {args.repeat} log writes of {args.batch} a batch")
+            return 0
         for _ in range(args.repeat):
             replay(games)
         print(f"{commands} commands, {args.repeat} replays")

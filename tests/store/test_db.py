@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from arbiter.server.store.db import DB_NAME, Store, StoreLocked
@@ -44,6 +45,23 @@ def test_rows_written_in_a_batch_read_back(tmp_path: Path) -> None:
     assert store.rooms() == []
     assert store.game(1) is not None and store.game(1).final_hash == "final"  # type: ignore
     assert store.next_id("rooms") == 2 and store.next_id("games") == 2
+
+
+def test_the_stored_blobs_are_the_bytes_msgpack_packb_makes(tmp_path: Path) -> None:
+    # Store.write reuses one packer; logs written before (with packb per value) and after
+    # must hold the same bytes for the same values, binary values as bin, not str.
+    store = Store.open_dir(tmp_path)
+    command = {"kind": "act", "player": 0, "serial": 1, "action": 0, "raw": b"\x00\xff"}
+    deck = {"main": ["Forest"] * 3, "side": []}
+    store.write([SeatSet(1, 0, "t", "s", "Ann", deck),
+                 CommandAppended(1, 1, 1, command, None, [1, 2]),
+                 CommandAppended(1, 1, 2, {"kind": "concede", "player": 1}, "h", None)])
+    rows = store.db.execute("SELECT command, clocks FROM commands ORDER BY n").fetchall()
+    assert rows == [(msgpack.packb(command, use_bin_type=True),
+                     msgpack.packb([1, 2], use_bin_type=True)),
+                    (msgpack.packb({"kind": "concede", "player": 1}, use_bin_type=True), None)]
+    [(blob,)] = store.db.execute("SELECT deck FROM seats").fetchall()
+    assert blob == msgpack.packb(deck, use_bin_type=True)
 
 
 def test_the_log_is_in_wal_mode_and_a_write_is_visible_once_it_returns(

@@ -28,7 +28,7 @@ from arbiter.protocol.server_messages import (
 from arbiter.server.rules import Table
 from arbiter.server.rules.game import Event, Game
 
-from .lifecycle import Change, GameRooms
+from .lifecycle import LIFECYCLE, Change, GameRooms
 from .views import GameRoom
 
 if TYPE_CHECKING:
@@ -135,11 +135,19 @@ class Fanout:
         # lifecycle events below change the room ids. A new subgame's or restarted game's own
         # lines reach its room in the snapshot that opens it.
         lines: dict[str, list[str]] = {}
+        ids = rooms.ids
+        lifecycle = False  # most commands have no lifecycle event: no rooms.track then
         for ev in events:
-            rid = rooms.ids.get(ev.game)
+            rid = ids.get(ev.game)
             if rid is not None:
-                lines.setdefault(rid, []).append(ev.text)
-        changes = rooms.track(events)
+                said = lines.get(rid)
+                if said is None:
+                    lines[rid] = [ev.text]
+                else:
+                    said.append(ev.text)
+            if ev.kind in LIFECYCLE:
+                lifecycle = True
+        changes = rooms.track(events) if lifecycle else None
         if changes:
             on_stack = {g.number: g for g in table.games}
             for change in changes:
@@ -153,7 +161,8 @@ class Fanout:
             if room is not None and room.actions_serial == d.serial:
                 d = None  # already announced
         out = self.ctx.out
-        for room in list(rooms):
+        seats = self.seating.seats
+        for room in list(rooms.rooms.values()):
             rid = room.id
             if rid in fresh:
                 continue
@@ -166,7 +175,8 @@ class Fanout:
                     deltas.setdefault(awake.key, [])
             for key, ops in deltas.items():
                 cls = room.classes[key]
-                targets = self.class_peers(room, key)
+                # A seat's class is its own connections (Seating.class_peers, without the call).
+                targets = list(seats[key].peers) if key >= 0 else self.class_peers(room, key)
                 if key < 0:  # a watchers' class: kept only while its history may serve
                     if targets:
                         cls.unfollowed = 0
@@ -182,7 +192,9 @@ class Fanout:
                     d = None
                 if not targets:
                     continue
-                frame = room.last_frame(cls)
+                # Packed just above (targets), so the history's last frame is its bytes:
+                # room.last_frame's test and call are not needed.
+                frame: bytes = cls.history[-1][1]  # type: ignore[assignment]
                 # The extras are appended to the packed delta (codec.extend), not packed
                 # with it again: the history keeps the plain delta.
                 if actions is not None:

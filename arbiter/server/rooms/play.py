@@ -116,11 +116,19 @@ class Play:
             raise
         self.commands += 1
         every = self.ctx.settings.hash_every
-        state_hash = (table.state_hash() if table.finished or self.commands % every == 0
-                      or any(e.kind in LIFECYCLE for e in events) else None)
+        hashed = table.finished or self.commands % every == 0
+        if not hashed:
+            for e in events:  # a loop, not any() over a generator: this runs every command
+                if e.kind in LIFECYCLE:
+                    hashed = True
+                    break
+        state_hash = table.state_hash() if hashed else None
         deadlines = match.deadlines
-        deadlines.settle_clock(acted)
-        clocks = None if deadlines.clock is None else deadlines.clock.millis(self.ctx.now)
+        clock = deadlines.clock  # most rooms play without chess clocks: no calls then
+        clocks = None
+        if clock is not None:
+            deadlines.settle_clock(acted)
+            clocks = clock.millis(self.ctx.now)
         assert self.game_id is not None
         self.ctx.out.log(CommandAppended(match.number, self.game_id, self.commands,
                                          record(cmd), state_hash, clocks))
@@ -134,10 +142,11 @@ class Play:
             if state != match.state:
                 match.set_state(state)
                 match.room_update()
-        deadlines.send_clock()
+        if clock is not None:
+            deadlines.send_clock()
         if ack is not None and not acked:
             match.ok(ack.peer, ack.request)
-        match.reschedule()
+        deadlines.reschedule()
         return True
 
     # ------------------------------------------------------------------ tables

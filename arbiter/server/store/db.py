@@ -64,44 +64,44 @@ class StoreLocked(Exception):
     """Another server process holds this data directory."""
 
 
-def _pack(value: Any) -> bytes:
-    data: bytes = msgpack.packb(value, use_bin_type=True)
-    return data
-
-
 def _unpack(data: bytes | None) -> Any:
     if data is None:
         return None
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-def _opt_pack(value: Any) -> bytes | None:
-    return None if value is None else _pack(value)
+Pack = Callable[[Any], bytes]
 
 
-# For each kind of record: its statement, and its parameters (given the record and the time).
-_WRITERS: dict[type[Any], tuple[str, Callable[[Any, float], tuple[Any, ...]]]] = {
+def _opt(pack: Pack, value: Any) -> bytes | None:
+    return None if value is None else pack(value)
+
+
+# For each kind of record: its statement, and its parameters (given the record, the time and
+# the store's packer: the same bytes as msgpack.packb(value, use_bin_type=True)).
+_WRITERS: dict[type[Any], tuple[str, Callable[[Any, float, Pack], tuple[Any, ...]]]] = {
     SessionCreated: ("INSERT OR REPLACE INTO sessions(token, name, created) VALUES (?, ?, ?)",
-                     lambda r, now: (r.token, r.name, now)),
-    SessionForgotten: ("DELETE FROM sessions WHERE token = ?", lambda r, now: (r.token,)),
+                     lambda r, now, pack: (r.token, r.name, now)),
+    SessionForgotten: ("DELETE FROM sessions WHERE token = ?", lambda r, now, pack: (r.token,)),
     RoomCreated: ("INSERT INTO rooms(id, name, config, creator, state, created) "
                   "VALUES (?, ?, ?, ?, 'waiting', ?)",
-                  lambda r, now: (r.room, r.name, _pack(r.config), r.creator, now)),
-    RoomStateSet: ("UPDATE rooms SET state = ? WHERE id = ?", lambda r, now: (r.state, r.room)),
+                  lambda r, now, pack: (r.room, r.name, pack(r.config), r.creator, now)),
+    RoomStateSet: ("UPDATE rooms SET state = ? WHERE id = ?",
+                   lambda r, now, pack: (r.state, r.room)),
     SeatSet: ("INSERT OR REPLACE INTO seats(room, seat, token, session, name, deck, bot) "
               "VALUES (?, ?, ?, ?, ?, ?, ?)",
-              lambda r, now: (r.room, r.seat, r.token, r.session, r.name, _opt_pack(r.deck),
-                              r.bot)),
+              lambda r, now, pack: (r.room, r.seat, r.token, r.session, r.name,
+                                    _opt(pack, r.deck), r.bot)),
     GameStarted: ("INSERT INTO games(id, room, number, seed, config, chooser, started) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                  lambda r, now: (r.game, r.room, r.number, r.seed, _pack(r.config), r.chooser,
-                                  now)),
+                  lambda r, now, pack: (r.game, r.room, r.number, r.seed, pack(r.config),
+                                        r.chooser, now)),
     CommandAppended: ("INSERT INTO commands(game, n, command, hash, clocks, at) "
                       "VALUES (?, ?, ?, ?, ?, ?)",
-                      lambda r, now: (r.game, r.n, _pack(r.command), r.hash,
-                                      _opt_pack(r.clocks), now)),
+                      lambda r, now, pack: (r.game, r.n, pack(r.command), r.hash,
+                                            None if r.clocks is None else pack(r.clocks), now)),
     GameFinished: ("UPDATE games SET result = ?, final_hash = ? WHERE id = ?",
-                   lambda r, now: (_pack(r.result), r.final_hash, r.game)),
+                   lambda r, now, pack: (pack(r.result), r.final_hash, r.game)),
 }
 
 
@@ -187,6 +187,10 @@ class Store(LogReader):
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.executescript(SCHEMA)
         self._migrate()
+        # The store's own packer, reused: msgpack.packb makes one (and its buffer) per call,
+        # and a command's record packs one or two values. Not shared with the event loop's
+        # (codec.pack): write may run in a worker thread.
+        self._pack: Pack = msgpack.Packer(use_bin_type=True).pack
         self.commits = 0
         self.commit_seconds = 0.0
         self.rows_written = 0
@@ -231,6 +235,7 @@ class Store(LogReader):
             return
         started = time.perf_counter()
         now = time.time()
+        pack = self._pack
         cur = self.db.cursor()
         cur.execute("BEGIN")
         try:
@@ -242,9 +247,9 @@ class Store(LogReader):
                     j += 1
                 sql, params = _WRITERS[kind]
                 if j - i == 1:
-                    cur.execute(sql, params(records[i], now))
+                    cur.execute(sql, params(records[i], now, pack))
                 else:
-                    cur.executemany(sql, [params(r, now) for r in records[i:j]])
+                    cur.executemany(sql, [params(r, now, pack) for r in records[i:j]])
                 i = j
         except BaseException:
             cur.execute("ROLLBACK")

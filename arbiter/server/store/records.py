@@ -1,4 +1,4 @@
-"""What the rooms write to the durable log: one small frozen value per kind of record.
+"""What the rooms write to the durable log: one small value per kind of record, never changed.
 
 Rooms produce records; a store writes a batch of them in one transaction (SQLite in the
 embedded server, PostgreSQL in a cluster) and nothing a batch caused reaches a client before the
@@ -61,7 +61,9 @@ class GameStarted:
     chooser: int | None  # CR 103.1: who chose the starting player
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen, though nothing changes one once made: one is made per command, and a frozen
+# dataclass's __init__ sets each field through object.__setattr__, several times the cost.
+@dataclass(slots=True)
 class CommandAppended:
     room: int
     game: int
