@@ -424,8 +424,20 @@ export class App {
   act(room, serial, id, manual = false) {
     this.answered.set(room, serial);
     this.popup = null;
-    this.conn.act(room, serial, id, manual).catch(this.refused("That action was refused"));
+    this.sendAct(room, serial, id, manual, "That action was refused");
     this.render();
+  }
+
+  /** Send an answer to decision `serial`. Refused, or its connection lost before the answer
+   * came (a cluster node died: it may never have been applied), the decision is ours to answer
+   * again if it is offered again: a lost answer kept as answered hid the decision for good and
+   * the game waited on us forever. Applied, the game has moved on and offers a new serial. */
+  sendAct(room, serial, id, manual, what) {
+    this.conn.act(room, serial, id, manual).catch((err) => {
+      if (this.answered.get(room) === serial) this.answered.delete(room);
+      this.refused(what)(err);
+      this.render();
+    });
   }
 
   /** The person chose action `a` of `decision` in `room`. Blocks are held in the page until
@@ -1030,7 +1042,7 @@ export class App {
       this.autoPasses += 1;
       const pass = pending[1].actions.find((a) => a.kind === "pass");
       this.answered.set(pending[0], pending[1].serial);
-      this.conn.act(pending[0], pending[1].serial, pass.id).catch(this.refused("Pass"));
+      this.sendAct(pending[0], pending[1].serial, pass.id, false, "Pass");
       ctx.pending = null;
     }
     const places = ctx.pending ? T.actionsByPlace(ctx.pending[1]) : new Map();
