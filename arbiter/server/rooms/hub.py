@@ -145,10 +145,11 @@ class Counters:
 
 
 
-def _resumes(resume: dict[str, tuple[int, int]] | None, match: str) -> bool:
-    """Whether a hello's ``resume`` names ``match`` or one of its subgames' rooms."""
-    return resume is not None and any(
-        room_ids.is_room_id(room) and room_ids.match_of(room) == match for room in resume)
+def _resumed(resume: dict[str, tuple[int, int]] | None) -> set[str]:
+    """The matches a hello's ``resume`` names, by their own rooms or their subgames' (a
+    "room" that is no room id is nowhere: neither followed nor asked for)."""
+    return {room_ids.match_of(r) for r in (resume or {}) if room_ids.is_room_id(r)}
+
 
 class Hub:
     def __init__(self, settings: HubSettings | None = None, limits: Limits | None = None, *,
@@ -368,9 +369,7 @@ class Hub:
                 seats.append([rid, index, match.seats[index].token])
         self._send(peer, Welcome(req.id, version, session.token, session.name, seats,
                                  self.welcome_limits))
-        # (A resumed "room" that is no room id is nowhere: neither followed nor asked for.)
-        resumed = {room_ids.match_of(r) for r in (req.resume or {}) if room_ids.is_room_id(r)}
-        followed = resumed | set(session.seats) | session.spectating
+        followed = _resumed(req.resume) | set(session.seats) | session.spectating
         # The rooms the client says it follows are followed again, not only those the session
         # lists: what a session watches is not in the log, so after a restart only its client
         # knows (issue 27.18). attach applies the spectate rules as a spectate would.
@@ -684,7 +683,7 @@ class Hub:
             self._send(peer, Error(Code.ROOM_CLOSED, f"room {room} is over or gone: no node "
                                    "holds it", None, room))
         elif room not in peer.rooms and (room in session.seats or room in session.spectating
-                                         or _resumes(resume, room)):
+                                         or room in _resumed(resume)):
             # A room the hello's resume named is followed again as the hello would have, had
             # the room been here: what a session watches is not in the log, so a node that
             # takes over a room knows its spectators only by their resume (a page watching a
