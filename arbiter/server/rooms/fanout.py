@@ -161,22 +161,22 @@ class Fanout:
             if room is not None and room.actions_serial == d.serial:
                 d = None  # already announced
         out = self.ctx.out
-        seats = self.seating.seats
+        class_peers = self.seating.class_peers
         for room in list(rooms.rooms.values()):
             rid = room.id
             if rid in fresh:
                 continue
             said = lines.get(rid)
             deltas = room.project()
+            classes = room.classes
             if said:
                 # A log line is news for everyone in the room, even for a class whose view
                 # did not change (a mulligan leaves the hand count where it was).
                 for awake in room.awake:
                     deltas.setdefault(awake.key, [])
             for key, ops in deltas.items():
-                cls = room.classes[key]
-                # A seat's class is its own connections (Seating.class_peers, without the call).
-                targets = list(seats[key].peers) if key >= 0 else self.class_peers(room, key)
+                cls = classes[key]
+                targets = class_peers(key, classes)
                 if key < 0:  # a watchers' class: kept only while its history may serve
                     if targets:
                         cls.unfollowed = 0
@@ -192,9 +192,7 @@ class Fanout:
                     d = None
                 if not targets:
                     continue
-                # Packed just above (targets), so the history's last frame is its bytes:
-                # room.last_frame's test and call are not needed.
-                frame: bytes = cls.history[-1][1]  # type: ignore[assignment]
+                frame = room.last_frame(cls)
                 # The extras are appended to the packed delta (codec.extend), not packed
                 # with it again: the history keeps the plain delta.
                 if actions is not None:
