@@ -452,12 +452,7 @@ def _payable_and_targetable(game: Game, pid: int, obj: Obj, known: Sources | Non
     """The rest of :func:`can_cast` once its type, timing and "can't cast" tests passed: can
     the total cost be paid (CR 601.2f-h), and does each target have a legal choice (601.2c)?"""
     d = obj.defn
-    cost = d.cost
-    assert cost is not None
-    if cost.x or obj.zone == COMMAND or reduction is None:
-        cost = spell_cost(game, pid, obj, reduction=reduction)
-    else:  # spell_cost's answer without X, tax or extra targets: the cost less the reduction
-        cost = cost.minus_generic(reduction)
+    cost = spell_cost(game, pid, obj, reduction=reduction)
     if known is None:
         if not can_afford(game, pid, cost):
             return False
