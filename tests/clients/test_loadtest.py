@@ -39,6 +39,12 @@ async def test_eight_rooms_for_ten_seconds_finish_games_without_errors_or_desync
     assert summary["delta_bytes_per_viewer"]["median"] > 0
     assert seen == sorted(seen) and seen[-1] > 0  # progress came while it ran
     assert server.hub.stats.games_finished == summary["games_finished"]
+    # One catalog for the worker's sixteen players, not one each: 76 KB the server sends and
+    # the generator decodes, a cost of the test (loadtest/catalog.py).
+    assert server.hub.stats.catalogs_sent == 1
+    steady = summary["steady_latency_ms"]  # the actions after the one-second ramp
+    assert 0 < steady["samples"] == sum(1 for t, _ in agg.samples if t >= 1.0) < summary[
+        "actions"]
 
     write_json(summary, tmp_path / "load.json")
     assert json.loads((tmp_path / "load.json").read_text())["actions"] == summary["actions"]

@@ -76,6 +76,7 @@ async def _one_event(config: LoadConfig, slot: int, rec: Recorder, players: list
     event = await host.create_event(event_settings(config, slot))
     for p in players:
         await p.join(event)
+    await rec.catalog.give(players)  # before the bots ask for it
     pick_ms = config.think_ms if config.pick_think_ms is None else config.pick_think_ms
     bots = [EventBot(p, STRATEGIES[config.strategy], random.Random(rng.random()),
                      think=config.think_ms / 1000, pick_think=pick_ms / 1000, on_pick=rec.pick,

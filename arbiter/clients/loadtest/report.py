@@ -28,7 +28,7 @@ def progress_table(agg: Aggregate, elapsed: float, duration: float) -> Table:
 
 
 def summary_table(summary: dict[str, Any]) -> Table:
-    lat = summary["latency_ms"]
+    lat, steady = summary["latency_ms"], summary["steady_latency_ms"]
     dbv = summary["delta_bytes_per_viewer"]
     table = Table(title="arbiter loadtest: summary", show_header=False)
     table.add_column("figure")
@@ -40,6 +40,9 @@ def summary_table(summary: dict[str, Any]) -> Table:
         ("actions per second", summary["actions_per_second"]),
         ("latency p50 / p90 / p99 / max (ms)",
          f"{lat['p50']:.2f} / {lat['p90']:.2f} / {lat['p99']:.2f} / {lat['max']:.2f}"),
+        ("... in steady state, after the ramp",
+         f"{steady['p50']:.2f} / {steady['p90']:.2f} / {steady['p99']:.2f} / "
+         f"{steady['max']:.2f}"),
         ("errors", summary["errors"]),
         ("desyncs", summary["desyncs"]),
         ("resyncs", summary["resyncs"]),

@@ -127,6 +127,7 @@ async def _one_match(config: LoadConfig, slot: int, rec: Recorder, players: list
         await s.spectate(room)
     for i, p in enumerate(players):
         await p.join(room, i, deck=DECKS[(slot + i) % len(DECKS)])
+    await rec.catalog.give(players)  # before the bots ask for it
 
     def on_act(latency: float) -> None:
         rec.action(trio.current_time(), latency)

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .catalog import SharedCatalog
+
 if TYPE_CHECKING:
     from arbiter.clients.sdk import Client
 
@@ -44,6 +46,7 @@ class Recorder:
     interrupted: int = 0  # requests whose connection dropped before the answer
     picks: list[tuple[float, float]] = field(default_factory=list)  # (to ok, to state) s
     events: list[float] = field(default_factory=list)  # seconds from start to finished
+    catalog: SharedCatalog = field(default_factory=SharedCatalog)  # the worker's players'
     _sent: int = 0  # samples already reported by progress()
     _sent_picks: int = 0
     _sent_events: int = 0
@@ -141,8 +144,20 @@ class Aggregate:
         return out
 
 
+def _latency(latencies: Sequence[float]) -> dict[str, float]:
+    return {"p50": round(percentile(latencies, 50), 3),
+            "p90": round(percentile(latencies, 90), 3),
+            "p99": round(percentile(latencies, 99), 3),
+            "max": round(max(latencies, default=0.0), 3),
+            "samples": len(latencies)}
+
+
 def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[str, Any]:
     latencies = [ms for _, ms in agg.samples]
+    # In steady state: the actions made once the ramp is over, every room started (and every
+    # connection, catalog and first snapshot of the ramp behind, mostly).
+    ramp = float(config.get("ramp") or 0.0)
+    steady = [ms for t, ms in agg.samples if t >= ramp]
     bytes_per_viewer = [b for b, _ in agg.viewers]
     per_delta = [b / n for b, n in agg.viewers if n]
     errors = agg.total("errors")
@@ -153,13 +168,8 @@ def summarize(agg: Aggregate, duration: float, config: dict[str, Any]) -> dict[s
         "games_finished": agg.total("games"),
         "actions": agg.total("actions"),
         "actions_per_second": round(agg.total("actions") / duration, 1) if duration else 0.0,
-        "latency_ms": {
-            "p50": round(percentile(latencies, 50), 3),
-            "p90": round(percentile(latencies, 90), 3),
-            "p99": round(percentile(latencies, 99), 3),
-            "max": round(max(latencies, default=0.0), 3),
-            "samples": len(latencies),
-        },
+        "latency_ms": _latency(latencies),
+        "steady_latency_ms": _latency(steady),
         "errors": errors,
         "error_codes": dict(agg.error_codes),
         "desyncs": agg.total("desyncs"),

@@ -822,6 +822,12 @@ class Client:
                              "variants": reply.variants}
         return self._catalog
 
+    def keep_catalog(self, catalog: dict[str, Any]) -> None:
+        """Use ``catalog``, which another client fetched from the same server, instead of
+        asking for it: the catalog is the same for every client (docs/protocol.md, "The
+        catalog"), so many clients in one process need only one copy of it."""
+        self._catalog = catalog
+
     async def create(self, config: dict[str, Any] | None = None) -> str:
         """Create a match room (docs/protocol.md, "create", lists the settings)."""
         create = partial(rq.CreateRoom, config=config or {})

@@ -377,6 +377,9 @@ class ServerBase:
              [({}, door.exhausted_log.total)]),
             ("arbiter_games_finished_total", "counter", "Games played to their end.",
              [({}, stats.games_finished)]),
+            ("arbiter_catalogs_sent_total", "counter",
+             "Catalog replies sent (about 76 KB each; clients should keep theirs).",
+             [({}, stats.catalogs_sent)]),
         ]
         samples += self.log_samples()
         return render(samples)

@@ -474,6 +474,7 @@ class Hub:
                      *(r for r in self._other_entries() if EVENT_MARK not in r)]
             self._send(peer, RoomList(req.id, rooms[:ROOM_LIST_MAX]))
         elif isinstance(req, rq.GetCatalog):
+            self.stats.catalogs_sent += 1
             self.ctx.out.send([peer], extend(self._catalog_frame, {"i": req.id}))
         elif isinstance(req, rq.CreateRoom):
             self._create(peer, req)

@@ -20,6 +20,7 @@ class Stats:
         self.games_finished = 0
         self.rooms_expired = 0  # waiting rooms nobody joined in time
         self.redirects = 0  # clients sent to another node of a cluster
+        self.catalogs_sent = 0  # catalog replies (76 KB each: a client should keep its copy)
 
     def count_action(self, now: float) -> None:
         self.actions_total += 1
