@@ -19,14 +19,15 @@ from arbiter.protocol.view_keys import View
 DEFAULT_ROUNDS = 100
 
 
-def round_turns(view: View) -> int:
+def round_turns(view: View, alive: list[int] | None = None) -> int:
     """How many turns make one round of the game ``view`` shows: one per player still in it,
     or, when teams share turns (CR 805.4: teams, not players, take turns), one per team with a
-    player still in it."""
-    alive = set(vk.players_in(view))
+    player still in it. ``alive``: the players in it, if already known."""
+    if alive is None:
+        alive = vk.players_in(view)
     if not vk.shares(view, "turns"):
         return len(alive)
-    return sum(1 for team in vk.teams(view) if alive.intersection(team))
+    return sum(1 for team in vk.teams(view) if not set(team).isdisjoint(alive))
 
 
 class StallWatch:
@@ -43,8 +44,9 @@ class StallWatch:
         turn = vk.turn(view)
         if turn is None or not vk.game(view):
             return False
-        return self.stalled_at(room, vk.game_number(view), len(vk.players_in(view)), turn,
-                               round_turns(view))
+        alive = vk.players_in(view)  # once: a bot asks after every frame it receives
+        return self.stalled_at(room, vk.game_number(view), len(alive), turn,
+                               round_turns(view, alive))
 
     def stalled_at(self, room: str, number: int, alive: int, turn: int,
                    per_round: int | None = None) -> bool:

@@ -26,6 +26,7 @@ checks it gives the same answers.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -87,6 +88,15 @@ def parse(text: object) -> RoomId:
     """The room id ``text`` spells; :class:`RoomIdError` says what is wrong with it if none."""
     if not isinstance(text, str):
         raise RoomIdError(f"a room id is a string, not {type(text).__name__}")
+    return _parse(text)
+
+
+# A client reads the room id of every message it receives, and a process simulating thousands
+# of players (arbiter loadtest) a few hundred thousand a minute, of the same few ids: each is
+# parsed once. RoomId is frozen, so the copies shared are safe; a string that is no room id
+# raises, and nothing is kept of it.
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> RoomId:
     if len(text) > MAX_LENGTH:
         raise RoomIdError(f"room id {text[:40]!r}... is longer than {MAX_LENGTH} characters")
     found = _ROOM.fullmatch(text)
@@ -104,6 +114,7 @@ def is_room_id(text: object) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def match_of(room: str) -> str:
     """The id of the match room that ``room`` (a match's room or a subgame's) belongs to."""
     return str(parse(room).main)
