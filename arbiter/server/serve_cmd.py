@@ -79,7 +79,7 @@ OPTIONS = (
     Option("--rate", Limits, "rate", "messages per second a client may send on average"),
     Option("--burst", Limits, "burst", "messages a client may send in a burst"),
     Option("--ping-interval", ServerConfig, "ping_interval",
-           "seconds between heartbeats (0: none)", off_when_zero=True),
+           "seconds a client may be quiet before it is pinged (0: never)", off_when_zero=True),
     Option("--ping-timeout", ServerConfig, "ping_timeout",
            "seconds to wait for a heartbeat's answer (0: forever)", off_when_zero=True),
     Option("--gc-freeze", ServerConfig, "gc_freeze_every",

@@ -10,10 +10,11 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 from websockets.exceptions import InvalidStatus
-from websockets.frames import Opcode
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from arbiter.protocol import unpack_server
 from arbiter.server.net import connection
 from arbiter.server.net.connection import Connection
 from arbiter.server.net.server import ArbiterServer
@@ -145,15 +146,51 @@ async def test_heartbeats_find_a_dead_connection_and_its_seat_stays_held(
     await settle(lambda: server.hub.matches[room].seats[1].taken)
     seat = server.hub.matches[room].seats[1]
     assert seat.peers
-    await trio.sleep(4)
-    assert seat.peers  # no ping sent yet
-    await trio.sleep(10)  # a ping at 5 s, unanswered at 10 s, the close timing out at 12 s
+    await trio.sleep(9)
+    # No ping yet: it spoke at 0 s, so at 5 s the heartbeat only looked again at 10 s.
+    assert seat.peers
+    await trio.sleep(10)  # a ping at 10 s, unanswered at 15 s, the close timing out at 17 s
     assert not seat.peers and seat.taken  # gone, but the seat is held for the grace period
     assert seat.away_deadline is not None
     assert len(server.connections) == 1 and not ann.closed  # Ann answers her pings
     await trio.sleep(30)
     assert not ann.closed
     dead.sock.close()
+
+
+async def _read_for(raw: RawClient, seconds: float) -> list[Frame]:
+    """The frames the server sends in the next ``seconds``, its pings answered."""
+    frames: list[Frame] = []
+    with trio.move_on_after(seconds):
+        while True:
+            data = await raw.sock.recv(65536)
+            assert data, "the server closed the connection"
+            raw.protocol.receive_data(data)
+            frames += [e for e in raw.protocol.events_received() if isinstance(e, Frame)]
+            await raw.flush()  # the pongs
+    return frames
+
+
+async def test_heartbeats_ping_only_a_connection_that_has_gone_quiet(
+        nursery: trio.Nursery, tmp_path: object, autojump_clock: object) -> None:
+    """A client that spoke within the last interval was there: the server pings only a
+    connection quiet for a whole interval, so players who act every few seconds cost no ping
+    exchanges (each wakes both ends); a quiet client is pinged, answers, and stays."""
+    server = await start_server(nursery, tmp_path, ping_interval=5.0,  # type: ignore[arg-type]
+                                ping_timeout=5.0)
+    raw = await RawClient.open(server)
+    await raw.send({"t": "hello", "i": 1, "v": 1, "name": "Talker"})
+    talking: list[Frame] = []
+    for n in range(2, 9):  # a request every 3 s for 21 s
+        await raw.send({"t": "ping", "i": n})
+        talking += await _read_for(raw, 3)
+    answers = [unpack_server(bytes(f.data)) for f in talking if f.opcode is Opcode.BINARY]
+    assert [a["t"] for a in answers] == ["welcome"] + ["ok"] * 7
+    assert not [f for f in talking if f.opcode is Opcode.PING]
+    quiet = await _read_for(raw, 21)
+    assert len([f for f in quiet if f.opcode is Opcode.PING]) >= 3  # one every 5 s or so
+    assert len(server.connections) == 1  # its pongs keep it
+    raw.sock.close()
 
 
 async def _http_get(port: int, path: str) -> tuple[int, dict[str, str], str]:
