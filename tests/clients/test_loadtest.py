@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arbiter.clients.loadtest.cmd import add_arguments, outputs
+from arbiter.clients.loadtest.cmd import add_arguments, default_workers, outputs
 from arbiter.clients.loadtest.report import write_json, write_png
 from arbiter.clients.loadtest.runner import LoadConfig, run_load
 from arbiter.clients.loadtest.stats import failed, percentile
@@ -78,3 +78,13 @@ def test_the_reports_go_to_the_data_folder_not_the_current_one(
     assert "data/loadtest.json" in " ".join(parser.format_help().split())
     ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text().split()
     assert "loadtest.json" in ignored and "loadtest.png" in ignored
+
+
+def test_the_default_workers_grow_with_the_players_up_to_the_cpus() -> None:
+    """One worker process for up to 1,000 simulated players, another for each 1,000 more,
+    never more than the machine's CPUs: 4,000 players on one core would make the generator,
+    not the server, what the test measures."""
+    assert default_workers(16, 8) == 1
+    assert default_workers(1000, 8) == 1 and default_workers(1001, 8) == 2
+    assert default_workers(4000, 8) == 4 and default_workers(4000, 2) == 2
+    assert default_workers(4000, None) == 1 and default_workers(0, 4) == 1

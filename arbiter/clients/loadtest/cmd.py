@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,20 @@ def outputs(json_path: Path | None, png_path: Path | None) -> tuple[Path, Path]:
     return paths
 
 
+# One worker process simulates about this many players at one decision a second each and
+# stays well under a core (docs/measurements.md, "Players on one server"); the default spreads
+# larger tests over more processes, so that one process is not what limits them.
+PLAYERS_PER_WORKER = 1000
+
+
+def default_workers(players: int, cpus: int | None) -> int:
+    """Worker processes for ``players`` simulated players on a machine of ``cpus`` CPUs: one
+    per :data:`PLAYERS_PER_WORKER`, at least one, and no more than the CPUs (the server may
+    share them)."""
+    wanted = -(-players // PLAYERS_PER_WORKER)
+    return max(1, min(wanted, cpus or 1))
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", required=True, action="extend", type=url_argument,
                         metavar="URL[,URL...]",
@@ -56,8 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mean time a player thinks before each action (±50%%)")
     parser.add_argument("--ramp", type=float, default=5.0,
                         help="seconds over which the rooms start")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="load generator processes (default 1)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="load generator processes (default: one per "
+                             f"{PLAYERS_PER_WORKER:,} simulated players, at most one per CPU)")
     parser.add_argument("--strategy", choices=("heuristic", "random"), default="heuristic")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None,
@@ -142,10 +158,13 @@ async def _main(config: LoadConfig, live: bool) -> tuple[dict[str, object], Aggr
 
 
 def run(args: argparse.Namespace) -> int:
+    players = (args.events * args.event_seats if args.events
+               else args.rooms * (args.players_per_room + args.spectators))
+    workers = args.workers or default_workers(players, os.cpu_count())
     config = LoadConfig(url=",".join(args.url), rooms=args.rooms,
                         players_per_room=args.players_per_room,
                         spectators=args.spectators, duration=args.duration,
-                        think_ms=args.think_ms, ramp=args.ramp, workers=max(1, args.workers),
+                        think_ms=args.think_ms, ramp=args.ramp, workers=max(1, workers),
                         strategy=args.strategy, seed=args.seed, events=args.events,
                         event_seats=args.event_seats, event_kind=args.event_kind,
                         event_rounds=args.event_rounds, event_best_of=args.event_best_of,
