@@ -179,10 +179,18 @@ class Connection:
     async def __anext__(self) -> Message:
         """The next message; the iteration ends after a normal closure (1000, 1001) and
         raises ``ConnectionClosedError`` after any other end, as websockets' does."""
-        try:
-            return await self.recv()
-        except ConnectionClosedOK:
-            raise StopAsyncIteration from None
+        messages = self._messages
+        while not messages:  # recv(), inline: one coroutine fewer a message
+            if self._done:
+                exc = self.protocol.close_exc
+                if isinstance(exc, ConnectionClosedOK):
+                    raise StopAsyncIteration
+                raise exc
+            if self._reading:
+                await self._idle.park()
+            else:
+                await self._receive()
+        return messages.popleft()
 
     async def recv(self) -> Message:
         """The next message (bytes, or str for a text frame); raises ``ConnectionClosed``
@@ -203,7 +211,8 @@ class Connection:
         protocol = self.protocol
         self._reading = True
         try:
-            if self.close_timeout is not None and protocol.close_expected():
+            if protocol.state is not _OPEN and self.close_timeout is not None \
+                    and protocol.close_expected():
                 # Closing: the server ends the TCP connection, or we do at the deadline.
                 if self._close_deadline is None:
                     self._close_deadline = trio.current_time() + self.close_timeout
