@@ -22,15 +22,17 @@ from trio.testing import MockClock
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from arbiter.clients.sdk import Client, ConnectError
+from arbiter.clients.sdk import Client, ConnectError, ConnectionLost
 from arbiter.clients.sdk.connection import Connection, connect
 from arbiter.protocol import pack, unpack_server
 from arbiter.protocol import server_messages as sm
+from arbiter.protocol.errors import Code, Refusal
 
 from ..server.harness import start_server
-from .helpers import url
+from .helpers import sdk_client, url
 
 BOUND = 30.0  # virtual seconds any wait here takes at most
 
@@ -451,3 +453,28 @@ async def test_a_wss_connection_speaks_tls(
         while not ended:
             await trio.sleep(0.01)
     assert isinstance(ended[0], ConnectionClosed) and ended[0].rcvd is None
+
+
+async def test_a_connection_left_on_a_refused_frame_is_closed(
+        nursery: trio.Nursery, tmp_path: Path, clock: MockClock) -> None:
+    """The client's reader gives a connection up when a frame is malformed (it connects
+    again): that connection's socket is closed with it, not left open to the server."""
+    server = await start_server(nursery, tmp_path)
+    ann = await sdk_client(nursery, server, "Ann")
+    old = ann.connection
+    assert old is not None
+    on_frame = ann._on_frame
+
+    def refuse(frame: bytes) -> None:
+        ann._on_frame = on_frame  # type: ignore[method-assign]
+        raise Refusal(Code.BAD_MESSAGE, "a frame refused, as a malformed one is")
+
+    ann._on_frame = refuse  # type: ignore[method-assign]
+    with pytest.raises(ConnectionLost):
+        await ann.list_rooms()
+    with trio.fail_after(BOUND):
+        while ann.connection is None or ann.connection is old:
+            await ann.wait_changed()
+    assert old.state is State.CLOSED and old._sock.fileno() == -1
+    assert ann.stats.reconnects == 1
+    await ann.list_rooms()

@@ -371,7 +371,13 @@ class Client:
         if not self._ever_connected:
             self._ever_connected = True
             task_status.started(self)
-        return await self._read(ws)
+        try:
+            return await self._read(ws)
+        finally:
+            # However reading ended (a frame refused, a cancellation), the socket is closed
+            # with it, as the library's reader task did when its nursery was cancelled; after
+            # a close, this does nothing.
+            ws.drop()
 
     async def close(self) -> None:
         """Close the connection and stop reconnecting (seats stay held by the server for its

@@ -104,7 +104,7 @@ class Connection:
         self._sock = sock
         # Reads and direct writes go to the socket itself when the stream is plain TCP on a
         # POSIX system; TLS goes through the stream both ways.
-        self._fd = sock.fileno() if os.name == "posix" and stream is not None \
+        self._fd = sock.fileno() if os.name == "posix" \
             and isinstance(stream, trio.SocketStream) else None
         self._sock_closed = False
         self._messages: deque[Message] = deque()  # read, not yet taken by recv
@@ -225,7 +225,7 @@ class Connection:
             self._reading = False
             if self._idle:
                 self._idle.unpark_all()
-        if data:
+        if data and not self._sock_closed:  # else the protocol is closed already
             protocol.receive_data(data)
         else:
             protocol.receive_eof()
