@@ -347,8 +347,10 @@ class Connection:
             event = self._pings[data] = trio.Event()
         protocol.send_ping(data)
         self._take_output()
-        if self._out:
+        if self._out or self._write_failed:
             await self._flush()
+            if self._write_failed:
+                raise await self._closed()
         return event
 
     def _take_output(self) -> None:
