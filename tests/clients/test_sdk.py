@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from websockets.trio.client import ClientConnection
 
 from arbiter.bots.strategies import heuristic_strategy
 from arbiter.clients.sdk import Backoff, Client, ConnectError, RequestError, events
+from arbiter.clients.sdk.connection import Connection
 from arbiter.protocol import pack, parse_request, to_wire
 from arbiter.protocol.codec import unpack_client
 from arbiter.protocol.errors import Refusal
@@ -327,13 +327,13 @@ async def test_every_request_the_sdk_sends_is_read_back_by_the_server_as_it_was_
     request the server's strict parser takes, and encoding what it read gives the same map (no
     key it would drop, no nil where a field should be left out)."""
     sent: list[dict[Any, Any]] = []
-    send = ClientConnection.send
+    send = Connection.send
 
-    async def recording(self: ClientConnection, message: Any, *args: Any) -> None:
+    async def recording(self: Connection, message: Any, *args: Any) -> None:
         sent.append(unpack_client(message))
         await send(self, message, *args)
 
-    monkeypatch.setattr(ClientConnection, "send", recording)
+    monkeypatch.setattr(Connection, "send", recording)
     ann, bob, eve, room = await two_players(nursery, tmp_path)
     await ann.list_rooms()
     await ann.catalog()

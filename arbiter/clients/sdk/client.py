@@ -41,7 +41,6 @@ from typing import Any, TypeVar
 
 import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-from websockets.trio.client import ClientConnection, connect
 
 from arbiter.protocol import Tracker, pack, unpack_server
 from arbiter.protocol import requests as rq
@@ -51,6 +50,7 @@ from arbiter.protocol.ids import is_room_id, match_of
 from arbiter.protocol.tracker import RoomView
 
 from . import events as ev
+from .connection import Connection, connect
 from .heartbeat import Heartbeat
 from .urls import BadURL, entry_urls, rotation, websocket_url
 
@@ -203,10 +203,9 @@ class Client:
         self._ping = (ping_interval, ping_timeout or ping_interval) \
             if ping_interval is not None else None
         self._heartbeat: Heartbeat | None = None
-        self._options: dict[str, Any] = {
-            "ping_interval": None, "ping_timeout": None,
-            "open_timeout": open_timeout, "close_timeout": 2.0, "compression": None,
-            "proxy": None, "max_size": None}
+        # The connection's own (.connection): no compression, no proxy, no size limit.
+        self._open_timeout = open_timeout
+        self._close_timeout = 2.0
         self.tracker = Tracker()
         self.stats = Stats()
         self.seats: dict[str, SeatTicket] = {}  # match room id -> the seat we hold there
@@ -231,7 +230,7 @@ class Client:
         self._subscribers: list[trio.MemorySendChannel[ev.Event]] = []
         self._changed = trio.Event()
         self._connected = trio.Event()
-        self._ws: ClientConnection | None = None
+        self._ws: Connection | None = None
         self._nursery: trio.Nursery | None = None
         self._closing = False
         self._scope: trio.CancelScope | None = None
@@ -253,7 +252,7 @@ class Client:
         return self._ws is not None
 
     @property
-    def connection(self) -> ClientConnection | None:
+    def connection(self) -> Connection | None:
         """The current websocket (None while reconnecting)."""
         return self._ws
 
@@ -351,7 +350,8 @@ class Client:
     async def _connection(self, nursery: trio.Nursery, task_status: trio.TaskStatus[Client]
                           ) -> str:
         """One connection: connect, say hello, read until it closes."""
-        ws = await connect(self.url, **self._options).connect(nursery)
+        ws = await connect(self.url, open_timeout=self._open_timeout,
+                           close_timeout=self._close_timeout)
         self._heartbeat = None
         if self._ping is not None:
             self._heartbeat = Heartbeat(*self._ping)
@@ -371,7 +371,13 @@ class Client:
         if not self._ever_connected:
             self._ever_connected = True
             task_status.started(self)
-        return await self._read(ws)
+        try:
+            return await self._read(ws)
+        finally:
+            # However reading ended (a frame refused, a cancellation), the socket is closed
+            # with it, as the library's reader task did when its nursery was cancelled; after
+            # a close, this does nothing.
+            ws.drop()
 
     async def close(self) -> None:
         """Close the connection and stop reconnecting (seats stay held by the server for its
@@ -385,7 +391,7 @@ class Client:
         if self._scope is not None:
             self._scope.cancel()
 
-    async def _hello(self, ws: ClientConnection, nursery: trio.Nursery) -> None:
+    async def _hello(self, ws: Connection, nursery: trio.Nursery) -> None:
         fresh = partial(rq.Hello, versions=rq.VERSIONS, name=self.name)
         resumed = self.session is not None
         if self.session is not None:
@@ -421,7 +427,7 @@ class Client:
         if self.lobby is not None and self.lobby != (False, False):
             nursery.start_soon(self._follow_lobby_again)
 
-    async def _hello_once(self, ws: ClientConnection, hello: Ask) -> sm.ServerMessage:
+    async def _hello_once(self, ws: Connection, hello: Ask) -> sm.ServerMessage:
         await ws.send(pack(rq.to_wire(hello(next(self._ids)))))
         while True:
             frame = await ws.recv()
@@ -442,7 +448,7 @@ class Client:
             except (RequestError, ConnectionLost):
                 self.spectating.discard(room)
 
-    async def _read(self, ws: ClientConnection) -> str:
+    async def _read(self, ws: Connection) -> str:
         self._silent = False
         heartbeat = self._heartbeat
         try:
@@ -627,14 +633,14 @@ class Client:
         if ws is not None and nursery is not None:
             nursery.start_soon(self._hang_up, ws, nursery, pause)
 
-    async def _hang_up(self, ws: ClientConnection, nursery: trio.Nursery,
+    async def _hang_up(self, ws: Connection, nursery: trio.Nursery,
                        pause: float = 0.0) -> None:
         await trio.sleep(pause)
         with trio.move_on_after(2):
             await ws.aclose(1000, "redirected")
         nursery.cancel_scope.cancel()  # in case the server never answered our close
 
-    async def _follow(self, reply: sm.Redirect, ws: ClientConnection) -> bool:
+    async def _follow(self, reply: sm.Redirect, ws: Connection) -> bool:
         """A request was answered with a redirect on ``ws``: move to the node it names
         (unless we are already moving or have moved), and return once connected again:
         whether there, or (the node named was not there) at another entry URL."""
@@ -648,7 +654,7 @@ class Client:
         await self._reached(ws)
         return self.url == url
 
-    async def _reached(self, old: ClientConnection | None) -> None:
+    async def _reached(self, old: Connection | None) -> None:
         """Wait for a connection other than ``old``: the move's, or any one after it."""
         while self._ws is None or self._ws is old:
             if self._closing or self._stopped:
@@ -776,7 +782,7 @@ class Client:
                 hops -= 1  # the node named was not there: not a loop (see _stay_connected)
 
     async def _request_once(self, ask: Ask
-                            ) -> tuple[rq.Request, sm.ServerMessage, ClientConnection]:
+                            ) -> tuple[rq.Request, sm.ServerMessage, Connection]:
         """Send a request on the current connection: the request sent, its reply, and that
         connection."""
         if self._ws is None:

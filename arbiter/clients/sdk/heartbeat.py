@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import trio
 from websockets.exceptions import ConnectionClosed
-from websockets.trio.client import ClientConnection
+
+from .connection import Connection
 
 
 class Heartbeat:
@@ -43,7 +44,7 @@ class Heartbeat:
     def reason(self) -> str:
         return f"the server did not answer for {self.timeout:g} s"
 
-    async def run(self, ws: ClientConnection) -> None:
+    async def run(self, ws: Connection) -> None:
         while True:
             await trio.sleep(self.interval)
             try:
@@ -65,5 +66,5 @@ class Heartbeat:
                 self.silent = True
                 # No closing handshake with a server that does not answer: drop the socket.
                 # The connection's reader ends, and the client reconnects elsewhere.
-                await ws.stream.aclose()
+                ws.drop()
                 return
