@@ -117,11 +117,13 @@ def player_of_key(key: Any) -> int | None:
 
 def players(view: View) -> dict[int, Entry]:
     """Every player's entry, by player id."""
+    # player_of_key inlined: a bot asks after every frame it receives, and a view's keys are
+    # mostly object ids (integers), each passed over with one type test.
     out = {}
     for key, value in view.items():
-        pid = player_of_key(key)
-        if pid is not None and isinstance(value, Mapping):
-            out[pid] = value
+        if type(key) is str and key[:1] == PLAYER_PREFIX and key[1:].isdigit() \
+                and isinstance(value, Mapping):
+            out[int(key[1:])] = value
     return out
 
 
