@@ -43,3 +43,21 @@ async def test_deltas_and_snapshots_carry_the_games_log(
     await settle()
     [snap] = late.of_type("s")
     assert said in snap["l"] and snap["l"][0].startswith("Turn 1")
+
+
+async def test_the_server_checkpoints_its_log_beside_the_event_loop(
+        nursery: trio.Nursery, tmp_path: object) -> None:
+    """The log's commits never checkpoint (store/db.py): the server copies the WAL into the
+    database file every second in a worker thread, so the WAL does not grow for ever. On the
+    real clock (about two seconds): under an autojumping one, time runs ahead of the thread."""
+    from arbiter.server.net.server import CHECKPOINT_EVERY
+
+    server = await start_server(nursery, tmp_path)  # type: ignore[arg-type]
+    ann = await Client.open(nursery, server, "Ann")
+    await create_room(ann, {"seats": 2})
+    started = trio.current_time()
+    with trio.fail_after(10 * CHECKPOINT_EVERY):
+        while server.store.checkpoints < 2:
+            await trio.sleep(CHECKPOINT_EVERY / 10)
+    assert server.store.checkpoints >= 2
+    assert trio.current_time() - started >= 2 * CHECKPOINT_EVERY  # at its rhythm, no sooner

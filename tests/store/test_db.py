@@ -74,6 +74,26 @@ def test_the_log_is_in_wal_mode_and_a_write_is_visible_once_it_returns(
     assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1
 
 
+def test_commits_leave_checkpoints_to_the_server_thread(tmp_path: Path) -> None:
+    """A commit never checkpoints (SQLite's own would end with an fsync in the event loop's
+    thread, at 4,000 players 100-400 ms every few seconds); Store.checkpoint, which the server
+    runs in a worker thread, copies everything committed into the database file."""
+    store = Store.open_dir(tmp_path)
+    wal = tmp_path / (DB_NAME + "-wal")
+    big = {"kind": "act", "player": 0, "serial": 1, "action": 0, "pad": "x" * 3000}
+    for n in range(1, 1601):  # about 1,600 pages: past the 1,000 SQLite would stop at
+        store.write([CommandAppended(1, 1, n, big, None, None)])
+    pages = wal.stat().st_size // 4096
+    assert pages > 1500  # nothing was copied back: the WAL only grew
+    frames, copied = store.checkpoint()
+    assert frames == copied and frames > 1500 and store.checkpoints == 1
+    store.write([CommandAppended(1, 1, 1601, big, None, None)])
+    assert wal.stat().st_size // 4096 == pages  # checkpointed: the WAL starts over, not longer
+    reader = sqlite3.connect(tmp_path / DB_NAME)
+    assert reader.execute("SELECT COUNT(*) FROM commands").fetchone()[0] == 1601
+    store.close()
+
+
 def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
     store = Store.open_dir(tmp_path)
     try:  # the same id twice: the batch must fail whole

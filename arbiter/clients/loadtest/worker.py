@@ -34,9 +34,11 @@ async def main(config: LoadConfig, worker: int) -> None:
             # of it stall this process for 100-200 ms at a time, which would show up as
             # server latency. Moving what exists into the permanent generation keeps the
             # collections short (at the cost of never freeing cycles made before: fine for a
-            # process that lives for one test).
+            # process that lives for one test). Often, for the young collections: they come
+            # seldom in steady play and then walk everything made since the last (20-30 ms
+            # each; arbiter/server/net/collector.py says why), unless a freeze took it first.
             while True:
-                await trio.sleep(2.0)
+                await trio.sleep(0.1)
                 gc.freeze()
 
         nursery.start_soon(progress)

@@ -18,6 +18,7 @@ import functools
 import http
 import logging
 import math
+import sqlite3
 from collections.abc import AsyncIterator, Hashable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -80,7 +81,7 @@ class ServerConfig:
     close_timeout: float | None = 5.0
     compression: bool = False
     synchronous: str = "NORMAL"  # SQLite: NORMAL survives a process crash, FULL a power cut
-    gc_freeze_every: float | None = 2.0  # seconds; None leaves the collector alone
+    gc_freeze_every: float | None = 0.1  # seconds; None leaves the collector alone
     gc_full_every: float = 600.0
     # Tests only: tokens, epochs and game seeds from a generator seeded with this, so that a
     # test driving the server from outside (a browser) plays the same games every run. Never
@@ -455,6 +456,11 @@ class ServerBase:
         raise AssertionError(f"the embedded core asked for lookups: {effects.lookups}")
 
 
+# Seconds between checkpoints of the embedded log's WAL (ArbiterServer._checkpoints): about a
+# thousand pages at a thousand actions a second, the size at which SQLite would checkpoint.
+CHECKPOINT_EVERY = 1.0
+
+
 class ArbiterServer(ServerBase):
     """The embedded server: one process, its log in SQLite under ``config.data_dir``."""
 
@@ -477,6 +483,20 @@ class ArbiterServer(ServerBase):
             if self._own_store:
                 self.store.close()
 
+    def background(self, nursery: trio.Nursery) -> None:
+        nursery.start_soon(self._checkpoints)
+
+    async def _checkpoints(self) -> None:
+        """Every :data:`CHECKPOINT_EVERY` seconds, copy the log's WAL into its database file in
+        a worker thread (Store.checkpoint): the fsync that ends a checkpoint never stops the
+        event loop, and the WAL does not grow without bound."""
+        while True:
+            await trio.sleep(CHECKPOINT_EVERY)
+            try:
+                await trio.to_thread.run_sync(self.store.checkpoint)
+            except sqlite3.Error as exc:  # tried again next time; the log itself is intact
+                log.warning("checkpoint of the log failed: %s", exc)
+
     async def recover(self) -> list[str]:
         """Rebuild every unfinished room from the log; return a line per room."""
         now = trio.current_time()
@@ -498,6 +518,9 @@ class ArbiterServer(ServerBase):
              [({}, store.rows_written)]),
             ("arbiter_log_commit_seconds_total", "counter", "Time spent committing the log.",
              [({}, round(store.commit_seconds, 6))]),
+            ("arbiter_log_checkpoints_total", "counter",
+             "Checkpoints of the log's WAL, run beside the event loop.",
+             [({}, store.checkpoints)]),
         ]
 
 
