@@ -31,7 +31,11 @@ def test_a_frozen_server_is_noticed_by_the_page_and_found_again_when_it_thaws(
         noticed = time.monotonic() - frozen_at
         assert noticed <= INTERVAL + TIMEOUT + SLACK, noticed
         assert not ann.page.evaluate("() => window.arbiter.conn.ready")
-        ann.page.wait_for_selector("text=reconnecting…")
+        # Not connected, and saying so: "reconnecting…" while it waits out the backoff (at most
+        # 0.1 s), then "connecting…" while it tries again (the frozen server takes the TCP
+        # connection and never welcomes it); a check for the first alone could miss it.
+        shown = ann.page.wait_for_selector(".conn.warn")
+        assert shown is not None and shown.text_content() in ("reconnecting…", "connecting…")
     finally:
         os.kill(server.proc.pid, signal.SIGCONT)
     ann.wait("() => window.arbiter.conn.ready", timeout=30_000)
