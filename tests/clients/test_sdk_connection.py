@@ -8,8 +8,6 @@ flight on loopback arrive before a timeout is reached by a jump); every wait is 
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import select
 import ssl
 from collections.abc import Awaitable, Callable
@@ -18,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trustme
 from trio.testing import MockClock
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
 from websockets.frames import Frame, Opcode
@@ -134,6 +133,19 @@ async def reader(connection: Connection, into: list[bytes | str],
     ended.append(None)
 
 
+async def read_from_tiny_server(nursery: trio.Nursery) -> tuple[
+        Connection, Peer, list[bytes | str], list[BaseException | None]]:
+    """A connection to a :func:`tiny_server`, its peer there, and a :func:`reader` running:
+    the messages it got, and how it ended."""
+    address, peers = await tiny_server(nursery)
+    connection = await connect(address, open_timeout=BOUND)
+    peer = await peers.receive()
+    got: list[bytes | str] = []
+    ended: list[BaseException | None] = []
+    nursery.start_soon(reader, connection, got, ended)
+    return connection, peer, got, ended
+
+
 async def hello(connection: Connection, name: str) -> sm.Welcome:
     await connection.send(pack({"t": "hello", "i": 1, "v": [1], "name": name}))
     with trio.fail_after(BOUND):
@@ -187,12 +199,7 @@ async def test_text_and_fragmented_messages_arrive_whole(
 
 async def test_a_ping_from_the_server_is_answered(
         nursery: trio.Nursery, clock: MockClock) -> None:
-    address, peers = await tiny_server(nursery)
-    connection = await connect(address, open_timeout=BOUND)
-    peer = await peers.receive()
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    _connection, peer, got, ended = await read_from_tiny_server(nursery)
     peer.protocol.send_ping(b"are you there")
     await peer.flush()
     pong = await peer.frame(Opcode.PONG)
@@ -286,12 +293,7 @@ async def test_a_dropped_connection_ends_the_reader_with_no_close_frame(
 
 async def test_the_servers_close_frame_ends_the_reader_normally_with_its_code(
         nursery: trio.Nursery, clock: MockClock) -> None:
-    address, peers = await tiny_server(nursery)
-    connection = await connect(address, open_timeout=BOUND)
-    peer = await peers.receive()
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    connection, peer, got, ended = await read_from_tiny_server(nursery)
     peer.protocol.send_binary(b"last words")
     peer.protocol.send_close(1001, "going away")
     await peer.flush()
@@ -311,12 +313,7 @@ async def test_the_servers_close_frame_ends_the_reader_normally_with_its_code(
 
 async def test_a_close_frame_with_an_error_code_raises_from_the_reader(
         nursery: trio.Nursery, clock: MockClock) -> None:
-    address, peers = await tiny_server(nursery)
-    connection = await connect(address, open_timeout=BOUND)
-    peer = await peers.receive()
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    connection, peer, _got, ended = await read_from_tiny_server(nursery)
     peer.protocol.send_close(1011, "broken")
     await peer.flush()
     await peer.frame(Opcode.CLOSE)
@@ -382,38 +379,13 @@ async def test_the_open_timeout_bounds_a_server_that_never_answers(
         await listener.aclose()
 
 
-def _self_signed(directory: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 signed by its own key (files: the certificate, the key)."""
-    x509 = pytest.importorskip("cryptography.x509")
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    certificate = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name)
-        .public_key(key.public_key()).serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName(
-            [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256()))
-    cert, secret = directory / "cert.pem", directory / "key.pem"
-    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    secret.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                         serialization.PrivateFormat.PKCS8,
-                                         serialization.NoEncryption()))
-    return cert, secret
-
-
 async def test_a_wss_connection_speaks_tls(
         nursery: trio.Nursery, tmp_path: Path, clock: MockClock) -> None:
-    """Needs the ``cryptography`` package for the certificate; skipped without it."""
-    cert, key = _self_signed(tmp_path)
+    """A certificate for 127.0.0.1 from a test authority (trustme): refused by the default
+    context, which does not trust it, and spoken over once trusted."""
+    authority = trustme.CA()
     server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_context.load_cert_chain(cert, key)
+    authority.issue_cert("127.0.0.1").configure_cert(server_context)
     peers_in, peers = trio.open_memory_channel[Peer](1)
 
     async def serve(stream: trio.SocketStream) -> None:
@@ -431,7 +403,8 @@ async def test_a_wss_connection_speaks_tls(
     with trio.fail_after(BOUND), pytest.raises(OSError):  # not trusted by default
         await connect(address, open_timeout=BOUND)
 
-    trusting = ssl.create_default_context(cafile=str(cert))
+    trusting = ssl.create_default_context()
+    authority.configure_trust(trusting)
     connection = await connect(address, open_timeout=BOUND, ssl_context=trusting)
     peer = await peers.receive()
     got: list[bytes | str] = []
