@@ -133,6 +133,15 @@ async def reader(connection: Connection, into: list[bytes | str],
     ended.append(None)
 
 
+def reading(nursery: trio.Nursery, connection: Connection
+            ) -> tuple[list[bytes | str], list[BaseException | None]]:
+    """A :func:`reader` of ``connection`` running: the messages it got, and how it ended."""
+    got: list[bytes | str] = []
+    ended: list[BaseException | None] = []
+    nursery.start_soon(reader, connection, got, ended)
+    return got, ended
+
+
 async def read_from_tiny_server(nursery: trio.Nursery) -> tuple[
         Connection, Peer, list[bytes | str], list[BaseException | None]]:
     """A connection to a :func:`tiny_server`, its peer there, and a :func:`reader` running:
@@ -140,9 +149,7 @@ async def read_from_tiny_server(nursery: trio.Nursery) -> tuple[
     address, peers = await tiny_server(nursery)
     connection = await connect(address, open_timeout=BOUND)
     peer = await peers.receive()
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    got, ended = reading(nursery, connection)
     return connection, peer, got, ended
 
 
@@ -212,9 +219,7 @@ async def test_our_ping_is_answered_by_the_pong(
     server = await start_server(nursery, tmp_path)
     connection = await connect(url(server), open_timeout=BOUND)
     await hello(connection, "Ann")
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    _got, ended = reading(nursery, connection)
     first = await connection.ping()
     second = await connection.ping()
     assert not first.is_set()
@@ -274,9 +279,7 @@ async def test_a_dropped_connection_ends_the_reader_with_no_close_frame(
     server = await start_server(nursery, tmp_path)
     connection = await connect(url(server), open_timeout=BOUND)
     await hello(connection, "Ann")
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    _got, ended = reading(nursery, connection)
     await trio.testing.wait_all_tasks_blocked()
     connection.drop()
     with trio.fail_after(BOUND):
@@ -407,9 +410,7 @@ async def test_a_wss_connection_speaks_tls(
     authority.configure_trust(trusting)
     connection = await connect(address, open_timeout=BOUND, ssl_context=trusting)
     peer = await peers.receive()
-    got: list[bytes | str] = []
-    ended: list[BaseException | None] = []
-    nursery.start_soon(reader, connection, got, ended)
+    got, ended = reading(nursery, connection)
     await connection.send(b"over tls")
     assert (await peer.frame(Opcode.BINARY)).data == b"over tls"
     peer.protocol.send_binary(b"back over tls")

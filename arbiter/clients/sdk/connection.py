@@ -329,11 +329,7 @@ class Connection:
             protocol.send_text(message.encode())
         else:
             protocol.send_binary(message)
-        self._take_output()
-        if self._out or self._write_failed:
-            await self._flush()
-            if self._write_failed:
-                raise await self._closed()
+        await self._send_output()
 
     async def ping(self, data: bytes | None = None) -> trio.Event:
         """Send a ping; the event returned is set when its pong (or a later one) comes."""
@@ -346,12 +342,18 @@ class Connection:
         if event is None:
             event = self._pings[data] = trio.Event()
         protocol.send_ping(data)
+        await self._send_output()
+        return event
+
+    async def _send_output(self) -> None:
+        """Write what the protocol has to send (a frame just made): at once if the socket
+        takes it, else through :meth:`_flush`; raise ``ConnectionClosed`` if the socket
+        refused it (the peer is gone)."""
         self._take_output()
         if self._out or self._write_failed:
             await self._flush()
             if self._write_failed:
                 raise await self._closed()
-        return event
 
     def _take_output(self) -> None:
         """Move what the protocol has to send towards the socket: written at once if nothing

@@ -144,7 +144,6 @@ class Counters:
         return self.game - 1
 
 
-
 def _resumed(resume: dict[str, tuple[int, int]] | None) -> set[str]:
     """The matches a hello's ``resume`` names, by their own rooms or their subgames' (a
     "room" that is no room id is nowhere: neither followed nor asked for)."""
