@@ -28,7 +28,7 @@ from arbiter.protocol.server_messages import (
 from arbiter.server.rules import Table
 from arbiter.server.rules.game import Event, Game
 
-from .lifecycle import LIFECYCLE, Change, GameRooms
+from .lifecycle import Change, GameRooms
 from .views import GameRoom
 
 if TYPE_CHECKING:
@@ -126,9 +126,11 @@ class Fanout:
 
     # ------------------------------------------------------------------ after a command
 
-    def publish(self, table: Table, events: list[Event], ack: Ack | None) -> bool:
+    def publish(self, table: Table, events: list[Event], ack: Ack | None, *,
+                lifecycle: bool) -> bool:
         """Send everything ``events`` and the rooms' dirty keys call for; True when the
-        acknowledgement rode in a delta (otherwise the caller answers ``ok``)."""
+        acknowledgement rode in a delta (otherwise the caller answers ``ok``). ``lifecycle``:
+        one of ``events`` opens, closes or restarts a game (the caller has looked)."""
         rooms = self.rooms
         fresh: list[str] = []  # rooms that get a snapshot instead of a delta
         # Each log line goes to the room of the game it happened in, looked up before the
@@ -136,7 +138,6 @@ class Fanout:
         # lines reach its room in the snapshot that opens it.
         lines: dict[str, list[str]] = {}
         ids = rooms.ids
-        lifecycle = False  # most commands have no lifecycle event: no rooms.track then
         for ev in events:
             rid = ids.get(ev.game)
             if rid is not None:
@@ -145,8 +146,7 @@ class Fanout:
                     lines[rid] = [ev.text]
                 else:
                     said.append(ev.text)
-            if ev.kind in LIFECYCLE:
-                lifecycle = True
+        # Most commands have no lifecycle event: no rooms.track then.
         changes = rooms.track(events) if lifecycle else None
         if changes:
             on_stack = {g.number: g for g in table.games}

@@ -115,13 +115,12 @@ class Play:
                 return False
             raise
         self.commands += 1
-        every = self.ctx.settings.hash_every
-        hashed = table.finished or self.commands % every == 0
-        if not hashed:
-            for e in events:  # a loop, not any() over a generator: this runs every command
-                if e.kind in LIFECYCLE:
-                    hashed = True
-                    break
+        lifecycle = False  # a game started, ended or restarted: the hash, the rooms' changes
+        for e in events:  # a loop, not any() over a generator: this runs every command
+            if e.kind in LIFECYCLE:
+                lifecycle = True
+                break
+        hashed = lifecycle or table.finished or self.commands % self.ctx.settings.hash_every == 0
         state_hash = table.state_hash() if hashed else None
         deadlines = match.deadlines
         clock = deadlines.clock  # most rooms play without chess clocks: no calls then
@@ -133,7 +132,7 @@ class Play:
         self.ctx.out.log(CommandAppended(match.number, self.game_id, self.commands,
                                          record(cmd), state_hash, clocks))
         self.ctx.stats.count_action(self.ctx.now)
-        acked = self.fanout.publish(table, events, ack)
+        acked = self.fanout.publish(table, events, ack, lifecycle=lifecycle)
         if table.finished:
             self._game_over()
         else:
