@@ -17,7 +17,10 @@ tottime|cumulative`` prints cProfile's top 30 of the replays. ``--instructions -
 counts the log writer alone instead: each repeat writes every command's records (collected
 from one replay before the marker) to a fresh SQLite log, the games' commands interleaved
 as concurrent rooms' are and ``--batch`` commands to a transaction, as the commit gate
-batches them.
+batches them. ``--touch MIB`` writes to MIB mebibytes of memory between two commands,
+outside the timing, as the kernel's socket calls, SQLite and the other rooms do between two
+commands in a server: what the room core costs with its caches cold (docs/measurements.md,
+"where the rest of the gap goes").
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ class Sink:
     """A connection's far end that only counts: the replay hashes frames outside the timing."""
 
 
-def replay(games: list[list[tuple[int, bytes]]], logs: Path | None = None
+def replay(games: list[list[tuple[int, bytes]]], logs: Path | None = None, touch: int = 0
            ) -> tuple[float, float, str]:
     """Feed each game's frames to a fresh hub; return the CPU seconds in :meth:`Hub.receive`,
     in writing records (to a SQLite log per game in the folder ``logs``), and a digest of
@@ -88,7 +91,7 @@ def replay(games: list[list[tuple[int, bytes]]], logs: Path | None = None
     digests = []
     for sent in games:
         store = Store(logs / f"log{len(digests)}.sqlite3") if logs is not None else None
-        s, w, d = replay_one(sent, store)
+        s, w, d = replay_one(sent, store, touch)
         if store is not None:
             store.close()
         spent, writing = spent + s, writing + w
@@ -96,7 +99,8 @@ def replay(games: list[list[tuple[int, bytes]]], logs: Path | None = None
     return spent, writing, hashlib.sha256("".join(digests).encode()).hexdigest()[:16]
 
 
-def replay_one(sent: list[tuple[int, bytes]], store: Store | None) -> tuple[float, float, str]:
+def replay_one(sent: list[tuple[int, bytes]], store: Store | None, touch: int = 0
+               ) -> tuple[float, float, str]:
     hub = Hub(HubSettings(allow_scenarios=True), Limits(rate=1e9, burst=10**9),
               entropy=SeededEntropy(ENTROPY_SEED))
     peers = [hub.connect(Sink(), "10.0.0.1", NOW) for _ in range(4)]
@@ -106,6 +110,8 @@ def replay_one(sent: list[tuple[int, bytes]], store: Store | None) -> tuple[floa
     clock = time.process_time
     spent = writing = 0.0
     for n, frame in sent:
+        if touch:
+            _touch(touch)
         started = clock()
         out = receive(peers[n], frame, NOW)
         spent += clock() - started
@@ -118,6 +124,20 @@ def replay_one(sent: list[tuple[int, bytes]], store: Store | None) -> tuple[floa
                 digests[index[id(peer)]].update(len(data).to_bytes(4, "big") + data)
     whole = hashlib.sha256(b"".join(d.digest() for d in digests)).hexdigest()[:16]
     return spent, writing, whole
+
+
+_MEMORY = bytearray()
+
+
+def _touch(mib: int) -> None:
+    """Write one byte in every 64 (a cache line) of ``mib`` MiB: whatever the caches held is
+    evicted by as much."""
+    size = mib << 20
+    if len(_MEMORY) < size:
+        _MEMORY.extend(bytes(size - len(_MEMORY)))
+    memory = _MEMORY
+    for i in range(0, size, 64):
+        memory[i] ^= 1
 
 
 def logged(games: list[list[tuple[int, bytes]]]) -> list[list[Record]]:
@@ -159,6 +179,8 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=4,
                         help="with --instructions --store: commands per transaction")
     parser.add_argument("--profile", choices=("tottime", "cumulative"))
+    parser.add_argument("--touch", type=int, default=0, metavar="MIB",
+                        help="write to MIB MiB of memory between commands (untimed)")
     parser.add_argument("--instructions", action="store_true",
                         help="print only a marker line and the command count (for valgrind)")
     args = parser.parse_args()
@@ -187,12 +209,14 @@ def main() -> int:
                 logs.mkdir()
             if profiler is not None:
                 profiler.enable()
-            rows.append(replay(games, logs))
+            rows.append(replay(games, logs, args.touch))
             if profiler is not None:
                 profiler.disable()
     digests = {d for _, _, d in rows}
     per = sorted(s / commands * 1e6 for s, _, _ in rows)
-    line = (f"{len(games)} games, {commands} commands: Hub.receive "
+    line = (f"{len(games)} games, {commands} commands"
+            + (f", {args.touch} MiB touched between commands" if args.touch else "")
+            + ": Hub.receive "
             f"{statistics.median(per):.1f} µs CPU per command (median of {len(rows)}; "
             f"{', '.join(f'{p:.1f}' for p in per)})")
     if args.store:
