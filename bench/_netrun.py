@@ -21,9 +21,13 @@ from bench._netclient import load, process_cpu_seconds
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
+ARBITER = [sys.executable, "-m", "arbiter.server.cli"]  # how a bench starts `arbiter`
+
+
+def _command(kind: str, data_dir: str, extra: list[str], launcher: list[str] | None = None
+             ) -> list[str]:
     if kind == "arbiter":
-        return [sys.executable, "-m", "arbiter.server.cli", "serve", "--port", "0", "--data-dir",
+        return [*(launcher or ARBITER), "serve", "--port", "0", "--data-dir",
                 data_dir, "--rate", "1000000", "--burst", "1000000", "--log-level", "WARNING",
                 # every bench room is created from 127.0.0.1 before its players join
                 "--max-waiting-per-address", "100000",
@@ -32,12 +36,14 @@ def _command(kind: str, data_dir: str, extra: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def server_process(kind: str, extra: list[str] | None = None, cpus: set[int] | None = None
+def server_process(kind: str, extra: list[str] | None = None, cpus: set[int] | None = None,
+                   launcher: list[str] | None = None
                    ) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """A fresh ``kind`` server process (kept on ``cpus`` if given) with a throwaway data
-    directory, and the port it listens on; stopped on the way out."""
+    directory, and the port it listens on; stopped on the way out. ``launcher``: the command
+    that stands for ``arbiter`` (bench/server_parts.py's, which times the server's parts)."""
     with tempfile.TemporaryDirectory() as data_dir:
-        proc = subprocess.Popen(_command(kind, data_dir, extra or []), cwd=ROOT,
+        proc = subprocess.Popen(_command(kind, data_dir, extra or [], launcher), cwd=ROOT,
                                 stdout=subprocess.PIPE, text=True)
         try:
             if cpus is not None:  # at once: the worker threads it starts later inherit this
