@@ -115,7 +115,9 @@ class Play:
                 return False
             raise
         self.commands += 1
-        lifecycle = False  # a game started, ended or restarted: the hash, the rooms' changes
+        # A subgame began or ended, a game restarted or ended: the state is hashed, and the
+        # fan-out opens, closes or resets rooms.
+        lifecycle = False
         for e in events:  # a loop, not any() over a generator: this runs every command
             if e.kind in LIFECYCLE:
                 lifecycle = True
