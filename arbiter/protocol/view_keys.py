@@ -117,13 +117,15 @@ def player_of_key(key: Any) -> int | None:
 
 def players(view: View) -> dict[int, Entry]:
     """Every player's entry, by player id."""
-    # player_of_key inlined: a bot asks after every frame it receives, and a view's keys are
-    # mostly object ids (integers), each passed over with one type test.
+    # A bot asks after every frame it receives, and a view's keys are mostly object ids
+    # (integers): each of those is passed over with one type test, not a call.
     out = {}
     for key, value in view.items():
-        if type(key) is str and key[:1] == PLAYER_PREFIX and key[1:].isdigit() \
-                and isinstance(value, Mapping):
-            out[int(key[1:])] = value
+        if type(key) is not str:
+            continue
+        pid = player_of_key(key)
+        if pid is not None and isinstance(value, Mapping):
+            out[pid] = value
     return out
 
 
