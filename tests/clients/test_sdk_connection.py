@@ -153,6 +153,17 @@ async def read_from_tiny_server(nursery: trio.Nursery) -> tuple[
     return connection, peer, got, ended
 
 
+async def read_from_server(nursery: trio.Nursery, tmp_path: Path) -> tuple[
+        Connection, list[bytes | str], list[BaseException | None]]:
+    """A connection to a real server, greeted as Ann, and a :func:`reader` running: the
+    messages it got, and how it ended."""
+    server = await start_server(nursery, tmp_path)
+    connection = await connect(url(server), open_timeout=BOUND)
+    await hello(connection, "Ann")
+    got, ended = reading(nursery, connection)
+    return connection, got, ended
+
+
 async def hello(connection: Connection, name: str) -> sm.Welcome:
     await connection.send(pack({"t": "hello", "i": 1, "v": [1], "name": name}))
     with trio.fail_after(BOUND):
@@ -216,10 +227,7 @@ async def test_a_ping_from_the_server_is_answered(
 
 async def test_our_ping_is_answered_by_the_pong(
         nursery: trio.Nursery, tmp_path: Path, clock: MockClock) -> None:
-    server = await start_server(nursery, tmp_path)
-    connection = await connect(url(server), open_timeout=BOUND)
-    await hello(connection, "Ann")
-    _got, ended = reading(nursery, connection)
+    connection, _got, ended = await read_from_server(nursery, tmp_path)
     first = await connection.ping()
     second = await connection.ping()
     assert not first.is_set()
@@ -276,10 +284,7 @@ async def test_a_frame_larger_than_the_socket_buffer_goes_whole_with_sends_racin
 
 async def test_a_dropped_connection_ends_the_reader_with_no_close_frame(
         nursery: trio.Nursery, tmp_path: Path, clock: MockClock) -> None:
-    server = await start_server(nursery, tmp_path)
-    connection = await connect(url(server), open_timeout=BOUND)
-    await hello(connection, "Ann")
-    _got, ended = reading(nursery, connection)
+    connection, _got, ended = await read_from_server(nursery, tmp_path)
     await trio.testing.wait_all_tasks_blocked()
     connection.drop()
     with trio.fail_after(BOUND):
