@@ -166,11 +166,12 @@ class ViewState:
         return other
 
 
-def patch_of(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any] | None:
+def patch_of(old: Mapping[Any, Any], new: Mapping[Any, Any]) -> dict[str, Any] | None:
     """The fields of a patch op that turns map ``old`` into ``new`` (nil for a field
     removed), or None when a patch would not be shorter than ``new`` itself (it changes as
     many fields as ``new`` has) or cannot say it (a field that is not a string, or a value
-    that is nil)."""
+    that is nil). Not every map in a view is keyed by strings (some are keyed by player
+    numbers), so both are typed as any map."""
     fields: dict[str, Any] = {}
     for field, value in new.items():
         if value is None or not isinstance(field, str):

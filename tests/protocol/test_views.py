@@ -105,6 +105,10 @@ def test_a_patch_names_only_the_fields_that_changed() -> None:
     assert v.update(12, {"n": "Bear", "z": "g"}) == ["s", 12, {"n": "Bear", "z": "g"}]
     assert v.update("t", [1, 0, "untap", 0]) == ["s", "t", [1, 0, "untap", 0]]
     assert patch_of({"a": 1}, {"a": 1, "b": None}) is None  # nil cannot be said
+    # A map keyed by player numbers: a patch names string fields only, so the whole map goes.
+    assert patch_of({0: [1], 1: [2], 2: [3]}, {0: [1], 1: [2], 2: [4]}) is None
+    assert v.update("m", {0: [1], 1: [2], 2: [3]}) == ["s", "m", {0: [1], 1: [2], 2: [3]}]
+    assert v.update("m", {0: [1], 1: [2], 2: [4]}) == ["s", "m", {0: [1], 1: [2], 2: [4]}]
 
 
 def test_views_holding_the_same_old_value_share_its_patch_and_others_do_not() -> None:
