@@ -58,14 +58,16 @@ WATCH = """() => {
 }"""
 
 
+SLACK = 3  # CSS pixels an arrow's end may lie outside its card's box
+
 # _inside in the page's JavaScript, for conditions waited on there.
-INSIDE = ("(p, box) => box !== null && box[0] - 3 <= p[0] && p[0] <= box[2] + 3"
-          " && box[1] - 3 <= p[1] && p[1] <= box[3] + 3")
+INSIDE = (f"(p, box) => box !== null && box[0] - {SLACK} <= p[0] && p[0] <= box[2] + {SLACK}"
+          f" && box[1] - {SLACK} <= p[1] && p[1] <= box[3] + {SLACK}")
 
 
-def _inside(point: list[float], box: list[float] | None, slack: float = 3.0) -> bool:
-    return box is not None and (box[0] - slack <= point[0] <= box[2] + slack
-                                and box[1] - slack <= point[1] <= box[3] + slack)
+def _inside(point: list[float], box: list[float] | None) -> bool:
+    return box is not None and (box[0] - SLACK <= point[0] <= box[2] + SLACK
+                                and box[1] - SLACK <= point[1] <= box[3] + SLACK)
 
 
 def _joined(arrow: dict[str, Any]) -> bool:
