@@ -74,21 +74,50 @@ def test_the_log_is_in_wal_mode_and_a_write_is_visible_once_it_returns(
     assert other.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == 1
 
 
+def _page_size(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return int(db.execute("PRAGMA page_size").fetchone()[0])
+
+
+def test_a_new_log_has_small_pages_and_a_log_made_before_keeps_its_own(
+        tmp_path: Path) -> None:
+    """A commit writes a WAL frame for every page it changes, most of them a page a command:
+    a new log's pages are 1 KiB, a quarter of the frame. A log made with SQLite's 4 KiB pages
+    (by an earlier server) keeps them and goes on being written and read."""
+    store = Store.open_dir(tmp_path / "new")
+    store.write([RoomCreated(1, "Room 1", {}, None)])
+    store.close()
+    assert _page_size(tmp_path / "new" / DB_NAME) == 1024
+    old = tmp_path / "old"
+    old.mkdir()
+    with sqlite3.connect(old / DB_NAME) as db:
+        db.execute("PRAGMA page_size=4096")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE t(x)")
+    store = Store.open_dir(old)
+    store.write([RoomCreated(1, "Room 1", {}, None), GameStarted(1, 1, 1, 42, {}, None),
+                 CommandAppended(1, 1, 1, {"kind": "concede", "player": 1}, None, None)])
+    assert [r.name for r in store.rooms()] == ["Room 1"]
+    assert [c.command for c in store.commands(1)] == [{"kind": "concede", "player": 1}]
+    store.close()
+    assert _page_size(old / DB_NAME) == 4096
+
+
 def test_commits_leave_checkpoints_to_the_server_thread(tmp_path: Path) -> None:
     """A commit never checkpoints (SQLite's own would end with an fsync in the event loop's
     thread, at 4,000 players 100-400 ms every few seconds); Store.checkpoint, which the server
     runs in a worker thread, copies everything committed into the database file."""
     store = Store.open_dir(tmp_path)
     wal = tmp_path / (DB_NAME + "-wal")
-    big = {"kind": "act", "player": 0, "serial": 1, "action": 0, "pad": "x" * 3000}
-    for n in range(1, 1601):  # about 1,600 pages: past the 1,000 SQLite would stop at
+    big = {"kind": "act", "player": 0, "serial": 1, "action": 0, "pad": "x" * 700}
+    for n in range(1, 1601):  # a page or more each: past the 1,000 pages SQLite would stop at
         store.write([CommandAppended(1, 1, n, big, None, None)])
-    pages = wal.stat().st_size // 4096
+    pages = wal.stat().st_size // 1024
     assert pages > 1500  # nothing was copied back: the WAL only grew
     frames, copied = store.checkpoint()
     assert frames == copied and frames > 1500 and store.checkpoints == 1
     store.write([CommandAppended(1, 1, 1601, big, None, None)])
-    assert wal.stat().st_size // 4096 == pages  # checkpointed: the WAL starts over, not longer
+    assert wal.stat().st_size // 1024 == pages  # checkpointed: the WAL starts over, not longer
     reader = sqlite3.connect(tmp_path / DB_NAME)
     assert reader.execute("SELECT COUNT(*) FROM commands").fetchone()[0] == 1601
     store.close()
