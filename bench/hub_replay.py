@@ -17,7 +17,8 @@ tottime|cumulative`` prints cProfile's top 30 of the replays. ``--instructions -
 counts the log writer alone instead: each repeat writes every command's records (collected
 from one replay before the marker) to a fresh SQLite log, the games' commands interleaved
 as concurrent rooms' are and ``--batch`` commands to a transaction, as the commit gate
-batches them. ``--touch MIB`` writes to MIB mebibytes of memory between two commands,
+batches them; ``--store --log-writer`` times those writes (CPU per command, median of the
+repeats). ``--touch MIB`` writes to MIB mebibytes of memory between two commands,
 outside the timing, as the kernel's socket calls, SQLite and the other rooms do between two
 commands in a server: what the room core costs with its caches cold (docs/measurements.md,
 "where the rest of the gap goes").
@@ -177,7 +178,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--store", action="store_true", help="write records to SQLite too")
     parser.add_argument("--batch", type=int, default=4,
-                        help="with --instructions --store: commands per transaction")
+                        help="with --log-writer or --instructions --store: commands per "
+                             "transaction")
+    parser.add_argument("--log-writer", action="store_true",
+                        help="with --store: time the log writer alone")
     parser.add_argument("--profile", choices=("tottime", "cumulative"))
     parser.add_argument("--touch", type=int, default=0, metavar="MIB",
                         help="write to MIB MiB of memory between commands (untimed)")
@@ -186,16 +190,24 @@ def main() -> int:
     args = parser.parse_args()
     games = [record(args.seed * 1000 + slot, slot) for slot in range(args.games)]
     commands = sum(len(g) for g in games)
-    if args.instructions:
-        if args.store:
-            log = logged(games)
+    if args.store and (args.instructions or args.log_writer):
+        log = logged(games)
+        if args.instructions:
             print("marker", flush=True)
-            with tempfile.TemporaryDirectory() as tmp:
-                for r in range(args.repeat):
-                    (Path(tmp) / str(r)).mkdir()
-                    write_log(log, Path(tmp) / str(r), args.batch)
+        spent = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(args.repeat):
+                (Path(tmp) / str(r)).mkdir()
+                spent.append(write_log(log, Path(tmp) / str(r), args.batch))
+        if args.instructions:
             print(f"{commands} commands, {args.repeat} log writes of {args.batch} a batch")
-            return 0
+        else:
+            per = sorted(s / len(log) * 1e6 for s in spent)
+            print(f"{len(games)} games, {len(log)} commands, {args.batch} a transaction: "
+                  f"Store.write {statistics.median(per):.1f} µs CPU per command (median of "
+                  f"{len(per)}; {', '.join(f'{p:.1f}' for p in per)})")
+        return 0
+    if args.instructions:
         for _ in range(args.repeat):
             replay(games)
         print(f"{commands} commands, {args.repeat} replays")
