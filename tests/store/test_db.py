@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import msgpack
@@ -75,22 +76,22 @@ def test_the_log_is_in_wal_mode_and_a_write_is_visible_once_it_returns(
 
 
 def _page_size(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         return int(db.execute("PRAGMA page_size").fetchone()[0])
 
 
 def test_a_new_log_has_small_pages_and_a_log_made_before_keeps_its_own(
         tmp_path: Path) -> None:
-    """A commit writes a WAL frame for every page it changes, most of them a page a command:
-    a new log's pages are 1 KiB, a quarter of the frame. A log made with SQLite's 4 KiB pages
-    (by an earlier server) keeps them and goes on being written and read."""
+    """A commit writes a WAL frame, a whole page, for every page it changes (about one a
+    command): a new log's pages are 1 KiB, a quarter of SQLite's default. A log made with
+    4 KiB pages (by an earlier server) keeps them and goes on being written and read."""
     store = Store.open_dir(tmp_path / "new")
     store.write([RoomCreated(1, "Room 1", {}, None)])
     store.close()
     assert _page_size(tmp_path / "new" / DB_NAME) == 1024
     old = tmp_path / "old"
     old.mkdir()
-    with sqlite3.connect(old / DB_NAME) as db:
+    with closing(sqlite3.connect(old / DB_NAME)) as db:
         db.execute("PRAGMA page_size=4096")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("CREATE TABLE t(x)")
