@@ -25,6 +25,12 @@ from typing import Any
 import pytest
 
 CHROMIUM = os.environ.get("ARBITER_CHROMIUM", "/usr/bin/chromium")
+# The ids that more than one element of the page has.
+IDS_USED_TWICE = """() => {
+  const seen = new Map();
+  for (const el of document.querySelectorAll("[id]")) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+}"""
 # As root, without a sandbox; no background traffic (this machine has no network but loopback).
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -173,10 +179,16 @@ class Person:
         self.page.wait_for_function(js, timeout=timeout)
 
     def shot(self, name: str) -> Path:
+        """Photograph the page, then check that no two of its elements share an id: the
+        client finds the region to redraw by its id, and a second element with the same id
+        would be drawn over instead (the deck builder's pool once was, by the event's side
+        panel, whenever a message changed only the side panel)."""
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))
         print(f"screenshot: {path}")
+        twice = self.page.evaluate(IDS_USED_TWICE)
+        assert twice == [], f"{self.name}'s page, {name}: ids used more than once: {twice}"
         return path
 
     def check_console(self) -> None:

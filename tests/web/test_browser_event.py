@@ -135,7 +135,7 @@ def test_a_person_drafts_a_full_pod_builds_plays_round_one_and_sees_round_two(
         spells += [name] * pool[name]
     spells = spells[:23]
     for name in spells:
-        page.click(f'#ev-side button[data-card="{name}"]')
+        page.click(f'#ev-sideboard button[data-card="{name}"]')
     page.wait_for_function(f"() => document.querySelector('#ev-count').textContent"
                            f" === '{len(spells)} / 40'")
     assert "short" in (page.get_attribute("#ev-count", "class") or "")
@@ -252,12 +252,12 @@ def test_the_deck_builder_fits_a_phone_and_takes_taps(browser: Any, server: Serv
     page.wait_for_selector("#ev-count")
     assert page.evaluate(NO_SIDEWAYS)
     assert sum(state(ann, event)["you"]["pool"].values()) == 90
-    page.locator("#ev-side button.ev-row").first.tap()
+    page.locator("#ev-sideboard button.ev-row").first.tap()
     page.wait_for_function("() => document.querySelector('#ev-count').textContent === '1 / 40'")
     page.tap('[data-do=ev-basic][data-card="Forest"][data-step="1"]')
     page.wait_for_function("() => document.querySelector('#ev-count').textContent === '2 / 40'")
     page.tap('[data-do=ev-filter][data-filter="G"]')
-    names = page.locator("#ev-side .ev-cname").all_inner_texts()
+    names = page.locator("#ev-sideboard .ev-cname").all_inner_texts()
     cards = cards_of(ann)
     assert names and all("G" in cards[n]["colors"] for n in names), "the filter shows green only"
     submit = page.locator("[data-do=ev-submit]").bounding_box()

@@ -206,7 +206,7 @@ export function buildHtml({ ev, cards, build, filter, errors, busy }) {
 <div><h4>Basic lands</h4><ul class="ev-basics">${basics}</ul></div></div>
 <div class="ev-filter" role="group" aria-label="show cards of a colour">Show ${filters}</div>
 <div class="ev-columns"><div><h3>Deck <small>${esc(M.total(build.main))} from the pool; click a card to take it out</small></h3>${groupedHtml(build.main, cards, { move: "ev-out", filter, id: "ev-deck" })}</div>
-<div><h3>Pool and sideboard <small>${esc(M.total(side))}; click a card to put it in</small></h3>${groupedHtml(side, cards, { move: "ev-in", filter, id: "ev-side" })}</div></div></section>`;
+<div><h3>Pool and sideboard <small>${esc(M.total(side))}; click a card to put it in</small></h3>${groupedHtml(side, cards, { move: "ev-in", filter, id: "ev-sideboard" })}</div></div></section>`;
 }
 
 // ------------------------------------------------------------------ rounds and standings
