@@ -17,7 +17,7 @@ tottime|cumulative`` prints cProfile's top 30 of the replays. ``--instructions -
 counts the log writer alone instead: each repeat writes every command's records (collected
 from one replay before the marker) to a fresh SQLite log, the games' commands interleaved
 as concurrent rooms' are and ``--batch`` commands to a transaction, as the commit gate
-batches them; ``--store --log-writer`` times those writes (CPU per command, median of the
+batches them; ``--log-writer`` times those writes (CPU per command, median of the
 repeats). ``--touch MIB`` writes to MIB mebibytes of memory between two commands,
 outside the timing, as the kernel's socket calls, SQLite and the other rooms do between two
 commands in a server: what the room core costs with its caches cold (docs/measurements.md,
@@ -181,7 +181,7 @@ def main() -> int:
                         help="with --log-writer or --instructions --store: commands per "
                              "transaction")
     parser.add_argument("--log-writer", action="store_true",
-                        help="with --store: time the log writer alone")
+                        help="time the log writer alone (the records of --games games)")
     parser.add_argument("--profile", choices=("tottime", "cumulative"))
     parser.add_argument("--touch", type=int, default=0, metavar="MIB",
                         help="write to MIB MiB of memory between commands (untimed)")
@@ -190,7 +190,7 @@ def main() -> int:
     args = parser.parse_args()
     games = [record(args.seed * 1000 + slot, slot) for slot in range(args.games)]
     commands = sum(len(g) for g in games)
-    if args.store and (args.instructions or args.log_writer):
+    if args.log_writer or (args.store and args.instructions):
         log = logged(games)
         if args.instructions:
             print("marker", flush=True)
